@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: MIT
+// Shared helpers of the benchmark programs: argument parsing, inputs built from the bundled
+// samples, a best-of-N timer, and the result table (MB/s and the ratio to a reference row).
+#ifndef LOGSCAN_BENCH_UTIL_HPP
+#define LOGSCAN_BENCH_UTIL_HPP
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace bench {
+
+/// Command-line options shared by every benchmark: `--mb N` (input size), `--runs N`.
+struct options {
+    double mb;
+    int runs = 5;
+};
+inline options parse_args(int argc, char** argv, double default_mb) {
+    options o{default_mb};
+    for (int i = 1; i + 1 < argc; ++i) {
+        if (std::strcmp(argv[i], "--mb") == 0) o.mb = std::atof(argv[++i]);
+        else if (std::strcmp(argv[i], "--runs") == 0) o.runs = std::max(1, std::atoi(argv[++i]));
+    }
+    return o;
+}
+
+/// The bytes of samples/<name>.
+inline std::string sample(std::string_view name) {
+    const std::string path = std::string(LOGSCAN_SOURCE_DIR) + "/samples/" + std::string(name);
+    std::ifstream in(path, std::ios::binary);
+    if (!in) {
+        std::fprintf(stderr, "cannot open %s\n", path.c_str());
+        std::exit(2);
+    }
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+/// `unit` repeated (whole copies, each ending in a newline) until at least `mb` MB.
+inline std::string repeat_to(std::string unit, double mb) {
+    if (!unit.empty() && unit.back() != '\n') unit.push_back('\n');
+    const auto target = static_cast<std::size_t>(mb * 1e6);
+    std::string out;
+    out.reserve(target + unit.size());
+    while (out.size() < target) out += unit;
+    return out;
+}
+
+/// Keeps a value alive so the optimiser cannot drop the work that made it.
+template <class T>
+inline void keep(const T& v) {
+    asm volatile("" : : "g"(&v) : "memory");
+}
+
+/// Runs `f` `runs` times and returns the best wall time in seconds.
+template <class F>
+double best_seconds(int runs, F&& f) {
+    double best = 1e300;
+    for (int r = 0; r < runs; ++r) {
+        const auto t0 = std::chrono::steady_clock::now();
+        f();
+        const auto t1 = std::chrono::steady_clock::now();
+        best = std::min(best, std::chrono::duration<double>(t1 - t0).count());
+    }
+    return best;
+}
+
+/// A result table: rows of (name, seconds) over `bytes`; the first row added with
+/// `reference = true` is the ratio's denominator.
+class table {
+public:
+    table(std::string title, std::size_t bytes) : title_(std::move(title)), bytes_(bytes) {}
+    void add(std::string name, double seconds, bool reference = false, std::string note = {}) {
+        if (reference && ref_ < 0) ref_ = static_cast<int>(rows_.size());
+        rows_.push_back({std::move(name), seconds, std::move(note)});
+    }
+    void print() const {
+        std::printf("\n%s (%.1f MB)\n", title_.c_str(), static_cast<double>(bytes_) / 1e6);
+        std::printf("  %-34s %10s %10s  %s\n", "contender", "MB/s", "ratio", "");
+        const double ref = ref_ >= 0 ? rows_[static_cast<std::size_t>(ref_)].seconds : 0;
+        for (const auto& r : rows_) {
+            const double mbs = static_cast<double>(bytes_) / 1e6 / r.seconds;
+            std::printf("  %-34s %10.1f %10.2f  %s\n", r.name.c_str(), mbs,
+                        ref > 0 ? ref / r.seconds : 0.0, r.note.c_str());
+        }
+        std::fflush(stdout);
+    }
+
+private:
+    struct row {
+        std::string name;
+        double seconds;
+        std::string note;
+    };
+    std::string title_;
+    std::size_t bytes_;
+    std::vector<row> rows_;
+    int ref_ = -1;
+};
+
+} // namespace bench
+
+#endif

@@ -1,0 +1,32 @@
+# Development-only settings: the strict-warnings target every test, example, fuzz target and
+# benchmark of this repository links, sanitizers, and doctest.
+
+# logscan_dev: the library with non-SYSTEM includes (so our own headers are warned about)
+# and warnings as errors.
+set(LOGSCAN_WARNINGS -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror)
+add_library(logscan_dev INTERFACE)
+target_compile_features(logscan_dev INTERFACE cxx_std_20)
+target_include_directories(logscan_dev INTERFACE ${PROJECT_SOURCE_DIR}/include)
+target_link_libraries(logscan_dev INTERFACE logscan_fast_float)
+target_compile_options(logscan_dev INTERFACE ${LOGSCAN_WARNINGS})
+if(LOGSCAN_SANITIZE)
+  target_compile_options(logscan_dev INTERFACE -fsanitize=${LOGSCAN_SANITIZE} -fno-sanitize-recover=all -fno-omit-frame-pointer -g)
+  target_link_options(logscan_dev INTERFACE -fsanitize=${LOGSCAN_SANITIZE} -fno-sanitize-recover=all)
+endif()
+
+# All public headers, for the one-TU-per-header and ODR checks.
+file(GLOB_RECURSE LOGSCAN_PUBLIC_HEADERS CONFIGURE_DEPENDS RELATIVE ${PROJECT_SOURCE_DIR}/include
+     ${PROJECT_SOURCE_DIR}/include/*.hpp)
+
+if(LOGSCAN_BUILD_TESTS)
+  find_package(doctest CONFIG QUIET)
+  if(NOT TARGET doctest::doctest)
+    find_path(LOGSCAN_DOCTEST_INCLUDE_DIR doctest/doctest.h)
+    if(NOT LOGSCAN_DOCTEST_INCLUDE_DIR)
+      message(FATAL_ERROR "logscan's tests need doctest: install the Debian package 'doctest-dev' "
+                          "(apt-get install doctest-dev), or configure with -DLOGSCAN_BUILD_TESTS=OFF.")
+    endif()
+    add_library(doctest::doctest INTERFACE IMPORTED)
+    target_include_directories(doctest::doctest INTERFACE ${LOGSCAN_DOCTEST_INCLUDE_DIR})
+  endif()
+endif()

@@ -1,0 +1,14 @@
+# install(): headers, the exported target logscan::logscan and logscanConfig.cmake + version file,
+# so that find_package(logscan) works.
+include(CMakePackageConfigHelpers)
+install(DIRECTORY include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+install(TARGETS logscan logscan_fast_float EXPORT logscanTargets)
+install(EXPORT logscanTargets NAMESPACE logscan:: DESTINATION ${CMAKE_INSTALL_DATADIR}/cmake/logscan)
+configure_package_config_file(cmake/logscanConfig.cmake.in
+  ${CMAKE_CURRENT_BINARY_DIR}/logscanConfig.cmake
+  INSTALL_DESTINATION ${CMAKE_INSTALL_DATADIR}/cmake/logscan)
+write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/logscanConfigVersion.cmake
+  COMPATIBILITY SameMinorVersion ARCH_INDEPENDENT)
+install(FILES ${CMAKE_CURRENT_BINARY_DIR}/logscanConfig.cmake
+              ${CMAKE_CURRENT_BINARY_DIR}/logscanConfigVersion.cmake
+        DESTINATION ${CMAKE_INSTALL_DATADIR}/cmake/logscan)

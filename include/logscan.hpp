@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: MIT
+/// \file logscan.hpp
+/// Umbrella header: includes every public logscan header.
+#ifndef LOGSCAN_HPP_INCLUDED
+#define LOGSCAN_HPP_INCLUDED
+
+#include "logscan/config.hpp"
+#include "logscan/error.hpp"
+#include "logscan/visit.hpp"
+#include "logscan/source.hpp"
+#include "logscan/lines.hpp"
+
+#endif

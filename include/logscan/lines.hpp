@@ -1,0 +1,236 @@
+// SPDX-License-Identifier: MIT
+/// \file lines.hpp
+/// Line framing across chunk boundaries.
+///
+/// `line_splitter<Visitor>` is fed chunks of any size and calls `on_line(const line&)` for
+/// every line, in order:
+/// - a line ends at `\n`; one `\r` right before it is dropped (also at the end of input);
+/// - the last line may lack `\n`; an empty input has no lines; `"a\n"` is one line;
+/// - lines are numbered from 1 and carry the byte offset of their first byte;
+/// - a line that straddles chunks is assembled in a bounded carry buffer given at
+///   construction. Every line longer than that buffer (counted without `\n`, with `\r`) is
+///   reported to `on_error` as `error_code::line_too_long` with its line number, and the
+///   parse continues with the next line: the limit holds however the input is chunked, so
+///   the same input always yields the same lines and errors.
+///
+/// The splitter never allocates. `line_buffer` is an owning carry buffer, allocated once.
+///
+/// \code
+/// struct stats { std::size_t n = 0; void on_line(const logscan::line&) { ++n; } } vis;
+/// logscan::for_each_line(std::string_view{text}, vis);            // contiguous input
+/// logscan::file_source src{"train.log"};
+/// logscan::line_buffer buf;                                          // 1 MiB, once
+/// logscan::error e = logscan::for_each_line(src, vis, buf);        // streamed
+/// \endcode
+#ifndef LOGSCAN_LINES_HPP_INCLUDED
+#define LOGSCAN_LINES_HPP_INCLUDED
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <span>
+#include <string_view>
+#include <utility>
+
+#include "config.hpp"
+#include "error.hpp"
+#include "source.hpp"
+#include "visit.hpp"
+
+namespace logscan {
+
+/// One line of input, as handed to `on_line`.
+struct line {
+    std::string_view text; ///< the line without its `\n` and without a `\r` before it
+    std::uint64_t number;  ///< 1-based line number
+    std::uint64_t offset;  ///< 0-based byte offset of the line's first byte in the input
+};
+
+/// An owning carry buffer for `line_splitter`, allocated once at construction.
+class line_buffer {
+public:
+    /// Default capacity: the longest line that can straddle chunks.
+    static constexpr std::size_t default_capacity = std::size_t{1} << 20;
+    explicit line_buffer(std::size_t capacity = default_capacity) noexcept
+        : data_(static_cast<char*>(std::malloc(capacity ? capacity : 1))),
+          size_(data_ ? capacity : 0) {}
+    line_buffer(const line_buffer&) = delete;
+    line_buffer& operator=(const line_buffer&) = delete;
+    ~line_buffer() { std::free(data_); }
+    /// The storage (empty if the allocation failed).
+    std::span<char> span() noexcept { return {data_, size_}; }
+    operator std::span<char>() noexcept { return span(); }
+
+private:
+    char* data_;
+    std::size_t size_;
+};
+
+/// Splits a stream of chunks into lines; see the file comment. `Visitor` may have
+/// `on_line(const line&)` and `on_error(const error&)`; each may return void, bool or flow.
+template <class Visitor>
+class line_splitter {
+public:
+    /// Contiguous input only: with no carry buffer, a line cannot straddle two chunks and
+    /// has no length limit (feed the whole input as one chunk).
+    explicit line_splitter(Visitor& vis) noexcept : vis_(vis), limit_(no_limit) {}
+    /// Streaming: lines longer than `carry.size()` bytes are reported as `line_too_long`.
+    line_splitter(Visitor& vis, std::span<char> carry) noexcept
+        : vis_(vis), carry_(carry.data()), limit_(carry.size()) {}
+
+    /// Feeds the next chunk. Returns `flow::stop` once a callback has stopped the parse;
+    /// further input is then ignored.
+    flow feed(std::string_view chunk) {
+        if (LOGSCAN_UNLIKELY(stopped_)) return flow::stop;
+        const char* p = chunk.data();
+        const char* const end = p + chunk.size();
+        const std::uint64_t base = consumed_;
+        consumed_ += chunk.size();
+
+        if (LOGSCAN_UNLIKELY(pending_ != 0 || skipping_)) {
+            // finish the line that began in an earlier chunk
+            const char* nl = find_newline(p, end);
+            const char* stop_at = nl ? nl : end;
+            if (!skipping_) {
+                const std::size_t add = static_cast<std::size_t>(stop_at - p);
+                if (carry_ != nullptr && add <= limit_ - pending_) {
+                    if (add) std::memcpy(carry_ + pending_, p, add);
+                    pending_ += add;
+                } else if (report_too_long() == flow::stop) {
+                    return stop();
+                }
+            }
+            if (!nl) return flow::proceed;
+            if (!skipping_) {
+                if (emit(pending_ptr_, pending_ptr_ + pending_, pending_offset_) == flow::stop)
+                    return stop();
+            } else {
+                skipping_ = false;
+            }
+            pending_ = 0;
+            p = nl + 1;
+        }
+
+        while (p != end) {
+            const char* nl = find_newline(p, end);
+            if (!nl) break;
+            const std::uint64_t off = base + static_cast<std::uint64_t>(p - chunk.data());
+            if (LOGSCAN_UNLIKELY(static_cast<std::size_t>(nl - p) > limit_)) {
+                pending_offset_ = off;
+                if (report_too_long() == flow::stop) return stop();
+                skipping_ = false;
+            } else if (emit(p, nl, off) == flow::stop) {
+                return stop();
+            }
+            p = nl + 1;
+        }
+
+        if (p != end) { // a partial line: keep it for the next chunk
+            pending_offset_ = base + static_cast<std::uint64_t>(p - chunk.data());
+            const std::size_t rest = static_cast<std::size_t>(end - p);
+            if (rest <= limit_) {
+                // A source may reuse its buffer for the next chunk, so the tail is copied now.
+                // Without a carry buffer (contiguous input) a view is kept for finish().
+                if (carry_ != nullptr) {
+                    std::memcpy(carry_, p, rest);
+                    pending_ptr_ = carry_;
+                } else {
+                    pending_ptr_ = p;
+                }
+                pending_ = rest;
+            } else if (report_too_long() == flow::stop) {
+                return stop();
+            }
+        }
+        return flow::proceed;
+    }
+
+    /// Ends the input: delivers a last line that has no `\n`.
+    flow finish() {
+        if (stopped_) return flow::stop;
+        if (skipping_) {
+            skipping_ = false;
+        } else if (pending_ != 0) {
+            const flow f = emit(pending_ptr_, pending_ptr_ + pending_, pending_offset_);
+            pending_ = 0;
+            if (f == flow::stop) return stop();
+        }
+        return flow::proceed;
+    }
+
+    /// Lines seen so far (including lines reported as too long).
+    std::uint64_t lines() const noexcept { return lines_; }
+    /// Bytes fed so far.
+    std::uint64_t bytes() const noexcept { return consumed_; }
+
+private:
+    static constexpr std::size_t no_limit = std::numeric_limits<std::size_t>::max();
+
+    static LOGSCAN_FORCE_INLINE const char* find_newline(const char* p, const char* end) noexcept {
+        return static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+    }
+
+    LOGSCAN_FORCE_INLINE flow emit(const char* b, const char* e, std::uint64_t off) {
+        std::size_t n = static_cast<std::size_t>(e - b);
+        if (n != 0 && b[n - 1] == '\r') --n;
+        ++lines_;
+        return LOGSCAN_VISIT(vis_, on_line, line{std::string_view(b, n), lines_, off});
+    }
+
+    // The current line (starting at pending_offset_) is longer than the limit: report it and
+    // skip to its end.
+    flow report_too_long() {
+        ++lines_;
+        skipping_ = true;
+        pending_ = 0;
+        const std::uint64_t cap = limit_;
+        return report_error(vis_, error{error_code::line_too_long, lines_, cap + 1,
+                                        pending_offset_ + cap,
+                                        "line longer than the line buffer; it is skipped "
+                                        "(give a larger line_buffer)",
+                                        0});
+    }
+
+    flow stop() {
+        stopped_ = true;
+        return flow::stop;
+    }
+
+    Visitor& vis_;
+    char* carry_ = nullptr;
+    const char* pending_ptr_ = nullptr; // where the pending partial line's bytes are
+    std::size_t limit_;
+    std::size_t pending_ = 0;          // bytes of a partial line in carry_
+    std::uint64_t pending_offset_ = 0; // offset of the partial (or skipped) line
+    std::uint64_t consumed_ = 0;
+    std::uint64_t lines_ = 0;
+    bool skipping_ = false; // inside a too-long line, looking for its end
+    bool stopped_ = false;
+};
+
+/// Calls `vis.on_line` for every line of a contiguous buffer. Never allocates.
+/// Returns `error_code::stopped` if a callback stopped, else no error.
+template <class Visitor>
+error for_each_line(std::string_view text, Visitor& vis) {
+    line_splitter<Visitor> s(vis);
+    if (s.feed(text) == flow::stop || s.finish() == flow::stop)
+        return {error_code::stopped, s.lines(), 0, s.bytes(), to_string(error_code::stopped), 0};
+    return {};
+}
+
+/// Calls `vis.on_line` for every line of a source, carrying straddling lines in `carry`.
+/// Returns the source's error (after delivering every line read before it), `stopped`, or
+/// no error. Allocates nothing.
+template <byte_source Source, class Visitor>
+error for_each_line(Source& src, Visitor& vis, std::span<char> carry) {
+    line_splitter<Visitor> s(vis, carry);
+    error e = pump(src, s);
+    e.line = s.lines();
+    e.offset = s.bytes();
+    return e;
+}
+
+} // namespace logscan
+
+#endif // LOGSCAN_LINES_HPP_INCLUDED

@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: MIT
+/// \file source.hpp
+/// Byte sources: where the input comes from, one chunk at a time.
+///
+/// A source has one member, `chunk next()`, which returns the next piece of input: a view
+/// that stays valid until the following call, empty at the end of the input, or an error.
+/// Sources never allocate after construction:
+///
+/// | source          | memory                                              |
+/// |-----------------|-----------------------------------------------------|
+/// | `memory_source` | none: hands out the caller's buffer (one chunk)     |
+/// | `fd_source`     | one page-aligned buffer, allocated when constructed |
+/// | `file_source`   | an `fd_source` on a file it opens and closes        |
+///
+/// `read()` always targets the page-aligned start of the buffer: reading from the page
+/// cache into a buffer that starts a few bytes past a page boundary is several times slower.
+///
+/// `pump(source, consumer)` drives any streaming consumer (an object with
+/// `flow feed(std::string_view)` and `flow finish()`, like `line_splitter` or the JSON reader)
+/// from a source.
+#ifndef LOGSCAN_SOURCE_HPP_INCLUDED
+#define LOGSCAN_SOURCE_HPP_INCLUDED
+
+#include <cerrno>
+#include <cstddef>
+#include <cstdlib>
+#include <string_view>
+#include <utility>
+
+#include "config.hpp"
+#include "error.hpp"
+#include "visit.hpp"
+
+#if __has_include(<unistd.h>) && __has_include(<fcntl.h>)
+#include <fcntl.h>
+#include <unistd.h>
+#define LOGSCAN_HAS_POSIX_IO 1
+#else
+#define LOGSCAN_HAS_POSIX_IO 0
+#endif
+
+namespace logscan {
+
+/// One piece of input handed out by a source.
+struct chunk {
+    std::string_view data{};          ///< the bytes; empty at the end of the input or on error
+    error_code code = error_code::none; ///< `io_error` / `open_failed` on failure
+    int sys_errno = 0;                ///< errno of a failure
+
+    /// True at the end of the input (no error, no bytes).
+    constexpr bool at_end() const noexcept { return data.empty() && code == error_code::none; }
+};
+
+/// A buffer already in memory, handed out whole as a single chunk.
+class memory_source {
+public:
+    constexpr explicit memory_source(std::string_view bytes) noexcept : bytes_(bytes) {}
+    /// The whole buffer on the first call, then the end.
+    constexpr chunk next() noexcept {
+        if (done_) return {};
+        done_ = true;
+        return {bytes_, error_code::none, 0};
+    }
+
+private:
+    std::string_view bytes_;
+    bool done_ = false;
+};
+
+#if LOGSCAN_HAS_POSIX_IO
+/// Reads a file descriptor (a file, a pipe, standard input) through a fixed, page-aligned
+/// buffer allocated once at construction. Does not close the descriptor.
+class fd_source {
+public:
+    /// Default size of the read buffer.
+    static constexpr std::size_t default_buffer_size = std::size_t{256} << 10;
+    static constexpr std::size_t page_size = 4096;
+
+    /// `buffer_size` is rounded up to whole pages. If the buffer cannot be allocated,
+    /// `next()` reports `io_error` with `ENOMEM`.
+    explicit fd_source(int fd, std::size_t buffer_size = default_buffer_size) noexcept
+        : fd_(fd), size_((buffer_size + page_size - 1) / page_size * page_size) {
+        if (size_ == 0) size_ = page_size;
+        buffer_ = static_cast<char*>(std::aligned_alloc(page_size, size_));
+    }
+    fd_source(const fd_source&) = delete;
+    fd_source& operator=(const fd_source&) = delete;
+    fd_source(fd_source&& o) noexcept
+        : fd_(o.fd_), size_(o.size_), buffer_(std::exchange(o.buffer_, nullptr)) {}
+    fd_source& operator=(fd_source&&) = delete;
+    ~fd_source() { std::free(buffer_); }
+
+    /// Up to one buffer of bytes from one `read()` (retried on EINTR).
+    chunk next() noexcept {
+        if (!buffer_) return {{}, error_code::io_error, ENOMEM};
+        for (;;) {
+            const ::ssize_t n = ::read(fd_, buffer_, size_);
+            if (n >= 0) return {{buffer_, static_cast<std::size_t>(n)}, error_code::none, 0};
+            if (errno != EINTR) return {{}, error_code::io_error, errno};
+        }
+    }
+    /// The size of the read buffer in bytes.
+    std::size_t buffer_size() const noexcept { return size_; }
+
+protected:
+    int fd_;
+
+private:
+    std::size_t size_;
+    char* buffer_;
+};
+
+/// Reads a file by path through an `fd_source`. A file that cannot be opened reports
+/// `open_failed` (with errno) from the first `next()`.
+class file_source : public fd_source {
+public:
+    explicit file_source(const char* path,
+                         std::size_t buffer_size = fd_source::default_buffer_size) noexcept
+        : fd_source(::open(path, O_RDONLY | O_CLOEXEC), buffer_size), open_errno_(fd_ < 0 ? errno : 0) {
+#if defined(POSIX_FADV_SEQUENTIAL)
+        if (fd_ >= 0) (void)::posix_fadvise(fd_, 0, 0, POSIX_FADV_SEQUENTIAL);
+#endif
+    }
+    file_source(file_source&& o) noexcept : fd_source(std::move(o)), open_errno_(o.open_errno_) {
+        o.fd_ = -1;
+    }
+    ~file_source() {
+        if (fd_ >= 0) ::close(fd_);
+    }
+    /// True when the file was opened.
+    bool is_open() const noexcept { return fd_ >= 0; }
+    chunk next() noexcept {
+        if (fd_ < 0) return {{}, error_code::open_failed, open_errno_};
+        return fd_source::next();
+    }
+
+private:
+    int open_errno_;
+};
+#endif // LOGSCAN_HAS_POSIX_IO
+
+/// A source: anything with `chunk next()`.
+template <class S>
+concept byte_source = requires(S& s) {
+    { s.next() } -> std::same_as<chunk>;
+};
+
+/// A streaming consumer: `feed` chunks in order, then `finish` once.
+template <class C>
+concept chunk_consumer = requires(C& c, std::string_view sv) {
+    { c.feed(sv) } -> std::same_as<flow>;
+    { c.finish() } -> std::same_as<flow>;
+};
+
+/// Feeds every chunk of `src` to `consumer` and finishes it. Returns an error with code
+/// `none`; the source's error (`io_error`, `open_failed`, with errno), after finishing the
+/// consumer so that nothing already read is lost; or `stopped` when the consumer stopped.
+/// Errors inside the input are the consumer's to report (to its visitor).
+template <byte_source Source, chunk_consumer Consumer>
+error pump(Source& src, Consumer& consumer) {
+    for (;;) {
+        const chunk c = src.next();
+        if (c.code != error_code::none) {
+            (void)consumer.finish();
+            return {c.code, 0, 0, 0, to_string(c.code), c.sys_errno};
+        }
+        if (c.data.empty()) break;
+        if (consumer.feed(c.data) == flow::stop) return {error_code::stopped, 0, 0, 0, to_string(error_code::stopped), 0};
+    }
+    if (consumer.finish() == flow::stop) return {error_code::stopped, 0, 0, 0, to_string(error_code::stopped), 0};
+    return {};
+}
+
+} // namespace logscan
+
+#endif // LOGSCAN_SOURCE_HPP_INCLUDED
