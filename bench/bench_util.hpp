@@ -84,11 +84,11 @@ public:
     }
     void print() const {
         std::printf("\n%s (%.1f MB)\n", title_.c_str(), static_cast<double>(bytes_) / 1e6);
-        std::printf("  %-34s %10s %10s  %s\n", "contender", "MB/s", "ratio", "");
+        std::printf("  %-40s %10s %10s  %s\n", "contender", "MB/s", "ratio", "");
         const double ref = ref_ >= 0 ? rows_[static_cast<std::size_t>(ref_)].seconds : 0;
         for (const auto& r : rows_) {
             const double mbs = static_cast<double>(bytes_) / 1e6 / r.seconds;
-            std::printf("  %-34s %10.1f %10.2f  %s\n", r.name.c_str(), mbs,
+            std::printf("  %-40s %10.1f %10.2f  %s\n", r.name.c_str(), mbs,
                         ref > 0 ? ref / r.seconds : 0.0, r.note.c_str());
         }
         std::fflush(stdout);

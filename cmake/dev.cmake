@@ -3,6 +3,7 @@
 
 # logscan_dev: the library with non-SYSTEM includes (so our own headers are warned about)
 # and warnings as errors.
+set(CMAKE_CXX_EXTENSIONS OFF)
 set(LOGSCAN_WARNINGS -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Wshadow -Werror)
 add_library(logscan_dev INTERFACE)
 target_compile_features(logscan_dev INTERFACE cxx_std_20)

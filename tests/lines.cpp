@@ -1,3 +1,215 @@
+// SPDX-License-Identifier: MIT
 #include <logscan/lines.hpp>
+
 #include <doctest/doctest.h>
-TEST_CASE("lines::smoke") { CHECK(true); }
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "support/alloc_counter.hpp"
+#include "support/chunking.hpp"
+
+namespace {
+
+// Records every event as text, for comparisons.
+struct recorder {
+    std::vector<std::string> events;
+    void on_line(const logscan::line& l) {
+        events.push_back("L" + std::to_string(l.number) + "@" + std::to_string(l.offset) + ":" +
+                         std::string(l.text));
+    }
+    void on_error(const logscan::error& e) {
+        events.push_back("E" + std::to_string(e.line) + ":" + std::to_string(e.column) + "@" +
+                         std::to_string(e.offset) + ":" + std::string(logscan::to_string(e.code)));
+    }
+};
+
+// The reference: a plain split written independently of the splitter, straight from the rules
+// (a line ends at \n, one \r before it is dropped, a last line may lack \n).
+std::vector<std::string> reference_lines(std::string_view text) {
+    std::vector<std::string> out;
+    std::size_t start = 0, number = 0;
+    while (start < text.size()) {
+        std::size_t nl = text.find('\n', start);
+        const bool last = nl == std::string_view::npos;
+        if (last) nl = text.size();
+        std::string_view l = text.substr(start, nl - start);
+        if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+        out.push_back("L" + std::to_string(++number) + "@" + std::to_string(start) + ":" +
+                      std::string(l));
+        start = nl + 1;
+    }
+    return out;
+}
+
+std::vector<std::string> run_chunks(logscan::test::chunk_list chunks, std::size_t carry_size) {
+    recorder r;
+    std::vector<char> carry(carry_size);
+    logscan::line_splitter<recorder> s(r, carry);
+    for (auto c : chunks)
+        if (s.feed(c) == logscan::flow::stop) break;
+    s.finish();
+    return r.events;
+}
+
+// FNV-1a over everything a line carries: lets a test compare without allocating.
+struct hasher {
+    std::uint64_t h = 1469598103934665603ull;
+    std::uint64_t lines = 0;
+    void mix(std::uint64_t v) {
+        for (int i = 0; i < 8; ++i) {
+            h ^= (v >> (8 * i)) & 0xff;
+            h *= 1099511628211ull;
+        }
+    }
+    void on_line(const logscan::line& l) {
+        ++lines;
+        mix(l.number);
+        mix(l.offset);
+        for (char c : l.text) mix(static_cast<unsigned char>(c));
+    }
+};
+
+const char* const sample_names[] = {"000_cf8afa6c099f806b.txt", "001_825e28a4f520ddc2.txt",
+                                    "002_925085f7148f0ebf.txt", "003_1c776201c8b5b83e.txt",
+                                    "004_d73c77cb3fb2895c.txt"};
+
+} // namespace
+
+TEST_CASE("lines::rules") {
+    struct tcase {
+        std::string_view in;
+        std::vector<std::string> out;
+    };
+    const tcase cases[] = {
+        {"", {}},
+        {"a", {"L1@0:a"}},
+        {"a\n", {"L1@0:a"}},
+        {"\n", {"L1@0:"}},
+        {"\n\n", {"L1@0:", "L2@1:"}},
+        {"a\n\nb", {"L1@0:a", "L2@2:", "L3@3:b"}},
+        {"a\r\nb\r\n", {"L1@0:a", "L2@3:b"}},
+        {"\r\n", {"L1@0:"}},
+        {"a\rb\n", {"L1@0:a\rb"}},  // a lone \r inside a line stays
+        {"a\r\r\n", {"L1@0:a\r"}},  // only one \r before \n is dropped
+        {"last\r", {"L1@0:last"}},  // a \r ending the input is dropped too
+        {std::string_view("n\0ul\n", 5), {std::string("L1@0:n\0ul", 9)}},
+    };
+    for (const auto& c : cases) {
+        INFO("input: " << std::string(c.in));
+        CHECK(reference_lines(c.in) == c.out); // the reference follows the rules too
+        logscan::test::check_chunk_invariance(c.in, [&](logscan::test::chunk_list ch) {
+            auto got = run_chunks(ch, 64);
+            CHECK(got == c.out);
+            return got;
+        });
+        recorder r; // contiguous mode, no carry buffer
+        CHECK(logscan::for_each_line(c.in, r).ok());
+        CHECK(r.events == c.out);
+    }
+}
+
+TEST_CASE("lines::samples whole, 1-byte, 7-byte and random chunks") {
+    for (const char* name : sample_names) {
+        INFO(name);
+        const std::string text = logscan::test::read_file(logscan::test::sample_path(name));
+        const auto expected = reference_lines(text);
+        // the line count is the number of '\n', plus one for a last line without it
+        std::size_t newlines = 0;
+        for (char c : text) newlines += c == '\n';
+        CHECK(expected.size() == newlines + (!text.empty() && text.back() != '\n' ? 1 : 0));
+        const auto got = logscan::test::check_chunk_invariance(
+            text, [](logscan::test::chunk_list ch) { return run_chunks(ch, 1 << 20); }, 6);
+        CHECK(got == expected);
+    }
+}
+
+TEST_CASE("lines::zero allocations while parsing the samples") {
+    for (const char* name : sample_names) {
+        INFO(name);
+        const std::string text = logscan::test::read_file(logscan::test::sample_path(name));
+        hasher whole;
+        logscan::for_each_line(std::string_view(text), whole);
+
+        const logscan::test::chunked_input one = logscan::test::chunked_input::fixed(text, 1);
+        const logscan::test::chunked_input seven = logscan::test::chunked_input::fixed(text, 7);
+        const logscan::test::chunked_input rnd = logscan::test::chunked_input::random(text, 42, 4096);
+        logscan::line_buffer carry; // allocated before the parse
+        for (const auto* input : {&one, &seven, &rnd}) {
+            hasher h;
+            logscan::line_splitter<hasher> s(h, carry);
+            LOGSCAN_CHECK_NO_ALLOC({
+                for (auto c : input->chunks()) s.feed(c);
+                s.finish();
+            });
+            CHECK(h.h == whole.h);
+            CHECK(h.lines == whole.lines);
+        }
+        hasher h2;
+        LOGSCAN_CHECK_NO_ALLOC(logscan::for_each_line(std::string_view(text), h2));
+        CHECK(h2.h == whole.h);
+    }
+}
+
+TEST_CASE("lines::a line longer than the carry buffer is reported and skipped") {
+    // line 2 has 20 bytes; the carry buffer holds 16
+    const std::string text = "short\n01234567890123456789\nafter\n";
+    const std::vector<std::string> expected = {"L1@0:short", "E2:17@22:line too long", "L3@27:after"};
+    logscan::test::check_chunk_invariance(text, [&](logscan::test::chunk_list ch) {
+        auto got = run_chunks(ch, 16);
+        CHECK(got == expected);
+        return got;
+    });
+    // exactly at the limit is fine, one more byte is not (a \r counts, the \n does not)
+    CHECK(run_chunks(std::vector<std::string_view>{"0123456789abcdef\n"}, 16) ==
+          std::vector<std::string>{"L1@0:0123456789abcdef"});
+    CHECK(run_chunks(std::vector<std::string_view>{"0123456789abcdef\r\n"}, 16) ==
+          std::vector<std::string>{"E1:17@16:line too long"});
+    // a too-long last line without \n, fed in pieces
+    CHECK(run_chunks(std::vector<std::string_view>{"ab\n0123456789", "abcdefghij"}, 16) ==
+          std::vector<std::string>{"L1@0:ab", "E2:17@19:line too long"});
+}
+
+TEST_CASE("lines::without a carry buffer a line may not straddle chunks") {
+    recorder r;
+    logscan::line_splitter<recorder> s(r);
+    s.feed("one\ntw");
+    s.feed("o\nthree\n");
+    s.finish();
+    CHECK(r.events.size() == 3);
+    CHECK(r.events[0] == "L1@0:one");
+    CHECK(r.events[1].rfind("E2:", 0) == 0); // reported, not cut
+    CHECK(r.events[2] == "L3@8:three");
+}
+
+TEST_CASE("lines::a callback can stop the parse") {
+    struct stopper {
+        int seen = 0;
+        logscan::flow on_line(const logscan::line&) {
+            return ++seen == 3 ? logscan::flow::stop : logscan::flow::proceed;
+        }
+    } v;
+    const logscan::error e = logscan::for_each_line(std::string_view("1\n2\n3\n4\n5\n"), v);
+    CHECK(v.seen == 3);
+    CHECK(e.code == logscan::error_code::stopped);
+
+    struct bool_stopper { // a bool callback: false stops
+        int seen = 0;
+        bool on_line(const logscan::line&) { return ++seen < 2; }
+    } b;
+    logscan::line_buffer carry(64);
+    logscan::line_splitter<bool_stopper> s(b, carry);
+    CHECK(s.feed("a\nb\nc\n") == logscan::flow::stop);
+    CHECK(s.feed("d\n") == logscan::flow::stop); // input after a stop is ignored
+    CHECK(b.seen == 2);
+}
+
+TEST_CASE("lines::a visitor without callbacks compiles and counts") {
+    logscan::null_visitor v;
+    logscan::line_splitter<logscan::null_visitor> s(v);
+    s.feed("a\nb\nc");
+    s.finish();
+    CHECK(s.lines() == 3);
+    CHECK(s.bytes() == 5);
+}

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+#include <logscan/source.hpp>
+#include <logscan/lines.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cerrno>
+#include <cstdint>
+#include <cstdio>
+#include <string>
+#include <unistd.h>
+
+#include "support/alloc_counter.hpp"
+#include "support/chunking.hpp"
+
+namespace {
+struct collect {
+    std::string joined; // every line followed by '\n'
+    std::uint64_t lines = 0;
+    void on_line(const logscan::line& l) {
+        joined.append(l.text);
+        joined.push_back('\n');
+        ++lines;
+    }
+};
+struct count_only {
+    std::uint64_t lines = 0, bytes = 0;
+    void on_line(const logscan::line& l) {
+        ++lines;
+        bytes += l.text.size();
+    }
+};
+// Writes `text` into a fresh temporary file and returns its path.
+std::string temp_file(const std::string& text) {
+    char name[] = "/tmp/logscan_test_XXXXXX";
+    const int fd = ::mkstemp(name);
+    REQUIRE(fd >= 0);
+    REQUIRE(::write(fd, text.data(), text.size()) == static_cast<::ssize_t>(text.size()));
+    ::close(fd);
+    return name;
+}
+} // namespace
+
+TEST_CASE("source::memory_source hands out the buffer once") {
+    logscan::memory_source m("abc");
+    const logscan::chunk c = m.next();
+    CHECK(c.data == "abc");
+    CHECK(m.next().at_end());
+    CHECK(m.next().at_end());
+}
+
+TEST_CASE("source::file_source reads a sample through an aligned buffer") {
+    const std::string path = logscan::test::sample_path("000_cf8afa6c099f806b.txt");
+    const std::string text = logscan::test::read_file(path);
+    for (std::size_t buf : {std::size_t{1}, std::size_t{4096}, std::size_t{10000}, std::size_t{1} << 20}) {
+        INFO("buffer " << buf);
+        logscan::file_source src(path.c_str(), buf);
+        REQUIRE(src.is_open());
+        CHECK(src.buffer_size() % 4096 == 0);
+        std::string all;
+        for (;;) {
+            const logscan::chunk c = src.next();
+            REQUIRE(c.code == logscan::error_code::none);
+            if (c.at_end()) break;
+            CHECK(reinterpret_cast<std::uintptr_t>(c.data.data()) % 4096 == 0);
+            CHECK(c.data.size() <= src.buffer_size());
+            all.append(c.data);
+        }
+        CHECK(all == text);
+    }
+}
+
+TEST_CASE("source::for_each_line over a file equals the whole-buffer lines, allocation-free") {
+    for (const char* name : {"000_cf8afa6c099f806b.txt", "003_1c776201c8b5b83e.txt", "004_d73c77cb3fb2895c.txt"}) {
+        INFO(name);
+        const std::string path = logscan::test::sample_path(name);
+        const std::string text = logscan::test::read_file(path);
+        collect whole;
+        logscan::for_each_line(std::string_view(text), whole);
+
+        logscan::file_source src(path.c_str(), 4096); // many chunk boundaries
+        logscan::line_buffer carry;
+        collect streamed;
+        streamed.joined.reserve(whole.joined.size() + 1); // so the visitor itself does not allocate
+        logscan::error e;
+        LOGSCAN_CHECK_NO_ALLOC(e = logscan::for_each_line(src, streamed, carry));
+        CHECK(e.ok());
+        CHECK(e.line == whole.lines);
+        CHECK(e.offset == text.size());
+        CHECK(streamed.joined == whole.joined);
+    }
+}
+
+TEST_CASE("source::file_source reports a file that cannot be opened") {
+    logscan::file_source src("/nonexistent/logscan/file.log");
+    CHECK_FALSE(src.is_open());
+    const logscan::chunk c = src.next();
+    CHECK(c.code == logscan::error_code::open_failed);
+    CHECK(c.sys_errno == ENOENT);
+    count_only v;
+    logscan::line_buffer carry(64);
+    const logscan::error e = logscan::for_each_line(src, v, carry);
+    CHECK(e.code == logscan::error_code::open_failed);
+    CHECK(e.sys_errno == ENOENT);
+    CHECK(v.lines == 0);
+}
+
+TEST_CASE("source::fd_source reads a pipe, delivering a last line without newline") {
+    int fds[2];
+    REQUIRE(::pipe(fds) == 0);
+    const std::string text = "first\r\nsecond\nthird";
+    REQUIRE(::write(fds[1], text.data(), text.size()) == static_cast<::ssize_t>(text.size()));
+    ::close(fds[1]);
+    logscan::fd_source src(fds[0], 4096);
+    logscan::line_buffer carry(64);
+    collect v;
+    CHECK(logscan::for_each_line(src, v, carry).ok());
+    ::close(fds[0]);
+    CHECK(v.joined == "first\nsecond\nthird\n");
+}
+
+TEST_CASE("source::a read error ends the parse with io_error, after the lines read before it") {
+    logscan::fd_source src(-1); // EBADF
+    count_only v;
+    logscan::line_buffer carry(64);
+    const logscan::error e = logscan::for_each_line(src, v, carry);
+    CHECK(e.code == logscan::error_code::io_error);
+    CHECK(e.sys_errno == EBADF);
+}
+
+TEST_CASE("source::temp file with CRLF and a long line streamed through small buffers") {
+    std::string text;
+    for (int i = 0; i < 2000; ++i) text += "row " + std::to_string(i) + "\r\n";
+    text += std::string(9000, 'x') + "\n"; // longer than the 4096-byte read buffer
+    text += "tail";
+    const std::string path = temp_file(text);
+    collect whole;
+    logscan::for_each_line(std::string_view(text), whole);
+    logscan::file_source src(path.c_str(), 4096);
+    logscan::line_buffer carry(16384);
+    collect v;
+    CHECK(logscan::for_each_line(src, v, carry).ok());
+    CHECK(v.joined == whole.joined);
+    CHECK(v.lines == 2002);
+    std::remove(path.c_str());
+}
