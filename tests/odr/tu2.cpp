@@ -1,3 +1,12 @@
-// Second of two translation units that include every public header (ODR check).
+// Second of two translation units that include every public header (see tu1.cpp).
 #include "all_headers.hpp"
-int tu2_value() { return 2; }
+
+#include <string_view>
+
+unsigned long long tu2_lines(std::string_view text) {
+    logscan::null_visitor v;
+    logscan::line_splitter<logscan::null_visitor> s(v);
+    s.feed(text);
+    s.finish();
+    return s.lines();
+}
