@@ -1,0 +1,85 @@
+// SPDX-License-Identifier: MIT
+#include <logscan/visit.hpp>
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+namespace {
+struct has_void {
+    int calls = 0;
+    void on_thing(int x) { calls += x; }
+};
+struct has_bool {
+    bool on_thing(int x) { return x < 5; }
+};
+struct has_flow {
+    logscan::flow on_thing(int) { return logscan::flow::stop; }
+};
+struct has_nothing {};
+
+int evaluated = 0;
+int side_effect() { return ++evaluated; }
+
+template <class V>
+logscan::flow deliver(V& v, int x) {
+    return LOGSCAN_VISIT(v, on_thing, x);
+}
+template <class V>
+logscan::flow deliver_lazy(V& v) {
+    return LOGSCAN_VISIT(v, on_thing, side_effect());
+}
+} // namespace
+
+TEST_CASE("visit::optional callbacks return a flow") {
+    has_void a;
+    CHECK(deliver(a, 3) == logscan::flow::proceed);
+    CHECK(a.calls == 3);
+    has_bool b;
+    CHECK(deliver(b, 1) == logscan::flow::proceed);
+    CHECK(deliver(b, 9) == logscan::flow::stop);
+    has_flow c;
+    CHECK(deliver(c, 0) == logscan::flow::stop);
+    has_nothing d;
+    CHECK(deliver(d, 0) == logscan::flow::proceed);
+}
+
+TEST_CASE("visit::arguments of an absent callback are not evaluated") {
+    evaluated = 0;
+    has_nothing d;
+    deliver_lazy(d);
+    CHECK(evaluated == 0);
+    has_void a;
+    deliver_lazy(a);
+    CHECK(evaluated == 1);
+}
+
+TEST_CASE("visit::errors reach on_error when present") {
+    struct with_error {
+        logscan::error last;
+        void on_error(const logscan::error& e) { last = e; }
+    } v;
+    const logscan::error e{logscan::error_code::syntax, 3, 7, 42, "expected ':'", 0};
+    CHECK(logscan::report_error(v, e) == logscan::flow::proceed);
+    CHECK(v.last.line == 3);
+    CHECK(v.last.column == 7);
+    CHECK(v.last.offset == 42);
+    CHECK(v.last.message == "expected ':'");
+    CHECK_FALSE(v.last.ok());
+    CHECK(logscan::has_on_error<decltype(v)>);
+    CHECK_FALSE(logscan::has_on_error<logscan::null_visitor>);
+    logscan::null_visitor n;
+    CHECK(logscan::report_error(n, e) == logscan::flow::proceed);
+}
+
+TEST_CASE("error::every code has a distinct name") {
+    using logscan::error_code;
+    const error_code all[] = {error_code::none, error_code::line_too_long, error_code::io_error,
+                              error_code::open_failed, error_code::syntax, error_code::unexpected_end,
+                              error_code::too_deep, error_code::too_long, error_code::too_many_columns,
+                              error_code::invalid_utf8, error_code::stopped};
+    for (auto a : all)
+        for (auto b : all)
+            if (a != b) CHECK(logscan::to_string(a) != logscan::to_string(b));
+    CHECK(logscan::error{}.ok());
+}
