@@ -183,6 +183,19 @@ TEST_CASE("lines::without a carry buffer a line may not straddle chunks") {
     CHECK(r.events[2] == "L3@8:three");
 }
 
+TEST_CASE("lines::empty chunks (even with a null data pointer) change nothing") {
+    recorder r;
+    logscan::line_buffer carry(64);
+    logscan::line_splitter<recorder> s(r, carry);
+    s.feed(std::string_view{});
+    s.feed("ab");
+    s.feed(std::string_view{});
+    s.feed("c\n");
+    s.feed("");
+    s.finish();
+    CHECK(r.events == std::vector<std::string>{"L1@0:abc"});
+}
+
 TEST_CASE("lines::a callback can stop the parse") {
     struct stopper {
         int seen = 0;

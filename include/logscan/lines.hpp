@@ -83,6 +83,7 @@ public:
     /// further input is then ignored.
     flow feed(std::string_view chunk) {
         if (LOGSCAN_UNLIKELY(stopped_)) return flow::stop;
+        if (chunk.empty()) return flow::proceed; // (its data() may be null: no memchr on it)
         const char* p = chunk.data();
         const char* const end = p + chunk.size();
         const std::uint64_t base = consumed_;

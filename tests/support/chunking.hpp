@@ -23,6 +23,19 @@
 
 #include <doctest/doctest.h>
 
+// doctest prints vectors of strings (event traces) in failure messages.
+namespace doctest {
+template <>
+struct StringMaker<std::vector<std::string>> {
+    static String convert(const std::vector<std::string>& v) {
+        std::string s = "{";
+        for (std::size_t i = 0; i < v.size(); ++i) s += (i ? ", \"" : "\"") + v[i] + "\"";
+        s += "}";
+        return String(s.c_str());
+    }
+};
+} // namespace doctest
+
 namespace logscan::test {
 
 using chunk_list = std::span<const std::string_view>;

@@ -1,0 +1,392 @@
+// SPDX-License-Identifier: MIT
+#include <logscan/table.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "support/alloc_counter.hpp"
+#include "support/chunking.hpp"
+
+namespace {
+
+// Records table events as text: "H<line>[s<section>]:a|b|c", "R<line>:a|b|c{banner}", ...
+struct recorder {
+    std::vector<std::string> events;
+    static std::string join(std::span<const logscan::cell> cells) {
+        std::string s;
+        for (std::size_t i = 0; i < cells.size(); ++i) s += (i ? "|" : "") + std::string(cells[i].text());
+        return s;
+    }
+    void on_table_header(const logscan::table_header& h) {
+        events.push_back("H" + std::to_string(h.line) + "s" + std::to_string(h.section) + ":" + join(h.columns));
+    }
+    void on_table_row(const logscan::table_row& r) {
+        std::string e = (r.footer ? "F" : "R") + std::to_string(r.line) + ":" + join(r.cells);
+        if (!r.banner.empty()) e += "{" + std::string(r.banner) + "}";
+        events.push_back(e);
+    }
+    void on_table_banner(const logscan::table_banner& b) { events.push_back("B" + std::to_string(b.line) + ":" + std::string(b.text)); }
+    void on_table_text(const logscan::line& l) { events.push_back("T" + std::to_string(l.number) + ":" + std::string(l.text)); }
+    void on_table_end(std::uint64_t line) { events.push_back("E" + std::to_string(line)); }
+    void on_error(const logscan::error& e) { events.push_back("X" + std::to_string(e.line) + ":" + std::string(logscan::to_string(e.code))); }
+};
+
+// Feeds every line to a rule table; lines it does not take are recorded as "O<line>".
+template <class Table, class V>
+struct rule_driver {
+    V& vis;
+    Table& table;
+    std::vector<std::string>* outside;
+    void on_line(const logscan::line& l) {
+        if (table.feed(l) == logscan::table_feed::not_mine && outside) outside->push_back("O" + std::to_string(l.number));
+    }
+};
+
+std::vector<std::string> run_rule_table(logscan::test::chunk_list chunks) {
+    recorder r;
+    logscan::rule_table<recorder> t(r);
+    std::vector<std::string> outside;
+    rule_driver<logscan::rule_table<recorder>, recorder> d{r, t, &outside};
+    logscan::line_buffer carry(4096);
+    logscan::line_splitter<decltype(d)> s(d, carry);
+    for (auto c : chunks) s.feed(c);
+    s.finish();
+    t.finish();
+    r.events.insert(r.events.end(), outside.begin(), outside.end());
+    return r.events;
+}
+
+// TVM-style driver: a line starting with "Name" that holds "Duration (us)" starts a table.
+template <class Table>
+struct aligned_driver {
+    Table& table;
+    std::vector<std::string>* outside;
+    void on_line(const logscan::line& l) {
+        if (table.feed(l) != logscan::table_feed::not_mine) return;
+        if (l.text.starts_with("Name") && l.text.find("Duration (us)") != std::string_view::npos) {
+            if (table.start(l) != logscan::table_feed::not_mine) return;
+        }
+        if (outside) outside->push_back("O" + std::to_string(l.number));
+    }
+};
+
+std::vector<std::string> run_aligned_table(logscan::test::chunk_list chunks) {
+    recorder r;
+    logscan::aligned_table<recorder> t(r);
+    std::vector<std::string> outside;
+    aligned_driver<logscan::aligned_table<recorder>> d{t, &outside};
+    logscan::line_buffer carry(4096);
+    logscan::line_splitter<decltype(d)> s(d, carry);
+    for (auto c : chunks) s.feed(c);
+    s.finish();
+    t.finish();
+    r.events.insert(r.events.end(), outside.begin(), outside.end());
+    return r.events;
+}
+
+// "12,424.27" -> 12424.27, independent of the library's number parsing.
+double plain_number(std::string_view s) {
+    std::string t;
+    for (char c : s)
+        if (c != ',') t.push_back(c);
+    char* end = nullptr;
+    const double v = std::strtod(t.c_str(), &end);
+    REQUIRE_MESSAGE((end && *end == '\0' && !t.empty()), "not a number: " << std::string(s));
+    return v;
+}
+
+} // namespace
+
+TEST_CASE("table::cells and multi-values") {
+    const logscan::cell c{"    conv2d infer_meta   "};
+    CHECK(c.text() == "conv2d infer_meta");
+    CHECK(c.indent() == 4);
+    CHECK(c.depth() == 2);
+    CHECK(logscan::cell{"     "}.empty());
+    CHECK(logscan::cell{"     "}.indent() == 0);
+    std::vector<std::string> parts;
+    std::vector<bool> holes;
+    for (auto p : logscan::multi_values(" 232.45 / - / - / - / 8.71  ")) {
+        parts.emplace_back(p.text);
+        holes.push_back(p.placeholder());
+    }
+    CHECK(parts == std::vector<std::string>{"232.45", "-", "-", "-", "8.71"});
+    CHECK(holes == std::vector<bool>{false, true, true, true, false});
+    CHECK(logscan::multi_values("1.67 / 0.00").size() == 2);
+    CHECK(logscan::multi_values("   ").size() == 0);
+    CHECK(logscan::multi_values("single").size() == 1);
+}
+
+TEST_CASE("table::rule_table on hand-written tables") {
+    SUBCASE("sections, banners, notes, empty cells, non-ASCII, truncated names, trailing spaces, CRLF") {
+        const std::string text =
+            "----------  -----  ------  \r\n"
+            "Name        Calls  Ratio   \r\n"
+            "----------  -----  ------  \r\n"
+            "---Thread: main---\r\n"
+            "conv2d      570    1.5     \r\n"
+            "  数据预处理     9      -       \r\n"  // 5 CJK chars (15 bytes): positions count code points
+            "very_lon...        2.0\r\n"         // empty middle cell, no trailing spaces
+            "----------  -----  ------  \r\n"
+            "            Calls  GPU     \r\n"    // a second header section, first column empty
+            "----------  -----  ------  \r\n"
+            "Kernel      16525  69.54   \r\n"
+            "----------  -----  ------  \r\n"
+            "Note:\r\n"
+            "some explanation\r\n"
+            "\r\n"
+            "--------------------------\r\n"
+            "after the table\r\n";
+        const std::vector<std::string> expected = {
+            "H2s0:Name|Calls|Ratio",
+            "B4:Thread: main",
+            "R5:conv2d|570|1.5{Thread: main}",
+            "R6:数据预处理|9|-{Thread: main}",
+            "R7:very_lon...||2.0{Thread: main}",
+            "H9s1:|Calls|GPU",
+            "R11:Kernel|16525|69.54{Thread: main}",
+            "T13:Note:",
+            "T14:some explanation",
+            "E16",
+            "O17",
+        };
+        logscan::test::check_chunk_invariance(text, [&](logscan::test::chunk_list ch) {
+            auto got = run_rule_table(ch);
+            CHECK(got == expected);
+            return got;
+        });
+    }
+    SUBCASE("depth of indented names and code-point cut with multi-byte text") {
+        struct v {
+            std::vector<std::size_t> depth;
+            std::vector<std::string> second;
+            void on_table_row(const logscan::table_row& r) {
+                depth.push_back(r.cells[0].depth());
+                second.emplace_back(r.cells[1].text());
+            }
+        } vis;
+        logscan::rule_table<decltype(vis)> t(vis);
+        const char* lines[] = {"------  ---", "Name    N  ", "------  ---", "a       1", "  é     2", "    ü   3"};
+        std::uint64_t n = 0;
+        for (const char* l : lines) t.feed(logscan::line{l, ++n, 0});
+        CHECK(vis.depth == std::vector<std::size_t>{0, 1, 2});
+        CHECK(vis.second == std::vector<std::string>{"1", "2", "3"});
+    }
+    SUBCASE("a table cut off mid-row at the end of input") {
+        const std::string text = "-----  -----  -----\nA      B      C\n-----  -----  -----\nx      1      2\ny      3";
+        const std::vector<std::string> expected = {"H2s0:A|B|C", "R4:x|1|2", "R5:y|3|", "E0"};
+        logscan::test::check_chunk_invariance(text, [&](logscan::test::chunk_list ch) {
+            auto got = run_rule_table(ch);
+            CHECK(got == expected);
+            return got;
+        });
+    }
+    SUBCASE("a title line after the rows ends the table and is left to the caller") {
+        const std::string text = "---  ---\nA    B\n---  ---\n1    2\n---  ---\n\n-----Next Summary-----\n";
+        CHECK(run_rule_table(logscan::test::chunked_input(text, {}).chunks()) ==
+              std::vector<std::string>{"H2s0:A|B", "R4:1|2", "E7", "O7"});
+    }
+    SUBCASE("more columns than the maximum is an error, not a crash") {
+        recorder r;
+        logscan::rule_table<recorder, 2> t(r);
+        CHECK(t.feed(logscan::line{"--  --  --", 1, 0}) == logscan::table_feed::consumed);
+        CHECK(r.events == std::vector<std::string>{"X1:too many columns"});
+    }
+}
+
+TEST_CASE("table::aligned_table on hand-written tables") {
+    // Name left-aligned; others right-aligned to their header's right edge; header names
+    // with single spaces; empty cells; a cell wider than its header; footer after dashes.
+    const std::string text =
+        "Name          Duration (us)  Percent  Device            Argument Shapes  \n"
+        "fused_add          1,577.51     1.29    cpu0  float32[1, 2], float32[3]\n"
+        "fused_mul            856.38     0.70                         float32[1]\n"
+        "a_very_long_name_x    12.00     0.01    cpu0  \n"
+        "-------------\n"
+        "Sum                2,445.89     2.00  \n"
+        "Total            122,624.85             cpu0  \n"
+        "\n"
+        "Configuration\n";
+    const std::vector<std::string> expected = {
+        "H1s0:Name|Duration (us)|Percent|Device|Argument Shapes",
+        "R2:fused_add|1,577.51|1.29|cpu0|float32[1, 2], float32[3]",
+        "R3:fused_mul|856.38|0.70||float32[1]",
+        "R4:a_very_long_name_x|12.00|0.01|cpu0|",
+        "F6:Sum|2,445.89|2.00||",
+        "F7:Total|122,624.85||cpu0|",
+        "E8",
+        "O8",
+        "O9",
+    };
+    logscan::test::check_chunk_invariance(text, [&](logscan::test::chunk_list ch) {
+        auto got = run_aligned_table(ch);
+        CHECK(got == expected);
+        return got;
+    });
+    // a row whose cells fit no column ends the table; the line is the caller's
+    const std::string bad = "Name    Duration (us)\nx                 1.0\ny          2.0\n";
+    CHECK(run_aligned_table(logscan::test::chunked_input(bad, {}).chunks()) ==
+          std::vector<std::string>{"H1s0:Name|Duration (us)", "R2:x|1.0", "E3", "O3"});
+}
+
+TEST_CASE("table::pipe_table") {
+    recorder r;
+    logscan::pipe_table<recorder> t(r);
+    const char* lines[] = {"|     | avg | max |", "|-----|-----|-----|", "| a   | 1   | 2   |", "| b   | 3 |", "| c | 4 | 5 | 6 |", "after"};
+    std::vector<logscan::table_feed> res;
+    std::uint64_t n = 0;
+    for (const char* l : lines) res.push_back(t.feed(logscan::line{l, ++n, 0}));
+    CHECK(res.back() == logscan::table_feed::not_mine);
+    CHECK(r.events == std::vector<std::string>{"H1s0:|avg|max", "R3:a|1|2", "R4:b|3|", "R5:c|4|5|6", "E6"});
+}
+
+TEST_CASE("table::Paddle profiler tables of sample 003") {
+    const std::string text = logscan::test::read_file(logscan::test::sample_path("003_1c776201c8b5b83e.txt"));
+    struct collect {
+        std::map<std::uint64_t, std::size_t> rows_per_header; // header line -> rows
+        std::uint64_t current = 0;
+        std::map<std::uint64_t, std::vector<std::string>> row; // spot rows by line
+        std::vector<std::string> banners;
+        void on_table_header(const logscan::table_header& h) { rows_per_header[current = h.line] = 0; }
+        void on_table_row(const logscan::table_row& r) {
+            ++rows_per_header[current];
+            if (r.line == 106 || r.line == 90 || r.line == 35 || r.line == 61) {
+                auto& v = row[r.line];
+                v.push_back(std::to_string(r.cells[0].depth()));
+                for (const auto& c : r.cells) v.emplace_back(c.text());
+                v.emplace_back(r.banner);
+            }
+        }
+        void on_table_banner(const logscan::table_banner& b) { banners.emplace_back(b.text); }
+    } c;
+    logscan::rule_table<collect> t(c);
+    rule_driver<logscan::rule_table<collect>, collect> d{c, t, nullptr};
+    logscan::for_each_line(std::string_view(text), d);
+    t.finish();
+    // header line -> number of rows, counted in the sample by line ranges
+    // (Device 33-35, Overview 49-57 and 61-63, Model 86-90, Operator 105-680, Kernel 689-932,
+    //  Memory Manipulation 941-947, UserDefined 957-975)
+    const std::map<std::uint64_t, std::size_t> expected = {{31, 3},   {47, 9},   {59, 3},  {84, 5},
+                                                           {102, 576}, {687, 244}, {939, 7}, {954, 19}};
+    CHECK(c.rows_per_header == expected);
+    CHECK(c.banners == std::vector<std::string>{"Thread: All threads merged", "Thread: All threads merged"});
+    CHECK(c.row[106] == std::vector<std::string>{"1", "conv2d infer_meta", "570", "1.67 / 0.00 / 0.01 / 0.00 / 0.38",
+                                                 "0.00 / 0.00 / 0.00 / 0.00 / 0.00", "-", "Thread: All threads merged"});
+    CHECK(c.row[90] == std::vector<std::string>{"1", "Others", "-", "232.45 / - / - / - / 8.71", "18.37 / - / - / - / 0.99", ""});
+    CHECK(c.row[35] == std::vector<std::string>{"0", "GPU0", "69.54", ""});
+    CHECK(c.row[61] == std::vector<std::string>{"1", "Kernel", "16525", "1856.84", "69.54", ""});
+
+    // the Perf Summary pipe table (lines 1003-1006)
+    struct pipes {
+        std::vector<std::string> rows;
+        void on_table_row(const logscan::table_row& r) {
+            rows.push_back(std::string(r.cells[0].text()) + "=" + std::string(r.find("max")->text()));
+        }
+    } p;
+    logscan::pipe_table<pipes> pt(p);
+    struct feeder {
+        logscan::pipe_table<pipes>& t;
+        void on_line(const logscan::line& l) { t.feed(l); }
+    } f{pt};
+    logscan::for_each_line(std::string_view(text), f);
+    pt.finish();
+    CHECK(p.rows == std::vector<std::string>{"reader_cost=0.00117", "batch_cost=9.35223", "ips=4.50119"});
+}
+
+TEST_CASE("table::TVM reports of sample 004 add up to their Sum rows") {
+    const std::string text = logscan::test::read_file(logscan::test::sample_path("004_d73c77cb3fb2895c.txt"));
+    struct report {
+        std::uint64_t header = 0;
+        std::size_t rows = 0;
+        double duration = 0, percent = 0;
+        long long count = 0;
+        double sum_duration = -1, sum_percent = -1;
+        long long sum_count = -1;
+        std::string first_name, first_hash;
+    };
+    struct collect {
+        std::vector<report> reports;
+        void on_table_header(const logscan::table_header& h) {
+            report r;
+            r.header = h.line;
+            reports.push_back(r);
+        }
+        void on_table_row(const logscan::table_row& r) {
+            report& rep = reports.back();
+            const auto dur = plain_number(r.find("Duration (us)")->text());
+            const logscan::cell* pct = r.find("Percent");
+            const logscan::cell* cnt = r.find("Count");
+            if (!r.footer) {
+                ++rep.rows;
+                rep.duration += dur;
+                rep.percent += plain_number(pct->text());
+                rep.count += std::atoll(std::string(cnt->text()).c_str());
+                if (rep.rows == 1) {
+                    rep.first_name = r.cells[0].text();
+                    rep.first_hash = r.find("Hash")->text();
+                }
+            } else if (r.cells[0].text() == "Sum") {
+                rep.sum_duration = dur;
+                rep.sum_percent = plain_number(pct->text());
+                rep.sum_count = std::atoll(std::string(cnt->text()).c_str());
+            }
+        }
+    } c;
+    logscan::aligned_table<collect> t(c);
+    aligned_driver<logscan::aligned_table<collect>> d{t, nullptr};
+    logscan::for_each_line(std::string_view(text), d);
+    t.finish();
+    // header lines and row counts, counted in the sample (rows between each header and its dash line)
+    const std::vector<std::pair<std::uint64_t, std::size_t>> expected = {
+        {5, 63}, {82, 84}, {180, 44}, {238, 49}, {301, 59}, {374, 48}, {436, 40}, {490, 57}, {561, 118}, {694, 10}, {717, 13}};
+    REQUIRE(c.reports.size() == expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        const report& r = c.reports[i];
+        INFO("report at line " << r.header);
+        CHECK(r.header == expected[i].first);
+        CHECK(r.rows == expected[i].second);
+        // every cell is rounded to 0.01, so the sum may be off by half a unit per row
+        CHECK(std::fabs(r.duration - r.sum_duration) <= 0.005 * static_cast<double>(r.rows) + 0.01);
+        CHECK(std::fabs(r.percent - r.sum_percent) <= 0.005 * static_cast<double>(r.rows) + 0.01);
+        CHECK(r.count == r.sum_count);
+    }
+    CHECK(c.reports[0].first_name == "vm_mod_fused_nn_contrib_conv2d_NCHWc_add_nn_relu_1");
+    CHECK(c.reports[0].first_hash == "35b19e27a40f9b21");
+}
+
+TEST_CASE("table::readers are chunk-invariant and allocation-free on the samples") {
+    const std::string paddle = logscan::test::read_file(logscan::test::sample_path("003_1c776201c8b5b83e.txt"));
+    const std::string tvm = logscan::test::read_file(logscan::test::sample_path("004_d73c77cb3fb2895c.txt"));
+    logscan::test::check_chunk_invariance(paddle, run_rule_table, 4);
+    logscan::test::check_chunk_invariance(tvm, run_aligned_table, 4);
+
+    struct counter {
+        std::size_t rows = 0, cells = 0;
+        void on_table_row(const logscan::table_row& r) {
+            ++rows;
+            for (const auto& c : r.cells) cells += !c.empty();
+        }
+    };
+    counter a, b;
+    logscan::rule_table<counter> rt(a);
+    logscan::aligned_table<counter> at(b);
+    struct feed_rule {
+        logscan::rule_table<counter>& t;
+        void on_line(const logscan::line& l) { t.feed(l); }
+    } fr{rt};
+    struct feed_aligned {
+        logscan::aligned_table<counter>& t;
+        void on_line(const logscan::line& l) {
+            if (t.feed(l) == logscan::table_feed::not_mine && l.text.starts_with("Name ")) t.start(l);
+        }
+    } fa{at};
+    LOGSCAN_CHECK_NO_ALLOC(logscan::for_each_line(std::string_view(paddle), fr); rt.finish());
+    LOGSCAN_CHECK_NO_ALLOC(logscan::for_each_line(std::string_view(tvm), fa); at.finish());
+    CHECK(a.rows == 3 + 9 + 3 + 5 + 576 + 244 + 7 + 19);
+    CHECK(b.rows == 63 + 84 + 44 + 49 + 59 + 48 + 40 + 57 + 118 + 10 + 13 + 2 * 11);
+}
