@@ -45,12 +45,15 @@ struct driver {
     logscan::rule_table<recorder, 8, 512> rule{r};
     logscan::aligned_table<recorder, 8, 512> aligned{r};
     logscan::pipe_table<recorder, 8, 512> pipe{r};
+    logscan::aligned_table<recorder, 8, 512> in_order{r, logscan::column_match::in_order};
     void on_line(const logscan::line& l) {
         r.current = l.text;
         if (rule.feed(l) != logscan::table_feed::not_mine) return;
         if (pipe.feed(l) != logscan::table_feed::not_mine) return;
         if (aligned.feed(l) != logscan::table_feed::not_mine) return;
+        if (in_order.feed(l) != logscan::table_feed::not_mine) return;
         if (l.text.starts_with("Name")) aligned.start(l);
+        else if (l.text.starts_with(" comp")) in_order.start(l);
     }
 };
 
@@ -66,6 +69,7 @@ std::vector<std::string> run(std::string_view in, std::size_t split) {
     d.rule.finish();
     d.aligned.finish();
     d.pipe.finish();
+    d.in_order.finish();
     return d.r.events;
 }
 } // namespace

@@ -9,5 +9,6 @@
 #include "logscan/visit.hpp"
 #include "logscan/source.hpp"
 #include "logscan/lines.hpp"
+#include "logscan/table.hpp"
 
 #endif

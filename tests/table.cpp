@@ -359,6 +359,45 @@ TEST_CASE("table::TVM reports of sample 004 add up to their Sum rows") {
     CHECK(c.reports[0].first_hash == "35b19e27a40f9b21");
 }
 
+TEST_CASE("table::MegEngine static memory allocation tables of sample 000 (in-order cells)") {
+    const std::string text = logscan::test::read_file(logscan::test::sample_path("000_cf8afa6c099f806b.txt"));
+    struct collect {
+        std::size_t tables = 0, rows = 0;
+        std::vector<std::string> first_rows;
+        void on_table_header(const logscan::table_header& h) {
+            ++tables;
+            CHECK(h.columns.size() == 4);
+            CHECK(h.columns[0].text() == "comp_node");
+            CHECK(h.columns[3].text() == "upper_bound");
+        }
+        void on_table_row(const logscan::table_row& r) {
+            ++rows;
+            if (first_rows.size() < 2)
+                first_rows.push_back(std::string(r.cells[0].text()) + "|" + std::string(r.find("alloc")->text()) + "|" +
+                                     std::string(r.cells[2].text()) + "|" + std::string(r.cells[3].text()));
+        }
+    } c;
+    logscan::aligned_table<collect> t(c, logscan::column_match::in_order);
+    struct driver {
+        logscan::aligned_table<collect>& t;
+        bool next_is_header = false;
+        void on_line(const logscan::line& l) {
+            if (t.feed(l) != logscan::table_feed::not_mine) return;
+            if (next_is_header) t.start(l);
+            next_is_header = l.text.ends_with("static memory allocation:");
+        }
+    } d{t};
+    logscan::for_each_line(std::string_view(text), d);
+    t.finish();
+    // 42 "static memory allocation:" messages, each followed by a header and 9 rows
+    // (gpu0:0, gpu0:COPY, gpu1:0 .. gpu7:0), counted with grep in the sample
+    CHECK(c.tables == 42);
+    CHECK(c.rows == 378);
+    CHECK(c.first_rows == std::vector<std::string>{
+                              "gpu0:0|196.00MiB( 205520896bytes)|196.00MiB(100.00%)|832.06MiB(424.52%)",
+                              "gpu0:COPY|784.00MiB( 822083584bytes)|784.00MiB(100.00%)|784.27MiB(100.04%)"});
+}
+
 TEST_CASE("table::readers are chunk-invariant and allocation-free on the samples") {
     const std::string paddle = logscan::test::read_file(logscan::test::sample_path("003_1c776201c8b5b83e.txt"));
     const std::string tvm = logscan::test::read_file(logscan::test::sample_path("004_d73c77cb3fb2895c.txt"));

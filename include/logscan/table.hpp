@@ -25,6 +25,10 @@
 ///   assigned to the column whose header right edge it ends on; cells may be empty. A line
 ///   of dashes starts the footer (`Sum`, `Total` rows, flagged `footer`); a blank line, or a
 ///   line whose cells do not fit the columns, ends the table (not_mine).
+///   With `column_match::in_order` (for printf-style tables whose header is not aligned
+///   with the data, like MegEngine's memory tables) a row's cells are its runs of text
+///   separated by two or more spaces outside brackets (`0.43MiB(    448512bytes)` is one
+///   cell), taken in order; a row must have exactly one cell per column.
 /// - `pipe_table` (`| a | b |`): the first pipe line is the header; `|---|---|` separator
 ///   lines are skipped; the table ends at the first line that does not start with `|`.
 ///
@@ -200,6 +204,12 @@ enum class table_feed : unsigned char {
     consumed, ///< the line belonged to the table (an event may have been delivered)
     not_mine, ///< the table has ended or not started: the caller handles this line
     stop,     ///< a callback returned `flow::stop`
+};
+
+/// How `aligned_table` assigns a row's cells to columns.
+enum class column_match : unsigned char {
+    header_edges, ///< first column left-aligned, the others right-aligned to their header (TVM)
+    in_order,     ///< cells separated by 2+ spaces, one per column, in order
 };
 
 /// How column positions are counted.
@@ -462,7 +472,8 @@ private:
 template <class Visitor, std::size_t MaxColumns = 32, std::size_t HeaderCapacity = 4096>
 class aligned_table {
 public:
-    explicit aligned_table(Visitor& vis) noexcept : vis_(vis) {}
+    explicit aligned_table(Visitor& vis, column_match match = column_match::header_edges) noexcept
+        : vis_(vis), match_(match) {}
 
     /// True after a successful `start` until the table ends.
     bool active() const noexcept { return active_; }
@@ -544,8 +555,21 @@ private:
             while (i < s.size() && s[i] == ' ') ++i;
             if (i == s.size()) break;
             const std::size_t b = i;
-            while (i < s.size() && !(s[i] == ' ' && (i + 1 == s.size() || s[i + 1] == ' '))) ++i;
+            int depth = 0; // in_order: spaces inside (), [] or {} do not separate cells
+            while (i < s.size() && !(depth <= 0 && s[i] == ' ' && (i + 1 == s.size() || s[i + 1] == ' '))) {
+                if (match_ == column_match::in_order) {
+                    if (s[i] == '(' || s[i] == '[' || s[i] == '{') ++depth;
+                    else if (s[i] == ')' || s[i] == ']' || s[i] == '}') --depth;
+                }
+                ++i;
+            }
             const std::string_view tok = s.substr(b, i - b);
+            if (match_ == column_match::in_order) {
+                if (col == ncols_) return false;
+                cells[col++] = cell{tok};
+                any = true;
+                continue;
+            }
             if (b == 0) {
                 cells[0] = cell{tok};
                 col = 1;
@@ -557,10 +581,11 @@ private:
             cells[col++] = cell{tok};
             any = true;
         }
-        return any;
+        return match_ == column_match::in_order ? col == ncols_ : any;
     }
 
     Visitor& vis_;
+    column_match match_;
     std::size_t ncols_ = 0;
     bool active_ = false;
     bool footer_ = false;
