@@ -1,0 +1,1276 @@
+// SPDX-License-Identifier: MIT
+/// \file num.hpp
+/// Numbers as logs print them: decimal integers and doubles, `,` thousands separators,
+/// percentages, durations with units (`74.64 ms`, `26.04msec`), clock durations
+/// (`1:31:44`, `2 days, 1:31:44`), byte sizes (`196.00MiB`, `205520896bytes`) and shape
+/// lists (`(4, 64, 224, 224)`, `(32,)`, `()`, `float32[1, 784]`) and sequences of them
+/// (`float32[1, 784], float32[784]`).
+///
+/// Every parser returns a `value_result<T>`: the value, `ptr` (the first byte not consumed)
+/// and `ec` (`std::errc{}` on success, `std::errc::invalid_argument` or
+/// `std::errc::result_out_of_range`). Nothing throws, nothing allocates, everything works
+/// with `-fno-exceptions`. Integers go through `std::from_chars` (a digit loop when
+/// constant-evaluated: every integer parser is usable in `constexpr`); floating point goes
+/// through fast_float (correctly rounded, round-to-nearest, bit-identical to `strtod` in the
+/// C locale).
+///
+/// **The decimal grammar** (formats.md's "parses as a number"): optional sign (`+` or `-`),
+/// one or more digits, optionally `.` followed by one or more digits, optionally `e`/`E`, an
+/// optional sign and one or more digits. `1.`, `.5`, `0x10`, `nan`, `inf`, `infinity` and
+/// spaces are *not* decimal numbers and are rejected (a log's `nan` is a word, not a
+/// number; callers that want it can test for it themselves). Leading zeros are allowed
+/// (`007`).
+///
+/// **Grouped numbers** (`parse_grouped`): the integer part may use `,` thousands separators:
+/// a first group of 1 to 3 digits (not starting with `0`), then groups of exactly three digits
+/// each preceded by `,`: `3,983`, `12,424.27`, `-1,234,567e3`. `1,23`, `1,2345`, `1234,567`,
+/// `0,123` and `1,` are not grouped numbers. The value is the value of the text with its
+/// commas removed. A text without commas is accepted as well.
+///
+/// **Whole-text vs. prefix parsers.** `parse_number`, `parse_grouped`, `parse_percent`,
+/// `parse_time`, `parse_byte_size`, `parse_clock_duration` and `shape_dims` require the whole
+/// view to be the value (trim it first): on failure `ptr` points at the first byte that does
+/// not fit. The `*_prefix(first, last)` forms parse the longest value at `first` and return
+/// `ptr` one past it, for use inside larger texts (`"time=74.64ms;"`). A grouped prefix never
+/// ends right before a digit: in `"1,2345"` the number is `1` (not `1,234` and a stray `5`).
+///
+/// **Cost.** The run-time path of `parse_number` / `parse_prefix` (and of the grouped forms on
+/// texts without separators) is one call of `std::from_chars` or fast_float on the input plus
+/// a few checks; separators use a stack buffer. Floating-point parsers are not usable in
+/// constant expressions (fast_float 3 is not `constexpr`); integer ones, `classify_*`, the
+/// unit-name parsers, the integer clock parser and the shape parsers are.
+///
+/// **Integer or floating?** `classify_number` / `classify_grouped` tell, from the syntax
+/// alone, whether a text is an integer (no fraction, no exponent), a floating-point number,
+/// or no number; `parse_number_value` / `parse_grouped_value` return a `number` that holds
+/// an `int64_t` or a `double` accordingly.
+///
+/// **Overflow.** An integer outside the range of `T` gives `result_out_of_range`. A floating
+/// number whose magnitude rounds beyond the largest finite value gives `result_out_of_range`
+/// with `value` = ±infinity (what `strtod` returns as `HUGE_VAL`); a nonzero number that
+/// rounds to zero or to a subnormal (`1e-400`) is *not* an error: the value is the correctly
+/// rounded result (±0 or subnormal), as `strtod` returns.
+///
+/// **Units.** Time units: `ns`/`nsec`, `us`/`usec`/`µs`/`μs`, `ms`/`msec`, `s`/`sec`,
+/// `min`, `h`. Byte units: `B`/`byte`/`bytes`; decimal `kB`/`KB` = 1000, `MB` = 1000²,
+/// `GB` = 1000³, `TB` = 1000⁴, `PB` = 1000⁵; binary `KiB` = 1024, `MiB` = 1024², `GiB` = 1024³,
+/// `TiB` = 1024⁴, `PiB` = 1024⁵. Unit names are case-sensitive. Numbers before a unit or `%`
+/// may be grouped and may be separated from it by spaces or tabs.
+///
+/// \code
+/// #include <logscan/num.hpp>
+/// auto a = logscan::parse_number<int>("3983");                  // a.value == 3983
+/// auto b = logscan::parse_grouped<double>("12,424.27");         // b.value == 12424.27
+/// auto c = logscan::parse_number<double>("1e400");              // c.ec == result_out_of_range
+/// std::string_view line = "time=74.64ms; 8 passes";
+/// auto t = logscan::parse_time_prefix(line.data() + 5, line.data() + line.size());
+///                                           // t.value.value == 74.64, unit ms, t.ptr at ';'
+/// double s = t.value.seconds();                                 // 0.07464
+/// auto eta = logscan::parse_clock_duration("2 days, 1:31:44"); // eta.value == 178304.0
+/// auto m = logscan::parse_byte_size("196.00MiB");              // m.value.bytes() == 205520896
+/// auto p = logscan::parse_percent("424.52%");                  // p.value == 424.52
+/// for (std::int64_t d : logscan::shape_dims("(4, 64, 224, 224)")) use(d);
+/// auto sh = logscan::shape_dims("float32[1, 784]");
+/// // sh.ok(), sh.dtype() == "float32", sh.size() == 2
+/// for (logscan::shape_list one : logscan::shape_lists("float32[1, 2], float32[3]")) use(one);
+/// \endcode
+#ifndef LOGSCAN_NUM_HPP_INCLUDED
+#define LOGSCAN_NUM_HPP_INCLUDED
+
+#include <bit>
+#include <charconv>
+#include <concepts>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <initializer_list>
+#include <iterator>
+#include <limits>
+#include <string_view>
+#include <system_error>
+#include <type_traits>
+
+#include <fast_float/fast_float.h>
+
+#include "config.hpp"
+
+namespace logscan {
+
+/// The result of every number parser: `{value, ptr, ec}`, in the style of `std::from_chars`.
+template <class T>
+struct value_result {
+    T value{};                 ///< the parsed value, valid when `ec == std::errc{}`
+    const char* ptr = nullptr; ///< first byte not consumed (on failure: where parsing stopped)
+    std::errc ec{};            ///< `std::errc{}`, `invalid_argument` or `result_out_of_range`
+
+    /// True when parsing succeeded.
+    constexpr bool ok() const noexcept { return ec == std::errc{}; }
+    /// Same as `ok()`.
+    constexpr explicit operator bool() const noexcept { return ok(); }
+};
+
+/// Integer types the parsers accept: every standard signed and unsigned integer type of at
+/// most 64 bits except `bool` and the character types (`signed char` / `unsigned char`,
+/// i.e. `int8_t` / `uint8_t`, are accepted).
+template <class T>
+concept parsable_integer =
+    std::integral<T> && !std::is_const_v<T> && !std::is_volatile_v<T> && sizeof(T) <= 8 &&
+    !std::same_as<T, bool> && !std::same_as<T, char> && !std::same_as<T, wchar_t> &&
+    !std::same_as<T, char8_t> && !std::same_as<T, char16_t> && !std::same_as<T, char32_t>;
+
+/// Floating-point types the parsers accept (those fast_float supports).
+template <class T>
+concept parsable_float = std::same_as<T, float> || std::same_as<T, double>;
+
+/// Any type `parse_number` accepts.
+template <class T>
+concept parsable_number = parsable_integer<T> || parsable_float<T>;
+
+/// What kind of number a text is, from its syntax alone.
+enum class number_kind : unsigned char {
+    none = 0, ///< not a decimal number
+    integer,  ///< digits only (with sign, and with separators for the grouped forms)
+    floating, ///< has a fraction or an exponent
+};
+
+namespace internal {
+
+constexpr bool is_digit(char c) noexcept {
+    return static_cast<unsigned>(static_cast<unsigned char>(c)) - 48u < 10u;
+}
+constexpr bool is_alpha(char c) noexcept {
+    return static_cast<unsigned>(static_cast<unsigned char>(c) | 0x20u) - 97u < 26u;
+}
+constexpr bool is_blank(char c) noexcept { return c == ' ' || c == '\t'; }
+constexpr unsigned digit_value(char c) noexcept {
+    return static_cast<unsigned>(static_cast<unsigned char>(c)) - 48u;
+}
+
+/// Where the parts of a decimal number are, found by `scan_decimal`.
+struct decimal_scan {
+    const char* end = nullptr;     ///< one past the number; the start when `!found`
+    const char* digits = nullptr;  ///< first digit (after the sign)
+    const char* int_end = nullptr; ///< one past the integer part (separators included)
+    bool found = false;            ///< a number was found
+    bool negative = false;         ///< sign `-`
+    bool plus = false;             ///< sign `+`
+    bool floating = false;         ///< has a fraction or an exponent
+    bool grouped = false;          ///< `,` separators were consumed
+};
+
+/// The longest decimal number at the start of [first, last): see the grammar in the file
+/// comment. `groups` allows `,` separators; `fraction` allows a fraction and an exponent.
+constexpr decimal_scan scan_decimal(const char* first, const char* last, bool groups,
+                                    bool fraction) noexcept {
+    decimal_scan s;
+    s.end = first;
+    const char* p = first;
+    if (p != last && (*p == '+' || *p == '-')) {
+        s.negative = *p == '-';
+        s.plus = *p == '+';
+        ++p;
+    }
+    s.digits = p;
+    const char* q = p;
+    while (q != last && is_digit(*q)) ++q;
+    if (q == p) {
+        s.int_end = p;
+        return s;
+    }
+    if (groups && q - p <= 3 && *p != '0') {
+        while (last - q >= 4 && q[0] == ',' && is_digit(q[1]) && is_digit(q[2]) && is_digit(q[3]) &&
+               (last - q == 4 || !is_digit(q[4]))) {
+            q += 4;
+            s.grouped = true;
+        }
+    }
+    s.int_end = q;
+    if (fraction) {
+        if (q != last && *q == '.' && last - q >= 2 && is_digit(q[1])) {
+            q += 2;
+            while (q != last && is_digit(*q)) ++q;
+            s.floating = true;
+        }
+        if (q != last && (*q == 'e' || *q == 'E')) {
+            const char* e = q + 1;
+            if (e != last && (*e == '+' || *e == '-')) ++e;
+            if (e != last && is_digit(*e)) {
+                while (e != last && is_digit(*e)) ++e;
+                q = e;
+                s.floating = true;
+            }
+        }
+    }
+    s.end = q;
+    s.found = true;
+    return s;
+}
+
+/// Accumulates the digits of [first, last) (skipping `,`) into T, with overflow detection.
+template <parsable_integer T>
+constexpr value_result<T> accumulate_integer(const char* digits, const char* last,
+                                             bool negative) noexcept {
+    using U = std::make_unsigned_t<T>;
+    std::uint64_t limit = static_cast<std::uint64_t>(std::numeric_limits<T>::max());
+    if (negative) limit += 1; // magnitude of min() for signed T (unsigned T rejects '-')
+    std::uint64_t acc = 0;
+    bool overflow = false;
+    for (const char* p = digits; p != last; ++p) {
+        if (*p == ',') continue;
+        const std::uint64_t d = digit_value(*p);
+        if (acc > (limit - d) / 10u)
+            overflow = true;
+        else
+            acc = acc * 10u + d;
+    }
+    if (overflow) return {T{}, last, std::errc::result_out_of_range};
+    const U mag = static_cast<U>(acc);
+    return {negative ? static_cast<T>(static_cast<U>(U{0} - mag)) : static_cast<T>(mag), last,
+            std::errc{}};
+}
+
+/// Integer from a successful scan (fraction not allowed in the scan).
+template <parsable_integer T>
+constexpr value_result<T> integer_from_scan(const char* first, const decimal_scan& s) noexcept {
+    if constexpr (std::is_unsigned_v<T>) {
+        if (s.negative) return {T{}, first, std::errc::invalid_argument};
+    }
+    if (!s.grouped && !std::is_constant_evaluated()) {
+        T v{};
+        const char* start = s.plus ? first + 1 : first;
+        const std::from_chars_result r = std::from_chars(start, s.end, v);
+        if (r.ec == std::errc{} && r.ptr == s.end) return {v, s.end, std::errc{}};
+        if (r.ec == std::errc::result_out_of_range)
+            return {T{}, s.end, std::errc::result_out_of_range};
+        return {T{}, first,
+                std::errc::invalid_argument}; // not reached: the scan checked the syntax
+    }
+    return accumulate_integer<T>(s.digits, s.end, s.negative);
+}
+
+template <parsable_float T>
+constexpr bool is_overflow(T v) noexcept {
+    return v > std::numeric_limits<T>::max() || v < -std::numeric_limits<T>::max();
+}
+
+/// fast_float on [begin, end), which must be exactly a decimal number (sign `-` at most).
+template <parsable_float T>
+inline value_result<T> fast_float_exact(const char* begin, const char* end, const char* err_ptr,
+                                        const char* result_ptr) noexcept {
+    T v{};
+    const fast_float::from_chars_result r = fast_float::from_chars(begin, end, v);
+    if (r.ec != std::errc{} || r.ptr != end) return {T{}, err_ptr, std::errc::invalid_argument};
+    if (is_overflow(v)) return {v, result_ptr, std::errc::result_out_of_range};
+    return {v, result_ptr, std::errc{}};
+}
+
+/// Significant digits kept when a grouped number too long for the stack buffer is
+/// normalized; more than the 767 a correctly rounded double conversion can depend on.
+inline constexpr std::size_t long_keep_digits = 780;
+/// Stack buffer for a grouped number with its separators removed.
+inline constexpr std::size_t grouped_buffer = long_keep_digits + 48;
+
+/// A grouped number: the text with `,` removed is converted; see `float_from_scan`.
+template <parsable_float T>
+inline value_result<T> grouped_float(const char* first, const decimal_scan& s) noexcept {
+    char buf[grouped_buffer];
+    std::size_t n = 0;
+    const std::size_t len = static_cast<std::size_t>(s.end - s.digits);
+    if (len + 1 <= grouped_buffer) {
+        if (s.negative) buf[n++] = '-';
+        for (const char* p = s.digits; p != s.end; ++p)
+            if (*p != ',') buf[n++] = *p;
+        return fast_float_exact<T>(buf, buf + n, first, s.end);
+    }
+    // Too long for the buffer: write 0.DDD...e<E> with the first significant digits, plus a
+    // sticky '1' when a dropped digit is nonzero. No rounding boundary of T lies strictly
+    // between the truncated and the true value, so the result is the same.
+    std::int64_t int_sig = 0;    // integer digits from the first nonzero one
+    std::int64_t frac_zeros = 0; // leading fraction zeros while nothing significant was seen
+    std::size_t kept = 0;
+    bool started = false, sticky = false;
+    if (s.negative) buf[n++] = '-';
+    buf[n++] = '0';
+    buf[n++] = '.';
+    auto take = [&](char c) {
+        if (kept < long_keep_digits) {
+            buf[n++] = c;
+            ++kept;
+        } else if (c != '0') {
+            sticky = true;
+        }
+    };
+    const char* p = s.digits;
+    for (; p != s.int_end; ++p) {
+        if (*p == ',') continue;
+        if (!started && *p == '0') continue;
+        started = true;
+        ++int_sig;
+        take(*p);
+    }
+    std::int64_t exp = 0;
+    if (p != s.end && *p == '.') {
+        for (++p; p != s.end && is_digit(*p); ++p) {
+            if (!started && *p == '0') {
+                ++frac_zeros;
+                continue;
+            }
+            started = true;
+            take(*p);
+        }
+    }
+    if (p != s.end) { // exponent, saturated far beyond any finite double
+        ++p;
+        bool eneg = false;
+        if (*p == '+' || *p == '-') eneg = *p++ == '-';
+        for (; p != s.end; ++p)
+            if (exp < 1000000000000000LL)
+                exp = exp * 10 + static_cast<std::int64_t>(digit_value(*p));
+        if (eneg) exp = -exp;
+    }
+    if (!started) return {s.negative ? -T{0} : T{0}, s.end, std::errc{}};
+    if (sticky) buf[n++] = '1';
+    const std::int64_t e10 = exp + (int_sig > 0 ? int_sig : -frac_zeros);
+    buf[n++] = 'e';
+    const std::to_chars_result tc = std::to_chars(buf + n, buf + grouped_buffer, e10);
+    n = static_cast<std::size_t>(tc.ptr - buf);
+    return fast_float_exact<T>(buf, buf + n, first, s.end);
+}
+
+/// Floating value from a successful scan.
+template <parsable_float T>
+inline value_result<T> float_from_scan(const char* first, const decimal_scan& s) noexcept {
+    if (s.grouped) return grouped_float<T>(first, s);
+    return fast_float_exact<T>(s.plus ? first + 1 : first, s.end, first, s.end);
+}
+
+/// Converts a successful scan to T.
+template <parsable_number T>
+constexpr value_result<T> from_scan(const char* first, const decimal_scan& s) noexcept {
+    if constexpr (parsable_integer<T>)
+        return integer_from_scan<T>(first, s);
+    else
+        return float_from_scan<T>(first, s);
+}
+
+/// The first byte in [p, last) that is not an ASCII digit, or `last`; eight bytes at a time
+/// on little-endian targets (never reading outside [p, last)).
+LOGSCAN_FORCE_INLINE const char* skip_digits(const char* p, const char* last) noexcept {
+    if constexpr (std::endian::native == std::endian::little) {
+        while (last - p >= 8) {
+            std::uint64_t v = 0;
+            std::memcpy(&v, p, 8);
+            const std::uint64_t a = v ^ 0x3030303030303030ull; // digits become 0..9
+            // high bit of a byte set when it is >= 10; a carry only leaves a flagged byte, so
+            // the lowest flagged byte is exact
+            const std::uint64_t m = ((a + 0x7676767676767676ull) | a) & 0x8080808080808080ull;
+            if (m != 0) return p + (std::countr_zero(m) >> 3);
+            p += 8;
+        }
+    }
+    while (p != last && is_digit(*p)) ++p;
+    return p;
+}
+
+/// The run-time fast path of the prefix parsers: one pass of `std::from_chars` (integers) or
+/// fast_float (floats) straight on the input, the sign handled here. `handled` is false when
+/// the text needs the grammar-checking slow path: a `.` not followed by a digit (which
+/// fast_float would consume), or, for grouped parsing, a `,` right after the number.
+template <class T>
+struct fast_result {
+    value_result<T> r;
+    bool handled;
+};
+template <parsable_number T>
+LOGSCAN_FORCE_INLINE fast_result<T> parse_fast(const char* first, const char* last,
+                                               bool groups) noexcept {
+    const char* p = first; // where the library parser starts ('-' included, '+' skipped)
+    const char* d = first; // first digit
+    if (d != last && *d == '+')
+        p = ++d;
+    else if (d != last && *d == '-')
+        ++d;
+    if (d == last || !is_digit(*d)) return {{T{}, first, std::errc::invalid_argument}, true};
+    T v{};
+    const char* end = nullptr;
+    if constexpr (parsable_integer<T>) {
+        if constexpr (std::is_unsigned_v<T>) {
+            if (d != p) return {{T{}, first, std::errc::invalid_argument}, true};
+        }
+        const std::from_chars_result fr = std::from_chars(p, last, v);
+        end = fr.ptr;
+        if (groups && end != last && *end == ',') return {{}, false};
+        if (fr.ec == std::errc::result_out_of_range) return {{T{}, end, fr.ec}, true};
+        if (fr.ec != std::errc{}) return {{}, false}; // not reached: a digit follows the sign
+        return {{v, end, std::errc{}}, true};
+    } else {
+        const fast_float::from_chars_result fr = fast_float::from_chars(p, last, v);
+        end = fr.ptr;
+        if (fr.ec != std::errc{}) return {{}, false}; // not reached: a digit follows the sign
+        const char* q = skip_digits(d, last);
+        if (q > end) q = end;
+        if (q != end && *q == '.' && (q + 1 == end || !is_digit(q[1]))) return {{}, false};
+        if (groups && q == end && end != last && *end == ',') return {{}, false};
+        if (is_overflow(v)) return {{v, end, std::errc::result_out_of_range}, true};
+        return {{v, end, std::errc{}}, true};
+    }
+}
+
+/// The grammar-checking path of the prefix parsers (constant evaluation, separators, `1.`).
+template <parsable_number T>
+constexpr value_result<T> parse_slow(const char* first, const char* last, bool groups) noexcept {
+    const decimal_scan s = scan_decimal(first, last, groups, parsable_float<T>);
+    if (!s.found) return {T{}, first, std::errc::invalid_argument};
+    return from_scan<T>(first, s);
+}
+
+/// Shared body of the prefix parsers. Inlined, so that the result stays in registers.
+template <parsable_number T>
+LOGSCAN_FORCE_INLINE constexpr value_result<T> parse_at(const char* first, const char* last,
+                                                        bool groups) noexcept {
+    if (!std::is_constant_evaluated()) {
+        const fast_result<T> f = parse_fast<T>(first, last, groups);
+        if (LOGSCAN_LIKELY(f.handled)) return f.r;
+    }
+    return parse_slow<T>(first, last, groups);
+}
+
+/// Shared body of the whole-text parsers: the prefix parser, then nothing may follow.
+template <parsable_number T>
+LOGSCAN_FORCE_INLINE constexpr value_result<T> parse_whole(std::string_view text,
+                                                           bool groups) noexcept {
+    const char* first = text.data();
+    const char* last = first + text.size();
+    const value_result<T> r = parse_at<T>(first, last, groups);
+    if (r.ec == std::errc::invalid_argument) return {T{}, r.ptr, r.ec};
+    if (r.ptr != last) return {T{}, r.ptr, std::errc::invalid_argument};
+    return r;
+}
+
+constexpr const char* skip_blanks(const char* p, const char* last) noexcept {
+    while (p != last && is_blank(*p)) ++p;
+    return p;
+}
+
+/// End of a unit word at p: ASCII letters and bytes >= 0x80 (UTF-8 `µ`).
+constexpr const char* unit_word_end(const char* p, const char* last) noexcept {
+    while (p != last && (is_alpha(*p) || static_cast<unsigned char>(*p) >= 0x80u)) ++p;
+    return p;
+}
+
+} // namespace internal
+
+// ---------------------------------------------------------------------------------------
+// Plain numbers
+// ---------------------------------------------------------------------------------------
+
+/// Parses the whole of `text` as a decimal number of type `T` (no separators, no spaces).
+/// Integers: `[+-]digits`; a fraction or exponent is `invalid_argument` for an integer `T`,
+/// and so is `-` for an unsigned `T`. Floats: the full decimal grammar (file comment).
+/// \code
+/// logscan::parse_number<std::int64_t>("-42").value  // -42
+/// logscan::parse_number<double>("2.5e-3").value     // 0.0025
+/// logscan::parse_number<int>("12abc").ptr            // points at 'a' (invalid_argument)
+/// \endcode
+template <parsable_number T>
+LOGSCAN_FORCE_INLINE constexpr value_result<T> parse_number(std::string_view text) noexcept {
+    return internal::parse_whole<T>(text, false);
+}
+
+/// Like `parse_number`, and the integer part may have `,` thousands separators in correct
+/// groups of three (`3,983`, `12,424.27`; `1,23` is `invalid_argument`).
+template <parsable_number T>
+LOGSCAN_FORCE_INLINE constexpr value_result<T> parse_grouped(std::string_view text) noexcept {
+    return internal::parse_whole<T>(text, true);
+}
+
+/// Parses the longest decimal number at the start of [first, last) (no separators); `ptr`
+/// is one past it. No number at `first` gives `invalid_argument` with `ptr == first`.
+/// For an integer `T` the number ends before a `.` or `e` (`"12.5"` gives 12, `ptr` at `.`).
+/// An incomplete fraction or exponent is not consumed: `"1.x"` and `"1e+"` give 1 with
+/// `ptr` at `.` / `e`.
+template <parsable_number T>
+LOGSCAN_FORCE_INLINE constexpr value_result<T> parse_prefix(const char* first,
+                                                            const char* last) noexcept {
+    return internal::parse_at<T>(first, last, false);
+}
+
+/// `parse_prefix` on a view: parses at the start of `text`.
+template <parsable_number T>
+LOGSCAN_FORCE_INLINE constexpr value_result<T> parse_prefix(std::string_view text) noexcept {
+    return internal::parse_at<T>(text.data(), text.data() + text.size(), false);
+}
+
+/// Like `parse_prefix`, also taking `,` separators in correct groups of three. A `,` that
+/// does not start a group of exactly three digits ends the number: `"1,2,3"` gives 1 with
+/// `ptr` at the first `,`, but note that `"1,234"` is one thousand two hundred thirty-four.
+template <parsable_number T>
+LOGSCAN_FORCE_INLINE constexpr value_result<T> parse_grouped_prefix(const char* first,
+                                                                    const char* last) noexcept {
+    return internal::parse_at<T>(first, last, true);
+}
+
+/// `parse_grouped_prefix` on a view: parses at the start of `text`.
+template <parsable_number T>
+LOGSCAN_FORCE_INLINE constexpr value_result<T>
+parse_grouped_prefix(std::string_view text) noexcept {
+    return internal::parse_at<T>(text.data(), text.data() + text.size(), true);
+}
+
+/// The kind of number the whole of `text` is, by syntax only (no separators):
+/// `"12"` integer, `"1.5"` / `"1e3"` floating, `"1,234"` / `"nan"` / `""` none.
+constexpr number_kind classify_number(std::string_view text) noexcept {
+    const internal::decimal_scan s =
+        internal::scan_decimal(text.data(), text.data() + text.size(), false, true);
+    if (!s.found || s.end != text.data() + text.size()) return number_kind::none;
+    return s.floating ? number_kind::floating : number_kind::integer;
+}
+
+/// Like `classify_number`, with `,` thousands separators allowed (`"1,234"` is integer).
+constexpr number_kind classify_grouped(std::string_view text) noexcept {
+    const internal::decimal_scan s =
+        internal::scan_decimal(text.data(), text.data() + text.size(), true, true);
+    if (!s.found || s.end != text.data() + text.size()) return number_kind::none;
+    return s.floating ? number_kind::floating : number_kind::integer;
+}
+
+/// A number that is an integer or a double, as the text says (see `parse_number_value`).
+struct number {
+    number_kind kind = number_kind::none; ///< `integer` or `floating` once parsed
+    std::int64_t integer = 0;             ///< the value when `kind == integer`
+    double floating = 0;                  ///< the value when `kind == floating`
+
+    /// True when the number is an integer.
+    constexpr bool is_integer() const noexcept { return kind == number_kind::integer; }
+    /// The value as a double (an integer converted with round-to-nearest).
+    constexpr double as_double() const noexcept {
+        return kind == number_kind::integer ? static_cast<double>(integer) : floating;
+    }
+};
+
+namespace internal {
+inline value_result<number> number_from_scan(const char* first, const decimal_scan& s) noexcept {
+    value_result<number> out;
+    if (!s.floating) {
+        out.value.kind = number_kind::integer;
+        const value_result<std::int64_t> i = integer_from_scan<std::int64_t>(first, s);
+        out.ptr = i.ptr;
+        out.ec = i.ec;
+        out.value.integer = i.value;
+        if (i.ec == std::errc::result_out_of_range) // nearest double, for callers that want it
+            out.value.floating = float_from_scan<double>(first, s).value;
+        return out;
+    }
+    out.value.kind = number_kind::floating;
+    const value_result<double> d = float_from_scan<double>(first, s);
+    out.ptr = d.ptr;
+    out.ec = d.ec;
+    out.value.floating = d.value;
+    return out;
+}
+inline value_result<number> parse_number_value_impl(std::string_view text, bool groups) noexcept {
+    const char* first = text.data();
+    const char* last = first + text.size();
+    const decimal_scan s = scan_decimal(first, last, groups, true);
+    if (!s.found) return {{}, first, std::errc::invalid_argument};
+    if (s.end != last) return {{}, s.end, std::errc::invalid_argument};
+    return number_from_scan(first, s);
+}
+} // namespace internal
+
+/// Parses the whole of `text` as formats.md's "number": an `int64_t` when the text has no
+/// fraction and no exponent, else a `double`. An integer text outside the `int64_t` range
+/// gives `result_out_of_range` with `kind == integer` and `floating` set to the nearest
+/// double (so a caller may fall back to it); a floating text beyond the double range gives
+/// `result_out_of_range` with `floating` = ±infinity.
+/// \code
+/// auto n = logscan::parse_number_value("570");    // n.value.is_integer(), integer == 570
+/// auto x = logscan::parse_number_value("0.38");   // kind == floating, floating == 0.38
+/// \endcode
+inline value_result<number> parse_number_value(std::string_view text) noexcept {
+    return internal::parse_number_value_impl(text, false);
+}
+
+/// `parse_number_value` with `,` thousands separators allowed (`"97,226,683"` is the
+/// integer 97226683, `"1,577.51"` the double 1577.51).
+inline value_result<number> parse_grouped_value(std::string_view text) noexcept {
+    return internal::parse_number_value_impl(text, true);
+}
+
+// ---------------------------------------------------------------------------------------
+// Percent
+// ---------------------------------------------------------------------------------------
+
+/// Parses a percentage at the start of [first, last): a (possibly grouped) decimal number,
+/// optional spaces or tabs, and `%`. The value is in percent (`"424.52%"` gives 424.52, not
+/// 4.2452); `ptr` is one past the `%`. A number without `%` is `invalid_argument` with `ptr`
+/// where the `%` was expected.
+inline value_result<double> parse_percent_prefix(const char* first, const char* last) noexcept {
+    const internal::decimal_scan s = internal::scan_decimal(first, last, true, true);
+    if (!s.found) return {0.0, first, std::errc::invalid_argument};
+    const char* p = internal::skip_blanks(s.end, last);
+    if (p == last || *p != '%') return {0.0, p, std::errc::invalid_argument};
+    value_result<double> r = internal::float_from_scan<double>(first, s);
+    if (r.ec != std::errc::invalid_argument) r.ptr = p + 1;
+    return r;
+}
+
+/// Parses the whole of `text` as a percentage (see `parse_percent_prefix`):
+/// `"100.00%"` gives 100.0, `"0.106%"` gives 0.106.
+inline value_result<double> parse_percent(std::string_view text) noexcept {
+    const char* last = text.data() + text.size();
+    value_result<double> r = parse_percent_prefix(text.data(), last);
+    if (r.ec != std::errc::invalid_argument && r.ptr != last)
+        return {0.0, r.ptr, std::errc::invalid_argument};
+    return r;
+}
+
+// ---------------------------------------------------------------------------------------
+// Durations with a unit
+// ---------------------------------------------------------------------------------------
+
+/// A unit of time.
+enum class time_unit : unsigned char {
+    ns,  ///< nanosecond: `ns`, `nsec`
+    us,  ///< microsecond: `us`, `usec`, `µs` (U+00B5), `μs` (U+03BC)
+    ms,  ///< millisecond: `ms`, `msec`
+    s,   ///< second: `s`, `sec`
+    min, ///< minute: `min`
+    h,   ///< hour: `h`
+};
+
+/// The canonical short name of a time unit (`"us"`, `"ms"`, ...).
+constexpr std::string_view to_string(time_unit u) noexcept {
+    switch (u) {
+    case time_unit::ns: return "ns";
+    case time_unit::us: return "us";
+    case time_unit::ms: return "ms";
+    case time_unit::s: return "s";
+    case time_unit::min: return "min";
+    case time_unit::h: return "h";
+    }
+    return "?";
+}
+
+/// Recognizes a time unit name (exactly, case-sensitive; list in `time_unit`). `ptr` is the
+/// end of `name` on success, its start otherwise.
+constexpr value_result<time_unit> parse_time_unit(std::string_view name) noexcept {
+    const char* end = name.data() + name.size();
+    if (name == "ns" || name == "nsec") return {time_unit::ns, end, std::errc{}};
+    if (name == "us" || name == "usec" || name == "\xC2\xB5s" || name == "\xCE\xBCs")
+        return {time_unit::us, end, std::errc{}};
+    if (name == "ms" || name == "msec") return {time_unit::ms, end, std::errc{}};
+    if (name == "s" || name == "sec") return {time_unit::s, end, std::errc{}};
+    if (name == "min") return {time_unit::min, end, std::errc{}};
+    if (name == "h") return {time_unit::h, end, std::errc{}};
+    return {time_unit::s, name.data(), std::errc::invalid_argument};
+}
+
+/// Nanoseconds in one `u` (exact in a double).
+constexpr double nanoseconds_per(time_unit u) noexcept {
+    switch (u) {
+    case time_unit::ns: return 1.0;
+    case time_unit::us: return 1e3;
+    case time_unit::ms: return 1e6;
+    case time_unit::s: return 1e9;
+    case time_unit::min: return 6e10;
+    case time_unit::h: return 3.6e12;
+    }
+    return 1.0;
+}
+
+/// Converts `v` from unit `from` to unit `to` with one correctly rounded multiplication or
+/// division by an exact factor: `convert(74.64, time_unit::ms, time_unit::s)` is
+/// `74.64 / 1000`, `convert(1577.51, time_unit::us, time_unit::ms)` is `1577.51 / 1000`.
+constexpr double convert(double v, time_unit from, time_unit to) noexcept {
+    const double f = nanoseconds_per(from), t = nanoseconds_per(to);
+    return f >= t ? v * (f / t) : v / (t / f);
+}
+
+/// A number with a time unit, as written (`74.64 ms` is `{74.64, time_unit::ms}`).
+struct time_quantity {
+    double value = 0;              ///< the number as written
+    time_unit unit = time_unit::s; ///< its unit
+
+    /// The value in unit `u` (see `convert`).
+    constexpr double in(time_unit u) const noexcept { return convert(value, unit, u); }
+    /// The value in seconds.
+    constexpr double seconds() const noexcept { return in(time_unit::s); }
+};
+
+/// Parses a duration with a unit at the start of [first, last): a (possibly grouped)
+/// decimal number, optional spaces or tabs, and a time unit word that ends at a byte which
+/// is not a letter (`"26.04msec(si3.31"` gives 26.04 msec, `ptr` at `(`). The unit is
+/// required: a bare number is `invalid_argument` (use `parse_number` and `convert` for
+/// numbers whose unit is given elsewhere, such as a `Duration (us)` column).
+inline value_result<time_quantity> parse_time_prefix(const char* first, const char* last) noexcept {
+    const internal::decimal_scan s = internal::scan_decimal(first, last, true, true);
+    if (!s.found) return {{}, first, std::errc::invalid_argument};
+    const char* u = internal::skip_blanks(s.end, last);
+    const char* ue = internal::unit_word_end(u, last);
+    const value_result<time_unit> unit = parse_time_unit({u, static_cast<std::size_t>(ue - u)});
+    if (!unit.ok()) return {{}, u, std::errc::invalid_argument};
+    const value_result<double> v = internal::float_from_scan<double>(first, s);
+    if (v.ec == std::errc::invalid_argument) return {{}, v.ptr, v.ec};
+    return {{v.value, unit.value}, ue, v.ec};
+}
+
+/// Parses the whole of `text` as a duration with a unit (see `parse_time_prefix`):
+/// `"74.64 ms"`, `"26.04msec"`, `"13.13 ms"`, `"3 s"`.
+inline value_result<time_quantity> parse_time(std::string_view text) noexcept {
+    const char* last = text.data() + text.size();
+    value_result<time_quantity> r = parse_time_prefix(text.data(), last);
+    if (r.ec != std::errc::invalid_argument && r.ptr != last)
+        return {{}, r.ptr, std::errc::invalid_argument};
+    return r;
+}
+
+// ---------------------------------------------------------------------------------------
+// Clock durations: H:MM:SS, N days, H:MM:SS
+// ---------------------------------------------------------------------------------------
+
+namespace internal {
+/// Reads digits [p, last) into an int64 with overflow detection; returns the end or null.
+constexpr const char* read_uint(const char* p, const char* last, std::int64_t& out,
+                                bool& overflow) noexcept {
+    std::int64_t v = 0;
+    const char* q = p;
+    for (; q != last && is_digit(*q); ++q) {
+        const std::int64_t d = static_cast<std::int64_t>(digit_value(*q));
+        if (v > (std::numeric_limits<std::int64_t>::max() - d) / 10)
+            overflow = true;
+        else
+            v = v * 10 + d;
+    }
+    out = v;
+    return q == p ? nullptr : q;
+}
+constexpr bool mul_add(std::int64_t& acc, std::int64_t mul, std::int64_t add) noexcept {
+    std::int64_t t = 0;
+    if (__builtin_mul_overflow(acc, mul, &t)) return false;
+    return !__builtin_add_overflow(t, add, &acc);
+}
+} // namespace internal
+
+/// Value types of the clock-duration parsers: seconds as `double` or as `std::int64_t`.
+template <class T>
+concept clock_value = std::same_as<T, double> || std::same_as<T, std::int64_t>;
+
+/// Parses a clock duration at the start of [first, last), as Python's `timedelta` prints
+/// it: `H:MM:SS` or `D day, H:MM:SS` / `D days, H:MM:SS` (one or more spaces after the
+/// comma), with optional fractional seconds `H:MM:SS.ffffff`. `H` has one or more digits;
+/// `MM` and `SS` have two and are below 60. `D` may be negative, as Python prints negative
+/// durations (`-1 day, 23:59:59` is -1 s); no other sign is accepted. The value is in
+/// seconds: `1:31:44` gives 5504, `2 days, 1:31:44` gives 178304. For an integer `T`
+/// fractional seconds are `invalid_argument` (with `ptr` at the `.`); a total that does not
+/// fit `int64_t` (or `T`) is `result_out_of_range`. Two-part `MM:SS` is not accepted.
+template <clock_value T = double>
+constexpr value_result<T> parse_clock_duration_prefix(const char* first,
+                                                      const char* last) noexcept {
+    using internal::is_digit;
+    bool overflow = false;
+    const char* p = first;
+    std::int64_t days = 0;
+    {
+        // "[-]D day[s], " ?
+        const char* q = p;
+        const bool neg = q != last && *q == '-';
+        if (neg) ++q;
+        std::int64_t d = 0;
+        bool ovf = false;
+        const char* e = internal::read_uint(q, last, d, ovf);
+        if (e && last - e >= 4 && e[0] == ' ' && e[1] == 'd' && e[2] == 'a' && e[3] == 'y') {
+            e += 4;
+            if (e != last && *e == 's') ++e;
+            if (e != last && *e == ',' && last - e >= 2 && e[1] == ' ') {
+                e = internal::skip_blanks(e + 1, last);
+                days = neg ? -d : d;
+                overflow = ovf;
+                p = e;
+            } else {
+                return {T{}, e, std::errc::invalid_argument};
+            }
+        }
+    }
+    std::int64_t h = 0;
+    const char* e = internal::read_uint(p, last, h, overflow);
+    if (!e) return {T{}, p, std::errc::invalid_argument};
+    std::int64_t mm = 0, ss = 0;
+    for (std::int64_t* part : {&mm, &ss}) {
+        if (e == last || *e != ':') return {T{}, e, std::errc::invalid_argument};
+        if (last - e < 3 || !is_digit(e[1]) || !is_digit(e[2]) || (last - e > 3 && is_digit(e[3])))
+            return {T{}, e + 1, std::errc::invalid_argument};
+        *part = static_cast<std::int64_t>(internal::digit_value(e[1]) * 10 +
+                                          internal::digit_value(e[2]));
+        if (*part >= 60) return {T{}, e + 1, std::errc::invalid_argument};
+        e += 3;
+    }
+    const char* frac_begin = e;
+    if (e != last && *e == '.' && last - e >= 2 && is_digit(e[1])) {
+        if constexpr (std::is_integral_v<T>) return {T{}, e, std::errc::invalid_argument};
+        e += 2;
+        while (e != last && is_digit(*e)) ++e;
+    }
+    std::int64_t total = days;
+    if (overflow || !internal::mul_add(total, 24, h) || !internal::mul_add(total, 60, mm) ||
+        !internal::mul_add(total, 60, ss))
+        return {T{}, e, std::errc::result_out_of_range};
+    if constexpr (std::is_integral_v<T>) {
+        return {total, e, std::errc{}};
+    } else {
+        double v = static_cast<double>(total);
+        if (e != frac_begin) {
+            // "SS.fff" parsed whole, added to the whole minutes (one rounding each)
+            double sec = 0;
+            (void)fast_float::from_chars(frac_begin - 2, e, sec);
+            v = static_cast<double>(total - ss) + sec;
+        }
+        return {v, e, std::errc{}};
+    }
+}
+
+/// Parses the whole of `text` as a clock duration (see `parse_clock_duration_prefix`):
+/// `"5:05:37"` gives 18337 s, `"2 days, 1:31:44"` gives 178304 s.
+template <clock_value T = double>
+constexpr value_result<T> parse_clock_duration(std::string_view text) noexcept {
+    const char* last = text.data() + text.size();
+    value_result<T> r = parse_clock_duration_prefix<T>(text.data(), last);
+    if (r.ec != std::errc::invalid_argument && r.ptr != last)
+        return {T{}, r.ptr, std::errc::invalid_argument};
+    return r;
+}
+
+// ---------------------------------------------------------------------------------------
+// Byte sizes
+// ---------------------------------------------------------------------------------------
+
+/// A unit of data size. Decimal units are powers of 1000, binary units (`i`) of 1024.
+enum class byte_unit : unsigned char {
+    B,   ///< byte: `B`, `byte`, `bytes`
+    kB,  ///< 1000 bytes: `kB`, `KB`
+    KiB, ///< 1024 bytes: `KiB`
+    MB,  ///< 1000² bytes: `MB`
+    MiB, ///< 1024² bytes: `MiB`
+    GB,  ///< 1000³ bytes: `GB`
+    GiB, ///< 1024³ bytes: `GiB`
+    TB,  ///< 1000⁴ bytes: `TB`
+    TiB, ///< 1024⁴ bytes: `TiB`
+    PB,  ///< 1000⁵ bytes: `PB`
+    PiB, ///< 1024⁵ bytes: `PiB`
+};
+
+/// The canonical name of a byte unit (`"B"`, `"kB"`, `"MiB"`, ...).
+constexpr std::string_view to_string(byte_unit u) noexcept {
+    switch (u) {
+    case byte_unit::B: return "B";
+    case byte_unit::kB: return "kB";
+    case byte_unit::KiB: return "KiB";
+    case byte_unit::MB: return "MB";
+    case byte_unit::MiB: return "MiB";
+    case byte_unit::GB: return "GB";
+    case byte_unit::GiB: return "GiB";
+    case byte_unit::TB: return "TB";
+    case byte_unit::TiB: return "TiB";
+    case byte_unit::PB: return "PB";
+    case byte_unit::PiB: return "PiB";
+    }
+    return "?";
+}
+
+/// Recognizes a byte unit name (exactly, case-sensitive; list in `byte_unit`). `ptr` is the
+/// end of `name` on success, its start otherwise.
+constexpr value_result<byte_unit> parse_byte_unit(std::string_view name) noexcept {
+    const char* end = name.data() + name.size();
+    if (name == "B" || name == "byte" || name == "bytes") return {byte_unit::B, end, std::errc{}};
+    if (name == "kB" || name == "KB") return {byte_unit::kB, end, std::errc{}};
+    constexpr std::string_view names[] = {"",    "",   "KiB", "MB", "MiB", "GB",
+                                          "GiB", "TB", "TiB", "PB", "PiB"};
+    for (std::size_t i = 2; i < std::size(names); ++i)
+        if (name == names[i]) return {static_cast<byte_unit>(i), end, std::errc{}};
+    return {byte_unit::B, name.data(), std::errc::invalid_argument};
+}
+
+/// Bytes in one `u` (exact in a double).
+constexpr double bytes_per(byte_unit u) noexcept {
+    switch (u) {
+    case byte_unit::B: return 1.0;
+    case byte_unit::kB: return 1e3;
+    case byte_unit::KiB: return 1024.0;
+    case byte_unit::MB: return 1e6;
+    case byte_unit::MiB: return 1048576.0;
+    case byte_unit::GB: return 1e9;
+    case byte_unit::GiB: return 1073741824.0;
+    case byte_unit::TB: return 1e12;
+    case byte_unit::TiB: return 1099511627776.0;
+    case byte_unit::PB: return 1e15;
+    case byte_unit::PiB: return 1125899906842624.0;
+    }
+    return 1.0;
+}
+
+/// Converts `v` from byte unit `from` to `to` (one correctly rounded multiplication or
+/// division by the exact ratio when one factor divides the other, else via bytes).
+constexpr double convert(double v, byte_unit from, byte_unit to) noexcept {
+    const double f = bytes_per(from), t = bytes_per(to);
+    const double r = f >= t ? f / t : t / f; // integral when one factor divides the other
+    if (r == static_cast<double>(static_cast<std::int64_t>(r))) return f >= t ? v * r : v / r;
+    return v * f / t;
+}
+
+/// A number with a byte unit, as written (`196.00MiB` is `{196.0, byte_unit::MiB}`).
+struct byte_size {
+    double value = 0;              ///< the number as written
+    byte_unit unit = byte_unit::B; ///< its unit
+
+    /// The size in bytes (`value * bytes_per(unit)`, one rounding; exact for integral
+    /// results below 2^53).
+    constexpr double bytes() const noexcept { return value * bytes_per(unit); }
+    /// The size in unit `u` (see `convert`).
+    constexpr double in(byte_unit u) const noexcept { return convert(value, unit, u); }
+};
+
+/// Parses a byte size at the start of [first, last): a (possibly grouped) decimal number,
+/// optional spaces or tabs, and a byte unit word ending at a byte that is not a letter
+/// (`"196.00MiB( 205520896bytes)"` gives 196 MiB, `ptr` at `(`). The unit is required.
+inline value_result<byte_size> parse_byte_size_prefix(const char* first,
+                                                      const char* last) noexcept {
+    const internal::decimal_scan s = internal::scan_decimal(first, last, true, true);
+    if (!s.found) return {{}, first, std::errc::invalid_argument};
+    const char* u = internal::skip_blanks(s.end, last);
+    const char* ue = internal::unit_word_end(u, last);
+    const value_result<byte_unit> unit = parse_byte_unit({u, static_cast<std::size_t>(ue - u)});
+    if (!unit.ok()) return {{}, u, std::errc::invalid_argument};
+    const value_result<double> v = internal::float_from_scan<double>(first, s);
+    if (v.ec == std::errc::invalid_argument) return {{}, v.ptr, v.ec};
+    return {{v.value, unit.value}, ue, v.ec};
+}
+
+/// Parses the whole of `text` as a byte size (see `parse_byte_size_prefix`):
+/// `"196.00MiB"`, `"205520896bytes"`, `"1234 MB"`.
+inline value_result<byte_size> parse_byte_size(std::string_view text) noexcept {
+    const char* last = text.data() + text.size();
+    value_result<byte_size> r = parse_byte_size_prefix(text.data(), last);
+    if (r.ec != std::errc::invalid_argument && r.ptr != last)
+        return {{}, r.ptr, std::errc::invalid_argument};
+    return r;
+}
+
+// ---------------------------------------------------------------------------------------
+// Shape lists
+// ---------------------------------------------------------------------------------------
+
+/// A shape list such as `(4, 64, 224, 224)`, `(32,)`, `()`, `[1, 784]`, `{128,128,3,3}` or
+/// `float32[1, 784]`, validated once and iterated lazily: no storage, no allocation.
+///
+/// Grammar: an optional dtype (`[A-Za-z_][A-Za-z0-9_]*`) directly before the opening
+/// bracket; `(`, `[` or `{` and its matching closer; dims separated by `,`, each an
+/// optionally signed decimal integer that fits `int64_t` (`-1` is kept, as frameworks use it
+/// for unknown dims); spaces and tabs allowed after the opener, around commas and before the
+/// closer; one trailing comma allowed after the last dim (`(32,)`). Nothing else: `(,)`,
+/// `(1,,2)`, `(1 2)`, nested lists, `None` and `?` dims are invalid.
+///
+/// A malformed list has `ok() == false`, `error()` telling why (`invalid_argument`, or
+/// `result_out_of_range` for a dim beyond `int64_t`), `ptr()` at the offending byte, and
+/// iterates as empty.
+/// \code
+/// auto s = logscan::shape_dims("(4, 64, 224, 224)");
+/// std::int64_t n = 1;
+/// if (s.ok()) for (std::int64_t d : s) n *= d;           // s.size() == 4
+/// \endcode
+class shape_list {
+public:
+    /// Forward iterator over the dims; dereferences to `std::int64_t`.
+    class iterator {
+    public:
+        using iterator_category = std::input_iterator_tag; // dereferences to a value
+        using iterator_concept = std::forward_iterator_tag;
+        using value_type = std::int64_t;
+        using difference_type = std::ptrdiff_t;
+        using reference = std::int64_t;
+        using pointer = void;
+
+        /// A singular iterator (compares equal only to other default-constructed ones).
+        constexpr iterator() noexcept = default;
+        /// The current dim.
+        constexpr std::int64_t operator*() const noexcept { return value_; }
+        /// Advances to the next dim.
+        constexpr iterator& operator++() noexcept {
+            load(next_);
+            return *this;
+        }
+        /// Advances to the next dim; returns the previous position.
+        constexpr iterator operator++(int) noexcept {
+            iterator t = *this;
+            ++*this;
+            return t;
+        }
+        /// Same position in the same list.
+        friend constexpr bool operator==(const iterator& a, const iterator& b) noexcept {
+            return a.pos_ == b.pos_;
+        }
+
+    private:
+        friend class shape_list;
+        constexpr iterator(const char* p, const char* close) noexcept : close_(close) { load(p); }
+        // Positions at the dim at or after p (skipping blanks and a comma), or the end.
+        constexpr void load(const char* p) noexcept {
+            while (p != close_ && (internal::is_blank(*p) || *p == ',')) ++p;
+            pos_ = p;
+            if (p == close_) return;
+            const internal::decimal_scan s = internal::scan_decimal(p, close_, false, false);
+            value_ = internal::accumulate_integer<std::int64_t>(s.digits, s.end, s.negative).value;
+            next_ = s.end;
+        }
+        const char* pos_ = nullptr;
+        const char* next_ = nullptr;
+        const char* close_ = nullptr;
+        std::int64_t value_ = 0;
+    };
+
+    /// An empty, invalid list.
+    constexpr shape_list() noexcept = default;
+
+    /// Parses the shape list at the start of [first, last); `ptr()` is one past its closing
+    /// bracket (see `parse_shape_prefix`).
+    constexpr shape_list(const char* first, const char* last) noexcept { parse(first, last); }
+
+    /// True when the list is well formed.
+    constexpr bool ok() const noexcept { return ec_ == std::errc{}; }
+    /// Same as `ok()`.
+    constexpr explicit operator bool() const noexcept { return ok(); }
+    /// `std::errc{}`, `invalid_argument` or `result_out_of_range`.
+    constexpr std::errc error() const noexcept { return ec_; }
+    /// One past the closing bracket when `ok()`, else the offending byte.
+    constexpr const char* ptr() const noexcept { return ptr_; }
+    /// Number of dims (0 for `()`, or when not `ok()`).
+    constexpr std::size_t size() const noexcept { return ok() ? count_ : 0; }
+    /// True when there are no dims.
+    constexpr bool empty() const noexcept { return size() == 0; }
+    /// The dtype before the bracket (`"float32"` in `float32[1, 784]`), empty if none.
+    constexpr std::string_view dtype() const noexcept { return dtype_; }
+    /// The bracketed list including its brackets, e.g. `"[1, 784]"` (empty when not `ok()`).
+    constexpr std::string_view brackets() const noexcept {
+        return ok() ? std::string_view(open_, static_cast<std::size_t>(ptr_ - open_))
+                    : std::string_view{};
+    }
+    /// First dim (equals `end()` when there is none or the list is invalid).
+    constexpr iterator begin() const noexcept {
+        return ok() ? iterator(open_ + 1, close_) : iterator(close_, close_);
+    }
+    /// Past the last dim.
+    constexpr iterator end() const noexcept { return iterator(close_, close_); }
+
+    /// The product of the dims (1 for `()`); `result_out_of_range` if it overflows `int64_t`,
+    /// `invalid_argument` if the list is invalid or a dim is negative.
+    constexpr value_result<std::int64_t> element_count() const noexcept {
+        if (!ok()) return {0, ptr_, std::errc::invalid_argument};
+        std::int64_t n = 1;
+        for (std::int64_t d : *this) {
+            if (d < 0) return {0, ptr_, std::errc::invalid_argument};
+            if (__builtin_mul_overflow(n, d, &n)) return {0, ptr_, std::errc::result_out_of_range};
+        }
+        return {n, ptr_, std::errc{}};
+    }
+
+private:
+    constexpr void fail(const char* at, std::errc ec) noexcept {
+        ptr_ = at;
+        ec_ = ec;
+        count_ = 0;
+        dtype_ = {};
+    }
+    constexpr void parse(const char* first, const char* last) noexcept {
+        using internal::is_blank;
+        using internal::is_digit;
+        const char* p = first;
+        if (p != last && (internal::is_alpha(*p) || *p == '_')) {
+            while (p != last && (internal::is_alpha(*p) || is_digit(*p) || *p == '_')) ++p;
+            dtype_ = {first, static_cast<std::size_t>(p - first)};
+        }
+        if (p == last) return fail(p, std::errc::invalid_argument);
+        char closer = 0;
+        switch (*p) {
+        case '(': closer = ')'; break;
+        case '[': closer = ']'; break;
+        case '{': closer = '}'; break;
+        default: return fail(p, std::errc::invalid_argument);
+        }
+        open_ = p++;
+        p = internal::skip_blanks(p, last);
+        count_ = 0;
+        if (p != last && *p == closer) return finish(p);
+        for (;;) {
+            const internal::decimal_scan s = internal::scan_decimal(p, last, false, false);
+            if (!s.found) return fail(p, std::errc::invalid_argument);
+            if (!internal::accumulate_integer<std::int64_t>(s.digits, s.end, s.negative).ok())
+                return fail(p, std::errc::result_out_of_range);
+            ++count_;
+            p = internal::skip_blanks(s.end, last);
+            if (p == last) return fail(p, std::errc::invalid_argument);
+            if (*p == closer) return finish(p);
+            if (*p != ',') return fail(p, std::errc::invalid_argument);
+            p = internal::skip_blanks(p + 1, last);
+            if (p != last && *p == closer) return finish(p);
+        }
+    }
+    constexpr void finish(const char* close) noexcept {
+        close_ = close;
+        ptr_ = close + 1;
+        ec_ = std::errc{};
+    }
+
+    const char* open_ = nullptr;
+    const char* close_ = nullptr;
+    const char* ptr_ = nullptr;
+    std::string_view dtype_{};
+    std::size_t count_ = 0;
+    std::errc ec_ = std::errc::invalid_argument;
+};
+
+/// Parses a shape list at the start of [first, last) (see `shape_list`); `ptr()` of the
+/// result is one past its closing bracket, e.g. at the `,` in
+/// `"float32[1, 1, 56, 56, 64], float32[2, 1, 3, 3]"`.
+constexpr shape_list parse_shape_prefix(const char* first, const char* last) noexcept {
+    return shape_list(first, last);
+}
+
+/// Parses the whole of `text` as a shape list (see `shape_list`); trailing bytes make it
+/// invalid (`ptr()` at the first of them).
+/// \code
+/// for (std::int64_t d : logscan::shape_dims("(32,)")) ...   // one dim: 32
+/// logscan::shape_dims("float32[1, 784]").dtype()             // "float32"
+/// logscan::shape_dims("(1,,2)").ok()                         // false
+/// \endcode
+constexpr shape_list shape_dims(std::string_view text) noexcept {
+    const char* last = text.data() + text.size();
+    shape_list s(text.data(), last);
+    if (s.ok() && s.ptr() != last) {
+        shape_list bad;
+        bad = shape_list(s.ptr(), s.ptr()); // invalid at the first trailing byte
+        return bad;
+    }
+    return s;
+}
+
+/// Several shape lists separated by `,` (spaces or tabs around it allowed), as TVM prints
+/// argument shapes: `"float32[1, 1, 56, 56, 64], float32[2, 1, 3, 3, 64, 32]"`. Validated
+/// once, iterated lazily as `shape_list`s, no storage. An empty text is a valid, empty
+/// sequence; a malformed one has `ok() == false`, `ptr()` at the offending byte, and iterates
+/// as empty.
+/// \code
+/// for (const logscan::shape_list& s : logscan::shape_lists(cell))
+///     std::printf("%.*s with %zu dims\n", int(s.dtype().size()), s.dtype().data(), s.size());
+/// \endcode
+class shape_sequence {
+public:
+    /// Input iterator over the shape lists.
+    class iterator {
+    public:
+        using iterator_category = std::input_iterator_tag;
+        using iterator_concept = std::forward_iterator_tag;
+        using value_type = shape_list;
+        using difference_type = std::ptrdiff_t;
+        using reference = shape_list;
+        using pointer = void;
+
+        /// A singular iterator.
+        constexpr iterator() noexcept = default;
+        /// The current shape list.
+        constexpr shape_list operator*() const noexcept { return cur_; }
+        /// Advances to the next shape list.
+        constexpr iterator& operator++() noexcept {
+            load(cur_.ptr());
+            return *this;
+        }
+        /// Advances; returns the previous position.
+        constexpr iterator operator++(int) noexcept {
+            iterator t = *this;
+            ++*this;
+            return t;
+        }
+        /// Same position in the same sequence.
+        friend constexpr bool operator==(const iterator& a, const iterator& b) noexcept {
+            return a.pos_ == b.pos_;
+        }
+
+    private:
+        friend class shape_sequence;
+        constexpr iterator(const char* p, const char* last) noexcept : last_(last) { load(p); }
+        constexpr void load(const char* p) noexcept {
+            p = internal::skip_blanks(p, last_);
+            if (p != last_ && *p == ',') p = internal::skip_blanks(p + 1, last_);
+            pos_ = p;
+            if (p != last_) cur_ = shape_list(p, last_);
+        }
+        const char* pos_ = nullptr;
+        const char* last_ = nullptr;
+        shape_list cur_{};
+    };
+
+    /// An empty, valid sequence.
+    constexpr shape_sequence() noexcept = default;
+    /// Validates `text` (see the class comment).
+    constexpr explicit shape_sequence(std::string_view text) noexcept
+        : first_(text.data()), last_(text.data() + text.size()) {
+        const char* p = internal::skip_blanks(first_, last_);
+        while (p != last_) {
+            const shape_list s(p, last_);
+            if (!s.ok()) {
+                fail(s.ptr(), s.error());
+                return;
+            }
+            ++count_;
+            p = internal::skip_blanks(s.ptr(), last_);
+            if (p == last_) break;
+            if (*p != ',') {
+                fail(p, std::errc::invalid_argument);
+                return;
+            }
+            p = internal::skip_blanks(p + 1, last_);
+            if (p == last_) {
+                fail(p, std::errc::invalid_argument); // a trailing ','
+                return;
+            }
+        }
+        ptr_ = last_;
+    }
+    /// True when every shape list is well formed and correctly separated.
+    constexpr bool ok() const noexcept { return ec_ == std::errc{}; }
+    /// Same as `ok()`.
+    constexpr explicit operator bool() const noexcept { return ok(); }
+    /// `std::errc{}`, `invalid_argument` or `result_out_of_range`.
+    constexpr std::errc error() const noexcept { return ec_; }
+    /// The end of the text when `ok()`, else the offending byte.
+    constexpr const char* ptr() const noexcept { return ptr_; }
+    /// Number of shape lists (0 when not `ok()`).
+    constexpr std::size_t size() const noexcept { return ok() ? count_ : 0; }
+    /// True when there is no shape list.
+    constexpr bool empty() const noexcept { return size() == 0; }
+    /// First shape list.
+    constexpr iterator begin() const noexcept {
+        return ok() ? iterator(first_, last_) : iterator(last_, last_);
+    }
+    /// Past the last shape list.
+    constexpr iterator end() const noexcept { return iterator(last_, last_); }
+
+private:
+    constexpr void fail(const char* at, std::errc ec) noexcept {
+        ptr_ = at;
+        ec_ = ec;
+        count_ = 0;
+    }
+    const char* first_ = nullptr;
+    const char* last_ = nullptr;
+    const char* ptr_ = nullptr;
+    std::size_t count_ = 0;
+    std::errc ec_{};
+};
+
+/// Parses `text` as a sequence of shape lists separated by `,` (see `shape_sequence`).
+constexpr shape_sequence shape_lists(std::string_view text) noexcept {
+    return shape_sequence(text);
+}
+
+} // namespace logscan
+
+#endif // LOGSCAN_NUM_HPP_INCLUDED

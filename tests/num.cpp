@@ -1,0 +1,957 @@
+// SPDX-License-Identifier: MIT
+#include <logscan/num.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cerrno>
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "support/alloc_counter.hpp"
+#include "support/chunking.hpp"
+
+namespace {
+
+using logscan::number_kind;
+
+std::uint64_t bits(double d) {
+    std::uint64_t u;
+    std::memcpy(&u, &d, sizeof u);
+    return u;
+}
+std::uint32_t bits(float f) {
+    std::uint32_t u;
+    std::memcpy(&u, &f, sizeof u);
+    return u;
+}
+
+// The reference conversion: strtod in the C locale (the test binary never calls setlocale).
+double ref_strtod(const std::string& s, bool* range_error = nullptr) {
+    errno = 0;
+    char* end = nullptr;
+    const double d = std::strtod(s.c_str(), &end);
+    REQUIRE(end == s.c_str() + s.size());
+    if (range_error) *range_error = errno == ERANGE;
+    return d;
+}
+float ref_strtof(const std::string& s) {
+    char* end = nullptr;
+    const float f = std::strtof(s.c_str(), &end);
+    REQUIRE(end == s.c_str() + s.size());
+    return f;
+}
+std::string strip_commas(std::string_view s) {
+    std::string out;
+    for (char c : s)
+        if (c != ',') out.push_back(c);
+    return out;
+}
+
+// Random decimal strings of many shapes: sign, leading zeros, long and short integer and
+// fraction parts, exponents from tiny to huge, a few very long ones.
+class decimal_generator {
+public:
+    explicit decimal_generator(std::uint64_t seed) : rng_(seed) {}
+    std::string next(bool allow_long = true) {
+        std::string s;
+        switch (pick(4)) {
+        case 0: s += '-'; break;
+        case 1: s += '+'; break;
+        default: break;
+        }
+        const int shape = pick(10);
+        std::size_t int_len = 1 + static_cast<std::size_t>(pick(shape < 6 ? 6 : 25));
+        std::size_t frac_len =
+            pick(3) == 0 ? 0 : 1 + static_cast<std::size_t>(pick(shape < 6 ? 8 : 30));
+        if (allow_long && pick(200) == 0) { // long: hundreds of digits
+            int_len = 1 + static_cast<std::size_t>(pick(400));
+            frac_len = static_cast<std::size_t>(pick(900));
+        }
+        if (pick(8) == 0) s.append(1 + static_cast<std::size_t>(pick(4)), '0'); // leading zeros
+        digits(s, int_len);
+        if (frac_len) {
+            s += '.';
+            if (pick(6) == 0) s.append(static_cast<std::size_t>(pick(30)), '0');
+            digits(s, frac_len);
+        }
+        if (pick(3) == 0) {
+            s += pick(2) ? 'e' : 'E';
+            switch (pick(3)) {
+            case 0: s += '-'; break;
+            case 1: s += '+'; break;
+            default: break;
+            }
+            int e = pick(4) == 0 ? pick(400) : pick(40); // up to beyond the double range
+            if (pick(50) == 0) e = pick(100000);
+            s += std::to_string(e);
+        }
+        return s;
+    }
+    int pick(int n) { return std::uniform_int_distribution<int>(0, n - 1)(rng_); }
+    void digits(std::string& s, std::size_t n) {
+        const int style = pick(5);
+        for (std::size_t i = 0; i < n; ++i) {
+            char c = static_cast<char>('0' + pick(10));
+            if (style == 0) c = pick(4) ? '9' : c; // runs of 9s (rounding carries)
+            if (style == 1) c = pick(4) ? '0' : c; // sparse digits (halfway cases)
+            s += c;
+        }
+    }
+
+private:
+    std::mt19937_64 rng_;
+};
+
+// Inserts ',' thousands separators into the integer part of a plain decimal text.
+std::string group(const std::string& s) {
+    std::size_t b = (s[0] == '-' || s[0] == '+') ? 1 : 0;
+    std::size_t e = b;
+    while (e < s.size() && s[e] >= '0' && s[e] <= '9') ++e;
+    // a first group may not start with 0: drop leading zeros (keep one digit)
+    std::string intpart = s.substr(b, e - b);
+    std::size_t z = 0;
+    while (z + 1 < intpart.size() && intpart[z] == '0') ++z;
+    intpart = intpart.substr(z);
+    std::string g;
+    for (std::size_t i = 0; i < intpart.size(); ++i) {
+        if (i && (intpart.size() - i) % 3 == 0) g += ',';
+        g += intpart[i];
+    }
+    return s.substr(0, b) + g + s.substr(e);
+}
+
+} // namespace
+
+// ---------------------------------------------------------------------------------------
+
+TEST_CASE("num::parse_number integers") {
+    CHECK(logscan::parse_number<int>("0").value == 0);
+    CHECK(logscan::parse_number<int>("-42").value == -42);
+    CHECK(logscan::parse_number<int>("+42").value == 42);
+    CHECK(logscan::parse_number<int>("007").value == 7);
+    CHECK(logscan::parse_number<std::int64_t>("205520896").value == 205520896);
+    CHECK(logscan::parse_number<std::uint64_t>("18446744073709551615").value ==
+          18446744073709551615ull);
+    CHECK(logscan::parse_number<std::int64_t>("-9223372036854775808").value ==
+          std::numeric_limits<std::int64_t>::min());
+    CHECK(logscan::parse_number<std::int8_t>("-128").value == -128);
+    CHECK(logscan::parse_number<std::uint8_t>("255").value == 255);
+
+    // ptr is the end on success
+    const std::string_view t = "12345";
+    CHECK(logscan::parse_number<int>(t).ptr == t.data() + t.size());
+
+    // overflow
+    for (auto r :
+         {logscan::parse_number<std::int8_t>("128"), logscan::parse_number<std::int8_t>("-129")})
+        CHECK(r.ec == std::errc::result_out_of_range);
+    CHECK(logscan::parse_number<std::uint8_t>("256").ec == std::errc::result_out_of_range);
+    CHECK(logscan::parse_number<std::int64_t>("9223372036854775808").ec ==
+          std::errc::result_out_of_range);
+    CHECK(logscan::parse_number<std::uint64_t>("18446744073709551616").ec ==
+          std::errc::result_out_of_range);
+    CHECK(logscan::parse_number<int>("99999999999999999999999999999").ec ==
+          std::errc::result_out_of_range);
+
+    // invalid
+    const std::string_view bad[] = {"",     "-",   "+",   " 1",    "1 ",  "1.0", "1e3", "12abc",
+                                    "0x10", "--1", "+-1", "1,234", "nan", "inf", "١"};
+    for (std::string_view b : bad) {
+        INFO(b);
+        const auto r = logscan::parse_number<int>(b);
+        CHECK(r.ec == std::errc::invalid_argument);
+        CHECK(!r.ok());
+    }
+    // invalid: ptr at the first byte that does not fit
+    const std::string_view abc = "12abc";
+    CHECK(logscan::parse_number<int>(abc).ptr == abc.data() + 2);
+    const std::string_view sp = " 1";
+    CHECK(logscan::parse_number<int>(sp).ptr == sp.data());
+    CHECK(logscan::parse_number<unsigned>("-1").ec == std::errc::invalid_argument);
+    CHECK(logscan::parse_number<unsigned>("-0").ec == std::errc::invalid_argument);
+    CHECK(logscan::parse_number<unsigned>("+7").value == 7u);
+}
+
+TEST_CASE("num::parse_number integers are constexpr") {
+    static_assert(logscan::parse_number<int>("-42").value == -42);
+    static_assert(logscan::parse_number<std::int64_t>("-9223372036854775808").value ==
+                  std::numeric_limits<std::int64_t>::min());
+    static_assert(logscan::parse_number<std::uint8_t>("256").ec == std::errc::result_out_of_range);
+    static_assert(logscan::parse_grouped<long>("97,226,683").value == 97226683);
+    static_assert(!logscan::parse_grouped<long>("1,23").ok());
+    static_assert(logscan::classify_grouped("12,424.27") == number_kind::floating);
+    static_assert(logscan::parse_clock_duration<std::int64_t>("5:05:37").value == 18337);
+    static_assert(logscan::shape_dims("(4, 64, 224, 224)").size() == 4);
+    static_assert(logscan::parse_time_unit("msec").value == logscan::time_unit::ms);
+    // the same calls at run time (from_chars path) give the same results
+    CHECK(logscan::parse_number<int>("-42").value == -42);
+    CHECK(logscan::parse_grouped<long>("97,226,683").value == 97226683);
+}
+
+TEST_CASE("num::integers agree with from_chars (runtime and constexpr paths)") {
+    // The runtime path uses std::from_chars; grouped texts and constant evaluation use a digit
+    // loop. Both must agree with from_chars on random integer texts, including overflow.
+    std::mt19937_64 rng(42);
+    std::uniform_int_distribution<int> len(1, 22), dig(0, 9), sign(0, 2);
+    for (int i = 0; i < 20000; ++i) {
+        std::string s = sign(rng) == 0 ? "-" : "";
+        const int n = len(rng);
+        for (int k = 0; k < n; ++k) s += static_cast<char>('0' + dig(rng));
+        const char* b = s.data();
+        const char* e = b + s.size();
+        std::int64_t ref = 0;
+        const auto fr = std::from_chars(b, e, ref);
+        const auto ours = logscan::parse_number<std::int64_t>(s);
+        const auto loop = logscan::internal::accumulate_integer<std::int64_t>(
+            s[0] == '-' ? b + 1 : b, e, s[0] == '-');
+        INFO(s);
+        REQUIRE(fr.ptr == e);
+        CHECK(ours.ec == fr.ec);
+        CHECK(loop.ec == fr.ec);
+        if (fr.ec == std::errc{}) {
+            CHECK(ours.value == ref);
+            CHECK(loop.value == ref);
+        }
+        std::int32_t ref32 = 0;
+        const auto fr32 = std::from_chars(b, e, ref32);
+        const auto loop32 = logscan::internal::accumulate_integer<std::int32_t>(
+            s[0] == '-' ? b + 1 : b, e, s[0] == '-');
+        CHECK(loop32.ec == fr32.ec);
+        if (fr32.ec == std::errc{}) CHECK(loop32.value == ref32);
+    }
+}
+
+TEST_CASE("num::skip_digits (8 bytes at a time) agrees with a byte loop") {
+    // every byte value at every position of a 16-byte window of digits, several lengths
+    for (int len = 0; len <= 16; ++len) {
+        for (int pos = 0; pos < 16; ++pos) {
+            for (int b = 0; b < 256; ++b) {
+                std::string s(16, '7');
+                s[static_cast<std::size_t>(pos)] = static_cast<char>(b);
+                const char* first = s.data();
+                const char* last = first + len;
+                const char* ref = first;
+                while (ref != last && *ref >= '0' && *ref <= '9') ++ref;
+                if (logscan::internal::skip_digits(first, last) != ref)
+                    FAIL_CHECK("len " << len << " pos " << pos << " byte " << b);
+            }
+        }
+    }
+}
+
+TEST_CASE("num::parse_number doubles") {
+    CHECK(logscan::parse_number<double>("74.64").value == 74.64);
+    CHECK(logscan::parse_number<double>("0.637474").value == 0.637474);
+    CHECK(logscan::parse_number<double>("-2.5e-3").value == -0.0025);
+    CHECK(logscan::parse_number<double>("+1E2").value == 100.0);
+    CHECK(logscan::parse_number<double>("3").value == 3.0);
+    CHECK(logscan::parse_number<double>("00012.50").value == 12.5);
+    CHECK(logscan::parse_number<float>("0.1").value == 0.1f);
+    CHECK(std::signbit(logscan::parse_number<double>("-0").value));
+    CHECK(std::signbit(logscan::parse_number<double>("-0.0e5").value));
+
+    // overflow: result_out_of_range with +-infinity, like strtod's HUGE_VAL
+    const auto big = logscan::parse_number<double>("1e400");
+    CHECK(big.ec == std::errc::result_out_of_range);
+    CHECK(big.value == std::numeric_limits<double>::infinity());
+    CHECK(logscan::parse_number<double>("-1e400").value ==
+          -std::numeric_limits<double>::infinity());
+    CHECK(logscan::parse_number<double>("1.7976931348623159e308").ec ==
+          std::errc::result_out_of_range);
+    CHECK(logscan::parse_number<double>("1.7976931348623157e308").ok());
+    CHECK(logscan::parse_number<float>("3.5e38").ec == std::errc::result_out_of_range);
+    CHECK(logscan::parse_number<double>("1e99999999999999999999999").ec ==
+          std::errc::result_out_of_range);
+    // underflow: correctly rounded, not an error
+    const auto tiny = logscan::parse_number<double>("1e-400");
+    CHECK(tiny.ok());
+    CHECK(tiny.value == 0.0);
+    CHECK(logscan::parse_number<double>("4.9406564584124654e-324").value ==
+          std::numeric_limits<double>::denorm_min());
+
+    // rejected: not decimal numbers by the contract
+    const std::string_view bad[] = {"",    "-",    "+",     ".",        "1.",    ".5",
+                                    "-.5", "1e",   "1e+",   "1e-",      "e5",    "nan",
+                                    "NaN", "inf",  "-inf",  "infinity", "0x1p3", " 1",
+                                    "1 ",  "1.5x", "1.2.3", "1,5",      "1_000", "1e5.5"};
+    for (std::string_view b : bad) {
+        INFO(b);
+        CHECK(logscan::parse_number<double>(b).ec == std::errc::invalid_argument);
+        CHECK(logscan::parse_number<float>(b).ec == std::errc::invalid_argument);
+    }
+    const std::string_view x = "1.5x";
+    CHECK(logscan::parse_number<double>(x).ptr == x.data() + 3);
+    const std::string_view e = "1e+";
+    CHECK(logscan::parse_number<double>(e).ptr == e.data() + 1);
+}
+
+TEST_CASE("num::parse_prefix") {
+    const std::string_view t = "time=74.64ms;";
+    const auto r = logscan::parse_prefix<double>(t.data() + 5, t.data() + t.size());
+    CHECK(r.value == 74.64);
+    CHECK(r.ptr == t.data() + 10);
+
+    const std::string_view i = "12.5";
+    const auto ri = logscan::parse_prefix<int>(i);
+    CHECK(ri.value == 12);
+    CHECK(ri.ptr == i.data() + 2);
+
+    const std::string_view d = "1.x";
+    const auto rd = logscan::parse_prefix<double>(d);
+    CHECK(rd.value == 1.0);
+    CHECK(rd.ptr == d.data() + 1);
+
+    // fast_float alone would take "1." and "1.e5"; the contract does not
+    for (std::string_view dot : {"1.", "1.e5", "-1.E+5", "1.,", "1.."}) {
+        INFO(dot);
+        const auto r2 = logscan::parse_prefix<double>(dot);
+        CHECK(r2.ok());
+        CHECK(r2.value == (dot[0] == '-' ? -1.0 : 1.0));
+        CHECK(r2.ptr == dot.data() + (dot[0] == '-' ? 2 : 1));
+        CHECK(logscan::parse_number<double>(dot).ec == std::errc::invalid_argument);
+    }
+    const std::string_view ex = "2e+q";
+    CHECK(logscan::parse_prefix<double>(ex).ptr == ex.data() + 1);
+    const std::string_view ex2 = "2e+3q";
+    CHECK(logscan::parse_prefix<double>(ex2).value == 2000.0);
+    CHECK(logscan::parse_prefix<double>(ex2).ptr == ex2.data() + 4);
+
+    const std::string_view none = "abc";
+    const auto rn = logscan::parse_prefix<double>(none);
+    CHECK(rn.ec == std::errc::invalid_argument);
+    CHECK(rn.ptr == none.data());
+    const std::string_view empty;
+    CHECK(logscan::parse_prefix<int>(empty.data(), empty.data()).ec == std::errc::invalid_argument);
+
+    // si3.31 mp+re7.10: parse after the letters
+    const std::string_view m = "mp+re7.10 omp0.03";
+    CHECK(logscan::parse_prefix<double>(m.substr(5)).value == 7.1);
+
+    // prefix overflow still reports the end of the number
+    const std::string_view o = "300 x";
+    const auto ro = logscan::parse_prefix<std::uint8_t>(o);
+    CHECK(ro.ec == std::errc::result_out_of_range);
+    CHECK(ro.ptr == o.data() + 3);
+}
+
+TEST_CASE("num::parse_grouped on real strings") {
+    CHECK(logscan::parse_grouped<double>("1,577.51").value == 1577.51);
+    CHECK(logscan::parse_grouped<double>("12,424.27").value == 12424.27);
+    CHECK(logscan::parse_grouped<int>("3,983").value == 3983);
+    CHECK(logscan::parse_grouped<std::int64_t>("97,226,683").value == 97226683);
+    CHECK(logscan::parse_grouped<std::int64_t>("17,938,119,012").value == 17938119012);
+    CHECK(logscan::parse_grouped<std::int64_t>("-1,234").value == -1234);
+    CHECK(logscan::parse_grouped<double>("856.38").value == 856.38); // no separator
+    CHECK(logscan::parse_grouped<int>("570").value == 570);
+    CHECK(logscan::parse_grouped<double>("1,000e-3").value == 1.0);
+    CHECK(logscan::parse_grouped<double>("-1,234,567.5").value == -1234567.5);
+
+    const std::string_view bad[] = {"1,23",  "1,2345", "1234,567", "0,123",     ",123",
+                                    "1,",    "1,,234", "1,234,",   "12,34,567", "1.234,5",
+                                    "1 234", "-,1",    "1,234.",   "nan"};
+    for (std::string_view b : bad) {
+        INFO(b);
+        CHECK(logscan::parse_grouped<double>(b).ec == std::errc::invalid_argument);
+        CHECK(logscan::parse_grouped<std::int64_t>(b).ec == std::errc::invalid_argument);
+    }
+    // overflow through the separator path
+    CHECK(logscan::parse_grouped<std::int32_t>("2,147,483,648").ec ==
+          std::errc::result_out_of_range);
+    CHECK(logscan::parse_grouped<std::int32_t>("-2,147,483,648").value ==
+          std::numeric_limits<std::int32_t>::min());
+    CHECK(logscan::parse_grouped<std::uint32_t>("-1,000").ec == std::errc::invalid_argument);
+
+    // prefix: a ',' that does not start a group of exactly three digits ends the number
+    const std::string_view list = "1,2,3";
+    const auto p = logscan::parse_grouped_prefix<int>(list);
+    CHECK(p.value == 1);
+    CHECK(p.ptr == list.data() + 1);
+    const std::string_view gd = "1,577.51     1.29";
+    const auto pd = logscan::parse_grouped_prefix<double>(gd);
+    CHECK(pd.value == 1577.51);
+    CHECK(pd.ptr == gd.data() + 8);
+    const std::string_view gd2 = "1577.5,123";
+    CHECK(logscan::parse_grouped_prefix<double>(gd2).ptr == gd2.data() + 6);
+    const std::string_view cell = "57,602     97,226,683";
+    const auto c = logscan::parse_grouped_prefix<std::int64_t>(cell);
+    CHECK(c.value == 57602);
+    CHECK(c.ptr == cell.data() + 6);
+}
+
+TEST_CASE("num::classify and parse_number_value") {
+    CHECK(logscan::classify_number("12") == number_kind::integer);
+    CHECK(logscan::classify_number("-12") == number_kind::integer);
+    CHECK(logscan::classify_number("1.5") == number_kind::floating);
+    CHECK(logscan::classify_number("1e3") == number_kind::floating);
+    CHECK(logscan::classify_number("1,234") == number_kind::none);
+    CHECK(logscan::classify_number("nan") == number_kind::none);
+    CHECK(logscan::classify_number("") == number_kind::none);
+    CHECK(logscan::classify_number("-") == number_kind::none);
+    CHECK(logscan::classify_number("35b19e27a40f9b21") == number_kind::none);
+    CHECK(logscan::classify_grouped("1,234") == number_kind::integer);
+    CHECK(logscan::classify_grouped("1,577.51") == number_kind::floating);
+    CHECK(logscan::classify_grouped("1,23") == number_kind::none);
+
+    auto n = logscan::parse_number_value("570");
+    REQUIRE(n.ok());
+    CHECK(n.value.is_integer());
+    CHECK(n.value.integer == 570);
+    CHECK(n.value.as_double() == 570.0);
+    n = logscan::parse_number_value("0.38");
+    REQUIRE(n.ok());
+    CHECK(n.value.kind == number_kind::floating);
+    CHECK(n.value.floating == 0.38);
+    n = logscan::parse_grouped_value("97,226,683");
+    CHECK(n.value.integer == 97226683);
+    n = logscan::parse_grouped_value("1,577.51");
+    CHECK(n.value.floating == 1577.51);
+    CHECK(logscan::parse_number_value("139947715854336").value.integer == 139947715854336);
+    // an integer beyond int64: out of range, nearest double available
+    n = logscan::parse_number_value("123456789012345678901234");
+    CHECK(n.ec == std::errc::result_out_of_range);
+    CHECK(n.value.kind == number_kind::integer);
+    CHECK(n.value.floating == 123456789012345678901234.0);
+    n = logscan::parse_number_value("1e400");
+    CHECK(n.ec == std::errc::result_out_of_range);
+    CHECK(n.value.kind == number_kind::floating);
+    CHECK(logscan::parse_number_value("1.2.3").ec == std::errc::invalid_argument);
+    CHECK(logscan::parse_number_value("").ec == std::errc::invalid_argument);
+    CHECK(logscan::parse_grouped_value("1,2345").ec == std::errc::invalid_argument);
+}
+
+TEST_CASE("num::doubles agree bit for bit with strtod on random decimal strings") {
+    decimal_generator gen(0xC0FFEE);
+    int n_range = 0, n_long = 0;
+    for (int i = 0; i < 120000; ++i) {
+        const std::string s = gen.next();
+        bool range = false;
+        const double ref = ref_strtod(s, &range);
+        const auto r = logscan::parse_number<double>(s);
+        if (s.size() > 100) ++n_long;
+        if (bits(ref) != bits(r.value) || r.ptr != s.data() + s.size()) {
+            FAIL_CHECK("mismatch on " << s << ": strtod " << ref << " ours " << r.value);
+            continue;
+        }
+        // result_out_of_range exactly when strtod overflowed to infinity
+        const bool overflow = std::isinf(ref);
+        n_range += overflow;
+        if (overflow != (r.ec == std::errc::result_out_of_range) || (!overflow && !r.ok()))
+            FAIL_CHECK("bad ec on " << s);
+        (void)range;
+        // classification follows the syntax
+        const bool has_frac_or_exp = s.find_first_of(".eE") != std::string::npos;
+        CHECK(logscan::classify_number(s) ==
+              (has_frac_or_exp ? number_kind::floating : number_kind::integer));
+    }
+    CHECK(n_range > 100); // the generator does reach overflow
+    CHECK(n_long > 100);  // and very long texts
+}
+
+TEST_CASE("num::floats agree bit for bit with strtof") {
+    decimal_generator gen(7);
+    for (int i = 0; i < 20000; ++i) {
+        const std::string s = gen.next(false);
+        const float ref = ref_strtof(s);
+        const auto r = logscan::parse_number<float>(s);
+        if (bits(ref) != bits(r.value)) FAIL_CHECK("mismatch on " << s);
+        if (std::isinf(ref) != (r.ec == std::errc::result_out_of_range))
+            FAIL_CHECK("bad ec on " << s);
+    }
+}
+
+TEST_CASE("num::parse_grouped equals strtod of the text without separators") {
+    decimal_generator gen(99);
+    int n_grouped = 0, n_huge = 0;
+    for (int i = 0; i < 30000; ++i) {
+        std::string plain = gen.next();
+        if (i % 500 == 0) { // texts longer than the stack buffer: the normalizing path
+            plain = std::string(i % 1000 == 0 ? "-" : "") + "1" +
+                    std::string(static_cast<std::size_t>(300 + i % 700), '0') + "." +
+                    std::string(static_cast<std::size_t>(1 + i % 900), '3') + "e-" +
+                    std::to_string(i % 1000);
+        }
+        const std::string g = group(plain);
+        const std::string stripped = strip_commas(g);
+        n_grouped += g != stripped;
+        n_huge += g.size() > logscan::internal::grouped_buffer;
+        const double ref = ref_strtod(stripped);
+        const auto r = logscan::parse_grouped<double>(g);
+        if (bits(ref) != bits(r.value) || r.ptr != g.data() + g.size() ||
+            std::isinf(ref) != (r.ec == std::errc::result_out_of_range)) {
+            FAIL_CHECK("mismatch on " << g << ": strtod " << ref << " ours " << r.value);
+        }
+        const auto f = logscan::parse_grouped<float>(g);
+        if (bits(ref_strtof(stripped)) != bits(f.value)) FAIL_CHECK("float mismatch on " << g);
+        if (logscan::classify_grouped(g) == number_kind::integer) {
+            std::int64_t iv = 0;
+            const char* b = stripped.data() + (stripped[0] == '+' ? 1 : 0);
+            const auto fr = std::from_chars(b, stripped.data() + stripped.size(), iv);
+            const auto ri = logscan::parse_grouped<std::int64_t>(g);
+            CHECK(ri.ec == fr.ec);
+            if (fr.ec == std::errc{}) CHECK(ri.value == iv);
+        }
+    }
+    CHECK(n_grouped > 10000);
+    CHECK(n_huge > 40);
+}
+
+TEST_CASE("num::long grouped numbers round correctly (sticky digits)") {
+    // 2^53 + 1 is halfway between two doubles; digits far beyond the buffer decide the rounding
+    std::string base = "9,007,199,254,740,993";
+    for (const char* tail : {"", "0", "1"}) {
+        std::string g = base + "." + std::string(2000, '0') + tail;
+        const double ref = ref_strtod(strip_commas(g));
+        CHECK(bits(logscan::parse_grouped<double>(g).value) == bits(ref));
+    }
+    // many groups: 1,000,000,...,000 (400 groups) times 10^-1100
+    std::string g = "1";
+    for (int i = 0; i < 400; ++i) g += ",000";
+    g += "e-1100";
+    CHECK(logscan::parse_grouped<double>(g).value == ref_strtod(strip_commas(g)));
+    std::string z = "0." + std::string(3000, '0') + "1e3000";
+    CHECK(logscan::parse_grouped<double>(z).value == 0.1);
+    std::string zero = "-0." + std::string(3000, '0');
+    CHECK(std::signbit(logscan::parse_grouped<double>(zero).value));
+    CHECK(logscan::parse_grouped<double>(zero).value == 0.0);
+}
+
+TEST_CASE("num::every number of the samples (Python reference)") {
+    // tests/data/num/sample_numbers.tsv is made by gen_sample_numbers.py: every distinct
+    // number token of samples/, its kind, and Python's value (exact int, or float.hex()).
+    std::istringstream in(logscan::test::read_file(std::string(LOGSCAN_SOURCE_DIR) +
+                                                   "/tests/data/num/sample_numbers.tsv"));
+    std::string line;
+    int n = 0, grouped = 0;
+    while (std::getline(in, line)) {
+        const auto t1 = line.find('\t'), t2 = line.find('\t', t1 + 1);
+        REQUIRE(t2 != std::string::npos);
+        const std::string tok = line.substr(0, t1), kind = line.substr(t1 + 1, t2 - t1 - 1),
+                          val = line.substr(t2 + 1);
+        INFO(tok);
+        const auto r = logscan::parse_grouped_value(tok);
+        grouped += tok.find(',') != std::string::npos;
+        if (kind == "int") {
+            const std::uint64_t mag = std::stoull(val[0] == '-' ? val.substr(1) : val);
+            if (mag > static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max())) {
+                CHECK(r.ec == std::errc::result_out_of_range);
+            } else {
+                REQUIRE(r.ok());
+                CHECK(r.value.kind == number_kind::integer);
+                CHECK(r.value.integer == std::stoll(val));
+            }
+        } else {
+            REQUIRE(r.ok());
+            CHECK(r.value.kind == number_kind::floating);
+            CHECK(bits(r.value.floating) == bits(std::strtod(val.c_str(), nullptr)));
+        }
+        ++n;
+    }
+    CHECK(n > 5000);
+    CHECK(grouped > 2000);
+}
+
+TEST_CASE("num::percent") {
+    CHECK(logscan::parse_percent("424.52%").value == 424.52);
+    CHECK(logscan::parse_percent("100.00%").value == 100.0);
+    CHECK(logscan::parse_percent("0.106%").value == 0.106);
+    CHECK(logscan::parse_percent("12 %").value == 12.0);
+    CHECK(logscan::parse_percent("-1,234.5%").value == -1234.5);
+    for (std::string_view b : {"", "%", "12", "12%%", "12% ", " 12%", "abc%", "1,23%"}) {
+        INFO(b);
+        CHECK(logscan::parse_percent(b).ec == std::errc::invalid_argument);
+    }
+    const std::string_view cell = "832.06MiB(424.52%)";
+    const auto r = logscan::parse_percent_prefix(cell.data() + 10, cell.data() + cell.size());
+    CHECK(r.value == 424.52);
+    CHECK(r.ptr == cell.data() + cell.size() - 1);
+    const std::string_view no = "12 x";
+    CHECK(logscan::parse_percent_prefix(no.data(), no.data() + no.size()).ptr == no.data() + 3);
+    CHECK(logscan::parse_percent("1e999%").ec == std::errc::result_out_of_range);
+    // trailing bytes after an out-of-range value are still rejected (found by fuzz_num)
+    CHECK(logscan::parse_percent("1,577.5199e41009%9999)").ec == std::errc::invalid_argument);
+}
+
+TEST_CASE("num::time units and durations") {
+    using logscan::time_unit;
+    auto t = logscan::parse_time("74.64 ms");
+    REQUIRE(t.ok());
+    CHECK(t.value.value == 74.64);
+    CHECK(t.value.unit == time_unit::ms);
+    CHECK(t.value.seconds() == 74.64 / 1000);
+    t = logscan::parse_time("26.04msec");
+    CHECK(t.value.value == 26.04);
+    CHECK(t.value.unit == time_unit::ms);
+    t = logscan::parse_time("13.13 ms");
+    CHECK(t.value.in(time_unit::us) == 13.13 * 1000);
+    CHECK(logscan::parse_time("3 s").value.unit == time_unit::s);
+    CHECK(logscan::parse_time("3 sec").value.unit == time_unit::s);
+    CHECK(logscan::parse_time("2min").value.seconds() == 120.0);
+    CHECK(logscan::parse_time("1.5 h").value.seconds() == 5400.0);
+    CHECK(logscan::parse_time("7\tus").value.unit == time_unit::us);
+    CHECK(logscan::parse_time("7usec").value.unit == time_unit::us);
+    CHECK(logscan::parse_time("7\xC2\xB5s").value.unit == time_unit::us);
+    CHECK(logscan::parse_time("7\xCE\xBCs").value.unit == time_unit::us);
+    CHECK(logscan::parse_time("9ns").value.in(time_unit::s) == 9e-9);
+    CHECK(logscan::parse_time("9nsec").value.unit == time_unit::ns);
+    CHECK(logscan::parse_time("1,577.51 us").value.in(time_unit::ms) == 1577.51 / 1000);
+    for (std::string_view b : {"", "ms", "12", "12 ", "12 ms ", "12 Ms", "12 mss", "12 m",
+                               "12 hours", "12ms5", "nan ms", "12 \xC2\xB5"}) {
+        INFO(b);
+        CHECK(logscan::parse_time(b).ec == std::errc::invalid_argument);
+    }
+    CHECK(logscan::parse_time("1e400 s").ec == std::errc::result_out_of_range);
+    CHECK(logscan::parse_time("1e400 s;").ec == std::errc::invalid_argument);
+
+    // inside a line, as MegEngine prints it
+    const std::string_view l = "realtime=26.04msec(si3.31 mp+re7.10 omp0.03 alloc15.60)";
+    const auto p = logscan::parse_time_prefix(l.data() + 9, l.data() + l.size());
+    CHECK(p.value.value == 26.04);
+    CHECK(p.ptr == l.data() + 18);
+    CHECK(*p.ptr == '(');
+    const std::string_view g = "time=74.64ms";
+    CHECK(logscan::parse_time_prefix(g.data() + 5, g.data() + g.size()).ptr == g.data() + g.size());
+
+    // units and conversions
+    CHECK(logscan::parse_time_unit("min").value == time_unit::min);
+    CHECK(logscan::parse_time_unit("hr").ec == std::errc::invalid_argument);
+    CHECK(logscan::to_string(time_unit::us) == "us");
+    CHECK(logscan::convert(1.0, time_unit::h, time_unit::ms) == 3600000.0);
+    CHECK(logscan::convert(90.0, time_unit::s, time_unit::min) == 1.5);
+    CHECK(logscan::convert(1577.51, time_unit::us, time_unit::ms) == 1577.51 / 1000);
+}
+
+TEST_CASE("num::clock durations") {
+    CHECK(logscan::parse_clock_duration("1:31:44").value == 5504.0);           // 3600+1860+44
+    CHECK(logscan::parse_clock_duration("5:05:37").value == 18337.0);          // 18000+300+37
+    CHECK(logscan::parse_clock_duration("2 days, 1:31:44").value == 178304.0); // 172800+5504
+    CHECK(logscan::parse_clock_duration("1 day, 0:00:01").value == 86401.0);
+    CHECK(logscan::parse_clock_duration("0:00:00").value == 0.0);
+    CHECK(logscan::parse_clock_duration("-1 day, 23:59:59").value == -1.0);
+    CHECK(logscan::parse_clock_duration("123:00:00").value == 442800.0);
+    CHECK(logscan::parse_clock_duration("0:00:01.5").value == 1.5);
+    CHECK(logscan::parse_clock_duration("1:00:00.250000").value == 3600.25);
+    CHECK(logscan::parse_clock_duration("-1 day, 23:59:59.5").value == -0.5);
+    CHECK(logscan::parse_clock_duration<std::int64_t>("2 days, 1:31:44").value == 178304);
+    CHECK(logscan::parse_clock_duration<std::int64_t>("0:00:01.5").ec ==
+          std::errc::invalid_argument);
+
+    for (std::string_view b :
+         {"", "1:31", "1:3:44", "1:31:4", "1:60:00", "1:00:60", "1:31:444", ":31:44", "-1:00:00",
+          "1 day 1:00:00", "1 days,1:00:00", "1 day,", "2 weeks, 1:00:00", "1:31:44 ", " 1:31:44",
+          "1:31:44.", "a:bc:de", "+1:00:00", "1 day, -1:00:00"}) {
+        INFO(b);
+        CHECK(logscan::parse_clock_duration(b).ec == std::errc::invalid_argument);
+        CHECK(logscan::parse_clock_duration<std::int64_t>(b).ec == std::errc::invalid_argument);
+    }
+    CHECK(logscan::parse_clock_duration("99999999999999999999:00:00").ec ==
+          std::errc::result_out_of_range);
+    CHECK(logscan::parse_clock_duration("99999999999999999999:00:00x").ec ==
+          std::errc::invalid_argument);
+    CHECK(logscan::parse_clock_duration("106751991167301 days, 0:00:00").ec ==
+          std::errc::result_out_of_range);
+    CHECK(logscan::parse_clock_duration("106751991167300 days, 0:00:00").ok());
+
+    const std::string_view l = "eta: 5:05:37 batch_cost: 1.4670";
+    const auto p = logscan::parse_clock_duration_prefix(l.data() + 5, l.data() + l.size());
+    CHECK(p.value == 18337.0);
+    CHECK(p.ptr == l.data() + 12);
+}
+
+TEST_CASE("num::byte sizes") {
+    using logscan::byte_unit;
+    auto b = logscan::parse_byte_size("196.00MiB");
+    REQUIRE(b.ok());
+    CHECK(b.value.value == 196.0);
+    CHECK(b.value.unit == byte_unit::MiB);
+    CHECK(b.value.bytes() == 205520896.0); // the sample prints "196.00MiB( 205520896bytes)"
+    CHECK(logscan::parse_byte_size("784.00MiB").value.bytes() == 822083584.0);
+    b = logscan::parse_byte_size("205520896bytes");
+    CHECK(b.value.unit == byte_unit::B);
+    CHECK(b.value.bytes() == 205520896.0);
+    CHECK(logscan::parse_byte_size("1 byte").value.bytes() == 1.0);
+    CHECK(logscan::parse_byte_size("1234 MB").value.bytes() == 1234e6);
+    CHECK(logscan::parse_byte_size("1 KB").value.bytes() == 1000.0);
+    CHECK(logscan::parse_byte_size("1 kB").value.bytes() == 1000.0);
+    CHECK(logscan::parse_byte_size("1 KiB").value.bytes() == 1024.0);
+    CHECK(logscan::parse_byte_size("2GiB").value.bytes() == 2147483648.0);
+    CHECK(logscan::parse_byte_size("2GB").value.bytes() == 2e9);
+    CHECK(logscan::parse_byte_size("1TiB").value.bytes() == 1099511627776.0);
+    CHECK(logscan::parse_byte_size("1TB").value.bytes() == 1e12);
+    CHECK(logscan::parse_byte_size("1PiB").value.bytes() == 1125899906842624.0);
+    CHECK(logscan::parse_byte_size("1PB").value.bytes() == 1e15);
+    CHECK(logscan::parse_byte_size("8,397.50 MiB").value.value == 8397.5);
+    CHECK(logscan::parse_byte_size("1 GiB").value.in(byte_unit::MiB) == 1024.0);
+    CHECK(logscan::parse_byte_size("1 GB").value.in(byte_unit::MB) == 1000.0);
+    CHECK(logscan::parse_byte_size("1 KiB").value.in(byte_unit::kB) == 1.024);
+    CHECK(logscan::parse_byte_size("512 MiB").value.in(byte_unit::GiB) == 0.5);
+    CHECK(logscan::to_string(byte_unit::KiB) == "KiB");
+    CHECK(logscan::parse_byte_size("1e400 MiB").ec == std::errc::result_out_of_range);
+    CHECK(logscan::parse_byte_size("1e400 MiB)").ec == std::errc::invalid_argument);
+    for (std::string_view b2 :
+         {"", "MiB", "12", "12 mib", "12 Mb", "12 MiB ", "12 K", "12 bits", "12 kiB", "12MiB2"}) {
+        INFO(b2);
+        CHECK(logscan::parse_byte_size(b2).ec == std::errc::invalid_argument);
+    }
+    const std::string_view row = "   gpu0:0    196.00MiB( 205520896bytes)";
+    const auto p = logscan::parse_byte_size_prefix(row.data() + 13, row.data() + row.size());
+    CHECK(p.value.value == 196.0);
+    CHECK(*p.ptr == '(');
+    const auto q = logscan::parse_byte_size_prefix(p.ptr + 2, row.data() + row.size());
+    CHECK(q.value.value == 205520896.0);
+    CHECK(*q.ptr == ')');
+}
+
+TEST_CASE("num::byte sizes in the MegEngine sample agree with their byte counts") {
+    // Rows "COMP  A MiB( B bytes) ...": A is B / 2^20 rounded to two decimals, so
+    // |A * 2^20 - B| <= 0.005 * 2^20. Rows are found by plain string search.
+    const std::string text =
+        logscan::test::read_file(logscan::test::sample_path("000_cf8afa6c099f806b.txt"));
+    std::size_t pos = 0;
+    int rows = 0;
+    while ((pos = text.find("bytes)", pos)) != std::string::npos) {
+        const std::size_t open = text.rfind('(', pos);
+        const std::size_t start = text.rfind(' ', open) + 1;
+        const char* last = text.data() + text.size();
+        const auto mib = logscan::parse_byte_size_prefix(text.data() + start, last);
+        REQUIRE(mib.ok());
+        CHECK(mib.value.unit == logscan::byte_unit::MiB);
+        REQUIRE(mib.ptr == text.data() + open);
+        const char* b = mib.ptr + 1;
+        while (*b == ' ') ++b;
+        const auto bytes = logscan::parse_byte_size_prefix(b, last);
+        REQUIRE(bytes.ok());
+        CHECK(bytes.value.unit == logscan::byte_unit::B);
+        CHECK(bytes.ptr == text.data() + pos + 5);
+        CHECK(std::fabs(mib.value.bytes() - bytes.value.bytes()) <= 0.005 * 1048576);
+        ++rows;
+        pos += 6;
+    }
+    CHECK(rows > 50);
+}
+
+TEST_CASE("num::clock durations in the Paddle sample") {
+    // every "eta: X " parses whole and the H:MM:SS parts add up (checked by hand-split here)
+    const std::string text =
+        logscan::test::read_file(logscan::test::sample_path("003_1c776201c8b5b83e.txt"));
+    std::size_t pos = 0;
+    int n = 0;
+    while ((pos = text.find("eta: ", pos)) != std::string::npos) {
+        pos += 5;
+        const std::size_t end = text.find(' ', pos);
+        const std::string eta = text.substr(pos, end - pos);
+        const auto c1 = eta.find(':'), c2 = eta.rfind(':');
+        const long long h = std::stoll(eta.substr(0, c1)), m = std::stoll(eta.substr(c1 + 1, 2)),
+                        s = std::stoll(eta.substr(c2 + 1));
+        const auto r = logscan::parse_clock_duration<std::int64_t>(eta);
+        INFO(eta);
+        REQUIRE(r.ok());
+        CHECK(r.value == h * 3600 + m * 60 + s);
+        ++n;
+    }
+    CHECK(n > 20);
+}
+
+TEST_CASE("num::shape lists") {
+    auto s = logscan::shape_dims("(4, 64, 224, 224)");
+    REQUIRE(s.ok());
+    CHECK(s.size() == 4);
+    CHECK(s.dtype().empty());
+    std::vector<std::int64_t> d(s.begin(), s.end());
+    CHECK(d == std::vector<std::int64_t>{4, 64, 224, 224});
+    CHECK(s.element_count().value == 4 * 64 * 224 * 224);
+
+    s = logscan::shape_dims("(32,)");
+    REQUIRE(s.ok());
+    CHECK(s.size() == 1);
+    CHECK(std::vector<std::int64_t>(s.begin(), s.end()) == std::vector<std::int64_t>{32});
+
+    s = logscan::shape_dims("()");
+    REQUIRE(s.ok());
+    CHECK(s.empty());
+    CHECK(s.begin() == s.end());
+    CHECK(s.element_count().value == 1);
+
+    s = logscan::shape_dims("float32[1, 784]");
+    REQUIRE(s.ok());
+    CHECK(s.dtype() == "float32");
+    CHECK(s.brackets() == "[1, 784]");
+    CHECK(std::vector<std::int64_t>(s.begin(), s.end()) == std::vector<std::int64_t>{1, 784});
+
+    s = logscan::shape_dims("{128,128,3,3}");
+    CHECK(std::vector<std::int64_t>(s.begin(), s.end()) ==
+          std::vector<std::int64_t>{128, 128, 3, 3});
+    s = logscan::shape_dims("[ -1 ,3 , 224,\t224 , ]");
+    REQUIRE(s.ok());
+    CHECK(std::vector<std::int64_t>(s.begin(), s.end()) ==
+          std::vector<std::int64_t>{-1, 3, 224, 224});
+    CHECK(s.element_count().ec == std::errc::invalid_argument);
+    CHECK(logscan::shape_dims("[]").ok());
+    CHECK(logscan::shape_dims("[9223372036854775807]").ok());
+    CHECK(logscan::shape_dims("(4294967296, 4294967296)").element_count().ec ==
+          std::errc::result_out_of_range);
+
+    for (std::string_view b :
+         {"",        "(",           ")",      "(,)",         "(1,,2)", "(1 2)", "(1,2",
+          "(1;2)",   "((1,2))",     "(1.5)",  "(None, 3)",   "(?, 3)", "(1]",   "[1)",
+          "float32", "float32 [1]", "(1,2) ", " (1,2)",      "(1,2)x", "(1e3)", "32",
+          "(+)",     "(1, 2,,)",    "3d[1]",  "(1,234,567)x"}) {
+        INFO(b);
+        const auto bad = logscan::shape_dims(b);
+        CHECK(!bad.ok());
+        CHECK(bad.error() == std::errc::invalid_argument);
+        CHECK(bad.size() == 0);
+        CHECK(bad.begin() == bad.end());
+        CHECK(bad.dtype().empty());
+    }
+    CHECK(logscan::shape_dims("(99999999999999999999)").error() == std::errc::result_out_of_range);
+    const std::string_view where = "(1, x)";
+    CHECK(logscan::shape_dims(where).ptr() == where.data() + 4);
+
+    // several shapes in one TVM cell, by prefix parsing
+    const std::string_view cell =
+        "float32[1, 1, 56, 56, 64], float32[2, 1, 3, 3, 64, 32], float32[1, 2]";
+    const char* p = cell.data();
+    const char* last = p + cell.size();
+    std::vector<std::size_t> sizes;
+    for (;;) {
+        const auto one = logscan::parse_shape_prefix(p, last);
+        REQUIRE(one.ok());
+        CHECK(one.dtype() == "float32");
+        sizes.push_back(one.size());
+        p = one.ptr();
+        if (p == last) break;
+        REQUIRE(last - p > 2);
+        CHECK(p[0] == ',');
+        p += 2;
+    }
+    CHECK(sizes == std::vector<std::size_t>{5, 6, 2});
+}
+
+TEST_CASE("num::shape sequences") {
+    const std::string_view cell =
+        "float32[1, 1, 56, 56, 64], float32[2, 1, 3, 3, 64, 32],float32[1, 2]";
+    const auto seq = logscan::shape_lists(cell);
+    REQUIRE(seq.ok());
+    CHECK(seq.size() == 3);
+    std::vector<std::size_t> sizes;
+    std::vector<std::int64_t> all;
+    for (const logscan::shape_list& s : seq) {
+        CHECK(s.dtype() == "float32");
+        sizes.push_back(s.size());
+        for (std::int64_t d : s) all.push_back(d);
+    }
+    CHECK(sizes == std::vector<std::size_t>{5, 6, 2});
+    CHECK(all == std::vector<std::int64_t>{1, 1, 56, 56, 64, 2, 1, 3, 3, 64, 32, 1, 2});
+    CHECK(logscan::shape_lists("").ok());
+    CHECK(logscan::shape_lists("").empty());
+    CHECK(logscan::shape_lists("(1,) , [2]").size() == 2);
+    for (std::string_view b : {"float32[1], ", ", float32[1]", "float32[1] float32[2]",
+                               "float32[1],,[2]", "float32[1], x", "[1], (2"}) {
+        INFO(b);
+        const auto bad = logscan::shape_lists(b);
+        CHECK(!bad.ok());
+        CHECK(bad.size() == 0);
+        CHECK(bad.begin() == bad.end());
+    }
+    const std::string_view where = "[1], [2] [3]";
+    CHECK(logscan::shape_lists(where).ptr() == where.data() + 9);
+    LOGSCAN_CHECK_NO_ALLOC(for (const logscan::shape_list& s
+                                : logscan::shape_lists(cell)) all.back() +=
+                           static_cast<std::int64_t>(s.size()));
+}
+
+TEST_CASE("num::shapes in the samples") {
+    // MegEngine var shapes: every "(...)" after ": " on a continuation line parses, with as
+    // many dims as the text has numbers (counted here by splitting on ',').
+    const std::string text =
+        logscan::test::read_file(logscan::test::sample_path("000_cf8afa6c099f806b.txt"));
+    std::istringstream in(text);
+    std::string line;
+    int n = 0;
+    while (std::getline(in, line)) {
+        if (line.empty() || line[0] != ' ') continue;
+        const auto colon = line.find(": (");
+        if (colon == std::string::npos) continue;
+        const std::string tuple = line.substr(colon + 2);
+        std::size_t numbers = 0;
+        bool in_digits = false;
+        for (char c : tuple) {
+            const bool dg = c >= '0' && c <= '9';
+            if (dg && !in_digits) ++numbers;
+            in_digits = dg;
+        }
+        const auto s = logscan::shape_dims(tuple);
+        INFO(tuple);
+        REQUIRE(s.ok());
+        CHECK(s.size() == numbers);
+        ++n;
+    }
+    CHECK(n > 100);
+
+    // TVM argument shapes: the cell runs from the first "float32[" to the last ']'; it has as
+    // many shapes as "float32[" occurrences and as many dims as numbers.
+    const std::string tvm =
+        logscan::test::read_file(logscan::test::sample_path("004_d73c77cb3fb2895c.txt"));
+    std::istringstream tin(tvm);
+    int cells = 0;
+    while (std::getline(tin, line)) {
+        const auto b = line.find("float32[");
+        if (b == std::string::npos) continue;
+        const auto e = line.rfind(']');
+        const std::string cell = line.substr(b, e + 1 - b);
+        std::size_t shapes = 0, numbers = 0;
+        for (std::size_t k = 0; (k = cell.find("float32[", k)) != std::string::npos; k += 8)
+            ++shapes;
+        bool in_digits = false;
+        for (std::size_t k = 0; k < cell.size(); ++k) {
+            const bool dg = cell[k] >= '0' && cell[k] <= '9' &&
+                            !(k >= 5 && cell.compare(k - 5, 5, "float") == 0) &&
+                            !(k >= 6 && cell.compare(k - 6, 6, "float3") == 0);
+            if (dg && !in_digits) ++numbers;
+            in_digits = dg;
+        }
+        const auto seq = logscan::shape_lists(cell);
+        INFO(cell);
+        REQUIRE(seq.ok());
+        CHECK(seq.size() == shapes);
+        std::size_t dims = 0;
+        for (const logscan::shape_list& s : seq) dims += s.size();
+        CHECK(dims == numbers);
+        ++cells;
+    }
+    CHECK(cells > 50);
+}
+
+TEST_CASE("num::no heap allocation") {
+    std::string long_grouped = "1";
+    for (int i = 0; i < 400; ++i) long_grouped += ",000";
+    long_grouped += ".5e-1000";
+    const std::string long_plain = "0." + std::string(2000, '0') + "17e2000";
+    double sink = 0;
+    std::int64_t isink = 0;
+    LOGSCAN_CHECK_NO_ALLOC(sink += logscan::parse_number<double>("1.5e3").value);
+    LOGSCAN_CHECK_NO_ALLOC(sink += logscan::parse_number<double>(long_plain).value);
+    LOGSCAN_CHECK_NO_ALLOC(sink += logscan::parse_grouped<double>("12,424.27").value);
+    LOGSCAN_CHECK_NO_ALLOC(sink += logscan::parse_grouped<double>(long_grouped).value);
+    LOGSCAN_CHECK_NO_ALLOC(isink += logscan::parse_number<std::int64_t>("-12345").value);
+    LOGSCAN_CHECK_NO_ALLOC(isink += logscan::parse_grouped<std::int64_t>("97,226,683").value);
+    LOGSCAN_CHECK_NO_ALLOC(sink += logscan::parse_grouped_value("1,577.51").value.as_double());
+    LOGSCAN_CHECK_NO_ALLOC(sink += logscan::parse_percent("424.52%").value);
+    LOGSCAN_CHECK_NO_ALLOC(sink += logscan::parse_time("26.04msec").value.seconds());
+    LOGSCAN_CHECK_NO_ALLOC(sink += logscan::parse_clock_duration("2 days, 1:31:44.5").value);
+    LOGSCAN_CHECK_NO_ALLOC(sink += logscan::parse_byte_size("196.00MiB").value.bytes());
+    LOGSCAN_CHECK_NO_ALLOC(for (std::int64_t d
+                                : logscan::shape_dims("float32[1, 784]")) isink += d);
+    CHECK(sink > 0);
+    CHECK(isink != 0);
+}
