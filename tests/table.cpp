@@ -118,6 +118,13 @@ TEST_CASE("table::cells and multi-values") {
     CHECK(parts == std::vector<std::string>{"232.45", "-", "-", "-", "8.71"});
     CHECK(holes == std::vector<bool>{false, true, true, true, false});
     CHECK(logscan::multi_values("1.67 / 0.00").size() == 2);
+    // numbers in cells and parts (thousands separators allowed)
+    CHECK(logscan::cell{"   122,624.85 "}.number<double>().value == 122624.85);
+    CHECK(logscan::cell{" 3,983"}.number<int>().value == 3983);
+    CHECK_FALSE(logscan::cell{" cpu0 "}.number<double>().ok());
+    CHECK_FALSE(logscan::cell{"1,23"}.number<double>().ok());
+    auto it = logscan::multi_values("0.39 / 2.61").begin();
+    CHECK((*it).number<double>().value == 0.39);
     CHECK(logscan::multi_values("   ").size() == 0);
     CHECK(logscan::multi_values("single").size() == 1);
 }

@@ -53,7 +53,8 @@
 /// skipped as text. Nothing allocates.
 ///
 /// Cell helpers: `cell::text()` (trimmed), `cell::indent()`, `cell::depth()` (indent / 2),
-/// `multi_values(text)` (lazy `a / b / c` with `-` placeholders).
+/// `cell::number<T>()` (thousands separators allowed), `multi_values(text)` (lazy
+/// `a / b / c` with `-` placeholders; `value_part::number<T>()`).
 #ifndef LOGSCAN_TABLE_HPP_INCLUDED
 #define LOGSCAN_TABLE_HPP_INCLUDED
 
@@ -67,6 +68,7 @@
 #include "config.hpp"
 #include "error.hpp"
 #include "lines.hpp"
+#include "num.hpp"
 #include "visit.hpp"
 
 namespace logscan {
@@ -104,6 +106,10 @@ struct cell {
     }
     /// Nesting depth of an indented name: leading spaces / 2.
     constexpr std::size_t depth() const noexcept { return indent() / 2; }
+    /// The trimmed text as a number of type T, `,` thousands separators allowed
+    /// (`logscan::parse_grouped`): `{value, ptr, ec}`.
+    template <parsable_number T>
+    constexpr value_result<T> number() const noexcept { return parse_grouped<T>(text()); }
 };
 
 /// One part of a multi-value cell (`1.67 / 0.00 / -`).
@@ -111,6 +117,9 @@ struct value_part {
     std::string_view text; ///< trimmed text of the part
     /// True for the `-` placeholder (no value).
     constexpr bool placeholder() const noexcept { return text == "-"; }
+    /// The part as a number of type T (thousands separators allowed).
+    template <parsable_number T>
+    constexpr value_result<T> number() const noexcept { return parse_grouped<T>(text); }
 };
 
 /// A lazy range over the parts of `a / b / c` (separator: `" / "`); no storage.
