@@ -72,6 +72,18 @@ int main(int argc, char** argv) {
             p = end + 1;
         }
     }
+    double ref_sum_grouped = 0; // strtod of each line of the grouped text with ',' removed
+    {
+        std::string line;
+        for (char c : grouped) {
+            if (c == '\n') {
+                ref_sum_grouped += std::strtod(line.c_str(), nullptr);
+                line.clear();
+            } else if (c != ',') {
+                line.push_back(c);
+            }
+        }
+    }
     auto check = [&](const char* who, double sum, double ref) {
         if (std::fabs(sum - ref) > 1e-9 * std::fabs(ref)) {
             std::fprintf(stderr, "%s: sum %.17g differs from reference %.17g\n", who, sum, ref);
@@ -176,8 +188,29 @@ int main(int argc, char** argv) {
             }
             bench::keep(sum);
         });
+        check("parse_grouped_prefix", sum, ref_sum_grouped);
         g.add("logscan::parse_grouped_prefix<double>", s, true,
               "(no standard function reads separators)");
+    }
+    {
+        double sum = 0;
+        const double s = bench::best_seconds(opt.runs, [&] {
+            sum = 0;
+            const char* p = grouped.data();
+            const char* last = p + grouped.size();
+            while (p < last) {
+                const char* nl = static_cast<const char*>(
+                    std::memchr(p, '\n', static_cast<std::size_t>(last - p)));
+                const auto r = logscan::parse_grouped_value(
+                    std::string_view(p, static_cast<std::size_t>(nl - p)));
+                sum += r.value.as_double();
+                p = nl + 1;
+            }
+            bench::keep(sum);
+        });
+        check("parse_grouped_value", sum, ref_sum_grouped);
+        g.add("memchr + logscan::parse_grouped_value", s, false,
+              "(int64 or double, as the text says)");
     }
     g.print();
 

@@ -11,5 +11,8 @@
 #include "logscan/num.hpp"
 #include "logscan/lines.hpp"
 #include "logscan/table.hpp"
+#include "logscan/regex.hpp"
+#include "logscan/rules.hpp"
+#include "logscan/json.hpp"
 
 #endif

@@ -373,46 +373,47 @@ LOGSCAN_FORCE_INLINE const char* skip_digits(const char* p, const char* last) no
 }
 
 /// The run-time fast path of the prefix parsers: one pass of `std::from_chars` (integers) or
-/// fast_float (floats) straight on the input, the sign handled here. `handled` is false when
-/// the text needs the grammar-checking slow path: a `.` not followed by a digit (which
-/// fast_float would consume), or, for grouped parsing, a `,` right after the number.
-template <class T>
-struct fast_result {
-    value_result<T> r;
-    bool handled;
-};
+/// fast_float (floats) straight on the input, the sign handled here. Returns false when the
+/// text needs the grammar-checking slow path: a `.` not followed by a digit (which fast_float
+/// would consume), or, for grouped parsing, a `,` right after the number. The result goes to
+/// scalars (not a struct copy) so that, inlined, it stays in registers.
 template <parsable_number T>
-LOGSCAN_FORCE_INLINE fast_result<T> parse_fast(const char* first, const char* last,
-                                               bool groups) noexcept {
+LOGSCAN_FORCE_INLINE bool parse_fast(const char* first, const char* last, bool groups, T& v,
+                                     const char*& end, std::errc& ec) noexcept {
     const char* p = first; // where the library parser starts ('-' included, '+' skipped)
     const char* d = first; // first digit
     if (d != last && *d == '+')
         p = ++d;
     else if (d != last && *d == '-')
         ++d;
-    if (d == last || !is_digit(*d)) return {{T{}, first, std::errc::invalid_argument}, true};
-    T v{};
-    const char* end = nullptr;
+    end = first;
+    ec = std::errc::invalid_argument;
+    if (d == last || !is_digit(*d)) return true;
     if constexpr (parsable_integer<T>) {
         if constexpr (std::is_unsigned_v<T>) {
-            if (d != p) return {{T{}, first, std::errc::invalid_argument}, true};
+            if (d != p) return true;
+        }
+        if (groups) { // a separator after the digits: the slow path reads the groups
+            const char* q = skip_digits(d, last);
+            if (q != last && *q == ',') return false;
         }
         const std::from_chars_result fr = std::from_chars(p, last, v);
+        if (fr.ec != std::errc{} && fr.ec != std::errc::result_out_of_range)
+            return false; // not reached: a digit follows the sign
         end = fr.ptr;
-        if (groups && end != last && *end == ',') return {{}, false};
-        if (fr.ec == std::errc::result_out_of_range) return {{T{}, end, fr.ec}, true};
-        if (fr.ec != std::errc{}) return {{}, false}; // not reached: a digit follows the sign
-        return {{v, end, std::errc{}}, true};
+        ec = fr.ec;
+        return true;
     } else {
+        const char* q = skip_digits(d, last); // end of the integer digits
+        if (q != last) {
+            if (*q == '.' && (q + 1 == last || !is_digit(q[1]))) return false; // "1." "1.e5"
+            if (groups && *q == ',') return false; // separators: the slow path reads the groups
+        }
         const fast_float::from_chars_result fr = fast_float::from_chars(p, last, v);
+        if (fr.ec != std::errc{}) return false; // not reached: a digit follows the sign
         end = fr.ptr;
-        if (fr.ec != std::errc{}) return {{}, false}; // not reached: a digit follows the sign
-        const char* q = skip_digits(d, last);
-        if (q > end) q = end;
-        if (q != end && *q == '.' && (q + 1 == end || !is_digit(q[1]))) return {{}, false};
-        if (groups && q == end && end != last && *end == ',') return {{}, false};
-        if (is_overflow(v)) return {{v, end, std::errc::result_out_of_range}, true};
-        return {{v, end, std::errc{}}, true};
+        ec = is_overflow(v) ? std::errc::result_out_of_range : std::errc{};
+        return true;
     }
 }
 
@@ -429,8 +430,11 @@ template <parsable_number T>
 LOGSCAN_FORCE_INLINE constexpr value_result<T> parse_at(const char* first, const char* last,
                                                         bool groups) noexcept {
     if (!std::is_constant_evaluated()) {
-        const fast_result<T> f = parse_fast<T>(first, last, groups);
-        if (LOGSCAN_LIKELY(f.handled)) return f.r;
+        T v{};
+        const char* end = first;
+        std::errc ec{};
+        if (LOGSCAN_LIKELY(parse_fast<T>(first, last, groups, v, end, ec)))
+            return {v, end, ec}; // v is untouched (0) unless parsed
     }
     return parse_slow<T>(first, last, groups);
 }

@@ -1,0 +1,349 @@
+// SPDX-License-Identifier: MIT
+// logscan::regex against std::regex, Boost.Regex, RE2 and PCRE2-JIT (the last three when
+// found at configure time) on inputs built from the samples:
+//  (a) the megengine-log header pattern with 6 captures, matched on every line;
+//  (b) search_all of a thousands-separated number pattern over TVM profiler tables;
+//  (c) a rare-literal search (`static mem alloc`) over the megengine log.
+// Usage: bench_regex [--mb N] [--runs N]   (default 100 MB per input, best of 5 runs; the
+// slow std::regex rows run once).
+// Built with -DLOGSCAN_BENCH_COMPILE_50 this file is instead the compile-cost benchmark: one
+// translation unit instantiating 50 realistic log-line patterns (see bench/regex.cmake).
+#include <logscan/regex.hpp>
+
+#ifdef LOGSCAN_BENCH_COMPILE_50
+
+#include <cstddef>
+#include <string_view>
+
+#define P(n, pat)                                                                              \
+    std::size_t f##n(std::string_view s) {                                                     \
+        std::size_t k = logscan::match<pat>(s) ? 1u : 0u;                                      \
+        k += logscan::search<pat>(s).get<0>().size();                                          \
+        for (auto h : logscan::search_all<pat>(s)) k += h.get<0>().size();                      \
+        return k;                                                                              \
+    }
+P(0, R"(\[(\d+) (\d\d:\d\d:\d\d) (\d+)@([^:]*):([^\]]*)\] (.*))")
+P(1, R"(\[(?<day>\d\d) (?<time>\d\d:\d\d:\d\d) (?<line>\d+)@(?<file>[^:]+):(?<logger>[^\]]+)\] (?:(DBG|WRN|ERR|CRIT|CRITICAL) )?(.*))")
+P(2, R"(\[(\d\d)/(\d\d) (\d\d:\d\d:\d\d)\] (\S+) (INFO|WARNING|ERROR|DEBUG): (.*))")
+P(3, R"((\d+) (\d+) (\S+))")
+P(4, R"((\S+)\s+(\d{1,3}(?:,\d{3})*(?:\.\d+)?)\s+(\d+\.\d+)\s+(\w+)\s+(\d+)\s*(.*))")
+P(5, R"(\d{1,3}(?:,\d{3})+(?:\.\d+)?)")
+P(6, R"(graph optimization: applied (\d+) passes, total (\d+) var\(s\) replaced; time=([\d.]+) ms)")
+P(7, R"(FpropEnv\((\w+)\): start fprop VarNode\(owner_opr=(\w+)\{(\w+)@(0x[0-9a-f]+)\}\))")
+P(8, R"(FpropEnv\((\w+)\): var node shape:  (\w+): \(([\d, ]*)\))")
+P(9, R"(\s*(\w+)(?:@(\d+))?: \(([\d, ]*)\))")
+P(10, R"(Epoch: \[(\d+)\]\s*\[\s*(\d+)/(\d+)\])")
+P(11, R"((?P<key>\w+): (?P<val>[-+]?\d+(?:\.\d+)?(?:e[-+]?\d+)?))")
+P(12, R"((Mean|Median) (\w+) inference time \(std dev\): ([\d.]+) ms \(([\d.]+) ms\))")
+P(13, R"(float32\[([\d, ]*)\])")
+P(14, R"((\d+(?:\.\d+)?)(us|ms|s)\b)")
+P(15, R"(static memory allocation: nr_opr=(\d+) nr_var=(\d+) realtime=([\d.]+)msec)")
+P(16, R"(\s+(\d+)\s+(\S+)\s+(\d+)\s+(\d+)\s+(\S+))")
+P(17, R"(ppdet\.engine INFO: Epoch: \[(\d+)\] \[\s*(\d+)/(\d+)\] learning_rate: ([\d.e-]+) (.*))")
+P(18, R"(loss: ([\d.]+) loss_rpn_cls: ([\d.]+) loss_rpn_reg: ([\d.]+))")
+P(19, R"(eta: (\d+ days?, )?(\d+):(\d\d):(\d\d) batch_cost: ([\d.]+) data_cost: ([\d.]+))")
+P(20, R"(ips: ([\d.]+) images/s)")
+P(21, R"(-{10,})")
+P(22, R"(=+\s*(\w[\w ]*\w)\s*=+)")
+P(23, R"(Event\s+Calls\s+CPU Time \(Ms\)\s+GPU Time \(Ms\))")
+P(24, R"((\S+)\s+(\d+)\s+([\d.]+) / ([\d.]+) / ([\d.]+) / ([\d.]+) / ([\d.]+)\s+(.*))")
+P(25, R"(Name\s+Duration \(us\)\s+Percent\s+Device\s+Count\s+(.*))")
+P(26, R"((vm_mod_\w+)\s+([\d,]+\.\d+)\s+([\d.]+)\s+(\w+)\s+(\d+)\s+(.*))")
+P(27, R"(Total\s+([\d,]+\.\d+)\s+([\d.]+)\s+(\w+)\s+(\d+))")
+P(28, R"(Evaluate (\w+) inference cost of (\w+) on (\w+)\((\d+)\))")
+P(29, R"((\d+) (\d+) (/[\w/]+|_))")
+P(30, R"(^(\d+) (\d+)$)")
+P(31, R"(WRN (.*))")
+P(32, R"(ERR (.*))")
+P(33, R"(CRIT(?:ICAL)? (.*))")
+P(34, R"(\x1b\[[0-9;]*m)")
+P(35, R"((\w+)\{(\w+)@(0x[0-9a-f]+)\})")
+P(36, R"(opr_footprint\.(\w+)\.(\w+))")
+P(37, R"x("(\w+)": (-?\d+(?:\.\d+)?(?:e-?\d+)?))x")
+P(38, R"(\b(\d+)\s*(B|KiB|MiB|GiB)\b)")
+P(39, R"((\d+(?:\.\d+)?)%)")
+P(40, R"(\((\d+(?:, \d+)*,?)\))")
+P(41, R"((\w+)@(\d+): \(([\d, ]*)\))")
+P(42, R"(loading annotations into memory\.\.\.)")
+P(43, R"(Done \(t=([\d.]+)s\))")
+P(44, R"(\[(\d\d)/(\d\d) (\d\d):(\d\d):(\d\d)\] (\S+) (\w+): Load \[(\d+) samples valid, (\d+) samples invalid\] in file (.*)\.)")
+P(45, R"(Warning: (.*))")
+P(46, R"(Mean vm inference time \(std dev\): ([\d.]+) ms \(([\d.]+) ms\))")
+P(47, R"((\S+) = (\S+))")
+P(48, R"(^\s*$)")
+P(49, R"((?:[A-Za-z_][\w.]*/)+[\w.]+)")
+#undef P
+
+#else // the benchmark program
+
+#include <cstdio>
+#include <cstring>
+#include <regex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "bench_util.hpp"
+
+#ifdef LOGSCAN_BENCH_PCRE2
+#define PCRE2_CODE_UNIT_WIDTH 8
+#include <pcre2.h>
+#endif
+#ifdef LOGSCAN_BENCH_RE2
+#include <re2/re2.h>
+#endif
+#ifdef LOGSCAN_BENCH_BOOST
+#include <boost/regex.hpp>
+#endif
+
+namespace {
+
+constexpr logscan::fixed_string header = R"(\[(\d+) (\d\d:\d\d:\d\d) (\d+)@([^:]*):([^\]]*)\] (.*))";
+constexpr logscan::fixed_string grouped = R"(\d{1,3}(?:,\d{3})*(?:\.\d+)?)";
+constexpr logscan::fixed_string rare = "static mem alloc";
+
+struct outcome {
+    std::size_t count = 0; // matches
+    std::size_t bytes = 0; // total length of one capture / of the matches
+    bool operator==(const outcome&) const = default;
+};
+
+template <class F>
+void each_line(const std::string& text, F&& f) {
+    const char* p = text.data();
+    const char* end = p + text.size();
+    while (p < end) {
+        const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)));
+        if (!nl) nl = end;
+        f(p, static_cast<std::size_t>(nl - p));
+        p = nl + 1;
+    }
+}
+
+void row(bench::table& t, const char* name, int runs, outcome& out, const outcome& ref, bool reference,
+         auto&& f) {
+    const double s = bench::best_seconds(runs, [&] { out = f(); });
+    std::string note = "matches " + std::to_string(out.count);
+    if (!(out == ref) && !reference) note += "  (DIFFERS from logscan: " + std::to_string(ref.count) + ")";
+    t.add(name, s, reference, note);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+    const bench::options o = bench::parse_args(argc, argv, 100);
+    const int slow_runs = 1;
+    const std::string mege = bench::repeat_to(bench::sample("000_cf8afa6c099f806b.txt"), o.mb);
+    const std::string tvm = bench::repeat_to(bench::sample("004_d73c77cb3fb2895c.txt"), o.mb);
+
+    // (a) header pattern, 6 captures, every line
+    {
+        bench::table t("(a) megengine header, 6 captures, match on every line", mege.size());
+        outcome ref, out;
+        row(t, "logscan::match", o.runs, ref, ref, true, [&] {
+            outcome r;
+            each_line(mege, [&](const char* p, std::size_t n) {
+                const auto m = logscan::match<header>(std::string_view(p, n));
+                if (m) ++r.count, r.bytes += m.get<4>().size();
+            });
+            return r;
+        });
+#ifdef LOGSCAN_BENCH_PCRE2
+        {
+            int err = 0;
+            PCRE2_SIZE off = 0;
+            pcre2_code* re = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(header.chars), PCRE2_ZERO_TERMINATED,
+                                           PCRE2_ANCHORED | PCRE2_ENDANCHORED, &err, &off, nullptr);
+            pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
+            pcre2_match_data* md = pcre2_match_data_create_from_pattern(re, nullptr);
+            pcre2_match_context* mc = pcre2_match_context_create(nullptr);
+            row(t, "PCRE2-JIT", o.runs, out, ref, false, [&] {
+                outcome r;
+                each_line(mege, [&](const char* p, std::size_t n) {
+                    if (pcre2_jit_match(re, reinterpret_cast<PCRE2_SPTR>(p), n, 0, 0, md, mc) > 0) {
+                        const PCRE2_SIZE* ov = pcre2_get_ovector_pointer(md);
+                        ++r.count, r.bytes += ov[9] - ov[8];
+                    }
+                });
+                return r;
+            });
+            pcre2_match_context_free(mc);
+            pcre2_match_data_free(md);
+            pcre2_code_free(re);
+        }
+#endif
+#ifdef LOGSCAN_BENCH_RE2
+        {
+            RE2 re(header.chars);
+            row(t, "RE2 (FullMatch, 6 captures)", o.runs, out, ref, false, [&] {
+                outcome r;
+                re2::StringPiece g[6];
+                each_line(mege, [&](const char* p, std::size_t n) {
+                    if (RE2::FullMatch(re2::StringPiece(p, n), re, &g[0], &g[1], &g[2], &g[3], &g[4], &g[5]))
+                        ++r.count, r.bytes += g[3].size();
+                });
+                return r;
+            });
+        }
+#endif
+#ifdef LOGSCAN_BENCH_BOOST
+        {
+            const boost::regex re(header.chars);
+            row(t, "Boost.Regex", slow_runs, out, ref, false, [&] {
+                outcome r;
+                boost::cmatch m;
+                each_line(mege, [&](const char* p, std::size_t n) {
+                    if (boost::regex_match(p, p + n, m, re)) ++r.count, r.bytes += static_cast<std::size_t>(m[4].length());
+                });
+                return r;
+            });
+        }
+#endif
+        {
+            const std::regex re(header.chars);
+            row(t, "std::regex", slow_runs, out, ref, false, [&] {
+                outcome r;
+                std::cmatch m;
+                each_line(mege, [&](const char* p, std::size_t n) {
+                    if (std::regex_match(p, p + n, m, re)) ++r.count, r.bytes += static_cast<std::size_t>(m[4].length());
+                });
+                return r;
+            });
+        }
+        t.print();
+    }
+
+    // (b) thousands-separated numbers, search_all over TVM tables
+    {
+        bench::table t("(b) search_all of \\d{1,3}(?:,\\d{3})*(?:\\.\\d+)? over TVM tables", tvm.size());
+        outcome ref, out;
+        const std::string_view text = tvm;
+        row(t, "logscan::search_all", o.runs, ref, ref, true, [&] {
+            outcome r;
+            for (const auto& h : logscan::search_all<grouped>(text)) ++r.count, r.bytes += h.get<0>().size();
+            return r;
+        });
+#ifdef LOGSCAN_BENCH_PCRE2
+        {
+            int err = 0;
+            PCRE2_SIZE off = 0;
+            pcre2_code* re = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(grouped.chars), PCRE2_ZERO_TERMINATED, 0, &err,
+                                           &off, nullptr);
+            pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
+            pcre2_match_data* md = pcre2_match_data_create_from_pattern(re, nullptr);
+            row(t, "PCRE2-JIT", o.runs, out, ref, false, [&] {
+                outcome r;
+                PCRE2_SIZE pos = 0;
+                while (pcre2_jit_match(re, reinterpret_cast<PCRE2_SPTR>(text.data()), text.size(), pos, 0, md, nullptr) > 0) {
+                    const PCRE2_SIZE* ov = pcre2_get_ovector_pointer(md);
+                    ++r.count, r.bytes += ov[1] - ov[0];
+                    pos = ov[1] > ov[0] ? ov[1] : ov[1] + 1;
+                }
+                return r;
+            });
+            pcre2_match_data_free(md);
+            pcre2_code_free(re);
+        }
+#endif
+#ifdef LOGSCAN_BENCH_RE2
+        {
+            RE2 re(std::string("(") + grouped.chars + ")");
+            row(t, "RE2 (FindAndConsume)", o.runs, out, ref, false, [&] {
+                outcome r;
+                re2::StringPiece in(text.data(), text.size()), g;
+                while (RE2::FindAndConsume(&in, re, &g)) ++r.count, r.bytes += g.size();
+                return r;
+            });
+        }
+#endif
+#ifdef LOGSCAN_BENCH_BOOST
+        {
+            const boost::regex re(grouped.chars);
+            row(t, "Boost.Regex (cregex_iterator)", slow_runs, out, ref, false, [&] {
+                outcome r;
+                for (boost::cregex_iterator it(text.data(), text.data() + text.size(), re), end; it != end; ++it)
+                    ++r.count, r.bytes += static_cast<std::size_t>((*it)[0].length());
+                return r;
+            });
+        }
+#endif
+        {
+            const std::regex re(grouped.chars);
+            row(t, "std::regex (cregex_iterator)", slow_runs, out, ref, false, [&] {
+                outcome r;
+                for (std::cregex_iterator it(text.data(), text.data() + text.size(), re), end; it != end; ++it)
+                    ++r.count, r.bytes += static_cast<std::size_t>((*it)[0].length());
+                return r;
+            });
+        }
+        t.print();
+    }
+
+    // (c) rare literal over the megengine log
+    {
+        bench::table t("(c) rare literal 'static mem alloc', every occurrence, megengine log", mege.size());
+        outcome ref, out;
+        const std::string_view text = mege;
+        row(t, "logscan::search_all", o.runs, ref, ref, true, [&] {
+            outcome r;
+            for (const auto& h : logscan::search_all<rare>(text)) ++r.count, r.bytes += h.get<0>().size();
+            return r;
+        });
+#ifdef LOGSCAN_BENCH_PCRE2
+        {
+            int err = 0;
+            PCRE2_SIZE off = 0;
+            pcre2_code* re = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(rare.chars), PCRE2_ZERO_TERMINATED, 0, &err, &off, nullptr);
+            pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
+            pcre2_match_data* md = pcre2_match_data_create_from_pattern(re, nullptr);
+            row(t, "PCRE2-JIT", o.runs, out, ref, false, [&] {
+                outcome r;
+                PCRE2_SIZE pos = 0;
+                while (pcre2_jit_match(re, reinterpret_cast<PCRE2_SPTR>(text.data()), text.size(), pos, 0, md, nullptr) > 0) {
+                    const PCRE2_SIZE* ov = pcre2_get_ovector_pointer(md);
+                    ++r.count, r.bytes += ov[1] - ov[0];
+                    pos = ov[1];
+                }
+                return r;
+            });
+            pcre2_match_data_free(md);
+            pcre2_code_free(re);
+        }
+#endif
+#ifdef LOGSCAN_BENCH_RE2
+        {
+            RE2 re(std::string("(") + rare.chars + ")");
+            row(t, "RE2 (FindAndConsume)", o.runs, out, ref, false, [&] {
+                outcome r;
+                re2::StringPiece in(text.data(), text.size()), g;
+                while (RE2::FindAndConsume(&in, re, &g)) ++r.count, r.bytes += g.size();
+                return r;
+            });
+        }
+#endif
+#ifdef LOGSCAN_BENCH_BOOST
+        {
+            const boost::regex re(rare.chars);
+            row(t, "Boost.Regex (cregex_iterator)", slow_runs, out, ref, false, [&] {
+                outcome r;
+                for (boost::cregex_iterator it(text.data(), text.data() + text.size(), re), end; it != end; ++it)
+                    ++r.count, r.bytes += static_cast<std::size_t>((*it)[0].length());
+                return r;
+            });
+        }
+#endif
+        {
+            const std::regex re(rare.chars);
+            row(t, "std::regex (cregex_iterator)", slow_runs, out, ref, false, [&] {
+                outcome r;
+                for (std::cregex_iterator it(text.data(), text.data() + text.size(), re), end; it != end; ++it)
+                    ++r.count, r.bytes += static_cast<std::size_t>((*it)[0].length());
+                return r;
+            });
+        }
+        t.print();
+    }
+    return 0;
+}
+
+#endif

@@ -1,0 +1,1354 @@
+// SPDX-License-Identifier: MIT
+/// \file json.hpp
+/// A push-style JSON SAX reader: fed in chunks of any size, resumable at every byte, strict
+/// RFC 8259, no heap allocation while parsing.
+///
+/// `logscan::json::reader<Visitor>` is fed the input with `feed(chunk)` any number of times and
+/// ended with `finish()`; it calls the visitor's callbacks for every value, in document order.
+/// Every callback is optional (see visit.hpp); each may return `void`, `bool` (false = stop),
+/// `logscan::flow` or `logscan::json::action` (which adds `skip`):
+///
+/// \code
+/// struct my_visitor {
+///     void on_object_begin();  void on_object_end();
+///     void on_array_begin();   void on_array_end();
+///     void on_key(std::string_view key);                  // decoded (escapes resolved)
+///     void on_string(std::string_view s);                 // decoded (escapes resolved)
+///     void on_number(const logscan::json::number& n);     // n.text(), n.to_double(), ...
+///     void on_bool(bool b);    void on_null();
+///     void on_error(const logscan::error& e);             // once, on the first error
+/// };
+/// my_visitor v;
+/// logscan::json::reader<my_visitor> r{v};                 // allocates its buffers once, here
+/// r.feed(chunk1); r.feed(chunk2);                          // any split, never allocates
+/// r.finish();
+/// const logscan::error& res = r.result();                 // res.ok(), res.code, res.line, ...
+///
+/// logscan::error e = logscan::json::parse(whole_document, v);   // contiguous input
+/// logscan::file_source src{"profile.json"};
+/// logscan::error e2 = logscan::json::parse(src, v);              // streamed from a file
+/// \endcode
+///
+/// **Results.** `feed()` and `finish()` return `logscan::flow` so that `logscan::pump()` can drive
+/// a reader; `flow::stop` means the reader is done (an error, or a callback stopped it) and
+/// ignores further input. The outcome is `result()`: a `logscan::error` whose code is `none`,
+/// `syntax`, `unexpected_end`, `too_deep`, `too_long`, `invalid_utf8`, `stopped`, or `io_error`
+/// (with `ENOMEM`, when the reader's buffers could not be allocated), with 1-based line and
+/// byte column, 0-based byte offset, and a static message naming what was expected
+/// (`"expected ':' after object key"`). Errors (but not `stopped`) are also delivered once to
+/// the visitor's `on_error`.
+///
+/// **Strings.** Strings without escapes that lie whole in one chunk are handed out as views into
+/// the chunk; strings with escapes or split across chunks are assembled in the reader's scratch
+/// buffer (`options::scratch_capacity`, default 64 KiB). A key or string value longer (decoded)
+/// than the scratch capacity is a `too_long` error at its opening quote, however the input is
+/// chunked: never silently truncated. A visitor with
+/// `on_string_part(std::string_view part, bool last)` instead receives every string value in one
+/// or more parts (each at most `scratch_capacity` bytes, the final one with `last == true`; a
+/// part may end inside a UTF-8 sequence) and has no length limit; `on_string` is then not called.
+/// Views are valid only during the callback.
+///
+/// **Numbers.** `number` keeps the exact text; conversions are lazy (`to_double()` uses
+/// fast_float). Integers beyond 64 bits are delivered as text; `is_big_integer()` flags them.
+///
+/// **Key paths.** A callback may take a trailing `const logscan::json::path&` argument (or the
+/// visitor may declare `static constexpr bool wants_path = true;` and call `reader::path()`):
+/// the reader then keeps the key path of the current value (keys are copied into a buffer of
+/// `options::path_capacity` bytes). `p.matches("graph_exec.operator.*.type")` tests it; `*`
+/// matches one key or array index. Visitors that do not ask pay nothing for paths.
+///
+/// **Skipping.** Returning `action::skip` from `on_key` skips that key's value (no events for it
+/// or anything inside it); from `on_object_begin`/`on_array_begin` it skips the container's
+/// contents (its end event is still delivered). Skipped input is still fully validated, and
+/// skipped strings and numbers have no length limit.
+///
+/// **Strictness.** RFC 8259: exactly one value (or, with `options::multiple_values`, any number
+/// of values, separated by whitespace where needed), no comments, no trailing commas, no leading
+/// zeros, no control characters in strings, only the listed escapes, `\u` surrogate pairs
+/// combined and lone surrogates rejected, UTF-8 validated (`options::validate_utf8`), only
+/// space, `\t`, `\n`, `\r` as whitespace, no byte order mark. Nesting deeper than
+/// `options::max_depth` (default 1024) is `too_deep`; the reader never recurses.
+#ifndef LOGSCAN_JSON_HPP_INCLUDED
+#define LOGSCAN_JSON_HPP_INCLUDED
+
+#include <cerrno>
+#include <cfloat>
+#include <charconv>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <system_error>
+#include <type_traits>
+#include <utility>
+
+#include <fast_float/fast_float.h>
+
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#define LOGSCAN_JSON_SSE2 1
+#else
+#define LOGSCAN_JSON_SSE2 0
+#endif
+
+#include "config.hpp"
+#include "error.hpp"
+#include "source.hpp"
+#include "visit.hpp"
+
+namespace logscan::json {
+
+/// What a callback tells the reader: `flow` plus `skip`.
+enum class action : unsigned char {
+    proceed = 0, ///< go on
+    stop = 1,    ///< end the parse; `result()` is `error_code::stopped`
+    skip = 2,    ///< from `on_key`: skip the key's value; from a begin event: skip the contents
+};
+
+/// Reader settings; every field has a sensible default.
+struct options {
+    /// Deepest nesting of arrays and objects accepted; deeper is `too_deep`.
+    std::size_t max_depth = 1024;
+    /// Bytes of the scratch buffer that assembles split or escaped strings and split numbers;
+    /// also the longest key, string value (without `on_string_part`) or number accepted.
+    std::size_t scratch_capacity = std::size_t{64} << 10;
+    /// Bytes for the keys of the current key path (only used when the visitor wants paths).
+    std::size_t path_capacity = 4096;
+    /// Accept a stream of values (concatenated, or separated by whitespace/newlines).
+    bool multiple_values = false;
+    /// Reject strings that are not valid UTF-8 (`invalid_utf8`).
+    bool validate_utf8 = true;
+};
+
+/// A JSON number as it appears in the input. The text is valid JSON number syntax.
+class number {
+public:
+    constexpr number() noexcept = default;
+    /// A number with text `text` (valid JSON syntax); `integer` when it has no fraction/exponent.
+    constexpr number(std::string_view text, bool integer) noexcept : text_(text), integer_(integer) {}
+
+    /// The exact text, e.g. `-12.5e3`.
+    constexpr std::string_view text() const noexcept { return text_; }
+    /// True when the text has neither fraction nor exponent.
+    constexpr bool is_integer() const noexcept { return integer_; }
+    /// True when the text starts with `-`.
+    constexpr bool is_negative() const noexcept { return !text_.empty() && text_[0] == '-'; }
+    /// The value as a signed 64-bit integer; empty if not an integer or out of range.
+    std::optional<std::int64_t> to_int64() const noexcept {
+        std::int64_t v = 0;
+        if (!integer_) return std::nullopt;
+        const auto r = std::from_chars(text_.data(), text_.data() + text_.size(), v);
+        if (r.ec != std::errc{} || r.ptr != text_.data() + text_.size()) return std::nullopt;
+        return v;
+    }
+    /// The value as an unsigned 64-bit integer; empty if not a non-negative integer in range
+    /// (`-0` is 0).
+    std::optional<std::uint64_t> to_uint64() const noexcept {
+        std::uint64_t v = 0;
+        if (!integer_) return std::nullopt;
+        if (text_ == "-0") return std::uint64_t{0};
+        const auto r = std::from_chars(text_.data(), text_.data() + text_.size(), v);
+        if (r.ec != std::errc{} || r.ptr != text_.data() + text_.size()) return std::nullopt;
+        return v;
+    }
+    /// The value as the nearest double, correctly rounded (ties to even): Clinger's exact
+    /// fast path for up to 19 significant digits times a power of ten up to 22, fast_float
+    /// otherwise; +-inf when the magnitude is beyond the double range.
+    double to_double() const noexcept {
+        const char* p = text_.data();
+        const char* const end = p + text_.size();
+        const bool neg = p != end && *p == '-';
+        if (neg) ++p;
+        std::uint64_t m = 0;
+        const char* const int_start = p;
+        p = accumulate_digits(p, end, m);
+        std::ptrdiff_t digits = p - int_start;
+        int exp10 = 0;
+        if (p != end && *p == '.') {
+            const char* const frac_start = ++p;
+            p = accumulate_digits(p, end, m);
+            digits += p - frac_start;
+            exp10 = -static_cast<int>(p - frac_start > 100000 ? 100000 : p - frac_start);
+        }
+        if (p != end) { // exponent: [eE][+-]?digits
+            ++p;
+            bool eneg = false;
+            if (p != end && (*p == '+' || *p == '-')) eneg = *p++ == '-';
+            int e = 0;
+            for (; p != end; ++p)
+                if (e < 100000) e = e * 10 + (*p - '0');
+            exp10 += eneg ? -e : e;
+        }
+        // m and 10^|exp10| are exact doubles, so one IEEE operation rounds correctly (the
+        // digit count bounds m below 10^19, so it did not wrap)
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+        if (LOGSCAN_LIKELY(digits <= 19 && m <= (std::uint64_t{1} << 53) && exp10 >= -22 && exp10 <= 22)) {
+            double d = static_cast<double>(m);
+            d = exp10 < 0 ? d / internal_pow10(-exp10) : d * internal_pow10(exp10);
+            return neg ? -d : d;
+        }
+#else
+        (void)digits;
+        (void)m;
+        (void)exp10;
+#endif
+        double d = 0;
+        (void)fast_float::from_chars(text_.data(), text_.data() + text_.size(), d);
+        return d;
+    }
+    /// True for an integer that fits neither `int64_t` nor `uint64_t`.
+    bool is_big_integer() const noexcept {
+        if (!integer_ || text_.size() < 19) return false;
+        return !to_int64() && !to_uint64();
+    }
+
+private:
+    // m = m * 10^n + (the n digits at p); returns the first non-digit. m wraps after 19 digits
+    // (the caller then does not use it).
+    static LOGSCAN_FORCE_INLINE const char* accumulate_digits(const char* p, const char* end,
+                                                              std::uint64_t& m) noexcept {
+        for (; p != end && static_cast<unsigned char>(*p - '0') <= 9; ++p) m = m * 10 + static_cast<unsigned char>(*p - '0');
+        return p;
+    }
+    static double internal_pow10(int e) noexcept {
+        static constexpr double table[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                           1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                           1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+        return table[e];
+    }
+    std::string_view text_{};
+    bool integer_ = false;
+};
+
+namespace internal {
+/// One level of the key path: the key (in the reader's key buffer) or the element index.
+struct path_slot {
+    std::uint32_t key_off = 0;
+    std::uint32_t key_len = 0;
+    std::uint64_t index = 0;
+};
+/// Container kinds on the reader's depth stack.
+inline constexpr unsigned char kind_object = 1;
+inline constexpr unsigned char kind_array = 2;
+} // namespace internal
+
+/// One step of a key path: an object key or an array index.
+struct path_segment {
+    std::string_view key{}; ///< the member name (when `is_key()`)
+    std::uint64_t index = 0; ///< the 0-based element index (when `!is_key()`)
+    bool in_object = false;  ///< true when this step is an object member
+    /// True for an object member, false for an array element.
+    constexpr bool is_key() const noexcept { return in_object; }
+};
+
+/// The key path of the value being reported: one segment per enclosing container. For
+/// `on_key` it ends with that key; for a container's begin/end events it is the container's own
+/// position. A view into the reader: valid during the callback.
+class path {
+public:
+    constexpr path() noexcept = default;
+    /// (internal) A view of a reader's path storage.
+    constexpr path(const internal::path_slot* slots, const unsigned char* kinds, const char* keys,
+                   std::size_t size) noexcept
+        : slots_(slots), kinds_(kinds), keys_(keys), size_(size) {}
+
+    /// Number of segments (0 for the top-level value).
+    constexpr std::size_t size() const noexcept { return size_; }
+    /// True for the top-level value.
+    constexpr bool empty() const noexcept { return size_ == 0; }
+    /// Segment `i` (0 = outermost), `i < size()`.
+    constexpr path_segment operator[](std::size_t i) const noexcept {
+        const internal::path_slot& s = slots_[i];
+        if (kinds_[i] == internal::kind_object)
+            return {std::string_view(keys_ + s.key_off, s.key_len), 0, true};
+        return {std::string_view{}, s.index, false};
+    }
+    /// The innermost segment, `size() > 0`.
+    constexpr path_segment back() const noexcept { return (*this)[size_ - 1]; }
+
+    /// True when the path matches `pattern`: segments separated by `.`, each a key, a decimal
+    /// array index, or `*` (any one segment). `"graph_exec.operator.*.type"`; `""` matches the
+    /// top level. Keys containing `.` can only be matched by `*`.
+    constexpr bool matches(std::string_view pattern) const noexcept {
+        std::size_t i = 0;
+        if (pattern.empty()) return size_ == 0;
+        for (;;) {
+            const std::size_t dot = pattern.find('.');
+            const std::string_view part = pattern.substr(0, dot);
+            if (i == size_) return false;
+            const path_segment s = (*this)[i];
+            if (part != "*") {
+                if (s.in_object) {
+                    if (part != s.key) return false;
+                } else if (!index_equals(part, s.index)) {
+                    return false;
+                }
+            }
+            ++i;
+            if (dot == std::string_view::npos) return i == size_;
+            pattern.remove_prefix(dot + 1);
+        }
+    }
+
+private:
+    static constexpr bool index_equals(std::string_view part, std::uint64_t index) noexcept {
+        if (part.empty() || part.size() > 20 || (part.size() > 1 && part[0] == '0')) return false;
+        std::uint64_t v = 0;
+        for (const char c : part) {
+            if (c < '0' || c > '9') return false;
+            const auto d = static_cast<std::uint64_t>(c - '0');
+            if (v > (std::numeric_limits<std::uint64_t>::max() - d) / 10) return false;
+            v = v * 10 + d;
+        }
+        return v == index;
+    }
+
+    const internal::path_slot* slots_ = nullptr;
+    const unsigned char* kinds_ = nullptr;
+    const char* keys_ = nullptr;
+    std::size_t size_ = 0;
+};
+
+namespace internal {
+
+/// Turns whatever a callback returned into an `action`.
+template <class F>
+LOGSCAN_FORCE_INLINE constexpr action call_as_action(F&& f) {
+    using R = decltype(std::forward<F>(f)());
+    if constexpr (std::is_void_v<R>) {
+        std::forward<F>(f)();
+        return action::proceed;
+    } else if constexpr (std::is_same_v<std::remove_cvref_t<R>, action>) {
+        return std::forward<F>(f)();
+    } else if constexpr (std::is_same_v<std::remove_cvref_t<R>, flow>) {
+        return std::forward<F>(f)() == flow::stop ? action::stop : action::proceed;
+    } else {
+        static_assert(std::is_convertible_v<R, bool>,
+                      "logscan::json: a visitor callback must return void, bool, logscan::flow "
+                      "or logscan::json::action");
+        return static_cast<bool>(std::forward<F>(f)()) ? action::proceed : action::stop;
+    }
+}
+
+/// True when the visitor asks for key paths: it declares `wants_path = true` or has a callback
+/// taking a trailing `const path&`.
+template <class V>
+concept wants_path =
+    requires { requires static_cast<bool>(V::wants_path); } ||
+    requires(V& v, const path& p, std::string_view s, const number& n, bool b) {
+        requires(requires { v.on_object_begin(p); } || requires { v.on_object_end(p); } ||
+                 requires { v.on_array_begin(p); } || requires { v.on_array_end(p); } ||
+                 requires { v.on_key(s, p); } || requires { v.on_string(s, p); } ||
+                 requires { v.on_string_part(s, b, p); } || requires { v.on_number(n, p); } ||
+                 requires { v.on_bool(b, p); } || requires { v.on_null(p); });
+    };
+
+/// True when the visitor takes string values in parts.
+template <class V>
+concept wants_string_parts = requires(V& v, std::string_view s, bool b) { v.on_string_part(s, b); } ||
+                             requires(V& v, std::string_view s, bool b, const path& p) {
+                                 v.on_string_part(s, b, p);
+                             };
+
+/// First byte in [p, end) that is `"`, `\`, below 0x20 or above 0x7F; `end` if none.
+LOGSCAN_FORCE_INLINE const char* scan_string_plain(const char* p, const char* end) noexcept {
+#if LOGSCAN_JSON_SSE2
+    const __m128i quote = _mm_set1_epi8('"');
+    const __m128i backslash = _mm_set1_epi8('\\');
+    const __m128i space = _mm_set1_epi8(0x20);
+    while (end - p >= 16) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+        // signed compare: bytes >= 0x80 are negative, so `v < 0x20` catches them too
+        const __m128i m = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, quote), _mm_cmpeq_epi8(v, backslash)),
+                                       _mm_cmplt_epi8(v, space));
+        const int mask = _mm_movemask_epi8(m);
+        if (mask != 0) return p + __builtin_ctz(static_cast<unsigned>(mask));
+        p += 16;
+    }
+#endif
+    while (p != end) {
+        const auto c = static_cast<unsigned char>(*p);
+        if (c == '"' || c == '\\' || c < 0x20 || c >= 0x80) return p;
+        ++p;
+    }
+    return end;
+}
+
+/// For a UTF-8 lead byte: the number of continuation bytes and the allowed range of the first
+/// one (which excludes overlong forms, surrogates and values above U+10FFFF). False for a byte
+/// that cannot start a sequence.
+LOGSCAN_FORCE_INLINE constexpr bool utf8_lead(unsigned char c, unsigned char& need, unsigned char& lo,
+                                              unsigned char& hi) noexcept {
+    lo = 0x80;
+    hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) {
+        need = 1;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        need = 2;
+        if (c == 0xE0) lo = 0xA0;
+        if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        need = 3;
+        if (c == 0xF0) lo = 0x90;
+        if (c == 0xF4) hi = 0x8F;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+/// Length of the complete, valid UTF-8 sequence at `p`, or 0 when it is invalid or runs past
+/// `end` (the caller then takes the byte-by-byte path, which reports exactly).
+LOGSCAN_FORCE_INLINE constexpr std::size_t utf8_complete(const char* p, const char* end) noexcept {
+    unsigned char need = 0, lo = 0, hi = 0;
+    if (!utf8_lead(static_cast<unsigned char>(*p), need, lo, hi)) return 0;
+    if (end - p <= need) return 0;
+    for (std::size_t i = 1; i <= need; ++i) {
+        const auto b = static_cast<unsigned char>(p[i]);
+        if (b < lo || b > hi) return 0;
+        lo = 0x80;
+        hi = 0xBF;
+    }
+    return std::size_t{need} + 1;
+}
+
+LOGSCAN_FORCE_INLINE constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+
+/// First byte in [p, end) that is not an ASCII digit; `end` if none. Eight bytes at a time.
+LOGSCAN_FORCE_INLINE const char* skip_digits(const char* p, const char* end) noexcept {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && (defined(__GNUC__) || defined(__clang__))
+    constexpr std::uint64_t high = 0xF0F0F0F0F0F0F0F0ull;
+    constexpr std::uint64_t zeros = 0x3030303030303030ull;
+    while (end - p >= 8) {
+        std::uint64_t x;
+        std::memcpy(&x, p, 8);
+        // a byte's high nibble is non-zero unless it is in 0x30..0x3F (first term) and in
+        // 0x2A..0x39 (second term); a carry out of a byte >= 0xFA only disturbs later bytes
+        const std::uint64_t bad = ((x & high) ^ zeros) | (((x + 0x0606060606060606ull) & high) ^ zeros);
+        if (bad != 0) return p + (__builtin_ctzll(bad) >> 3);
+        p += 8;
+    }
+#endif
+    while (p != end && is_digit(*p)) ++p;
+    return p;
+}
+
+constexpr int hex_value(char c) noexcept {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+} // namespace internal
+
+// Calls the visitor's callback `name` (with a trailing path of `npath` segments if it takes
+// one) and yields an `action`; `action::proceed` when the visitor lacks the callback.
+#define LOGSCAN_JSON_EMIT(npath, name, ...)                                                    \
+    ([&]() -> ::logscan::json::action {                                                        \
+        if constexpr (tracks_path) path_size_ = (npath);                                       \
+        if constexpr (requires(const ::logscan::json::path& lsp_) {                            \
+                          vis_.name(__VA_ARGS__ __VA_OPT__(, ) lsp_);                          \
+                      })                                                                       \
+            return ::logscan::json::internal::call_as_action([&]() -> decltype(auto) {         \
+                return vis_.name(__VA_ARGS__ __VA_OPT__(, ) make_path(npath));                 \
+            });                                                                                \
+        else if constexpr (requires { vis_.name(__VA_ARGS__); })                               \
+            return ::logscan::json::internal::call_as_action(                                  \
+                [&]() -> decltype(auto) { return vis_.name(__VA_ARGS__); });                   \
+        else                                                                                   \
+            return ::logscan::json::action::proceed;                                           \
+    }())
+
+/// The push parser; see the file comment. Not copyable or movable (the visitor is held by
+/// reference). All memory is allocated once by the constructor (or supplied by the caller);
+/// `feed()` and `finish()` never allocate.
+template <class Visitor>
+class reader {
+public:
+    /// True when the reader keeps the key path (the visitor asks for it).
+    static constexpr bool tracks_path = internal::wants_path<Visitor>;
+    /// True when string values are delivered through `on_string_part`.
+    static constexpr bool string_parts = internal::wants_string_parts<Visitor>;
+
+    /// Bytes of storage a reader with options `opt` needs (for the caller-storage constructor).
+    static constexpr std::size_t storage_size(const options& opt) noexcept {
+        const layout l = layout_of(opt);
+        return l.total + alignof(internal::path_slot);
+    }
+
+    /// Allocates the scratch buffer, the depth stack and (if paths are tracked) the path
+    /// storage, in one block. If that fails, the first `feed`/`finish` reports `io_error`.
+    explicit reader(Visitor& vis, const options& opt = {}) noexcept : vis_(vis), opt_(opt) {
+        const std::size_t n = storage_size(opt_);
+        void* mem = std::malloc(n);
+        owned_ = mem;
+        init(mem, n);
+    }
+    /// Uses `storage` (at least `storage_size(opt)` bytes, outliving the reader) and allocates
+    /// nothing at all. Too small a block is reported as `io_error` by the first `feed`.
+    reader(Visitor& vis, const options& opt, std::span<std::byte> storage) noexcept : vis_(vis), opt_(opt) {
+        init(storage.data(), storage.size());
+    }
+    reader(const reader&) = delete;
+    reader& operator=(const reader&) = delete;
+    ~reader() { std::free(owned_); }
+
+    /// Feeds the next chunk (any size, including empty). Returns `flow::stop` once the reader is
+    /// done (error or stopped by a callback); further input is then ignored.
+    flow feed(std::string_view chunk) {
+        if (LOGSCAN_UNLIKELY(done_)) return flow::stop;
+        if (LOGSCAN_UNLIKELY(finished_)) {
+            fail_at(base_, error_code::syntax, "feed() called after finish()");
+            return flow::stop;
+        }
+        const char* p = chunk.data();
+        const char* const end = p + chunk.size();
+        cbeg_ = p;
+        const bool go = run(p, end);
+        base_ += chunk.size();
+        return go ? flow::proceed : flow::stop;
+    }
+
+    /// Ends the input: completes a number at the very end and checks that the document is
+    /// complete. Returns `flow::stop` if the document has an error or was stopped (see
+    /// `result()`), else `flow::proceed`. Calling it again changes nothing.
+    flow finish() {
+        if (done_) return flow::stop;
+        if (finished_) return flow::proceed;
+        finished_ = true;
+        cbeg_ = nullptr;
+        switch (tok_) {
+        case tok_none: break;
+        case tok_number:
+            if (!number_accepting(nstate_)) {
+                fail_at(base_, error_code::unexpected_end, number_message(nstate_));
+                return flow::stop;
+            }
+            tok_ = tok_none;
+            if (!deliver_number(std::string_view(scratch_, slen_), number_integer(nstate_), tok_off_))
+                return flow::stop;
+            break;
+        case tok_string:
+            fail_at(base_, error_code::unexpected_end, "unterminated string");
+            return flow::stop;
+        case tok_literal:
+            fail_at(base_, error_code::unexpected_end, "input ends inside true, false or null");
+            return flow::stop;
+        }
+        if (state_ == st_done || (opt_.multiple_values && state_ == st_value && depth_ == 0)) return flow::proceed;
+        fail_at(base_, error_code::unexpected_end, state_message());
+        return flow::stop;
+    }
+
+    /// The outcome so far: no error, or the first error (or `stopped`).
+    const error& result() const noexcept { return result_; }
+    /// True while no error occurred and no callback stopped the parse.
+    bool ok() const noexcept { return result_.ok(); }
+    /// Current nesting depth (open arrays and objects).
+    std::size_t depth() const noexcept { return depth_; }
+    /// Bytes fed so far.
+    std::uint64_t bytes() const noexcept { return base_; }
+    /// The key path of the value being reported, for a visitor with `wants_path` (call it from
+    /// a callback): the same path a callback taking a `const json::path&` receives.
+    json::path path() const noexcept
+        requires tracks_path
+    {
+        return make_path(path_size_);
+    }
+
+private:
+    // ---- storage ----
+    struct layout {
+        std::size_t slots = 0, scratch = 0, kinds = 0, keys = 0, total = 0;
+    };
+    static constexpr layout layout_of(const options& opt) noexcept {
+        layout l;
+        std::size_t at = 0;
+        l.slots = at;
+        if constexpr (tracks_path) at += opt.max_depth * sizeof(internal::path_slot);
+        l.scratch = at;
+        at += opt.scratch_capacity;
+        l.kinds = at;
+        at += opt.max_depth;
+        l.keys = at;
+        if constexpr (tracks_path) at += opt.path_capacity;
+        l.total = at;
+        return l;
+    }
+    void init(void* mem, std::size_t size) noexcept {
+        if (opt_.max_depth > (std::size_t{1} << 32)) opt_.max_depth = std::size_t{1} << 32;
+        if (opt_.path_capacity > std::numeric_limits<std::uint32_t>::max())
+            opt_.path_capacity = std::numeric_limits<std::uint32_t>::max();
+        const layout l = layout_of(opt_);
+        auto addr = reinterpret_cast<std::uintptr_t>(mem);
+        const std::uintptr_t aligned = (addr + alignof(internal::path_slot) - 1) &
+                                       ~static_cast<std::uintptr_t>(alignof(internal::path_slot) - 1);
+        if (mem == nullptr || aligned - addr + l.total > size) {
+            done_ = true;
+            result_ = {error_code::io_error, 1, 1, 0, "the JSON reader's buffers could not be allocated", ENOMEM};
+            return;
+        }
+        char* base = reinterpret_cast<char*>(aligned);
+        slots_ = reinterpret_cast<internal::path_slot*>(base + l.slots);
+        scratch_ = base + l.scratch;
+        kinds_ = reinterpret_cast<unsigned char*>(base + l.kinds);
+        keys_ = base + l.keys;
+        cap_ = opt_.scratch_capacity;
+    }
+
+    // ---- states ----
+    enum state_t : unsigned char {
+        st_value,          // a value (document start, after ':' or after ',' in an array)
+        st_value_or_close, // after '['
+        st_key_or_close,   // after '{'
+        st_key,            // after ',' in an object
+        st_colon,          // after a key
+        st_comma,          // after a value inside a container
+        st_done,           // after the top-level value
+    };
+    enum token_t : unsigned char { tok_none, tok_string, tok_number, tok_literal };
+    enum string_state_t : unsigned char { ss_body, ss_escape, ss_u, ss_low_backslash, ss_low_u, ss_low_hex };
+    enum number_state_t : unsigned char {
+        n_start, n_minus, n_zero, n_int, n_dot, n_frac, n_e, n_esign, n_exp,
+        n_end = 0xFE,  // the byte ends the number
+        n_error = 0xFF // the byte is not allowed here
+    };
+
+    const char* state_message() const noexcept {
+        switch (state_) {
+        case st_value: return depth_ == 0 ? "expected a JSON value" : (kinds_[depth_ - 1] == internal::kind_object ? "expected a value after ':'" : "expected a value after ','");
+        case st_value_or_close: return "expected a value or ']'";
+        case st_key_or_close: return "expected a string key or '}'";
+        case st_key: return "expected a string key after ','";
+        case st_colon: return "expected ':' after object key";
+        case st_comma:
+            return kinds_[depth_ - 1] == internal::kind_object ? "expected ',' or '}' after an object member"
+                                                               : "expected ',' or ']' after an array element";
+        case st_done: return "expected the end of the input after the JSON value";
+        }
+        return "syntax error";
+    }
+
+    // ---- errors ----
+    std::uint64_t off(const char* p) const noexcept {
+        return base_ + static_cast<std::uint64_t>(p - cbeg_);
+    }
+    void fail_at(std::uint64_t offset, error_code code, const char* message) {
+        result_ = {code, line_, offset - line_start_ + 1, offset, message, 0};
+        done_ = true;
+        (void)report_error(vis_, result_);
+    }
+    const char* fail(const char* p, error_code code, const char* message) {
+        fail_at(off(p), code, message);
+        return nullptr;
+    }
+    bool stopped_at(std::uint64_t offset) {
+        result_ = {error_code::stopped, line_, offset - line_start_ + 1, offset, to_string(error_code::stopped), 0};
+        done_ = true;
+        return false;
+    }
+
+    json::path make_path(std::size_t n) const noexcept { return json::path(slots_, kinds_, keys_, n); }
+    bool skipping() const noexcept { return skip_depth_ != 0; }
+
+    // ---- the main loop ----
+    // Skips whitespace, counting lines; returns the first other byte or `end`. The common
+    // cases (no whitespace, one space) take no loop.
+    LOGSCAN_FORCE_INLINE const char* skip_ws(const char* p, const char* const end) noexcept {
+        if (LOGSCAN_LIKELY(end - p >= 2)) {
+            if (static_cast<unsigned char>(*p) > ' ') return p;
+            if (*p == ' ' && static_cast<unsigned char>(p[1]) > ' ') return p + 1;
+        }
+        return skip_ws_loop(p, end);
+    }
+    const char* skip_ws_loop(const char* p, const char* const end) noexcept {
+        while (p != end) {
+            const auto c = static_cast<unsigned char>(*p);
+            if (c > ' ') return p;
+            if (c == ' ' || c == '\t' || c == '\r') {
+                ++p;
+            } else if (c == '\n') {
+                ++p;
+                ++line_;
+                line_start_ = off(p);
+            } else {
+                return p; // not whitespace: the grammar step reports it
+            }
+        }
+        return end;
+    }
+
+    // The grammar as a goto machine: each label knows what comes next, so the common paths
+    // (key, ':', value, ',', key, ...) never go through the state dispatch. `state_` is kept
+    // exact at every point where the chunk can end, so `dispatch` resumes anywhere.
+    bool run(const char* p, const char* const end) {
+        if (LOGSCAN_UNLIKELY(tok_ != tok_none)) {
+            p = resume(p, end);
+            if (p == nullptr) return false;
+            if (tok_ != tok_none) return true;
+        }
+    dispatch:
+        p = skip_ws(p, end);
+        if (p == end) return true;
+        switch (state_) {
+        case st_comma: goto comma;
+        case st_colon: goto colon;
+        case st_key_or_close:
+            if (*p == '}') goto close_here;
+            goto key;
+        case st_key: goto key;
+        case st_value_or_close:
+            if (*p == ']') goto close_here;
+            goto value;
+        case st_value: goto value;
+        case st_done:
+            if (opt_.multiple_values) goto value;
+            fail(p, error_code::syntax, state_message());
+            return false;
+        }
+        return false;
+
+    value: // p at a non-whitespace byte where a value must start (state_ is a value state)
+        switch (*p) {
+        case '{':
+            p = open(p, internal::kind_object);
+            if (LOGSCAN_UNLIKELY(p == nullptr)) return false;
+            p = skip_ws(p, end);
+            if (p == end) return true;
+            if (*p == '}') goto close_here;
+            goto key;
+        case '[':
+            p = open(p, internal::kind_array);
+            if (LOGSCAN_UNLIKELY(p == nullptr)) return false;
+            p = skip_ws(p, end);
+            if (p == end) return true;
+            if (*p == ']') goto close_here;
+            goto value;
+        case '"': p = string_token(p, end, false); break;
+        case 't':
+            if (end - p >= 4 && std::memcmp(p, "true", 4) == 0) {
+                p = deliver_bool(true, off(p)) ? p + 4 : nullptr;
+            } else {
+                p = literal_start(p, end, 0);
+            }
+            break;
+        case 'f':
+            if (end - p >= 5 && std::memcmp(p, "false", 5) == 0) {
+                p = deliver_bool(false, off(p)) ? p + 5 : nullptr;
+            } else {
+                p = literal_start(p, end, 1);
+            }
+            break;
+        case 'n':
+            if (end - p >= 4 && std::memcmp(p, "null", 4) == 0) {
+                p = deliver_null(off(p)) ? p + 4 : nullptr;
+            } else {
+                p = literal_start(p, end, 2);
+            }
+            break;
+        case '-':
+        case '0': case '1': case '2': case '3': case '4':
+        case '5': case '6': case '7': case '8': case '9':
+            p = number_token(p, end);
+            break;
+        default:
+            fail(p, error_code::syntax, state_message());
+            return false;
+        }
+        if (LOGSCAN_UNLIKELY(p == nullptr)) return false;
+        // A token cut by the chunk's end returns `end` (tok_ is set and the next feed resumes
+        // it); a complete token may also end exactly at `end`: either way, return.
+        if (LOGSCAN_UNLIKELY(p == end)) return true;
+    after_value:
+        if (LOGSCAN_UNLIKELY(depth_ == 0)) goto dispatch;
+        p = skip_ws(p, end);
+        if (p == end) return true;
+    comma: // state_ == st_comma
+        if (*p == ',') {
+            ++p;
+            if (kinds_[depth_ - 1] == internal::kind_object) {
+                state_ = st_key;
+                p = skip_ws(p, end);
+                if (p == end) return true;
+                goto key;
+            }
+            state_ = st_value;
+            if constexpr (tracks_path) ++slots_[depth_ - 1].index;
+            p = skip_ws(p, end);
+            if (p == end) return true;
+            goto value;
+        }
+        if (*p == (kinds_[depth_ - 1] == internal::kind_object ? '}' : ']')) goto close_here;
+        fail(p, error_code::syntax, state_message());
+        return false;
+
+    close_here: // p at the bracket closing the innermost container
+        if (LOGSCAN_UNLIKELY(!close(p))) return false;
+        ++p;
+        goto after_value;
+
+    key: // p at a non-whitespace byte where a key must start (state_ is a key state)
+        if (LOGSCAN_UNLIKELY(*p != '"')) {
+            fail(p, error_code::syntax, state_message());
+            return false;
+        }
+        p = string_token(p, end, true);
+        if (LOGSCAN_UNLIKELY(p == nullptr)) return false;
+        if (LOGSCAN_UNLIKELY(p == end)) return true; // complete or cut: see `value`
+        p = skip_ws(p, end);
+        if (p == end) return true;
+    colon: // state_ == st_colon
+        if (LOGSCAN_UNLIKELY(*p != ':')) {
+            fail(p, error_code::syntax, state_message());
+            return false;
+        }
+        ++p;
+        state_ = st_value;
+        p = skip_ws(p, end);
+        if (p == end) return true;
+        goto value;
+    }
+
+    const char* resume(const char* p, const char* end) {
+        switch (tok_) {
+        case tok_string: return string_slow(p, end);
+        case tok_number: return number_slow(p, end);
+        case tok_literal: return literal_slow(p, end);
+        case tok_none: break;
+        }
+        return p;
+    }
+
+    // ---- containers ----
+    const char* open(const char* p, unsigned char kind) {
+        if (LOGSCAN_UNLIKELY(depth_ >= opt_.max_depth))
+            return fail(p, error_code::too_deep, "nesting deeper than options::max_depth");
+        kinds_[depth_] = kind;
+        if constexpr (tracks_path) {
+            internal::path_slot& s = slots_[depth_];
+            s.key_off = depth_ == 0 ? 0 : slots_[depth_ - 1].key_off + slots_[depth_ - 1].key_len;
+            s.key_len = 0;
+            s.index = 0;
+        }
+        ++depth_;
+        state_ = kind == internal::kind_object ? st_key_or_close : st_value_or_close;
+        if (!skipping()) {
+            const action a = kind == internal::kind_object ? LOGSCAN_JSON_EMIT(depth_ - 1, on_object_begin)
+                                                           : LOGSCAN_JSON_EMIT(depth_ - 1, on_array_begin);
+            if (LOGSCAN_UNLIKELY(a != action::proceed)) {
+                if (a == action::stop) {
+                    stopped_at(off(p));
+                    return nullptr;
+                }
+                skip_depth_ = depth_;
+                skip_keep_end_ = true;
+            }
+        }
+        return p + 1;
+    }
+
+    // Closes the innermost container (the caller checked the bracket matches).
+    bool close(const char* p) {
+        const std::size_t d = depth_;
+        const unsigned char kind = kinds_[d - 1];
+        --depth_;
+        state_ = depth_ != 0 ? st_comma : st_done;
+        bool emit = true;
+        if (LOGSCAN_UNLIKELY(skip_depth_ != 0)) {
+            if (skip_keep_end_ && d == skip_depth_) {
+                skip_depth_ = 0;
+            } else {
+                emit = false;
+                if (!skip_keep_end_ && depth_ == skip_depth_) skip_depth_ = 0;
+            }
+        }
+        if (emit) {
+            const action a = kind == internal::kind_object ? LOGSCAN_JSON_EMIT(depth_, on_object_end)
+                                                           : LOGSCAN_JSON_EMIT(depth_, on_array_end);
+            if (LOGSCAN_UNLIKELY(a == action::stop)) return stopped_at(off(p));
+        }
+        return true;
+    }
+
+    // After a scalar value: the next state, and the end of a key's skipped scalar.
+    LOGSCAN_FORCE_INLINE void after_scalar() noexcept {
+        state_ = depth_ != 0 ? st_comma : st_done;
+        if (LOGSCAN_UNLIKELY(skip_depth_ != 0) && !skip_keep_end_ && depth_ == skip_depth_) skip_depth_ = 0;
+    }
+
+    // ---- scalars: delivery ----
+    bool deliver_bool(bool b, std::uint64_t at) {
+        if (!skipping() && LOGSCAN_JSON_EMIT(depth_, on_bool, b) == action::stop) return stopped_at(at);
+        after_scalar();
+        return true;
+    }
+    bool deliver_null(std::uint64_t at) {
+        if (!skipping() && LOGSCAN_JSON_EMIT(depth_, on_null) == action::stop) return stopped_at(at);
+        after_scalar();
+        return true;
+    }
+    bool deliver_number(std::string_view text, bool integer, std::uint64_t at) {
+        if (!skipping()) {
+            const number n(text, integer);
+            if (LOGSCAN_JSON_EMIT(depth_, on_number, n) == action::stop) return stopped_at(at);
+        }
+        after_scalar();
+        return true;
+    }
+    // A complete string (key or value) that fits the scratch capacity, or (with string parts)
+    // the final part of a value.
+    bool deliver_string(std::string_view s, bool is_key, std::uint64_t at) {
+        if (is_key) {
+            state_ = st_colon;
+            if (skipping()) return true;
+            if constexpr (tracks_path) {
+                internal::path_slot& slot = slots_[depth_ - 1];
+                if (LOGSCAN_UNLIKELY(s.size() > opt_.path_capacity - slot.key_off)) {
+                    fail_at(at, error_code::too_long, "key path longer than options::path_capacity");
+                    return false;
+                }
+                if (!s.empty()) std::memcpy(keys_ + slot.key_off, s.data(), s.size());
+                slot.key_len = static_cast<std::uint32_t>(s.size());
+            }
+            const action a = LOGSCAN_JSON_EMIT(depth_, on_key, s);
+            if (LOGSCAN_UNLIKELY(a != action::proceed)) {
+                if (a == action::stop) return stopped_at(at);
+                skip_depth_ = depth_;
+                skip_keep_end_ = false;
+            }
+            return true;
+        }
+        if (!skipping()) {
+            action a;
+            if constexpr (string_parts) {
+                a = LOGSCAN_JSON_EMIT(depth_, on_string_part, s, true);
+            } else {
+                a = LOGSCAN_JSON_EMIT(depth_, on_string, s);
+            }
+            if (a == action::stop) return stopped_at(at);
+        }
+        after_scalar();
+        return true;
+    }
+
+    // ---- strings ----
+    // `p` is at the opening quote. Fast path: the whole string is in this chunk, has no
+    // escapes, is valid UTF-8 and fits the limit; anything else goes through string_slow from
+    // the start, which handles every case byte by byte (and so reports exactly the same
+    // events and errors however the input is split).
+    LOGSCAN_FORCE_INLINE const char* string_token(const char* p, const char* end, bool is_key) {
+        const char* const s = p + 1;
+        const char* q = s;
+        for (;;) {
+#if LOGSCAN_JSON_SSE2
+            if (end - q >= 16) {
+                const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
+                const unsigned quotes =
+                    static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('"'))));
+                const unsigned special =
+                    quotes | static_cast<unsigned>(_mm_movemask_epi8(
+                                 _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')),
+                                              _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)))));
+                if (special == 0) {
+                    q += 16;
+                    continue;
+                }
+                const auto i = static_cast<unsigned>(__builtin_ctz(special));
+                q += i;
+                if ((quotes >> i) & 1u) break; // the closing quote, known without reloading it
+            } else
+#endif
+            {
+                q = internal::scan_string_plain(q, end);
+                if (q == end) goto slow;
+                if (*q == '"') break;
+            }
+            // a backslash, a control character or a non-ASCII byte
+            const auto c = static_cast<unsigned char>(*q);
+            if (c < 0x80) goto slow;
+            if (!opt_.validate_utf8) {
+                ++q;
+                continue;
+            }
+            const std::size_t len = internal::utf8_complete(q, end);
+            if (len == 0) goto slow;
+            q += len;
+        }
+        {
+            // q is at the closing quote
+            const auto n = static_cast<std::size_t>(q - s);
+            if (LOGSCAN_LIKELY(n <= cap_) || skipping())
+                return deliver_string(std::string_view(s, n), is_key, off(p)) ? q + 1 : nullptr;
+        }
+    slow:
+        tok_ = tok_string;
+        tok_key_ = is_key;
+        tok_off_ = off(p);
+        store_ = !skipping();
+        slen_ = 0;
+        sstate_ = ss_body;
+        u8_need_ = 0;
+        return string_slow(s, end);
+    }
+
+    // Appends to the scratch buffer; at the limit, emits a part (string values with
+    // on_string_part) or fails with too_long.
+    bool append(const char* b, std::size_t n) {
+        if (!store_) return true;
+        while (LOGSCAN_UNLIKELY(n > cap_ - slen_)) {
+            if constexpr (string_parts) {
+                if (tok_ == tok_string && !tok_key_ && cap_ != 0) {
+                    const std::size_t room = cap_ - slen_;
+                    if (room) std::memcpy(scratch_ + slen_, b, room);
+                    b += room;
+                    n -= room;
+                    if (LOGSCAN_JSON_EMIT(depth_, on_string_part, std::string_view(scratch_, cap_), false) ==
+                        action::stop)
+                        return stopped_at(tok_off_);
+                    slen_ = 0;
+                    continue;
+                }
+            }
+            fail_at(tok_off_, error_code::too_long,
+                    tok_ == tok_number ? "number longer than options::scratch_capacity"
+                                       : (tok_key_ ? "object key longer than options::scratch_capacity"
+                                                   : "string longer than options::scratch_capacity"));
+            return false;
+        }
+        if (n != 0) std::memcpy(scratch_ + slen_, b, n);
+        slen_ += n;
+        return true;
+    }
+    bool append_byte(unsigned char c) {
+        const char ch = static_cast<char>(c);
+        return append(&ch, 1);
+    }
+    bool append_code_point(std::uint32_t cp) {
+        char buf[4];
+        std::size_t n;
+        if (cp < 0x80) {
+            buf[0] = static_cast<char>(cp);
+            n = 1;
+        } else if (cp < 0x800) {
+            buf[0] = static_cast<char>(0xC0 | (cp >> 6));
+            buf[1] = static_cast<char>(0x80 | (cp & 0x3F));
+            n = 2;
+        } else if (cp < 0x10000) {
+            buf[0] = static_cast<char>(0xE0 | (cp >> 12));
+            buf[1] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+            buf[2] = static_cast<char>(0x80 | (cp & 0x3F));
+            n = 3;
+        } else {
+            buf[0] = static_cast<char>(0xF0 | (cp >> 18));
+            buf[1] = static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+            buf[2] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+            buf[3] = static_cast<char>(0x80 | (cp & 0x3F));
+            n = 4;
+        }
+        return append(buf, n);
+    }
+
+    // The byte-by-byte string machine; resumable at any byte.
+    const char* string_slow(const char* p, const char* const end) {
+        while (p != end) {
+            switch (sstate_) {
+            case ss_body: {
+                if (u8_need_ != 0) {
+                    const auto b = static_cast<unsigned char>(*p);
+                    if (b < u8_lo_ || b > u8_hi_) return fail(p, error_code::invalid_utf8, "invalid UTF-8 in string");
+                    if (!append_byte(b)) return nullptr;
+                    u8_lo_ = 0x80;
+                    u8_hi_ = 0xBF;
+                    --u8_need_;
+                    ++p;
+                    continue;
+                }
+                const char* q = internal::scan_string_plain(p, end);
+                if (q != p) {
+                    if (!append(p, static_cast<std::size_t>(q - p))) return nullptr;
+                    p = q;
+                    if (p == end) return end;
+                }
+                const auto c = static_cast<unsigned char>(*p);
+                if (c == '"') {
+                    tok_ = tok_none;
+                    return deliver_string(std::string_view(scratch_, slen_), tok_key_, tok_off_) ? p + 1 : nullptr;
+                }
+                if (c == '\\') {
+                    esc_off_ = off(p);
+                    sstate_ = ss_escape;
+                    ++p;
+                    continue;
+                }
+                if (c < 0x20) return fail(p, error_code::syntax, "control character in string (it must be escaped)");
+                if (opt_.validate_utf8 && !internal::utf8_lead(c, u8_need_, u8_lo_, u8_hi_))
+                    return fail(p, error_code::invalid_utf8, "invalid UTF-8 in string");
+                if (!append_byte(c)) return nullptr;
+                ++p;
+                continue;
+            }
+            case ss_escape: {
+                char out;
+                switch (*p) {
+                case '"': out = '"'; break;
+                case '\\': out = '\\'; break;
+                case '/': out = '/'; break;
+                case 'b': out = '\b'; break;
+                case 'f': out = '\f'; break;
+                case 'n': out = '\n'; break;
+                case 'r': out = '\r'; break;
+                case 't': out = '\t'; break;
+                case 'u':
+                    sstate_ = ss_u;
+                    hex_n_ = 0;
+                    hex_ = 0;
+                    ++p;
+                    continue;
+                default:
+                    return fail(p, error_code::syntax,
+                                "invalid escape in string (expected one of \\\" \\\\ \\/ \\b \\f \\n \\r \\t \\u)");
+                }
+                if (!append(&out, 1)) return nullptr;
+                sstate_ = ss_body;
+                ++p;
+                continue;
+            }
+            case ss_u:
+            case ss_low_hex: {
+                const int h = internal::hex_value(*p);
+                if (h < 0) return fail(p, error_code::syntax, "expected 4 hex digits after \\u");
+                hex_ = hex_ * 16 + static_cast<std::uint32_t>(h);
+                ++p;
+                if (++hex_n_ < 4) continue;
+                if (sstate_ == ss_u) {
+                    if (hex_ >= 0xD800 && hex_ <= 0xDBFF) {
+                        high_ = hex_;
+                        sstate_ = ss_low_backslash;
+                        continue;
+                    }
+                    if (hex_ >= 0xDC00 && hex_ <= 0xDFFF) {
+                        fail_at(esc_off_, error_code::syntax, "lone low surrogate in \\u escape");
+                        return nullptr;
+                    }
+                    if (!append_code_point(hex_)) return nullptr;
+                } else {
+                    if (hex_ < 0xDC00 || hex_ > 0xDFFF) {
+                        fail_at(esc_off_, error_code::syntax, "expected a low surrogate \\uDC00-\\uDFFF after a high surrogate");
+                        return nullptr;
+                    }
+                    if (!append_code_point(0x10000 + ((high_ - 0xD800) << 10) + (hex_ - 0xDC00))) return nullptr;
+                }
+                sstate_ = ss_body;
+                continue;
+            }
+            case ss_low_backslash:
+            case ss_low_u:
+                if (*p != (sstate_ == ss_low_backslash ? '\\' : 'u'))
+                    return fail(p, error_code::syntax, "lone high surrogate: expected a \\u low surrogate escape");
+                if (sstate_ == ss_low_u) {
+                    esc_off_ = off(p) - 1;
+                    sstate_ = ss_low_hex;
+                    hex_n_ = 0;
+                    hex_ = 0;
+                } else {
+                    sstate_ = ss_low_u;
+                }
+                ++p;
+                continue;
+            }
+        }
+        return end;
+    }
+
+    // ---- numbers ----
+    static constexpr unsigned char number_step(unsigned char s, char c) noexcept {
+        const bool digit = internal::is_digit(c);
+        switch (s) {
+        case n_start: return c == '-' ? n_minus : c == '0' ? n_zero : digit ? n_int : n_error;
+        case n_minus: return c == '0' ? n_zero : digit ? n_int : n_error;
+        case n_zero: return digit ? n_error : c == '.' ? n_dot : (c == 'e' || c == 'E') ? n_e : n_end;
+        case n_int: return digit ? n_int : c == '.' ? n_dot : (c == 'e' || c == 'E') ? n_e : n_end;
+        case n_dot: return digit ? n_frac : n_error;
+        case n_frac: return digit ? n_frac : (c == 'e' || c == 'E') ? n_e : n_end;
+        case n_e: return (c == '+' || c == '-') ? n_esign : digit ? n_exp : n_error;
+        case n_esign: return digit ? n_exp : n_error;
+        case n_exp: return digit ? n_exp : n_end;
+        default: return n_error;
+        }
+    }
+    static constexpr bool number_accepting(unsigned char s) noexcept {
+        return s == n_zero || s == n_int || s == n_frac || s == n_exp;
+    }
+    static constexpr bool number_integer(unsigned char s) noexcept { return s == n_zero || s == n_int; }
+    static constexpr const char* number_message(unsigned char s) noexcept {
+        switch (s) {
+        case n_minus: return "expected a digit after '-'";
+        case n_zero: return "leading zeros are not allowed";
+        case n_dot: return "expected a digit after the decimal point";
+        case n_e: return "expected a digit or sign in the exponent";
+        case n_esign: return "expected a digit in the exponent";
+        default: return "invalid number";
+        }
+    }
+
+    // `p` is at '-' or a digit. Fast path: the number ends inside this chunk, is valid and fits
+    // the limit; anything else goes through number_slow from the start.
+    LOGSCAN_FORCE_INLINE const char* number_token(const char* p, const char* end) {
+        using internal::is_digit;
+        const char* q = p;
+        bool integer = true;
+        if (*q == '-') ++q;
+        if (q == end) goto slow;
+        if (*q == '0') {
+            ++q;
+            if (q != end && is_digit(*q)) goto slow;
+        } else if (is_digit(*q)) {
+            q = internal::skip_digits(q + 1, end);
+        } else {
+            goto slow;
+        }
+        if (q != end && *q == '.') {
+            integer = false;
+            ++q;
+            if (q == end || !is_digit(*q)) goto slow;
+            q = internal::skip_digits(q + 1, end);
+        }
+        if (q != end && (*q == 'e' || *q == 'E')) {
+            integer = false;
+            ++q;
+            if (q != end && (*q == '+' || *q == '-')) ++q;
+            if (q == end || !is_digit(*q)) goto slow;
+            q = internal::skip_digits(q + 1, end);
+        }
+        if (q != end && (static_cast<std::size_t>(q - p) <= cap_ || skipping()))
+            return deliver_number(std::string_view(p, static_cast<std::size_t>(q - p)), integer, off(p)) ? q : nullptr;
+    slow:
+        tok_ = tok_number;
+        tok_key_ = false;
+        tok_off_ = off(p);
+        store_ = !skipping();
+        slen_ = 0;
+        nstate_ = n_start;
+        return number_slow(p, end);
+    }
+
+    const char* number_slow(const char* p, const char* const end) {
+        const char* run = p;
+        while (p != end) {
+            const unsigned char ns = number_step(nstate_, *p);
+            if (ns == n_end) {
+                if (!append(run, static_cast<std::size_t>(p - run))) return nullptr;
+                tok_ = tok_none;
+                return deliver_number(std::string_view(scratch_, slen_), number_integer(nstate_), tok_off_) ? p : nullptr;
+            }
+            if (ns == n_error) {
+                // bytes before the bad one count towards the limit first
+                if (!append(run, static_cast<std::size_t>(p - run))) return nullptr;
+                return fail(p, error_code::syntax, number_message(nstate_));
+            }
+            nstate_ = ns;
+            ++p;
+        }
+        if (!append(run, static_cast<std::size_t>(p - run))) return nullptr;
+        return end;
+    }
+
+    // ---- literals ----
+    static constexpr std::string_view literal_text(unsigned char k) noexcept {
+        return k == 0 ? std::string_view("true") : k == 1 ? std::string_view("false") : std::string_view("null");
+    }
+    const char* literal_start(const char* p, const char* end, unsigned char kind) {
+        tok_ = tok_literal;
+        tok_off_ = off(p);
+        lit_ = kind;
+        lit_n_ = 0;
+        return literal_slow(p, end);
+    }
+    const char* literal_slow(const char* p, const char* const end) {
+        const std::string_view lit = literal_text(lit_);
+        while (p != end) {
+            if (*p != lit[lit_n_])
+                return fail(p, error_code::syntax,
+                            lit_ == 0   ? "invalid literal (expected 'true')"
+                            : lit_ == 1 ? "invalid literal (expected 'false')"
+                                        : "invalid literal (expected 'null')");
+            ++p;
+            if (++lit_n_ == lit.size()) {
+                tok_ = tok_none;
+                const bool go = lit_ == 2 ? deliver_null(tok_off_) : deliver_bool(lit_ == 0, tok_off_);
+                return go ? p : nullptr;
+            }
+        }
+        return end;
+    }
+
+    // ---- members ----
+    Visitor& vis_;
+    options opt_;
+    void* owned_ = nullptr;
+    internal::path_slot* slots_ = nullptr;
+    char* scratch_ = nullptr;
+    unsigned char* kinds_ = nullptr;
+    char* keys_ = nullptr;
+    std::size_t cap_ = 0;
+    std::size_t depth_ = 0;
+    std::size_t slen_ = 0;
+    std::size_t skip_depth_ = 0; // 0: not skipping
+    std::size_t path_size_ = 0;  // path length of the event being reported
+    const char* cbeg_ = nullptr; // start of the current chunk
+    std::uint64_t base_ = 0;       // bytes before the current chunk
+    std::uint64_t line_ = 1;
+    std::uint64_t line_start_ = 0; // offset of the current line's first byte
+    std::uint64_t tok_off_ = 0;    // offset of the partial token's first byte
+    std::uint64_t esc_off_ = 0;    // offset of the current \u escape
+    error result_{};
+    std::uint32_t hex_ = 0, high_ = 0;
+    std::size_t lit_n_ = 0;
+    unsigned char lit_ = 0;
+    unsigned char hex_n_ = 0;
+    unsigned char u8_need_ = 0, u8_lo_ = 0x80, u8_hi_ = 0xBF;
+    state_t state_ = st_value;
+    token_t tok_ = tok_none;
+    string_state_t sstate_ = ss_body;
+    unsigned char nstate_ = n_start;
+    bool tok_key_ = false;
+    bool store_ = true;
+    bool skip_keep_end_ = false;
+    bool done_ = false;
+    bool finished_ = false;
+};
+
+#undef LOGSCAN_JSON_EMIT
+
+/// Parses a contiguous document. The reader's buffers are allocated once, here.
+template <class Visitor>
+error parse(std::string_view document, Visitor& vis, const options& opt = {}) {
+    reader<Visitor> r(vis, opt);
+    if (r.feed(document) == flow::proceed) (void)r.finish();
+    return r.result();
+}
+
+/// Parses a document read from a source (see source.hpp), chunk by chunk. Returns the
+/// source's error (`io_error` / `open_failed` with errno, offset = bytes parsed before it) if
+/// reading failed, else the reader's result. The reader's buffers are allocated once, here.
+template <byte_source Source, class Visitor>
+error parse(Source& src, Visitor& vis, const options& opt = {}) {
+    reader<Visitor> r(vis, opt);
+    for (;;) {
+        const chunk c = src.next();
+        if (c.code != error_code::none) return {c.code, 0, 0, r.bytes(), to_string(c.code), c.sys_errno};
+        if (c.data.empty()) break;
+        if (r.feed(c.data) == flow::stop) return r.result();
+    }
+    (void)r.finish();
+    return r.result();
+}
+
+} // namespace logscan::json
+
+#endif // LOGSCAN_JSON_HPP_INCLUDED

@@ -1,0 +1,646 @@
+// SPDX-License-Identifier: MIT
+/// \file regex/exec.hpp
+/// Internal: the matchers of logscan's regular expressions.
+///
+/// - `onepass_run`: for patterns where each byte decides the path (most log-line patterns),
+///   a table-driven matcher with memchr shortcuts for self-loops such as `.*` or `[^:]*`;
+/// - `pike_run`: a Pike VM (threads in priority order, capture registers copied per
+///   thread) for every pattern; time O(input x pattern), fixed storage;
+/// - `search_from`: leftmost-first search, one-pass attempts at candidate starts found by a
+///   literal or first-byte prefilter, under a step budget linear in the input; when the
+///   budget runs out the Pike VM takes over, so every search is linear.
+///
+/// Positions are absolute offsets into the text; `npos` marks an unset capture slot.
+/// Not part of the public API.
+///
+/// \code
+/// using C = logscan::regex_internal::compiled<"a+">;
+/// std::size_t caps[C::nslots];
+/// bool found = logscan::regex_internal::search_from<C>("xaay", 4, 0, false, caps, nullptr);
+/// \endcode
+#ifndef LOGSCAN_REGEX_EXEC_HPP_INCLUDED
+#define LOGSCAN_REGEX_EXEC_HPP_INCLUDED
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <type_traits>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
+#include "program.hpp"
+
+namespace logscan::regex_internal {
+
+inline constexpr std::size_t npos = ~std::size_t{0}; ///< unset capture slot
+
+/// True when the assertion bits hold at `pos` of text[0, n).
+constexpr bool check_asserts(std::uint8_t bits, const char* t, std::size_t n, std::size_t pos) noexcept {
+    if ((bits & a_bol) && pos != 0) return false;
+    if ((bits & a_eol) && !(pos == n || (pos + 1 == n && t[pos] == '\n'))) return false;
+    if (bits & (a_wordb | a_nwordb)) {
+        const bool before = pos > 0 && is_word_byte(static_cast<unsigned char>(t[pos - 1]));
+        const bool after = pos < n && is_word_byte(static_cast<unsigned char>(t[pos]));
+        const bool at_boundary = before != after;
+        if ((bits & a_wordb) && !at_boundary) return false;
+        if ((bits & a_nwordb) && at_boundary) return false;
+    }
+    return true;
+}
+
+/// First position >= from of byte c in t[from, to), or `to`.
+constexpr std::size_t find_byte(const char* t, std::size_t from, std::size_t to, char c) noexcept {
+    if (from >= to) return to;
+    const char* r = std::char_traits<char>::find(t + from, to - from, c);
+    return r ? static_cast<std::size_t>(r - t) : to;
+}
+
+/// Guessed commonness of a byte in logs and text (higher: more common), to pick the rarest
+/// bytes of a literal as the ones to look for first.
+constexpr int byte_rank(unsigned char c) noexcept {
+    if (c == ' ') return 255;
+    constexpr std::string_view common = "etaoinsrhldcumfpgwybv";
+    for (std::size_t k = 0; k < common.size(); ++k)
+        if (c == static_cast<unsigned char>(common[k])) return 240 - static_cast<int>(k) * 3;
+    if (c >= 'a' && c <= 'z') return 150;
+    if (c >= '0' && c <= '9') return 170;
+    if (c == '.' || c == ',' || c == '_' || c == ':' || c == '/' || c == '=' || c == '-' || c == '\n') return 160;
+    if (c >= 'A' && c <= 'Z') return 110;
+    if (c == '(' || c == ')' || c == '[' || c == ']' || c == '"' || c == '\'' || c == '@') return 120;
+    if (c < 0x80) return 60;
+    return 30;
+}
+
+/// A literal known at compile time, with the two rarest positions to look for first.
+template <std::size_t Cap>
+struct literal_plan {
+    std::size_t len = 0;
+    std::size_t i1 = 0, i2 = 0; // positions of the rarest and second-rarest bytes
+};
+template <std::size_t Cap>
+constexpr literal_plan<Cap> plan_literal(const std::array<char, Cap>& lit, std::size_t len) noexcept {
+    literal_plan<Cap> p;
+    p.len = len;
+    if (len < 2) return p;
+    auto rank = [&](std::size_t k) { return byte_rank(static_cast<unsigned char>(lit[k])); };
+    for (std::size_t k = 1; k < len; ++k)
+        if (rank(k) < rank(p.i1)) p.i1 = k;
+    p.i2 = p.i1 == 0 ? 1 : 0;
+    for (std::size_t k = 0; k < len; ++k)
+        if (k != p.i1 && (rank(k) < rank(p.i2) || (lit[p.i2] == lit[p.i1] && lit[k] != lit[p.i1]))) p.i2 = k;
+    return p;
+}
+
+/// First position >= from of the literal lit[0, len) in t[from, n), or npos. i1 and i2 are
+/// two positions of the literal to filter with (SSE2: 16 candidates at a time).
+constexpr std::size_t find_literal(const char* t, std::size_t n, std::size_t from, const char* lit,
+                                   std::size_t len, std::size_t i1 = 0, std::size_t i2 = 1) noexcept {
+    if (from > n || len > n - from) return npos;
+    if (len == 1) {
+        const std::size_t r = find_byte(t, from, n, lit[0]);
+        return r == n ? npos : r;
+    }
+    std::size_t s = from;
+    const std::size_t last = n - len; // last possible start
+#if defined(__SSE2__)
+    if (!std::is_constant_evaluated()) {
+        const __m128i v1 = _mm_set1_epi8(lit[i1]);
+        const __m128i v2 = _mm_set1_epi8(lit[i2]);
+        for (;;) {
+            while (s + 31 <= last) { // 32 candidates per round while nothing is found
+                const __m128i a0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t + s + i1));
+                const __m128i b0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t + s + i2));
+                const __m128i a1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t + s + 16 + i1));
+                const __m128i b1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t + s + 16 + i2));
+                const __m128i h0 = _mm_and_si128(_mm_cmpeq_epi8(a0, v1), _mm_cmpeq_epi8(b0, v2));
+                const __m128i h1 = _mm_and_si128(_mm_cmpeq_epi8(a1, v1), _mm_cmpeq_epi8(b1, v2));
+                if (_mm_movemask_epi8(_mm_or_si128(h0, h1)) != 0) break;
+                s += 32;
+            }
+            if (s + 15 > last) break;
+            const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t + s + i1));
+            const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t + s + i2));
+            auto m = static_cast<unsigned>(_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(a, v1), _mm_cmpeq_epi8(b, v2))));
+            while (m != 0) {
+                const std::size_t k = s + static_cast<std::size_t>(__builtin_ctz(m));
+                if (std::memcmp(t + k, lit, len) == 0) return k;
+                m &= m - 1;
+            }
+            s += 16;
+        }
+    }
+#endif
+    for (; s <= last; ++s) {
+        if (t[s + i1] != lit[i1] || t[s + i2] != lit[i2]) continue;
+        std::size_t k = 0;
+        while (k < len && t[s + k] == lit[k]) ++k;
+        if (k == len) return s;
+    }
+    return npos;
+}
+
+/// Analyses needed at run time, computed once per pattern.
+template <class C>
+struct info {
+    static constexpr start_info start = make_start_info<C>();
+    static constexpr inner_literal inner = make_inner_literal<C>();
+    static constexpr bool use_inner = start.prefix_len == 0 && inner.len >= 2;
+    static constexpr byte_classes bc = onepass_builder<C>::bc;
+    static constexpr std::array<std::uint8_t, 256> make_first_table() noexcept {
+        std::array<std::uint8_t, 256> tab{};
+        for (unsigned c = 0; c < 256; ++c) tab[c] = start.first.test(c) ? 1 : 0;
+        return tab;
+    }
+    static constexpr std::array<std::uint8_t, 256> first_table = make_first_table();
+    // the first bytes as one range [first_lo, first_hi], when they are one (\d, [a-z], ...)
+    static constexpr int range_end(bool hi) noexcept {
+        int lo = -1, h = -1;
+        for (unsigned c = 0; c < 256; ++c) {
+            if (!start.first.test(c)) continue;
+            if (lo < 0) lo = static_cast<int>(c);
+            else if (h != static_cast<int>(c) - 1) return -1;
+            h = static_cast<int>(c);
+        }
+        return hi ? h : lo;
+    }
+    static constexpr int first_lo = range_end(false);
+    static constexpr int first_hi = range_end(true);
+    static constexpr bool first_is_range = start.has_first && first_lo >= 0 && first_hi >= 0 && range_end(false) >= 0;
+    static constexpr auto prefix_plan = plan_literal(start.prefix, start.prefix_len);
+    static constexpr auto inner_plan = plan_literal(inner.text, inner.len);
+};
+
+/// First position in [p, to) whose byte has a non-zero entry in `tab`, or `to`.
+constexpr std::size_t scan_table(const char* t, std::size_t p, std::size_t to,
+                                 const std::array<std::uint8_t, 256>& tab) noexcept {
+    while (p + 4 <= to) {
+        if (tab[static_cast<unsigned char>(t[p])]) return p;
+        if (tab[static_cast<unsigned char>(t[p + 1])]) return p + 1;
+        if (tab[static_cast<unsigned char>(t[p + 2])]) return p + 2;
+        if (tab[static_cast<unsigned char>(t[p + 3])]) return p + 3;
+        p += 4;
+    }
+    while (p < to && !tab[static_cast<unsigned char>(t[p])]) ++p;
+    return p;
+}
+
+/// First position in [p, to) whose byte is in [lo, hi], or `to` (SSE2: 16 bytes at a time).
+constexpr std::size_t scan_range(const char* t, std::size_t p, std::size_t to, unsigned char lo,
+                                 unsigned char hi) noexcept {
+#if defined(__SSE2__)
+    if (!std::is_constant_evaluated()) {
+        const __m128i vlo = _mm_set1_epi8(static_cast<char>(lo));
+        const __m128i vspan = _mm_set1_epi8(static_cast<char>(hi - lo));
+        while (p + 16 <= to) {
+            const __m128i x = _mm_sub_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(t + p)), vlo);
+            const auto m = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_max_epu8(x, vspan), vspan)));
+            if (m != 0) return p + static_cast<std::size_t>(__builtin_ctz(m));
+            p += 16;
+        }
+    }
+#endif
+    while (p < to && static_cast<unsigned char>(static_cast<unsigned char>(t[p]) - lo) > static_cast<unsigned char>(hi - lo)) ++p;
+    return p;
+}
+
+/// Outcome of a bounded matcher run.
+enum class run_status : std::uint8_t { match, no_match, gave_up };
+
+/// One-pass matcher anchored at `start`. `Full`: the match must end at n. `must_advance`:
+/// an empty match at `start` is not allowed. Consumes at most `budget` steps (then gave_up).
+template <class C, bool Full>
+constexpr run_status onepass_run(const char* t, std::size_t n, std::size_t start, bool must_advance,
+                                 std::size_t* caps, std::size_t& budget) noexcept {
+    using O = onepass<C>;
+    constexpr std::size_t ns = static_cast<std::size_t>(C::nslots);
+    constexpr auto ncls = static_cast<std::size_t>(O::ncls);
+    constexpr const auto& w = O::loops;
+    constexpr bool asserts = w.any_asserts;
+    constexpr const auto& cls = info<C>::bc.map;
+    std::size_t fb[ns > 0 ? ns : 1];
+    bool has_fb = false;
+    for (std::size_t k = 0; k < ns; ++k) caps[k] = npos;
+    std::size_t s = 0;
+    std::size_t pos = start;
+    for (;;) {
+        const auto& st = w.states[s];
+        if (st.loop != 0 && pos < n) {
+            const std::size_t lim = (n - pos > budget) ? pos + budget : n;
+            const std::size_t q = st.loop == 1 ? find_byte(t, pos, lim, static_cast<char>(st.loop_byte))
+                                               : scan_table(t, pos, lim, w.stops[st.loop_table]);
+            budget -= q - pos;
+            pos = q;
+            if (budget == 0) return run_status::gave_up;
+        }
+        const op_entry* e = nullptr;
+        if (pos < n) {
+            e = &w.trans[s * ncls + cls[static_cast<unsigned char>(t[pos])]];
+            if (e->next == 0xFFFF || (asserts && e->asserts != 0 && !check_asserts(e->asserts, t, n, pos))) e = nullptr;
+        }
+        if (Full) {
+            if (e == nullptr) {
+                if (pos != n || !st.has_match) return run_status::no_match;
+                if (asserts && st.match_asserts != 0 && !check_asserts(st.match_asserts, t, n, pos))
+                    return run_status::no_match;
+                for (std::uint64_t m = st.match_mask; m != 0; m &= m - 1) caps[__builtin_ctzll(m)] = pos;
+                return run_status::match;
+            }
+        } else if (st.has_match || e == nullptr) {
+            const bool m_ok = st.has_match && !(must_advance && pos == start) &&
+                              (!asserts || st.match_asserts == 0 || check_asserts(st.match_asserts, t, n, pos));
+            if (m_ok && (e == nullptr || e->match_first)) {
+                for (std::uint64_t m = st.match_mask; m != 0; m &= m - 1) caps[__builtin_ctzll(m)] = pos;
+                return run_status::match;
+            }
+            if (e == nullptr) {
+                if (!has_fb) return run_status::no_match;
+                for (std::size_t k = 0; k < ns; ++k) caps[k] = fb[k];
+                return run_status::match;
+            }
+            if (m_ok) {
+                for (std::size_t k = 0; k < ns; ++k) fb[k] = caps[k];
+                for (std::uint64_t m = st.match_mask; m != 0; m &= m - 1) fb[__builtin_ctzll(m)] = pos;
+                has_fb = true;
+            }
+        }
+        for (std::uint64_t m = e->mask; m != 0; m &= m - 1) caps[__builtin_ctzll(m)] = pos;
+        s = e->next;
+        ++pos;
+        if (--budget == 0) return run_status::gave_up;
+    }
+}
+
+/// Index of each consuming or match instruction in a thread list (-1 for the others).
+template <class C>
+struct thread_slots {
+    std::array<std::int32_t, C::size> index{};
+    std::size_t count = 0;
+};
+template <class C>
+constexpr thread_slots<C> make_thread_slots() noexcept {
+    thread_slots<C> t;
+    for (std::size_t pc = 0; pc < C::size; ++pc) {
+        const op o = C::code[pc].o;
+        t.index[pc] = (o == op::byte || o == op::set || o == op::match) ? static_cast<std::int32_t>(t.count++) : -1;
+    }
+    return t;
+}
+
+/// A work item of the Pike VM's closure: explore pc, or (pc == -1) restore a slot.
+struct pike_job {
+    std::int32_t pc;   ///< instruction to explore, or -1: restore
+    std::int32_t slot; ///< slot to restore
+    std::size_t val;   ///< value to restore
+};
+
+/// Storage of the Pike VM: two thread lists, the visit marks and the closure stack. Its size
+/// is fixed by the pattern; it lives on the stack of the matching call.
+template <class C>
+struct pike_mem {
+    static constexpr std::size_t n = C::size;
+    static constexpr std::size_t nt = make_thread_slots<C>().count; // threads per list at most
+    static constexpr std::size_t ns = static_cast<std::size_t>(C::nslots);
+    static constexpr int depth = C::loop_depth > 6 ? 6 : C::loop_depth;
+    std::int32_t pc[2][nt];
+    std::size_t caps[2][nt * ns];
+    std::uint32_t mark[n << depth];
+    pike_job stack[2 * n + 4];
+    std::size_t work[ns];
+};
+
+/// The pattern-independent view of a program the Pike VM runs (one Pike VM is compiled for
+/// all patterns, which keeps the cost of each pattern in compile time and code size small).
+struct prog_view {
+    const inst* code;                            ///< instructions
+    const byteset* sets;                         ///< byte sets
+    std::size_t size;                            ///< instruction count
+    std::size_t ns;                              ///< capture and progress slots
+    std::size_t depth;                           ///< empty-loop nesting depth used in keys
+    const std::uint8_t* nest_depth;              ///< per pc: enclosing empty-loop count
+    const std::array<std::uint16_t, 8>* nest_regs; ///< per pc: their progress slots
+};
+
+/// Where the Pike VM works: pointers into a pike_mem.
+struct pike_space {
+    std::int32_t* pc[2];  ///< thread pcs of the two lists
+    std::size_t* caps[2]; ///< thread slots of the two lists (ns per thread)
+    std::uint32_t* mark;  ///< visit marks
+    pike_job* stack;      ///< closure work stack
+    std::size_t* work;    ///< slots of a new thread (ns)
+};
+
+/// Run-time form of the candidate scanner for the Pike VM (see `candidates`).
+struct cand_rt {
+    const char* t;
+    std::size_t n;
+    const char* prefix;
+    std::size_t prefix_len, p1, p2;
+    const char* inner;
+    std::size_t inner_len, i1, i2, pre_min, pre_max;
+    bool use_inner;
+    const std::array<std::uint8_t, 256>* first; // null: no first-byte filter
+    std::size_t win_lo = 0, win_hi = 0;
+    bool dead = false;
+
+    constexpr std::size_t first_byte_from(std::size_t p, std::size_t to) const noexcept {
+        return first ? scan_table(t, p, to, *first) : p;
+    }
+    constexpr std::size_t next(std::size_t from) noexcept {
+        if (dead || from > n) return npos;
+        if (prefix_len > 0) {
+            const std::size_t r = find_literal(t, n, from, prefix, prefix_len, p1, p2);
+            if (r == npos) dead = true;
+            return r;
+        }
+        if (use_inner && pre_max < wide_inf) {
+            for (;;) {
+                if (from < win_lo) from = win_lo;
+                if (from < win_hi) {
+                    const std::size_t p = first_byte_from(from, win_hi);
+                    if (p < win_hi) return p;
+                    from = win_hi;
+                }
+                const std::size_t q = find_literal(t, n, from + pre_min, inner, inner_len, i1, i2);
+                if (q == npos) {
+                    dead = true;
+                    return npos;
+                }
+                win_lo = q >= pre_max ? q - pre_max : 0;
+                if (win_lo < from) win_lo = from;
+                win_hi = q - pre_min + 1;
+            }
+        }
+        if (use_inner && find_literal(t, n, from + pre_min, inner, inner_len, i1, i2) == npos) {
+            dead = true;
+            return npos;
+        }
+        if (first) {
+            const std::size_t p = first_byte_from(from, n);
+            return p < n ? p : npos;
+        }
+        return from;
+    }
+};
+
+/// Largest matcher state accepted on the stack (a bigger pattern is a compile error).
+inline constexpr std::size_t max_matcher_state = std::size_t{256} << 10;
+
+/// Candidate-start scanner shared by the matchers: next position >= from where a match may
+/// start, or npos. Uses the literal prefix, a required literal or the first-byte set.
+template <class C>
+struct candidates {
+    using I = info<C>;
+    const char* t;
+    std::size_t n;
+    std::size_t win_lo = 0, win_hi = 0; // pending window of starts (required literal)
+    bool dead = false;
+
+    constexpr std::size_t first_byte_from(std::size_t p, std::size_t to) const noexcept {
+        if constexpr (I::first_is_range)
+            return scan_range(t, p, to, static_cast<unsigned char>(I::first_lo), static_cast<unsigned char>(I::first_hi));
+        else if constexpr (I::start.has_first)
+            return scan_table(t, p, to, I::first_table);
+        return p;
+    }
+
+    constexpr std::size_t next(std::size_t from) noexcept {
+        if (dead || from > n) return npos;
+        if constexpr (I::start.prefix_len > 0) {
+            const std::size_t r = find_literal(t, n, from, I::start.prefix.data(), I::start.prefix_len, I::prefix_plan.i1, I::prefix_plan.i2);
+            if (r == npos) dead = true;
+            return r;
+        } else if constexpr (I::use_inner && I::inner.pre_max < wide_inf) {
+            for (;;) {
+                if (from < win_lo) from = win_lo;
+                if (from < win_hi) {
+                    const std::size_t p = first_byte_from(from, win_hi);
+                    if (p < win_hi) return p;
+                    from = win_hi;
+                }
+                const std::size_t q = find_literal(t, n, from + I::inner.pre_min, I::inner.text.data(), I::inner.len, I::inner_plan.i1, I::inner_plan.i2);
+                if (q == npos) {
+                    dead = true;
+                    return npos;
+                }
+                win_lo = q >= I::inner.pre_max ? q - I::inner.pre_max : 0;
+                if (win_lo < from) win_lo = from;
+                win_hi = q - I::inner.pre_min + 1;
+            }
+        } else {
+            if constexpr (I::use_inner) {
+                if (find_literal(t, n, from + I::inner.pre_min, I::inner.text.data(), I::inner.len, I::inner_plan.i1, I::inner_plan.i2) == npos) {
+                    dead = true;
+                    return npos;
+                }
+            }
+            if constexpr (I::start.has_first) {
+                const std::size_t p = first_byte_from(from, n);
+                return p < n ? p : npos;
+            } else {
+                return from;
+            }
+        }
+    }
+};
+
+/// Pike VM. Anchored (only start) or unanchored (leftmost-first from start), `full`
+/// (match must end at n), `must_advance` (no empty match at start). Writes the slots of the
+/// match into out. `steps` (optional) accumulates the work done.
+constexpr bool pike_core(const prog_view& P, cand_rt& cand, pike_space& m, const char* t, std::size_t n,
+                         std::size_t start, bool anchored, bool full, bool must_advance, std::size_t* out,
+                         std::size_t* steps) noexcept {
+    const std::size_t ns = P.ns;
+    const std::size_t depth = P.depth;
+    for (std::size_t k = 0; k < (P.size << depth); ++k) m.mark[k] = 0;
+    std::uint32_t gen = 1;
+    std::size_t* wk = m.work;
+    for (std::size_t k = 0; k < ns; ++k) wk[k] = npos;
+    std::size_t work_count = 0;
+    std::size_t count[2] = {0, 0};
+
+    // Adds the threads reachable from pc0 without consuming, in priority order. The first
+    // branch is followed directly; alternatives and capture restores go on the work stack.
+    auto add = [&](int li, std::int32_t pc0, std::size_t pos, std::size_t* caps) {
+        std::size_t sp = 0;
+        std::int32_t next = pc0;
+        for (;;) {
+            if (next < 0) { // take the next job
+                if (sp == 0) return;
+                const pike_job j = m.stack[--sp];
+                if (j.pc < 0) {
+                    caps[j.slot] = j.val;
+                    continue;
+                }
+                next = j.pc;
+            }
+            const auto pc = static_cast<std::size_t>(next);
+            const inst& in = P.code[pc];
+            std::size_t key = pc << depth;
+            if (depth > 0 && in.o != op::byte && in.o != op::set && in.o != op::match) {
+                // inside empty-matchable loops, which of them started here changes the future
+                // (a thread that consumes a byte leaves every loop start behind: its future
+                // depends on its pc only, so those are keyed by pc alone)
+                const std::size_t d = P.nest_depth[pc];
+                for (std::size_t k = 0; k < d && k < depth; ++k)
+                    if (caps[P.nest_regs[pc][k]] == pos) key |= std::size_t{1} << k;
+            }
+            if (m.mark[key] == gen) {
+                next = -1;
+                continue;
+            }
+            m.mark[key] = gen;
+            ++work_count;
+            switch (in.o) {
+            case op::byte:
+            case op::set:
+            case op::match: {
+                const std::size_t k = count[li]++; // each such pc enters a list at most once
+                m.pc[li][k] = next;
+                std::size_t* dst = m.caps[li] + k * ns;
+                for (std::size_t s = 0; s < ns; ++s) dst[s] = caps[s];
+                next = -1;
+                break;
+            }
+            case op::jmp: next = in.x; break;
+            case op::split:
+                m.stack[sp++] = pike_job{in.y, 0, 0};
+                next = in.x;
+                break;
+            case op::save:
+                m.stack[sp++] = pike_job{-1, static_cast<std::int32_t>(in.arg), caps[in.arg]};
+                caps[in.arg] = pos;
+                next = next + 1;
+                break;
+            case op::assertion: next = check_asserts(in.b, t, n, pos) ? next + 1 : -1; break;
+            case op::progress: next = caps[in.arg] == pos ? in.x : in.y; break;
+            }
+        }
+    };
+
+    bool matched = false;
+    int cl = 0; // current list; the other is the next one
+    std::size_t pos = start;
+    if (!anchored) {
+        pos = cand.next(start);
+        if (pos == npos) return false;
+    }
+    add(cl, 0, pos, wk);
+    for (;;) {
+        if (count[cl] == 0) {
+            if (matched || anchored || pos >= n) break;
+            const std::size_t q = cand.next(pos + 1);
+            if (q == npos) break;
+            pos = q;
+            ++gen;
+            add(cl, 0, pos, wk);
+            continue;
+        }
+        ++gen;
+        const int nl = 1 - cl;
+        count[nl] = 0;
+        const unsigned char c = pos < n ? static_cast<unsigned char>(t[pos]) : 0;
+        for (std::size_t i = 0; i < count[cl]; ++i) {
+            const inst& in = P.code[static_cast<std::size_t>(m.pc[cl][i])];
+            std::size_t* caps = m.caps[cl] + i * ns;
+            if (in.o == op::match) {
+                if ((full && pos != n) || (must_advance && pos == start)) continue;
+                matched = true;
+                for (std::size_t s = 0; s < ns; ++s) out[s] = caps[s];
+                break; // lower-priority threads are cut off
+            }
+            if (pos < n && (in.o == op::byte ? in.b == c : P.sets[in.arg].test(c)))
+                add(nl, m.pc[cl][i] + 1, pos + 1, caps);
+        }
+        if (pos >= n) break;
+        ++pos;
+        if (!matched && !anchored && !cand.dead) {
+            if (cand.first == nullptr || (pos < n && (*cand.first)[static_cast<unsigned char>(t[pos])]))
+                add(nl, 0, pos, wk);
+        }
+        cl = nl;
+    }
+    if (steps) *steps += work_count;
+    return matched;
+}
+
+/// Pike VM on the program of C, with its storage on the stack.
+template <class C>
+constexpr bool pike_run(const char* t, std::size_t n, std::size_t start, bool anchored, bool full,
+                        bool must_advance, std::size_t* out, std::size_t* steps) noexcept {
+    using I = info<C>;
+    using M = pike_mem<C>;
+    const prog_view P{C::code.data(), C::sets.data(), C::size, static_cast<std::size_t>(C::nslots),
+                      static_cast<std::size_t>(M::depth), C::nesting.depth.data(), C::nesting.regs.data()};
+    cand_rt cand{t, n, I::start.prefix.data(), I::start.prefix_len, I::prefix_plan.i1, I::prefix_plan.i2,
+                 I::inner.text.data(), I::use_inner ? I::inner.len : 0, I::inner_plan.i1, I::inner_plan.i2,
+                 I::inner.pre_min, I::inner.pre_max, I::use_inner,
+                 I::start.has_first ? &I::first_table : nullptr};
+    if (std::is_constant_evaluated()) {
+        M m{};
+        pike_space sp{{m.pc[0], m.pc[1]}, {m.caps[0], m.caps[1]}, m.mark, m.stack, m.work};
+        return pike_core(P, cand, sp, t, n, start, anchored, full, must_advance, out, steps);
+    }
+    M m; // left uninitialised: every field is written before it is read
+    pike_space sp{{m.pc[0], m.pc[1]}, {m.caps[0], m.caps[1]}, m.mark, m.stack, m.work};
+    return pike_core(P, cand, sp, t, n, start, anchored, full, must_advance, out, steps);
+}
+
+/// Whole-text match: slots of the match into caps (C::nslots entries).
+template <class C>
+constexpr bool full_match(const char* t, std::size_t n, std::size_t* caps, std::size_t* steps) noexcept {
+    if constexpr (onepass<C>::ok) {
+        std::size_t budget = npos;
+        const bool r = onepass_run<C, true>(t, n, 0, false, caps, budget) == run_status::match;
+        if (steps) *steps += npos - budget;
+        return r;
+    } else {
+        if constexpr (info<C>::start.prefix_len > 0) {
+            constexpr std::size_t pl = info<C>::start.prefix_len;
+            if (n < pl) return false;
+            for (std::size_t k = 0; k < pl; ++k)
+                if (t[k] != info<C>::start.prefix[k]) return false;
+        }
+        return pike_run<C>(t, n, 0, true, true, false, caps, steps);
+    }
+}
+
+/// Leftmost-first search in t[from, n) (assertions see the whole text t[0, n)).
+template <class C>
+constexpr bool search_from(const char* t, std::size_t n, std::size_t from, bool must_advance, std::size_t* caps,
+                           std::size_t* steps) noexcept {
+    if constexpr (onepass<C>::ok) {
+        candidates<C> cand{t, n};
+        const std::size_t total = 2 * (n - from) + 256;
+        std::size_t budget = total;
+        std::size_t used_before = 0;
+        std::size_t s = cand.next(from);
+        while (s != npos) {
+            const std::size_t b0 = budget;
+            const run_status r = onepass_run<C, false>(t, n, s, must_advance && s == from, caps, budget);
+            used_before += b0 - budget;
+            if (r == run_status::match) {
+                if (steps) *steps += used_before;
+                return true;
+            }
+            if (r == run_status::gave_up) {
+                if (steps) *steps += used_before;
+                return pike_run<C>(t, n, s, false, false, must_advance && s == from, caps, steps);
+            }
+            if (s >= n) break;
+            const std::size_t s2 = cand.next(s + 1);
+            if (s2 == npos) break;
+            budget += 4 * (s2 - s);
+            s = s2;
+        }
+        if (steps) *steps += used_before;
+        return false;
+    } else {
+        return pike_run<C>(t, n, from, false, false, must_advance, caps, steps);
+    }
+}
+
+} // namespace logscan::regex_internal
+
+#endif // LOGSCAN_REGEX_EXEC_HPP_INCLUDED

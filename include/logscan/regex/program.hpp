@@ -1,0 +1,716 @@
+// SPDX-License-Identifier: MIT
+/// \file regex/program.hpp
+/// Internal: compiles a parsed pattern into a fixed-size NFA program and analyses it
+/// (byte classes, one-pass transition table, literal prefix, required literal, first bytes).
+///
+/// Everything here runs at compile time; the results are `static constexpr` members of
+/// `regex_internal::compiled<Pattern>`. Not part of the public API.
+///
+/// \code
+/// using c = logscan::regex_internal::compiled<"a(b|c)*d">;
+/// static_assert(c::ok && c::ngroups == 2);
+/// \endcode
+#ifndef LOGSCAN_REGEX_PROGRAM_HPP_INCLUDED
+#define LOGSCAN_REGEX_PROGRAM_HPP_INCLUDED
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+
+#include "parse.hpp"
+
+namespace logscan::regex_internal {
+
+/// Instruction opcodes of the NFA program.
+enum class op : std::uint8_t {
+    byte,     ///< consume `b`
+    set,      ///< consume a byte of set `arg`
+    split,    ///< try x, then y (x has priority)
+    jmp,      ///< go to x
+    save,     ///< slot `arg` = position
+    assertion,///< zero-width test of the bits in `b`
+    progress, ///< if position == slot `arg`: go to x (empty iteration), else go to y
+    match,    ///< the pattern matched
+};
+
+/// One instruction.
+struct inst {
+    op o = op::match;       ///< opcode
+    std::uint8_t b = 0;     ///< byte value or assertion bits
+    std::uint16_t arg = 0;  ///< set index or slot
+    std::int32_t x = 0;     ///< first target
+    std::int32_t y = 0;     ///< second target
+};
+
+/// Largest program accepted (instructions after expanding counted repetitions).
+inline constexpr std::size_t max_program = 6000;
+
+/// Number of instructions `k` compiles to (saturates above max_program).
+template <std::size_t L>
+constexpr std::size_t code_size(const ast<L>& a, int k) noexcept {
+    const node& nd = a.nodes[static_cast<std::size_t>(k)];
+    auto sat = [](std::size_t v) { return v > max_program ? max_program + 1 : v; };
+    switch (nd.kind) {
+    case nk::empty: return 0;
+    case nk::byte:
+    case nk::set:
+    case nk::assertion: return 1;
+    case nk::group: return sat(code_size(a, nd.child) + 2);
+    case nk::concat: {
+        std::size_t s = 0;
+        for (int c = nd.child; c >= 0; c = a.nodes[static_cast<std::size_t>(c)].next)
+            s = sat(s + code_size(a, c));
+        return s;
+    }
+    case nk::alt: {
+        std::size_t s = 0;
+        for (int c = nd.child; c >= 0; c = a.nodes[static_cast<std::size_t>(c)].next)
+            s = sat(s + code_size(a, c) + 2);
+        return sat(s - 2);
+    }
+    case nk::repeat: {
+        const std::size_t x = code_size(a, nd.child);
+        if (x > max_program) return max_program + 1;
+        const bool nul = nd.reg >= 0;
+        std::size_t s = 0;
+        if (nd.max == rep_inf) {
+            if (!nul && nd.min >= 1) return sat((nd.min) * x + 1);
+            s = nd.min * x + x + (nul ? 3 : 2);
+        } else {
+            const std::size_t opt = static_cast<std::size_t>(nd.max - nd.min);
+            s = nd.min * x + opt * (x + 1) + (nul && opt > 0 ? 2 * (opt - 1) : 0);
+        }
+        return sat(s);
+    }
+    }
+    return 0;
+}
+
+/// Emits the program of a syntax tree into an array of N instructions.
+template <std::size_t L, std::size_t N>
+struct emitter {
+    const ast<L>& a;
+    std::array<inst, N> code{};
+    int slot_base = 0; // first progress register slot (2 * ngroups)
+
+    constexpr const node& nd(int k) const noexcept { return a.nodes[static_cast<std::size_t>(k)]; }
+    constexpr void put(int pc, inst in) noexcept { code[static_cast<std::size_t>(pc)] = in; }
+
+    constexpr int emit(int k, int pc) noexcept {
+        const node& n = nd(k);
+        switch (n.kind) {
+        case nk::empty: return pc;
+        case nk::byte: put(pc, inst{op::byte, static_cast<std::uint8_t>(n.val)}); return pc + 1;
+        case nk::set: {
+            // a one-byte set is a byte
+            const byteset& s = a.sets[n.val];
+            if (s.count() == 1) {
+                for (unsigned c = 0; c < 256; ++c)
+                    if (s.test(c)) put(pc, inst{op::byte, static_cast<std::uint8_t>(c)});
+            } else {
+                put(pc, inst{op::set, 0, n.val});
+            }
+            return pc + 1;
+        }
+        case nk::assertion: put(pc, inst{op::assertion, static_cast<std::uint8_t>(n.val)}); return pc + 1;
+        case nk::group: {
+            put(pc, inst{op::save, 0, static_cast<std::uint16_t>(2 * n.val)});
+            const int e = emit(n.child, pc + 1);
+            put(e, inst{op::save, 0, static_cast<std::uint16_t>(2 * n.val + 1)});
+            return e + 1;
+        }
+        case nk::concat:
+            for (int c = n.child; c >= 0; c = nd(c).next) pc = emit(c, pc);
+            return pc;
+        case nk::alt: {
+            // split L1, next; L1: c1; jmp end; next: split L2, next2; ... last: ck
+            const int end = pc + static_cast<int>(code_size(a, k));
+            for (int c = n.child; c >= 0; c = nd(c).next) {
+                if (nd(c).next < 0) {
+                    pc = emit(c, pc);
+                } else {
+                    const int body = pc + 1;
+                    const int after = body + static_cast<int>(code_size(a, c)) + 1;
+                    put(pc, inst{op::split, 0, 0, body, after});
+                    const int e = emit(c, body);
+                    put(e, inst{op::jmp, 0, 0, end});
+                    pc = e + 1;
+                }
+            }
+            return pc;
+        }
+        case nk::repeat: return emit_repeat(k, pc);
+        }
+        return pc;
+    }
+
+    constexpr inst split(bool greedy, int body, int out) const noexcept {
+        return greedy ? inst{op::split, 0, 0, body, out} : inst{op::split, 0, 0, out, body};
+    }
+
+    constexpr int emit_repeat(int k, int pc) noexcept {
+        const node& n = nd(k);
+        const bool greedy = n.greedy != 0;
+        const bool nul = n.reg >= 0;
+        const auto reg = static_cast<std::uint16_t>(slot_base + n.reg);
+        const int x = static_cast<int>(code_size(a, n.child));
+        const int end = pc + static_cast<int>(code_size(a, k));
+        if (n.max == rep_inf && !nul && n.min >= 1) {
+            for (int r = 0; r + 1 < n.min; ++r) pc = emit(n.child, pc);
+            const int loop = pc;
+            pc = emit(n.child, pc);
+            put(pc, split(greedy, loop, pc + 1));
+            return pc + 1;
+        }
+        for (int r = 0; r < n.min; ++r) pc = emit(n.child, pc);
+        if (n.max == rep_inf) {
+            // L: split B, OUT; B: [save reg]; X; [progress reg OUT L | jmp L]; OUT:
+            const int loop = pc;
+            put(pc, split(greedy, pc + 1, end));
+            ++pc;
+            if (nul) put(pc++, inst{op::save, 0, reg});
+            pc = emit(n.child, pc);
+            if (nul) put(pc, inst{op::progress, 0, reg, end, loop});
+            else put(pc, inst{op::jmp, 0, 0, loop});
+            return pc + 1;
+        }
+        const int opt = n.max - n.min;
+        for (int r = 0; r < opt; ++r) {
+            const bool last = r + 1 == opt;
+            put(pc, split(greedy, pc + 1, end));
+            ++pc;
+            if (nul && !last) put(pc++, inst{op::save, 0, reg});
+            pc = emit(n.child, pc);
+            if (nul && !last) {
+                put(pc, inst{op::progress, 0, reg, end, pc + 1});
+                ++pc;
+            }
+        }
+        (void)x;
+        return pc;
+    }
+};
+
+/// A compiled pattern: the program and everything the matchers need, all computed at
+/// compile time from the pattern text.
+template <fixed_string P>
+struct compiled {
+    static constexpr std::size_t L = P.size();
+    static constexpr ast<L> tree = parse<L>(P.chars);
+    static constexpr bool parsed_ok = tree.err == errc::none;
+    static constexpr std::size_t body_size = parsed_ok ? code_size(tree, tree.root) : 0;
+    static constexpr bool too_large = body_size > max_program;
+    static constexpr bool ok = parsed_ok && !too_large;
+    static constexpr errc error = !parsed_ok ? tree.err : too_large ? errc::pattern_too_large : errc::none;
+    static constexpr std::size_t error_offset = !parsed_ok ? tree.err_pos : 0;
+
+    static constexpr int ngroups = ok ? tree.ngroups : 1;
+    static constexpr int nregs = ok ? tree.nregs : 0;
+    static constexpr int nslots = 2 * ngroups + nregs;
+    static constexpr std::size_t size = ok ? body_size + 3 : 3; // save 0, body, save 1, match
+
+    static constexpr std::array<inst, size> make_code() noexcept {
+        if constexpr (!ok) {
+            std::array<inst, size> c{};
+            c[0] = inst{op::save, 0, 0};
+            c[1] = inst{op::save, 0, 1};
+            c[2] = inst{op::match};
+            return c;
+        } else {
+            emitter<L, size> e{tree};
+            e.slot_base = 2 * tree.ngroups;
+            e.put(0, inst{op::save, 0, 0});
+            const int end = e.emit(tree.root, 1);
+            e.put(end, inst{op::save, 0, 1});
+            e.put(end + 1, inst{op::match});
+            return e.code;
+        }
+    }
+    static constexpr std::array<inst, size> code = make_code();
+
+    /// Progress registers of the empty-matchable loops enclosing each instruction: a thread's
+    /// future at such an instruction depends on which of them started at the current position.
+    struct loop_nesting {
+        std::array<std::uint8_t, size> depth{};
+        std::array<std::array<std::uint16_t, 8>, size> regs{};
+        int max_depth = 0;
+    };
+    static constexpr loop_nesting make_nesting() noexcept {
+        loop_nesting ln;
+        const int base = 2 * ngroups;
+        for (std::size_t ps = 0; ps < size; ++ps) {
+            const inst& sv = code[ps];
+            if (sv.o != op::save || sv.arg < base) continue;
+            std::size_t pp = ps + 1;
+            while (pp < size && !(code[pp].o == op::progress && code[pp].arg == sv.arg)) ++pp;
+            for (std::size_t k = ps + 1; k <= pp && k < size; ++k) {
+                if (ln.depth[k] < 8) ln.regs[k][ln.depth[k]] = sv.arg;
+                ++ln.depth[k];
+                if (ln.depth[k] > ln.max_depth) ln.max_depth = ln.depth[k];
+            }
+        }
+        return ln;
+    }
+    static constexpr loop_nesting nesting = make_nesting();
+    static constexpr int loop_depth = nesting.max_depth;
+
+    static constexpr std::size_t nsets = ok && tree.nsets > 0 ? static_cast<std::size_t>(tree.nsets) : 1;
+    static constexpr std::array<byteset, nsets> make_sets() noexcept {
+        std::array<byteset, nsets> s{};
+        for (std::size_t k = 0; k < nsets && k < static_cast<std::size_t>(tree.nsets); ++k) s[k] = tree.sets[k];
+        return s;
+    }
+    static constexpr std::array<byteset, nsets> sets = make_sets();
+
+    /// Group names: index of the group called `name`, or -1.
+    static constexpr int group_index(std::string_view name) noexcept {
+        for (int g = 1; g < ngroups; ++g) {
+            const auto gi = static_cast<std::size_t>(g);
+            if (tree.name_len[gi] == name.size() &&
+                P.view().substr(tree.name_pos[gi], tree.name_len[gi]) == name)
+                return g;
+        }
+        return -1;
+    }
+};
+
+/// Byte equivalence classes: bytes no instruction tells apart share a class.
+struct byte_classes {
+    std::array<std::uint8_t, 256> map{}; ///< class of each byte
+    int count = 1;                       ///< number of classes
+};
+
+/// Membership of byte c in the set consumed by instruction `in`.
+template <class C>
+constexpr bool accepts(const inst& in, unsigned c) noexcept {
+    if (in.o == op::byte) return in.b == c;
+    return C::sets[in.arg].test(c);
+}
+
+/// Bytes consumed by instruction `in`.
+template <class C>
+constexpr byteset consumed(const inst& in) noexcept {
+    if (in.o == op::byte) {
+        byteset b;
+        b.set(in.b);
+        return b;
+    }
+    return C::sets[in.arg];
+}
+
+template <class C>
+constexpr byte_classes make_byte_classes() noexcept {
+    // refine by every distinct byte and set used (not every instruction: counted
+    // repetitions repeat them), keeping constant evaluation cheap
+    byte_classes bc;
+    byteset bytes_used;
+    std::array<bool, C::nsets> sets_used{};
+    for (const inst& in : C::code) {
+        if (in.o == op::byte) bytes_used.set(in.b);
+        else if (in.o == op::set) sets_used[in.arg] = true;
+    }
+    auto refine = [&](const byteset& m) {
+        std::array<int, 512> renum{};
+        for (auto& r : renum) r = -1;
+        int next = 0;
+        for (unsigned c = 0; c < 256; ++c) {
+            const int key = bc.map[c] * 2 + (m.test(c) ? 1 : 0);
+            auto& r = renum[static_cast<std::size_t>(key)];
+            if (r < 0) r = next++;
+            bc.map[c] = static_cast<std::uint8_t>(r);
+        }
+        bc.count = next;
+    };
+    // single bytes: split their class in two without a full renumbering pass each
+    for (unsigned b = 0; b < 256; ++b) {
+        if (!bytes_used.test(b)) continue;
+        const std::uint8_t old = bc.map[b];
+        bool alone = true;
+        for (unsigned c = 0; c < 256 && alone; ++c) alone = c == b || bc.map[c] != old;
+        if (!alone) bc.map[b] = static_cast<std::uint8_t>(bc.count++);
+    }
+    for (std::size_t k = 0; k < C::nsets; ++k)
+        if (sets_used[k]) refine(C::sets[k]);
+    return bc;
+}
+
+/// What the start of the pattern tells a searcher.
+struct start_info {
+    byteset first{};           ///< bytes a match can start with (when `has_first`)
+    bool has_first = false;    ///< false when the pattern can match empty
+    std::array<char, 64> prefix{}; ///< literal every match starts with
+    std::size_t prefix_len = 0;    ///< its length (0: none)
+};
+
+template <class C>
+constexpr start_info make_start_info() noexcept {
+    start_info si;
+    // literal prefix: follow the straight line of saves, assertions and bytes from pc 0
+    for (std::size_t pc = 0; pc < C::size && si.prefix_len < si.prefix.size(); ++pc) {
+        const inst& in = C::code[pc];
+        if (in.o == op::save || in.o == op::assertion) continue;
+        if (in.o != op::byte) break;
+        si.prefix[si.prefix_len++] = static_cast<char>(in.b);
+    }
+    // first bytes: every consuming instruction reachable without consuming (assertions are
+    // assumed to pass, progress checks to go both ways)
+    std::array<bool, C::size> seen{};
+    std::array<std::int32_t, 2 * C::size + 2> stack{};
+    std::size_t sp = 0;
+    stack[sp++] = 0;
+    bool nullable_start = false;
+    while (sp > 0) {
+        const auto pc = static_cast<std::size_t>(stack[--sp]);
+        if (seen[pc]) continue;
+        seen[pc] = true;
+        const inst& in = C::code[pc];
+        switch (in.o) {
+        case op::byte: si.first.set(in.b); break;
+        case op::set: si.first.merge(C::sets[in.arg]); break;
+        case op::match: nullable_start = true; break;
+        case op::split:
+        case op::progress:
+            stack[sp++] = in.y;
+            stack[sp++] = in.x;
+            break;
+        case op::jmp: stack[sp++] = in.x; break;
+        case op::save:
+        case op::assertion: stack[sp++] = static_cast<std::int32_t>(pc + 1); break;
+        }
+    }
+    si.has_first = !nullable_start;
+    return si;
+}
+
+/// Width bounds of a subtree (wide_inf: unbounded).
+inline constexpr std::size_t wide_inf = std::size_t{1} << 40;
+template <std::size_t L>
+constexpr void widths(const ast<L>& a, int k, std::size_t& lo, std::size_t& hi) noexcept {
+    const node& nd = a.nodes[static_cast<std::size_t>(k)];
+    auto cap = [](std::size_t v) { return v > wide_inf ? wide_inf : v; };
+    switch (nd.kind) {
+    case nk::empty:
+    case nk::assertion: lo = hi = 0; return;
+    case nk::byte:
+    case nk::set: lo = hi = 1; return;
+    case nk::group: widths(a, nd.child, lo, hi); return;
+    case nk::concat:
+        lo = hi = 0;
+        for (int c = nd.child; c >= 0; c = a.nodes[static_cast<std::size_t>(c)].next) {
+            std::size_t l = 0, h = 0;
+            widths(a, c, l, h);
+            lo = cap(lo + l);
+            hi = cap(hi + h);
+        }
+        return;
+    case nk::alt:
+        lo = wide_inf;
+        hi = 0;
+        for (int c = nd.child; c >= 0; c = a.nodes[static_cast<std::size_t>(c)].next) {
+            std::size_t l = 0, h = 0;
+            widths(a, c, l, h);
+            lo = l < lo ? l : lo;
+            hi = h > hi ? h : hi;
+        }
+        return;
+    case nk::repeat: {
+        std::size_t l = 0, h = 0;
+        widths(a, nd.child, l, h);
+        lo = cap(l * nd.min);
+        hi = (nd.max == rep_inf && h > 0) ? wide_inf : cap(h * nd.max);
+        return;
+    }
+    }
+}
+
+/// A literal every match contains, at a distance in [pre_min, pre_max] from the match start.
+struct inner_literal {
+    std::array<char, 64> text{}; ///< the literal
+    std::size_t len = 0;         ///< its length (0: none)
+    std::size_t pre_min = 0;     ///< least bytes of the match before it
+    std::size_t pre_max = 0;     ///< most bytes of the match before it (wide_inf: unbounded)
+};
+
+template <class C>
+constexpr inner_literal make_inner_literal() noexcept {
+    inner_literal best;
+    const auto& a = C::tree;
+    int r = a.root;
+    while (r >= 0 && a.nodes[static_cast<std::size_t>(r)].kind == nk::group) r = a.nodes[static_cast<std::size_t>(r)].child;
+    if (r < 0 || a.nodes[static_cast<std::size_t>(r)].kind != nk::concat) return best;
+    std::size_t lo = 0, hi = 0;
+    inner_literal cur;
+    for (int c = a.nodes[static_cast<std::size_t>(r)].child; c >= 0; c = a.nodes[static_cast<std::size_t>(c)].next) {
+        const node& nd = a.nodes[static_cast<std::size_t>(c)];
+        if (nd.kind == nk::byte && cur.len < cur.text.size()) {
+            if (cur.len == 0) {
+                cur.pre_min = lo;
+                cur.pre_max = hi;
+            }
+            cur.text[cur.len++] = static_cast<char>(nd.val);
+            if (cur.len > best.len) best = cur;
+        } else {
+            cur.len = 0;
+        }
+        std::size_t l = 0, h = 0;
+        widths(a, c, l, h);
+        lo = lo + l > wide_inf ? wide_inf : lo + l;
+        hi = hi + h > wide_inf ? wide_inf : hi + h;
+    }
+    return best;
+}
+
+/// One-pass transition of the table: taking byte class c in a state.
+struct op_entry {
+    std::uint16_t next = 0xFFFF;   ///< next state (0xFFFF: no transition)
+    std::uint8_t asserts = 0;      ///< assertions to check before taking it
+    std::uint8_t match_first = 0;  ///< the state's match has priority over this transition
+    std::uint32_t pad = 0;
+    std::uint64_t mask = 0;        ///< slots set to the current position
+};
+
+/// One-pass state: its match exit and its self-loop shortcut.
+struct op_state {
+    std::uint8_t has_match = 0;     ///< the pattern can end here
+    std::uint8_t match_asserts = 0; ///< assertions the end needs
+    std::uint8_t loop = 0;          ///< 0 none, 1 memchr(loop_byte) stops it, 2 loop_set
+    std::uint8_t loop_byte = 0;     ///< the one byte that leaves the loop (loop == 1)
+    std::uint16_t loop_table = 0;   ///< index of its stop table (loop == 2)
+    std::uint64_t match_mask = 0;   ///< slots set to the position on matching
+    byteset loop_set{};             ///< bytes that stay in this state without any action
+};
+
+/// Upper bounds for building one-pass tables.
+inline constexpr std::size_t onepass_max_program = 256;
+
+template <class C>
+struct onepass_builder {
+    static constexpr bool candidate = C::ok && C::size <= onepass_max_program && C::nslots <= 64;
+    static constexpr byte_classes bc = make_byte_classes<C>();
+    static constexpr int count_states() noexcept {
+        int s = 1;
+        for (const inst& in : C::code) s += (in.o == op::byte || in.o == op::set) ? 1 : 0;
+        return s;
+    }
+    static constexpr int nstates_all = count_states();
+
+    struct result {
+        bool ok = false;
+        std::array<std::int32_t, C::size> state_of{};
+    };
+
+    struct centry {
+        std::int32_t pc;
+        std::uint8_t asserts;
+        std::uint64_t mask;
+    };
+
+    // Static epsilon closure from pc0 in priority order. Calls out(pc, mask, asserts) for
+    // each consuming or match instruction reached. False when the closure is not static.
+    template <class Out>
+    static constexpr bool closure(std::int32_t pc0, Out&& out) noexcept {
+        std::array<std::uint8_t, C::size> seen{}; // 0 no, 1 plain, 2 under an assertion
+        std::array<centry, 2 * C::size + 2> stack;  // only read below sp
+        std::size_t sp = 0;
+        stack[sp++] = centry{pc0, 0, 0};
+        while (sp > 0) {
+            const centry e = stack[--sp];
+            const auto pc = static_cast<std::size_t>(e.pc);
+            if (seen[pc] != 0) {
+                if (seen[pc] == 2 || e.asserts != 0) return false;
+                continue;
+            }
+            seen[pc] = e.asserts != 0 ? 2 : 1;
+            const inst& in = C::code[pc];
+            switch (in.o) {
+            case op::byte:
+            case op::set:
+            case op::match: out(e.pc, e.mask, e.asserts); break;
+            case op::split:
+                stack[sp++] = centry{in.y, e.asserts, e.mask};
+                stack[sp++] = centry{in.x, e.asserts, e.mask};
+                break;
+            case op::jmp: stack[sp++] = centry{in.x, e.asserts, e.mask}; break;
+            case op::save:
+                stack[sp++] = centry{e.pc + 1, e.asserts, e.mask | (std::uint64_t{1} << in.arg)};
+                break;
+            case op::assertion:
+                stack[sp++] = centry{e.pc + 1, static_cast<std::uint8_t>(e.asserts | in.b), e.mask};
+                break;
+            case op::progress: return false;
+            }
+        }
+        return true;
+    }
+};
+
+/// The one-pass table of a pattern (empty when the pattern is not one-pass).
+template <class C>
+struct onepass {
+    using B = onepass_builder<C>;
+    static constexpr int nclasses = B::bc.count;
+
+    struct built {
+        bool ok = false;
+        int nstates = 1;
+    };
+    // First pass: decide whether the pattern is one-pass.
+    static constexpr bool decide() noexcept {
+        if constexpr (!B::candidate) {
+            return false;
+        } else {
+            std::array<std::int32_t, C::size> state_of{};
+            int ns = 1;
+            for (std::size_t pc = 0; pc < C::size; ++pc) {
+                const op o = C::code[pc].o;
+                state_of[pc] = (o == op::byte || o == op::set) ? ns++ : -1;
+            }
+            for (int s = 0; s < ns; ++s) {
+                std::int32_t start = 0;
+                if (s > 0)
+                    for (std::size_t pc = 0; pc < C::size; ++pc)
+                        if (state_of[pc] == s) start = static_cast<std::int32_t>(pc + 1);
+                byteset taken;
+                int matches = 0;
+                bool disjoint = true; // no byte starts two ways
+                const bool static_ok = B::closure(start, [&](std::int32_t pc, std::uint64_t, std::uint8_t) {
+                    const inst& in = C::code[static_cast<std::size_t>(pc)];
+                    if (in.o == op::match) {
+                        ++matches;
+                        return;
+                    }
+                    const byteset b = consumed<C>(in);
+                    for (int w = 0; w < 4; ++w) {
+                        if (taken.w[w] & b.w[w]) disjoint = false;
+                        taken.w[w] |= b.w[w];
+                    }
+                });
+                if (!static_ok || !disjoint || matches > 1) return false;
+            }
+            return true;
+        }
+    }
+    static constexpr bool ok = decide();
+    static constexpr int nstates = ok ? B::nstates_all : 1;
+    static constexpr int ncls = ok ? nclasses : 1;
+
+    struct tables {
+        std::array<op_entry, static_cast<std::size_t>(nstates * ncls)> trans{};
+        std::array<op_state, static_cast<std::size_t>(nstates)> states{};
+    };
+
+    static constexpr tables build() noexcept {
+        tables t{};
+        if constexpr (ok) {
+            std::array<std::int32_t, C::size> state_of{};
+            std::array<std::int32_t, static_cast<std::size_t>(nstates)> pc_of{};
+            int ns = 1;
+            for (std::size_t pc = 0; pc < C::size; ++pc) {
+                const op o = C::code[pc].o;
+                state_of[pc] = -1;
+                if (o == op::byte || o == op::set) {
+                    pc_of[static_cast<std::size_t>(ns)] = static_cast<std::int32_t>(pc);
+                    state_of[pc] = ns++;
+                }
+            }
+            std::array<unsigned, 256> rep{}; // a representative byte of each class
+            for (unsigned c = 256; c-- > 0;) rep[B::bc.map[c]] = c;
+            for (int s = 0; s < nstates; ++s) {
+                const std::int32_t start = s == 0 ? 0 : pc_of[static_cast<std::size_t>(s)] + 1;
+                op_state& st = t.states[static_cast<std::size_t>(s)];
+                B::closure(start, [&](std::int32_t pc, std::uint64_t mask, std::uint8_t asserts) {
+                    const inst& in = C::code[static_cast<std::size_t>(pc)];
+                    if (in.o == op::match) {
+                        st.has_match = 1;
+                        st.match_asserts = asserts;
+                        st.match_mask = mask;
+                        return;
+                    }
+                    for (int k = 0; k < ncls; ++k) {
+                        if (!accepts<C>(in, rep[static_cast<std::size_t>(k)])) continue;
+                        op_entry& e = t.trans[static_cast<std::size_t>(s * ncls + k)];
+                        e.next = static_cast<std::uint16_t>(state_of[static_cast<std::size_t>(pc)]);
+                        e.asserts = asserts;
+                        e.mask = mask;
+                        e.match_first = st.has_match;
+                    }
+                });
+                // self loop shortcut: bytes that come back to s with nothing to do
+                if (st.has_match && st.match_asserts != 0) continue;
+                std::array<bool, 256> stay{};
+                bool any = false;
+                for (int k = 0; k < ncls; ++k) {
+                    const op_entry& e = t.trans[static_cast<std::size_t>(s * ncls + k)];
+                    stay[static_cast<std::size_t>(k)] = e.next == s && e.mask == 0 && e.asserts == 0 && e.match_first == 0;
+                    any = any || stay[static_cast<std::size_t>(k)];
+                }
+                if (!any) continue;
+                byteset loop;
+                for (unsigned c = 0; c < 256; ++c)
+                    if (stay[B::bc.map[c]]) loop.set(c);
+                if (loop.count() < 2) continue;
+                st.loop_set = loop;
+                st.loop = 2;
+                byteset out = loop;
+                out.invert();
+                if (out.count() == 1) {
+                    st.loop = 1;
+                    for (unsigned c = 0; c < 256; ++c)
+                        if (out.test(c)) st.loop_byte = static_cast<std::uint8_t>(c);
+                }
+            }
+        }
+        return t;
+    }
+    static constexpr tables table = build();
+
+    static constexpr std::size_t count_loop_tables() noexcept {
+        std::size_t k = 0;
+        for (const op_state& st : table.states) k += st.loop == 2 ? 1 : 0;
+        return k > 0 ? k : 1;
+    }
+    /// Per self-loop state: 1 for the bytes that leave the loop.
+    static constexpr std::size_t nstop = count_loop_tables();
+    /// Compact run-time copy of a state.
+    struct rt_state {
+        std::uint64_t match_mask = 0;
+        std::uint16_t loop_table = 0;
+        std::uint8_t has_match = 0;
+        std::uint8_t match_asserts = 0;
+        std::uint8_t loop = 0;
+        std::uint8_t loop_byte = 0;
+    };
+    struct with_stops {
+        std::array<op_entry, static_cast<std::size_t>(nstates * ncls)> trans{};
+        std::array<rt_state, static_cast<std::size_t>(nstates)> states{};
+        std::array<std::array<std::uint8_t, 256>, nstop> stops{};
+        bool any_asserts = false;
+    };
+    static constexpr with_stops make_stops() noexcept {
+        with_stops w{table.trans};
+        std::size_t k = 0;
+        for (std::size_t i = 0; i < table.states.size(); ++i) {
+            const op_state& st = table.states[i];
+            rt_state& r = w.states[i];
+            r.match_mask = st.match_mask;
+            r.has_match = st.has_match;
+            r.match_asserts = st.match_asserts;
+            r.loop = st.loop;
+            r.loop_byte = st.loop_byte;
+            if (st.match_asserts != 0) w.any_asserts = true;
+            if (st.loop != 2) continue;
+            r.loop_table = static_cast<std::uint16_t>(k);
+            for (unsigned c = 0; c < 256; ++c) w.stops[k][c] = st.loop_set.test(c) ? 0 : 1;
+            ++k;
+        }
+        for (const op_entry& e : table.trans)
+            if (e.asserts != 0) w.any_asserts = true;
+        return w;
+    }
+    static constexpr with_stops loops = make_stops();
+    static constexpr const auto& stop_tables = loops.stops;
+};
+
+} // namespace logscan::regex_internal
+
+#endif // LOGSCAN_REGEX_PROGRAM_HPP_INCLUDED

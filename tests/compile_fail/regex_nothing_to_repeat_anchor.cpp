@@ -1,0 +1,5 @@
+// SPDX-License-Identifier: MIT
+// A malformed pattern must not compile; the error names the problem and its offset.
+// expect: nothing_to_repeat_at_offset<1>
+#include <logscan/regex.hpp>
+int main() { return logscan::match<R"lsrx(^*a)lsrx">("x") ? 0 : 1; }

@@ -1,0 +1,5 @@
+// SPDX-License-Identifier: MIT
+// A malformed pattern must not compile; the error names the problem and its offset.
+// expect: unknown_escape_at_offset<1>
+#include <logscan/regex.hpp>
+int main() { return logscan::match<R"lsrx(a\qb)lsrx">("x") ? 0 : 1; }

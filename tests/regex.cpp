@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: MIT
+// Unit tests of logscan/regex.hpp: API, semantics corner cases, linear time (step counts),
+// constant stack, no allocation. The large differential test against Python's re is in
+// tests/regex/diff_*.cpp.
+#include <logscan/regex.hpp>
+
+#include <pthread.h>
+
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <doctest/doctest.h>
+
+#include "support/alloc_counter.hpp"
+#include "support/chunking.hpp"
+
+namespace rxi = logscan::regex_internal;
+
+namespace {
+
+// Steps taken by a search / whole match, through the internal entry points.
+template <logscan::fixed_string P>
+std::size_t search_steps(std::string_view text, bool& found) {
+    using C = rxi::compiled<P>;
+    std::size_t slots[C::nslots];
+    std::size_t steps = 0;
+    found = rxi::search_from<C>(text.data(), text.size(), 0, false, slots, &steps);
+    return steps;
+}
+template <logscan::fixed_string P>
+std::size_t match_steps(std::string_view text, bool& found) {
+    using C = rxi::compiled<P>;
+    std::size_t slots[C::nslots];
+    std::size_t steps = 0;
+    found = rxi::full_match<C>(text.data(), text.size(), slots, &steps);
+    return steps;
+}
+
+} // namespace
+
+TEST_CASE("regex::match_and_groups") {
+    const std::string_view line = "[06 15:13:35] FpropEnv(val): start";
+    auto m = logscan::match<R"(\[(\d+) (?<time>\d\d:\d\d:\d\d)\] (.*))">(line);
+    REQUIRE(m);
+    CHECK(m.get<0>() == line);
+    CHECK(m.get<1>() == "06");
+    CHECK(m.get<"time">() == "15:13:35");
+    CHECK(m.get<2>() == "15:13:35");
+    CHECK(m.get<3>() == "FpropEnv(val): start");
+    CHECK(m.get<3>().data() == line.data() + 14); // views into the input
+    CHECK(m.size() == 4);
+    CHECK(m.offset() == 0);
+    // the whole input must match
+    CHECK_FALSE(logscan::match<R"(\d+)">("12a"));
+    CHECK(logscan::match<R"(\d+)">("12"));
+    CHECK_FALSE(logscan::match<"a">(""));
+    CHECK(logscan::match<"">(""));
+    // failed match: every group is a null view
+    auto f = logscan::match<"(a)(b)">("ac");
+    CHECK_FALSE(f);
+    CHECK(f.get<0>().data() == nullptr);
+    CHECK(f.get<1>().data() == nullptr);
+}
+
+TEST_CASE("regex::non_participating_groups") {
+    auto m = logscan::match<"(a)|(b)">("b");
+    REQUIRE(m);
+    CHECK(m.get<1>().data() == nullptr);
+    CHECK(m.get<2>() == "b");
+    // a group that matched empty is not null
+    auto e = logscan::match<"(a*)b">("b");
+    REQUIRE(e);
+    CHECK(e.get<1>().data() != nullptr);
+    CHECK(e.get<1>().empty());
+    // a group keeps the text of an earlier iteration (Python / PCRE)
+    auto k = logscan::match<"(?:(a)|b)+">("ab");
+    REQUIRE(k);
+    CHECK(k.get<1>() == "a");
+    // (?P<name>) spelling
+    auto p = logscan::search<"(?P<num>[0-9]+)">("ab 123 cd");
+    CHECK(p.get<"num">() == "123");
+    CHECK(p.offset() == 3);
+}
+
+TEST_CASE("regex::structured_bindings_and_constexpr") {
+    auto [all, a, b] = logscan::match<"(x+)(y)?">("xx");
+    CHECK(all == "xx");
+    CHECK(a == "xx");
+    CHECK(b.data() == nullptr);
+    static constexpr char text[] = "id=42;";
+    constexpr auto c = logscan::search<R"(id=(\d+))">(std::string_view(text, 6));
+    static_assert(c.matched());
+    static_assert(c.get<1>() == "42");
+    static_assert(!logscan::match<"(a|b)*c">("abx"));
+    static_assert(logscan::match<"(a|aa)*b">("aaab").get<1>() == "a");
+    static_assert(std::tuple_size_v<decltype(c)> == 2);
+}
+
+TEST_CASE("regex::typed_captures") {
+    auto m = logscan::match<R"((\d+) (\S+) (\S+))">("3983 12,424.27 x");
+    REQUIRE(m);
+    auto i = m.to<1, int>();
+    CHECK(i.ec == std::errc{});
+    CHECK(i.value == 3983);
+    auto d = m.to<2, double>();
+    CHECK(d.ec == std::errc{});
+    CHECK(d.value == doctest::Approx(12424.27));
+    CHECK(m.to<3, int>().ec == std::errc::invalid_argument);
+    auto n = logscan::match<R"((?<n>\d+)|(?<w>[a-z]+))">("abc");
+    CHECK(n.to<"n", int>().ec == std::errc::invalid_argument); // did not take part
+    CHECK(logscan::search<R"(\d{1,3}(?:,\d{3})+)">("total 1,577,000 B").to<long>().value == 1577000);
+}
+
+TEST_CASE("regex::search_and_search_all") {
+    const std::string_view text = "a1 b22 c333 d";
+    std::vector<std::string_view> hits;
+    for (auto h : logscan::search_all<R"(\d+)">(text)) hits.push_back(h.get<0>());
+    REQUIRE(hits.size() == 3);
+    CHECK(hits[0] == "1");
+    CHECK(hits[1] == "22");
+    CHECK(hits[2] == "333");
+    // Python finditer rules for empty matches: '' at 0, '12', '' at 3 (after a non-empty
+    // match), '' at 4
+    std::vector<std::pair<std::size_t, std::size_t>> sp;
+    const std::string_view t2 = "a12b";
+    for (auto h : logscan::search_all<R"(\d*)">(t2))
+        sp.emplace_back(static_cast<std::size_t>(h.get<0>().data() - t2.data()), h.get<0>().size());
+    REQUIRE(sp.size() == 4);
+    CHECK(sp[0] == std::pair<std::size_t, std::size_t>{0, 0});
+    CHECK(sp[1] == std::pair<std::size_t, std::size_t>{1, 2});
+    CHECK(sp[2] == std::pair<std::size_t, std::size_t>{3, 0});
+    CHECK(sp[3] == std::pair<std::size_t, std::size_t>{4, 0});
+    // search from an offset: \b sees the byte before it
+    CHECK_FALSE(logscan::search<R"(\bcd)">("abcd", 2));
+    CHECK(logscan::search<R"(\bcd)">("ab cd", 2).offset() == 3);
+    CHECK_FALSE(logscan::search<"x">("abc", 9));
+    // rare literal, prefix literal, inner literal with a bounded lead
+    const std::string big = std::string(5000, 'x') + "static mem alloc: 12 bytes)" + std::string(100, 'y');
+    CHECK(logscan::search<"static mem alloc">(big).offset() == 5000);
+    CHECK(logscan::search<R"((\d+) bytes\))">(big).get<1>() == "12");
+    CHECK(logscan::search<R"(\d{1,4} bytes\))">(big).get<0>() == "12 bytes)");
+    CHECK(logscan::search<R"([a-z]+ bytes\))">(big).get<0>().data() == nullptr);
+}
+
+TEST_CASE("regex::anchors_and_boundaries") {
+    CHECK(logscan::search<"a$">("xa\n").offset() == 1); // $ before a final newline
+    CHECK_FALSE(logscan::search<"a$">("a\nx"));
+    CHECK_FALSE(logscan::match<"a$">("a\n")); // the whole input must be consumed
+    CHECK(logscan::search<"^b">("ab").matched() == false);
+    CHECK(logscan::search<R"(\bis\b)">("this is").offset() == 5);
+    CHECK(logscan::search<R"(\Bis\b)">("this is").offset() == 2);
+    // \B on an empty text: matches, as in PCRE and Python 3.14 (older Python re differs)
+    CHECK(logscan::match<R"(\B)">(""));
+    CHECK_FALSE(logscan::match<R"(\b)">(""));
+    // bytes in, bytes out
+    const std::string_view utf8 = "x\xc3\xa9y";
+    CHECK(logscan::match<"x..y">(utf8));
+    CHECK(logscan::match<R"(x[\x80-\xff]+y)">(utf8));
+    CHECK(logscan::match<R"(\x41\t\.)">("A\t."));
+}
+
+TEST_CASE("regex::engines_chosen") {
+    // log-line patterns are one-pass (table-driven); ambiguous ones run on the Pike VM
+    static_assert(rxi::onepass<rxi::compiled<R"(\[(\d+) (\d\d:\d\d:\d\d) (\d+)@([^:]*):([^\]]*)\] (.*))">>::ok);
+    static_assert(rxi::onepass<rxi::compiled<R"(\d{1,3}(?:,\d{3})+(?:\.\d+)?)">>::ok);
+    static_assert(!rxi::onepass<rxi::compiled<"(a|aa)*b">>::ok);
+    static_assert(!rxi::onepass<rxi::compiled<"(a*)*b">>::ok);
+    static_assert(rxi::info<rxi::compiled<"static mem alloc">>::start.prefix_len == 16);
+    static_assert(rxi::info<rxi::compiled<R"(\d+ bytes\))">>::inner.len == 7);
+}
+
+TEST_CASE("regex::linear_time_by_step_count") {
+    // the issue's examples over 1,000,000 'a's
+    const std::string a(1000000, 'a');
+    bool found = true;
+    const std::size_t s1 = search_steps<"(a|aa)*b">(a, found);
+    CHECK_FALSE(found);
+    CHECK(s1 <= 40 * a.size());
+    const std::size_t s2 = match_steps<"(a*)*b">(a, found);
+    CHECK_FALSE(found);
+    CHECK(s2 <= 40 * a.size());
+    CHECK(logscan::match<"(a*)*">(std::string_view(a).substr(0, 100000)).get<1>().size() == 0); // last iteration empty
+    // scaling: doubling the input at most doubles the work (plus a constant)
+    const std::string h(20000, 'a'), d(40000, 'a');
+    std::size_t sh = 0, sd = 0;
+    sh = search_steps<"(a|aa)*b">(h, found);
+    sd = search_steps<"(a|aa)*b">(d, found);
+    CHECK(sd <= 2 * sh + 1000);
+    // one-pass searches that would be quadratic hand over to the Pike VM
+    sh = search_steps<"a[ab]*c">(h, found);
+    CHECK_FALSE(found);
+    sd = search_steps<"a[ab]*c">(d, found);
+    CHECK(sd <= 2 * sh + 1000);
+    CHECK(sd <= 20 * d.size());
+    sh = search_steps<R"(a.*\d)">(h, found);
+    sd = search_steps<R"(a.*\d)">(d, found);
+    CHECK(sd <= 2 * sh + 1000);
+    CHECK(sd <= 20 * d.size());
+    // nested repetition of empty-matchable groups
+    sh = search_steps<"((a*)*|b)*c">(h, found);
+    sd = search_steps<"((a*)*|b)*c">(d, found);
+    CHECK(sd <= 2 * sh + 1000);
+}
+
+namespace {
+struct stack_job {
+    std::string_view text;
+    bool found = true;
+    std::size_t len = 0;
+};
+void* run_on_small_stack(void* p) {
+    auto* j = static_cast<stack_job*>(p);
+    j->found = logscan::search<"(a|aa)*b">(j->text).matched();
+    j->len = logscan::search<"a[ab]*c|(a+)$">(j->text).get<1>().size();
+    return nullptr;
+}
+} // namespace
+
+TEST_CASE("regex::constant_stack_on_long_input") {
+    // a 1 MiB line searched on a thread with a 512 KiB stack (recursion per byte, or a stack
+    // growing with the input, would overflow it)
+    const std::string a(1u << 20, 'a');
+    stack_job job{a};
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setstacksize(&attr, 512u << 10);
+    pthread_t th;
+    REQUIRE(pthread_create(&th, &attr, run_on_small_stack, &job) == 0);
+    pthread_join(th, nullptr);
+    pthread_attr_destroy(&attr);
+    CHECK_FALSE(job.found);
+    CHECK(job.len == a.size());
+}
+
+TEST_CASE("regex::no_allocation") {
+    const std::string text = logscan::test::read_file(logscan::test::sample_path("000_cf8afa6c099f806b.txt"));
+    std::size_t lines = 0, headers = 0, numbers = 0, shapes = 0;
+    LOGSCAN_CHECK_NO_ALLOC({
+        std::size_t start = 0;
+        while (start < text.size()) {
+            std::size_t end = text.find('\n', start);
+            if (end == std::string::npos) end = text.size();
+            const std::string_view line(text.data() + start, end - start);
+            ++lines;
+            if (logscan::match<R"(\[(\d+) (\d\d:\d\d:\d\d) (\d+)@([^:]*):([^\]]*)\] (.*))">(line)) ++headers;
+            if (logscan::search<R"(shape:  (\w+): \(([\d, ]*)\))">(line)) ++shapes;
+            for (auto h : logscan::search_all<R"(\d+)">(line)) numbers += h.get<0>().empty() ? 0u : 1u;
+            (void)logscan::search<"((a*)*|b)*c(x|y|z|w|v|u|t|s|r|q|p|o|n|m|l|k|j|i){3,9}">(line);
+            start = end + 1;
+        }
+    });
+    // expected counts from Python's re over the same lines (fullmatch / search / findall)
+    CHECK(lines == 4601);
+    CHECK(headers == 276);
+    CHECK(shapes == 21);
+    CHECK(numbers == 31884);
+}

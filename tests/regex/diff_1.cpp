@@ -1,0 +1,15 @@
+// SPDX-License-Identifier: MIT
+// Differential test, part 1 of 4: patterns from tests/data/regex/patterns_1.inc against the
+// spans Python's re gives (tests/data/regex/cases.txt).
+#include "diff_common.hpp"
+
+TEST_CASE("regex::differential_vs_python_re_part_1") {
+    std::size_t patterns = 0, inputs = 0;
+#define LOGSCAN_RX(i, p)                                                                       \
+    inputs += logscan::test::rx::check_pattern<p>(i);                                        \
+    ++patterns;
+#include "data/regex/patterns_1.inc"
+#undef LOGSCAN_RX
+    CHECK(patterns == 85);
+    CHECK(inputs >= patterns * 30);
+}

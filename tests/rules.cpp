@@ -1,0 +1,156 @@
+// SPDX-License-Identifier: MIT
+#include <logscan/rules.hpp>
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "support/alloc_counter.hpp"
+#include "support/chunking.hpp"
+
+namespace {
+
+// A MegEngine-log reader made of rules (the shape a format module takes): header lines in
+// every mode switch the mode by their message; var-shape lines apply in mode 1, memory-table
+// lines in mode 2.
+struct megengine_counts {
+    std::size_t headers = 0, shapes = 0, shape_dims = 0, mem_headers = 0, mem_rows = 0, text = 0;
+    unsigned long long alloc_bytes = 0;
+    std::vector<std::string> log; // a few recorded events (when `record`)
+    bool record = true;
+    bool operator==(const megengine_counts&) const = default;
+};
+
+enum : std::uint32_t { normal = 0, var_shapes = 1, mem_table = 2 };
+
+auto megengine_rules(megengine_counts& c) {
+    return logscan::rule_set(
+        logscan::rule<R"(\[(\d\d) (\d\d:\d\d:\d\d) (\d+)@([^:]*):([^\]]*)\] (.*))",
+                      "[06 15:13:35 330@env.py:meghair.train.env] WRN --fast-run not enabled; execution may be slow",
+                      "[06 15:13:36 272@fprop.py:megskull.graph.fprop] FpropEnv(val): shapes of var nodes:">(
+            [&c](const auto& m, logscan::rule_context& ctx) {
+                ++c.headers;
+                const std::string_view msg = m.template get<6>();
+                ctx.mode = msg.ends_with("shapes of var nodes:") ? var_shapes
+                           : msg.ends_with("static memory allocation:") ? mem_table
+                                                                        : normal;
+                if (c.record && c.headers == 1) c.log.push_back(std::string(m.template get<4>()) + "|" + std::string(m.template get<5>()));
+            })
+            .in_all_modes(),
+        logscan::rule<R"( ([^@: ]+)(?:@(\d+))?: \(([\d, ]*)\))", " data@0: (4, 3, 224, 224)", " loss: ()">(
+            [&c](const auto& m) {
+                ++c.shapes;
+                for (auto d : logscan::search_all<R"(\d+)">(m.template get<3>())) {
+                    (void)d;
+                    ++c.shape_dims;
+                }
+            })
+            .in_modes(1u << var_shapes),
+        logscan::rule<R"( comp_node +alloc +lower_bound +upper_bound)">([&c](const auto&) { ++c.mem_headers; })
+            .in_modes(1u << mem_table),
+        logscan::rule<R"( *(\S+) +([\d.]+)MiB\( *(\d+)bytes\) +([\d.]+)MiB\( *([\d.]+)%\) +([\d.]+)MiB\( *([\d.]+)%\))",
+                      "   gpu0:0    196.00MiB( 205520896bytes)    196.00MiB(100.00%)    832.06MiB(424.52%)">(
+            [&c](const auto& m) {
+                ++c.mem_rows;
+                c.alloc_bytes += m.template to<3, unsigned long long>().value;
+            })
+            .in_modes(1u << mem_table));
+}
+
+megengine_counts run_megengine(logscan::test::chunk_list chunks) {
+    megengine_counts c;
+    logscan::rule_reader reader(megengine_rules(c), [&c](const logscan::line&) { ++c.text; });
+    struct feeder {
+        decltype(reader)& r;
+        void on_line(const logscan::line& l) { r.feed(l); }
+    } f{reader};
+    logscan::line_buffer carry(4096);
+    logscan::line_splitter<feeder> s(f, carry);
+    for (auto ch : chunks) s.feed(ch);
+    s.finish();
+    return c;
+}
+
+} // namespace
+
+TEST_CASE("rules::MegEngine log of sample 000 through rules and modes") {
+    const std::string text = logscan::test::read_file(logscan::test::sample_path("000_cf8afa6c099f806b.txt"));
+    const auto c = logscan::test::check_chunk_invariance(text, run_megengine, 3);
+    // counted with grep in the sample: 276 lines start with '[', 3905 are " VAR[@R]: (...)",
+    // 42 memory tables of one header and 9 rows; nothing is left over
+    CHECK(c.headers == 276);
+    CHECK(c.shapes == 3905);
+    CHECK(c.mem_headers == 42);
+    CHECK(c.mem_rows == 378);
+    CHECK(c.text == 0);
+    CHECK(c.log == std::vector<std::string>{"env.py|meghair.train.env"});
+    CHECK(c.alloc_bytes > 0);
+}
+
+TEST_CASE("rules::the prefilter keeps matcher runs to about one per line, allocation-free") {
+    const std::string text = logscan::test::read_file(logscan::test::sample_path("000_cf8afa6c099f806b.txt"));
+    megengine_counts c;
+    c.record = false; // the test's own recording allocates
+    logscan::rule_reader reader(megengine_rules(c), [&c](const logscan::line&) { ++c.text; });
+    struct feeder {
+        decltype(reader)& r;
+        void on_line(const logscan::line& l) { r.feed(l); }
+    } f{reader};
+    LOGSCAN_CHECK_NO_ALLOC(logscan::for_each_line(std::string_view(text), f));
+    CHECK(c.headers == 276);
+    // 4601 lines; the header rule is tried first on every line but its prefix '[' rejects
+    // the others without running it; a memory-table row may run the header-row matcher too
+    CHECK(reader.matcher_calls() <= 4601 + 420);
+    CHECK(reader.matcher_calls() >= 4601);
+}
+
+TEST_CASE("rules::first match wins, fallback gets the rest, handlers can stop") {
+    std::vector<std::string> got;
+    auto rules = logscan::rule_set(
+        logscan::rule<R"(a(\d+))">([&](const auto& m) { got.push_back("A" + std::string(m.template get<1>())); }),
+        logscan::rule<R"(a.*)">([&](const auto&) { got.push_back("ANY"); }),
+        logscan::rule<R"(stop)">([&](const auto&) { return logscan::flow::stop; }));
+    logscan::rule_reader r(rules, [&](const logscan::line& l) { got.push_back("T" + std::to_string(l.number)); });
+    std::uint64_t n = 0;
+    for (std::string_view l : {"a12", "abc", "b", "", "a"}) CHECK(r.feed(logscan::line{l, ++n, 0}) == logscan::flow::proceed);
+    CHECK(r.feed(logscan::line{"stop", ++n, 0}) == logscan::flow::stop);
+    CHECK(got == std::vector<std::string>{"A12", "ANY", "T3", "T4", "ANY"});
+    CHECK(r.unmatched() == 2);
+}
+
+TEST_CASE("rules::ANSI colour sequences are stripped without copying plain lines") {
+    std::vector<std::string> levels;
+    const char* data_seen = nullptr;
+    auto rules = logscan::rule_set(logscan::rule<R"(\[(\w+)\] (.*))">([&](const auto& m, logscan::rule_context& ctx) {
+        levels.emplace_back(m.template get<1>());
+        data_seen = ctx.current.text.data();
+    }));
+    logscan::rule_reader r(rules, [](const logscan::line&) {}, logscan::rule_options{true});
+    const std::string coloured = "\x1b[1;31m[ERR]\x1b[0m disk full";
+    r.feed(logscan::line{coloured, 1, 0});
+    CHECK(levels == std::vector<std::string>{"ERR"});
+    CHECK(data_seen != coloured.data()); // copied once, stripped
+    const std::string plain = "[INFO] fine";
+    r.feed(logscan::line{plain, 2, 0});
+    CHECK(levels.back() == "INFO");
+    CHECK(data_seen == plain.data()); // used in place
+    // without the option the sequences stay and the rule does not match
+    std::size_t fallbacks = 0;
+    logscan::rule_reader raw(rules, [&](const logscan::line&) { ++fallbacks; });
+    raw.feed(logscan::line{coloured, 1, 0});
+    CHECK(fallbacks == 1);
+}
+
+TEST_CASE("rules::strip_sgr") {
+    std::array<char, 64> out{};
+    const auto strip = [&](std::string_view in) {
+        const std::size_t n = logscan::internal::strip_sgr(in, out);
+        return n <= out.size() ? std::string(out.data(), n) : std::string("<overflow>");
+    };
+    CHECK(strip("\x1b[32mok\x1b[0m") == "ok");
+    CHECK(strip("\x1b[38;5;208mx") == "x");
+    CHECK(strip("\x1b[Knot sgr") == "\x1b[Knot sgr"); // other CSI sequences are kept
+    CHECK(strip("trailing \x1b[") == "trailing \x1b[");
+    CHECK(strip(std::string(65, 'x')) == "<overflow>");
+}
