@@ -252,6 +252,40 @@ TEST_CASE("table::pipe_table") {
     CHECK(r.events == std::vector<std::string>{"H1s0:|avg|max", "R3:a|1|2", "R4:b|3|", "R5:c|4|5|6", "E6"});
 }
 
+TEST_CASE("table::pipe_table is chunk-invariant and allocation-free") {
+    const std::string text = "intro\r\n| | avg | max |\r\n|---|---|---|\r\n| a | 1 | 2 |\r\n| b | 3 |\r\n\r\n| x | y |\n| 1 | 2";
+    const std::vector<std::string> expected = {"O1", "H2s0:|avg|max", "R4:a|1|2", "R5:b|3|", "E6", "O6", "H7s0:x|y", "R8:1|2", "E0"};
+    logscan::test::check_chunk_invariance(text, [&](logscan::test::chunk_list ch) {
+        recorder r;
+        logscan::pipe_table<recorder> t(r);
+        struct feeder {
+            logscan::pipe_table<recorder>& t;
+            recorder& r;
+            void on_line(const logscan::line& l) {
+                if (t.feed(l) == logscan::table_feed::not_mine) r.events.push_back("O" + std::to_string(l.number));
+            }
+        } f{t, r};
+        logscan::line_buffer carry(256);
+        logscan::line_splitter<feeder> s(f, carry);
+        for (auto c : ch) s.feed(c);
+        s.finish();
+        t.finish();
+        CHECK(r.events == expected);
+        return r.events;
+    });
+    struct counter {
+        std::size_t rows = 0;
+        void on_table_row(const logscan::table_row&) { ++rows; }
+    } c;
+    logscan::pipe_table<counter> t(c);
+    struct feeder {
+        logscan::pipe_table<counter>& t;
+        void on_line(const logscan::line& l) { t.feed(l); }
+    } f{t};
+    LOGSCAN_CHECK_NO_ALLOC(logscan::for_each_line(std::string_view(text), f); t.finish());
+    CHECK(c.rows == 3);
+}
+
 TEST_CASE("table::Paddle profiler tables of sample 003") {
     const std::string text = logscan::test::read_file(logscan::test::sample_path("003_1c776201c8b5b83e.txt"));
     struct collect {
