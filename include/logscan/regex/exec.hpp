@@ -208,8 +208,65 @@ constexpr std::size_t scan_range(const char* t, std::size_t p, std::size_t to, u
 /// Outcome of a bounded matcher run.
 enum class run_status : std::uint8_t { match, no_match, gave_up };
 
+/// onepass_run for group-0-only patterns (onepass<C>::simple): a plain DFA walk that
+/// remembers the last accepting position.
+template <class C, bool Full>
+constexpr run_status onepass_simple(const char* t, std::size_t n, std::size_t start, bool must_advance,
+                                    std::size_t* caps, std::size_t& budget) noexcept {
+    using O = onepass<C>;
+    constexpr auto ncls = static_cast<std::size_t>(O::ncls);
+    constexpr const auto& w = O::loops;
+    constexpr const auto& cls = info<C>::bc.map;
+    std::size_t last = (w.states[0].has_match && !must_advance) ? start : npos;
+    std::size_t row = 0; // state * ncls
+    std::size_t pos = start;
+    std::uint32_t e = w.states[0].loop != 0 ? simple_loop : 0u;
+    for (;;) {
+        if ((e & simple_loop) != 0 && pos < n) {
+            const auto& st = w.states[row / ncls];
+            const std::size_t lim = (n - pos > budget) ? pos + budget : n;
+            const std::size_t q = st.loop == 1 ? find_byte(t, pos, lim, static_cast<char>(st.loop_byte))
+                                               : scan_table(t, pos, lim, w.stops[st.loop_table]);
+            budget -= q - pos;
+            if (st.has_match && q != pos) last = q;
+            pos = q;
+            if (budget == 0) return run_status::gave_up;
+        }
+        // simple_dead has the simple_loop bit too: one test leaves for both
+        const std::size_t lim = (n - pos > budget) ? pos + budget : n;
+        const std::size_t from = pos;
+        while (pos < lim) {
+            e = w.dfa[row + cls[static_cast<unsigned char>(t[pos])]];
+            if (e & simple_loop) break;
+            row = e & simple_row;
+            ++pos;
+            last = (e & simple_accept) ? pos : last;
+        }
+        if (pos < lim && e != simple_dead) { // a step into a self-loop state
+            row = e & simple_row;
+            ++pos;
+            if (e & simple_accept) last = pos;
+        }
+        budget -= pos - from;
+        if (budget == 0) return run_status::gave_up;
+        if (pos >= n || e == simple_dead) break;
+    }
+    if constexpr (Full) {
+        if (pos != n || !w.states[row / ncls].has_match) return run_status::no_match;
+        last = n;
+    }
+    if (last == npos) return run_status::no_match;
+    caps[0] = start;
+    caps[1] = last;
+    return run_status::match;
+}
+
 /// One-pass matcher anchored at `start`. `Full`: the match must end at n. `must_advance`:
 /// an empty match at `start` is not allowed. Consumes at most `budget` steps (then gave_up).
+///
+/// Steps that need nothing but a state change (the lean table) run in a tight inner loop;
+/// a remembered fallback match (a greedy loop passing accepting states) costs a position
+/// store: the slots are copied only when a later step would overwrite them.
 template <class C, bool Full>
 constexpr run_status onepass_run(const char* t, std::size_t n, std::size_t start, bool must_advance,
                                  std::size_t* caps, std::size_t& budget) noexcept {
@@ -219,9 +276,20 @@ constexpr run_status onepass_run(const char* t, std::size_t n, std::size_t start
     constexpr const auto& w = O::loops;
     constexpr bool asserts = w.any_asserts;
     constexpr const auto& cls = info<C>::bc.map;
-    std::size_t fb[ns > 0 ? ns : 1];
+    if constexpr (O::simple) {
+        return onepass_simple<C, Full>(t, n, start, must_advance, caps, budget);
+    }
+    std::size_t fb[ns > 0 ? ns : 1]{};
     bool has_fb = false;
+    bool fb_saved = false;     // fb holds the slots; otherwise caps still do
+    std::size_t fb_pos = 0;    // where the fallback match ends
+    std::uint64_t fb_mask = 0; // slots its match sets
     for (std::size_t k = 0; k < ns; ++k) caps[k] = npos;
+    auto take_fallback = [&]() noexcept {
+        if (fb_saved)
+            for (std::size_t k = 0; k < ns; ++k) caps[k] = fb[k];
+        for (std::uint64_t m = fb_mask; m != 0; m &= m - 1) caps[__builtin_ctzll(m)] = fb_pos;
+    };
     std::size_t s = 0;
     std::size_t pos = start;
     for (;;) {
@@ -256,19 +324,45 @@ constexpr run_status onepass_run(const char* t, std::size_t n, std::size_t start
             }
             if (e == nullptr) {
                 if (!has_fb) return run_status::no_match;
-                for (std::size_t k = 0; k < ns; ++k) caps[k] = fb[k];
+                take_fallback();
                 return run_status::match;
             }
             if (m_ok) {
-                for (std::size_t k = 0; k < ns; ++k) fb[k] = caps[k];
-                for (std::uint64_t m = st.match_mask; m != 0; m &= m - 1) fb[__builtin_ctzll(m)] = pos;
                 has_fb = true;
+                fb_saved = false;
+                fb_pos = pos;
+                fb_mask = st.match_mask;
             }
         }
-        for (std::uint64_t m = e->mask; m != 0; m &= m - 1) caps[__builtin_ctzll(m)] = pos;
+        if (e->mask != 0) {
+            if (!Full && has_fb && !fb_saved) {
+                for (std::size_t k = 0; k < ns; ++k) fb[k] = caps[k];
+                fb_saved = true;
+            }
+            for (std::uint64_t m = e->mask; m != 0; m &= m - 1) caps[__builtin_ctzll(m)] = pos;
+        }
         s = e->next;
         ++pos;
         if (--budget == 0) return run_status::gave_up;
+        // lean steps: nothing to do but change state (and maybe note a fallback match)
+        while (pos < n) {
+            const std::uint32_t le = w.lean[s * ncls + cls[static_cast<unsigned char>(t[pos])]];
+            const std::uint32_t kind = le >> 16;
+            if (kind == lean_fallback) {
+                if constexpr (!Full) {
+                    if (must_advance && pos == start) break;
+                    has_fb = true;
+                    fb_saved = false;
+                    fb_pos = pos;
+                    fb_mask = w.states[s].match_mask;
+                }
+            } else if (kind != lean_plain) {
+                break;
+            }
+            s = le & 0xFFFFu;
+            ++pos;
+            if (--budget == 0) return run_status::gave_up;
+        }
     }
 }
 

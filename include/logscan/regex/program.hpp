@@ -480,6 +480,12 @@ struct op_state {
     byteset loop_set{};             ///< bytes that stay in this state without any action
 };
 
+/// Kinds of lean one-pass steps (see onepass::with_stops::lean).
+inline constexpr std::uint32_t lean_plain = 0, lean_fallback = 1, lean_slow = 2;
+/// Flags of the group-0-only table (see onepass::with_stops::dfa).
+inline constexpr std::uint32_t simple_accept = 1u << 31, simple_loop = 1u << 30,
+                               simple_dead = 0xFFFFFFFFu, simple_row = simple_loop - 1;
+
 /// Upper bounds for building one-pass tables.
 inline constexpr std::size_t onepass_max_program = 256;
 
@@ -684,7 +690,17 @@ struct onepass {
         std::array<op_entry, static_cast<std::size_t>(nstates * ncls)> trans{};
         std::array<rt_state, static_cast<std::size_t>(nstates)> states{};
         std::array<std::array<std::uint8_t, 256>, nstop> stops{};
+        /// Per (state, class): the next state in the low 16 bits and, above them, what the
+        /// step needs: lean_plain (nothing), lean_fallback (the state's match is a fallback
+        /// to remember, nothing else) or lean_slow (anything else: no transition, slots,
+        /// assertions, match priority, a self-loop state next).
+        std::array<std::uint32_t, static_cast<std::size_t>(nstates * ncls)> lean{};
+        /// Per (state, class), for group-0-only patterns (see `simple`): the next state's
+        /// row (state * ncls), plus simple_accept when it can end a match and simple_loop
+        /// when it has a self-loop shortcut; simple_dead when there is no transition.
+        std::array<std::uint32_t, static_cast<std::size_t>(nstates * ncls)> dfa{};
         bool any_asserts = false;
+        bool any_match_first = false;
     };
     static constexpr with_stops make_stops() noexcept {
         with_stops w{table.trans};
@@ -705,9 +721,31 @@ struct onepass {
         }
         for (const op_entry& e : table.trans)
             if (e.asserts != 0) w.any_asserts = true;
+        for (std::size_t i = 0; i < table.trans.size(); ++i) {
+            const op_entry& e = table.trans[i];
+            const op_state& from = table.states[i / static_cast<std::size_t>(ncls)];
+            std::uint32_t kind = lean_slow;
+            if (e.next != 0xFFFF && e.mask == 0 && e.asserts == 0 && table.states[e.next].loop == 0) {
+                if (!from.has_match) kind = lean_plain;
+                else if (from.match_asserts == 0 && !e.match_first) kind = lean_fallback;
+            }
+            w.lean[i] = (kind << 16) | e.next;
+            if (e.match_first) w.any_match_first = true;
+            if (e.next == 0xFFFF) {
+                w.dfa[i] = simple_dead;
+            } else {
+                const op_state& to = table.states[e.next];
+                w.dfa[i] = static_cast<std::uint32_t>(e.next) * static_cast<std::uint32_t>(ncls) |
+                           (to.has_match ? simple_accept : 0u) | (to.loop != 0 ? simple_loop : 0u);
+            }
+        }
         return w;
     }
     static constexpr with_stops loops = make_stops();
+    /// Only group 0, no assertions, no match that takes priority over going on: a match is
+    /// the start plus the last accepting position before the automaton stops, so the run
+    /// needs no slots (the `dfa` table).
+    static constexpr bool simple = ok && C::nslots == 2 && !loops.any_asserts && !loops.any_match_first;
     static constexpr const auto& stop_tables = loops.stops;
 };
 
