@@ -181,6 +181,10 @@ TEST_CASE("regex::linear_time_by_step_count") {
     const std::size_t s2 = match_steps<"(a*)*b">(a, found);
     CHECK_FALSE(found);
     CHECK(s2 <= 40 * a.size());
+    // no 'b' anywhere: the bit-parallel filter says so reading each byte once, and the
+    // Pike VM never runs
+    CHECK(s1 <= a.size());
+    CHECK(s2 <= a.size());
     CHECK(logscan::match<"(a*)*">(std::string_view(a).substr(0, 100000)).get<1>().size() == 0); // last iteration empty
     // scaling: doubling the input at most doubles the work (plus a constant)
     const std::string h(20000, 'a'), d(40000, 'a');
@@ -202,6 +206,40 @@ TEST_CASE("regex::linear_time_by_step_count") {
     sh = search_steps<"((a*)*|b)*c">(h, found);
     sd = search_steps<"((a*)*|b)*c">(d, found);
     CHECK(sd <= 2 * sh + 1000);
+    // inputs that do match get past the filter: the Pike VM's work stays linear too
+    const std::string hb = h + "b", db = d + "b", hc = h + "c", dc = d + "c";
+    sh = search_steps<"(a|aa)*b">(hb, found);
+    CHECK(found);
+    sd = search_steps<"(a|aa)*b">(db, found);
+    CHECK(found);
+    CHECK(sh >= hb.size()); // the Pike VM did run over the whole input
+    CHECK(sd <= 2 * sh + 1000);
+    CHECK(sd <= 40 * db.size());
+    sh = match_steps<"(a*)*b">(hb, found);
+    CHECK(found);
+    sd = match_steps<"(a*)*b">(db, found);
+    CHECK(found);
+    CHECK(sd <= 2 * sh + 1000);
+    CHECK(sd <= 40 * db.size());
+    sh = search_steps<"((a*)*|b)*c">(hc, found);
+    CHECK(found);
+    sd = search_steps<"((a*)*|b)*c">(dc, found);
+    CHECK(found);
+    CHECK(sd <= 2 * sh + 1000);
+    CHECK(logscan::search<"(a|aa)*b">(db).get<0>().size() == db.size());
+    CHECK(logscan::match<"(a*)*b">(db).get<1>().size() == 0); // Python: the last iteration is empty
+}
+
+TEST_CASE("regex::filter_is_exact_when_it_rejects") {
+    // the bit-parallel filter ignores assertions and empty-loop checks: it may let through
+    // inputs that do not match, never turn away inputs that do
+    const std::string t = "xx ab ab";
+    CHECK(logscan::search<R"(\bab\b|(a|aa)*c)">(t).offset() == 3);
+    CHECK_FALSE(logscan::search<R"(^ab|(a|aa)*c)">(t));
+    CHECK(logscan::search<R"(ab$|(a|aa)*c)">(t).offset() == 6);
+    CHECK_FALSE(logscan::match<R"((a|aa)*\b)">(std::string_view("aaa ")));
+    CHECK(logscan::match<R"((a|aa)*\b)">(std::string_view("aaa")).get<1>() == "a");
+    CHECK(logscan::match<R"((a*)*)">(std::string_view("")));
 }
 
 namespace {

@@ -208,15 +208,26 @@ constexpr std::size_t scan_range(const char* t, std::size_t p, std::size_t to, u
 /// Outcome of a bounded matcher run.
 enum class run_status : std::uint8_t { match, no_match, gave_up };
 
-/// onepass_run for group-0-only patterns (onepass<C>::simple): a plain DFA walk that
+/// The pattern-independent view of a one-pass program's tables: one copy of each one-pass
+/// executor serves every pattern (which keeps compile time and code size per pattern small).
+struct onepass_view {
+    const op_entry* trans;                     ///< per (state, class)
+    const std::uint32_t* fast;                 ///< per (state, class), see onepass::with_stops
+    const op_rt_state* states;                 ///< per state
+    const std::array<std::uint8_t, 256>* stops;///< self-loop stop tables
+    const std::uint8_t* cls;                   ///< byte class of each byte
+    std::size_t ncls;                          ///< number of byte classes
+    std::size_t ns;                            ///< slots
+    bool asserts;                              ///< any assertion anywhere
+};
+
+/// onepass_exec for group-0-only patterns (onepass<C>::simple): a plain DFA walk that
 /// remembers the last accepting position.
-template <class C, bool Full>
-constexpr run_status onepass_simple(const char* t, std::size_t n, std::size_t start, bool must_advance,
-                                    std::size_t* caps, std::size_t& budget) noexcept {
-    using O = onepass<C>;
-    constexpr auto ncls = static_cast<std::size_t>(O::ncls);
-    constexpr const auto& w = O::loops;
-    constexpr const auto& cls = info<C>::bc.map;
+constexpr run_status onepass_simple_exec(const onepass_view& w, bool full, const char* t, std::size_t n,
+                                         std::size_t start, bool must_advance, std::size_t* caps,
+                                         std::size_t& budget) noexcept {
+    const std::size_t ncls = w.ncls;
+    const std::uint8_t* cls = w.cls;
     std::size_t last = (w.states[0].has_match && !must_advance) ? start : npos;
     std::size_t row = 0; // state * ncls
     std::size_t pos = start;
@@ -236,7 +247,7 @@ constexpr run_status onepass_simple(const char* t, std::size_t n, std::size_t st
         const std::size_t lim = (n - pos > budget) ? pos + budget : n;
         const std::size_t from = pos;
         while (pos < lim) {
-            e = w.dfa[row + cls[static_cast<unsigned char>(t[pos])]];
+            e = w.fast[row + cls[static_cast<unsigned char>(t[pos])]];
             if (e & simple_loop) break;
             row = e & simple_row;
             ++pos;
@@ -251,7 +262,7 @@ constexpr run_status onepass_simple(const char* t, std::size_t n, std::size_t st
         if (budget == 0) return run_status::gave_up;
         if (pos >= n || e == simple_dead) break;
     }
-    if constexpr (Full) {
+    if (full) {
         if (pos != n || !w.states[row / ncls].has_match) return run_status::no_match;
         last = n;
     }
@@ -267,19 +278,14 @@ constexpr run_status onepass_simple(const char* t, std::size_t n, std::size_t st
 /// Steps that need nothing but a state change (the lean table) run in a tight inner loop;
 /// a remembered fallback match (a greedy loop passing accepting states) costs a position
 /// store: the slots are copied only when a later step would overwrite them.
-template <class C, bool Full>
-constexpr run_status onepass_run(const char* t, std::size_t n, std::size_t start, bool must_advance,
-                                 std::size_t* caps, std::size_t& budget) noexcept {
-    using O = onepass<C>;
-    constexpr std::size_t ns = static_cast<std::size_t>(C::nslots);
-    constexpr auto ncls = static_cast<std::size_t>(O::ncls);
-    constexpr const auto& w = O::loops;
-    constexpr bool asserts = w.any_asserts;
-    constexpr const auto& cls = info<C>::bc.map;
-    if constexpr (O::simple) {
-        return onepass_simple<C, Full>(t, n, start, must_advance, caps, budget);
-    }
-    std::size_t fb[ns > 0 ? ns : 1]{};
+constexpr run_status onepass_exec(const onepass_view& w, bool full, const char* t, std::size_t n,
+                                  std::size_t start, bool must_advance, std::size_t* caps,
+                                  std::size_t& budget) noexcept {
+    const std::size_t ns = w.ns;
+    const std::size_t ncls = w.ncls;
+    const bool asserts = w.asserts;
+    const std::uint8_t* cls = w.cls;
+    std::size_t fb[64]; // ns <= 64 (onepass_builder::candidate); read only once written (fb_saved)
     bool has_fb = false;
     bool fb_saved = false;     // fb holds the slots; otherwise caps still do
     std::size_t fb_pos = 0;    // where the fallback match ends
@@ -307,7 +313,7 @@ constexpr run_status onepass_run(const char* t, std::size_t n, std::size_t start
             e = &w.trans[s * ncls + cls[static_cast<unsigned char>(t[pos])]];
             if (e->next == 0xFFFF || (asserts && e->asserts != 0 && !check_asserts(e->asserts, t, n, pos))) e = nullptr;
         }
-        if (Full) {
+        if (full) {
             if (e == nullptr) {
                 if (pos != n || !st.has_match) return run_status::no_match;
                 if (asserts && st.match_asserts != 0 && !check_asserts(st.match_asserts, t, n, pos))
@@ -335,7 +341,7 @@ constexpr run_status onepass_run(const char* t, std::size_t n, std::size_t start
             }
         }
         if (e->mask != 0) {
-            if (!Full && has_fb && !fb_saved) {
+            if (!full && has_fb && !fb_saved) {
                 for (std::size_t k = 0; k < ns; ++k) fb[k] = caps[k];
                 fb_saved = true;
             }
@@ -346,10 +352,10 @@ constexpr run_status onepass_run(const char* t, std::size_t n, std::size_t start
         if (--budget == 0) return run_status::gave_up;
         // lean steps: nothing to do but change state (and maybe note a fallback match)
         while (pos < n) {
-            const std::uint32_t le = w.lean[s * ncls + cls[static_cast<unsigned char>(t[pos])]];
+            const std::uint32_t le = w.fast[s * ncls + cls[static_cast<unsigned char>(t[pos])]];
             const std::uint32_t kind = le >> 16;
             if (kind == lean_fallback) {
-                if constexpr (!Full) {
+                if (!full) {
                     if (must_advance && pos == start) break;
                     has_fb = true;
                     fb_saved = false;
@@ -364,6 +370,20 @@ constexpr run_status onepass_run(const char* t, std::size_t n, std::size_t start
             if (--budget == 0) return run_status::gave_up;
         }
     }
+}
+
+/// One-pass run of pattern C (see onepass_exec).
+template <class C, bool Full>
+constexpr run_status onepass_run(const char* t, std::size_t n, std::size_t start, bool must_advance,
+                                 std::size_t* caps, std::size_t& budget) noexcept {
+    using O = onepass<C>;
+    const onepass_view w{O::loops.trans.data(), O::loops.fast.data(), O::loops.states.data(), O::loops.stops.data(),
+                         info<C>::bc.map.data(), static_cast<std::size_t>(O::ncls),
+                         static_cast<std::size_t>(C::nslots), O::loops.any_asserts};
+    if constexpr (O::simple)
+        return onepass_simple_exec(w, Full, t, n, start, must_advance, caps, budget);
+    else
+        return onepass_exec(w, Full, t, n, start, must_advance, caps, budget);
 }
 
 /// Index of each consuming or match instruction in a thread list (-1 for the others).
@@ -681,6 +701,76 @@ constexpr bool pike_run(const char* t, std::size_t n, std::size_t start, bool an
     return pike_core(P, cand, sp, t, n, start, anchored, full, must_advance, out, steps);
 }
 
+/// The pattern-independent view of a bitnfa's tables (one filter loop serves all patterns).
+struct bitnfa_view {
+    const std::uint64_t* on_class;                 ///< per byte class
+    const std::uint8_t* cls;                       ///< byte class of each byte
+    const std::array<std::uint64_t, 16>* follow;   ///< nchunks entries
+    std::size_t nchunks;                           ///< 4-position chunks
+    std::uint64_t start, accept;                   ///< see bitnfa::tables
+    const std::array<std::uint8_t, 256>* first;    ///< bytes a match can start with
+};
+
+/// Whether a pattern may match: searching from `from` (full false) or the whole text (full
+/// true). False is exact; true may be wrong (assertions and empty-loop checks are not looked
+/// at). Adds the bytes it read to *steps.
+inline bool bitnfa_scan(const bitnfa_view& v, const char* t, std::size_t n, std::size_t from, bool full,
+                        std::size_t* steps) noexcept {
+    auto follow = [&](std::uint64_t d) noexcept {
+        std::uint64_t r = 0;
+        for (std::size_t ch = 0; ch < v.nchunks; ++ch, d >>= 4) r |= v.follow[ch][d & 0xFu];
+        return r;
+    };
+    std::size_t pos = from;
+    std::uint64_t d = 0;
+    bool maybe = false;
+    if (full) {
+        if (pos < n) {
+            d = v.start & v.on_class[v.cls[static_cast<unsigned char>(t[pos])]];
+            ++pos;
+            while (d != 0 && pos < n) {
+                d = follow(d) & v.on_class[v.cls[static_cast<unsigned char>(t[pos])]];
+                ++pos;
+            }
+            maybe = (d & v.accept) != 0 && pos == n;
+        }
+    } else {
+        while (pos < n) {
+            if (d == 0) { // nothing under way: skip to a byte a match can start with
+                pos = scan_table(t, pos, n, *v.first);
+                if (pos == n) break;
+            }
+            d = (follow(d) | v.start) & v.on_class[v.cls[static_cast<unsigned char>(t[pos])]];
+            ++pos;
+            if ((d & v.accept) != 0) {
+                maybe = true;
+                break;
+            }
+        }
+    }
+    if (steps) *steps += pos - from;
+    return maybe;
+}
+
+/// bitnfa_scan for pattern C (always true where the filter does not apply: during
+/// constant evaluation, patterns over bitnfa_max_positions, patterns that match empty).
+template <class C>
+constexpr bool may_match(const char* t, std::size_t n, std::size_t from, bool full, std::size_t* steps) noexcept {
+    using B = bitnfa<C>;
+    if constexpr (!B::ok) {
+        return true;
+    } else {
+        if (std::is_constant_evaluated()) return true;
+        constexpr const auto& T = B::table;
+        if constexpr (T.start_accepts) {
+            return true;
+        } else {
+            const bitnfa_view v{T.on_class.data(), info<C>::bc.map.data(), T.follow.data(), B::nchunks, T.start, T.accept, &info<C>::first_table};
+            return bitnfa_scan(v, t, n, from, full, steps);
+        }
+    }
+}
+
 /// Whole-text match: slots of the match into caps (C::nslots entries).
 template <class C>
 constexpr bool full_match(const char* t, std::size_t n, std::size_t* caps, std::size_t* steps) noexcept {
@@ -696,6 +786,7 @@ constexpr bool full_match(const char* t, std::size_t n, std::size_t* caps, std::
             for (std::size_t k = 0; k < pl; ++k)
                 if (t[k] != info<C>::start.prefix[k]) return false;
         }
+        if (!may_match<C>(t, n, 0, true, steps)) return false;
         return pike_run<C>(t, n, 0, true, true, false, caps, steps);
     }
 }
@@ -720,6 +811,7 @@ constexpr bool search_from(const char* t, std::size_t n, std::size_t from, bool 
             }
             if (r == run_status::gave_up) {
                 if (steps) *steps += used_before;
+                if (!may_match<C>(t, n, s, false, steps)) return false;
                 return pike_run<C>(t, n, s, false, false, must_advance && s == from, caps, steps);
             }
             if (s >= n) break;
@@ -731,6 +823,7 @@ constexpr bool search_from(const char* t, std::size_t n, std::size_t from, bool 
         if (steps) *steps += used_before;
         return false;
     } else {
+        if (!may_match<C>(t, n, from, false, steps)) return false;
         return pike_run<C>(t, n, from, false, false, must_advance, caps, steps);
     }
 }

@@ -14,6 +14,7 @@
 #define LOGSCAN_REGEX_PROGRAM_HPP_INCLUDED
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 
@@ -480,9 +481,19 @@ struct op_state {
     byteset loop_set{};             ///< bytes that stay in this state without any action
 };
 
-/// Kinds of lean one-pass steps (see onepass::with_stops::lean).
+/// Compact run-time copy of a one-pass state.
+struct op_rt_state {
+    std::uint64_t match_mask = 0;  ///< slots set to the position on matching
+    std::uint16_t loop_table = 0;  ///< index of its stop table (loop == 2)
+    std::uint8_t has_match = 0;    ///< the pattern can end here
+    std::uint8_t match_asserts = 0;///< assertions the end needs
+    std::uint8_t loop = 0;         ///< 0 none, 1 memchr(loop_byte) stops it, 2 stop table
+    std::uint8_t loop_byte = 0;    ///< the one byte that leaves the loop (loop == 1)
+};
+
+/// Kinds of lean one-pass steps (see onepass::with_stops::fast).
 inline constexpr std::uint32_t lean_plain = 0, lean_fallback = 1, lean_slow = 2;
-/// Flags of the group-0-only table (see onepass::with_stops::dfa).
+/// Flags of the group-0-only table (see onepass::with_stops::fast).
 inline constexpr std::uint32_t simple_accept = 1u << 31, simple_loop = 1u << 30,
                                simple_dead = 0xFFFFFFFFu, simple_row = simple_loop - 1;
 
@@ -677,37 +688,38 @@ struct onepass {
     }
     /// Per self-loop state: 1 for the bytes that leave the loop.
     static constexpr std::size_t nstop = count_loop_tables();
-    /// Compact run-time copy of a state.
-    struct rt_state {
-        std::uint64_t match_mask = 0;
-        std::uint16_t loop_table = 0;
-        std::uint8_t has_match = 0;
-        std::uint8_t match_asserts = 0;
-        std::uint8_t loop = 0;
-        std::uint8_t loop_byte = 0;
-    };
     struct with_stops {
         std::array<op_entry, static_cast<std::size_t>(nstates * ncls)> trans{};
-        std::array<rt_state, static_cast<std::size_t>(nstates)> states{};
+        std::array<op_rt_state, static_cast<std::size_t>(nstates)> states{};
         std::array<std::array<std::uint8_t, 256>, nstop> stops{};
-        /// Per (state, class): the next state in the low 16 bits and, above them, what the
-        /// step needs: lean_plain (nothing), lean_fallback (the state's match is a fallback
-        /// to remember, nothing else) or lean_slow (anything else: no transition, slots,
-        /// assertions, match priority, a self-loop state next).
-        std::array<std::uint32_t, static_cast<std::size_t>(nstates * ncls)> lean{};
-        /// Per (state, class), for group-0-only patterns (see `simple`): the next state's
+        /// Per (state, class), the step in one word. For `simple` patterns: the next state's
         /// row (state * ncls), plus simple_accept when it can end a match and simple_loop
         /// when it has a self-loop shortcut; simple_dead when there is no transition.
-        std::array<std::uint32_t, static_cast<std::size_t>(nstates * ncls)> dfa{};
+        /// Otherwise: the next state in the low 16 bits and, above them, what the step
+        /// needs: lean_plain (nothing), lean_fallback (the state's match is a fallback to
+        /// remember, nothing else) or lean_slow (anything else: no transition, slots,
+        /// assertions, match priority, a self-loop state next).
+        std::array<std::uint32_t, static_cast<std::size_t>(nstates * ncls)> fast{};
         bool any_asserts = false;
-        bool any_match_first = false;
     };
+    /// Only group 0, no assertions, no match that takes priority over going on: a match is
+    /// the start plus the last accepting position before the automaton stops, so the run
+    /// needs no slots.
+    static constexpr bool is_simple() noexcept {
+        if (!ok || C::nslots != 2) return false;
+        for (const op_state& st : table.states)
+            if (st.match_asserts != 0) return false;
+        for (const op_entry& e : table.trans)
+            if (e.asserts != 0 || e.match_first) return false;
+        return true;
+    }
+    static constexpr bool simple = is_simple();
     static constexpr with_stops make_stops() noexcept {
         with_stops w{table.trans};
         std::size_t k = 0;
         for (std::size_t i = 0; i < table.states.size(); ++i) {
             const op_state& st = table.states[i];
-            rt_state& r = w.states[i];
+            op_rt_state& r = w.states[i];
             r.match_mask = st.match_mask;
             r.has_match = st.has_match;
             r.match_asserts = st.match_asserts;
@@ -723,30 +735,136 @@ struct onepass {
             if (e.asserts != 0) w.any_asserts = true;
         for (std::size_t i = 0; i < table.trans.size(); ++i) {
             const op_entry& e = table.trans[i];
-            const op_state& from = table.states[i / static_cast<std::size_t>(ncls)];
-            std::uint32_t kind = lean_slow;
-            if (e.next != 0xFFFF && e.mask == 0 && e.asserts == 0 && table.states[e.next].loop == 0) {
-                if (!from.has_match) kind = lean_plain;
-                else if (from.match_asserts == 0 && !e.match_first) kind = lean_fallback;
-            }
-            w.lean[i] = (kind << 16) | e.next;
-            if (e.match_first) w.any_match_first = true;
-            if (e.next == 0xFFFF) {
-                w.dfa[i] = simple_dead;
+            if constexpr (simple) {
+                if (e.next == 0xFFFF) {
+                    w.fast[i] = simple_dead;
+                } else {
+                    const op_state& to = table.states[e.next];
+                    w.fast[i] = static_cast<std::uint32_t>(e.next) * static_cast<std::uint32_t>(ncls) |
+                                (to.has_match ? simple_accept : 0u) | (to.loop != 0 ? simple_loop : 0u);
+                }
             } else {
-                const op_state& to = table.states[e.next];
-                w.dfa[i] = static_cast<std::uint32_t>(e.next) * static_cast<std::uint32_t>(ncls) |
-                           (to.has_match ? simple_accept : 0u) | (to.loop != 0 ? simple_loop : 0u);
+                const op_state& from = table.states[i / static_cast<std::size_t>(ncls)];
+                std::uint32_t kind = lean_slow;
+                if (e.next != 0xFFFF && e.mask == 0 && e.asserts == 0 && table.states[e.next].loop == 0) {
+                    if (!from.has_match) kind = lean_plain;
+                    else if (from.match_asserts == 0 && !e.match_first) kind = lean_fallback;
+                }
+                w.fast[i] = (kind << 16) | e.next;
             }
         }
         return w;
     }
     static constexpr with_stops loops = make_stops();
-    /// Only group 0, no assertions, no match that takes priority over going on: a match is
-    /// the start plus the last accepting position before the automaton stops, so the run
-    /// needs no slots (the `dfa` table).
-    static constexpr bool simple = ok && C::nslots == 2 && !loops.any_asserts && !loops.any_match_first;
     static constexpr const auto& stop_tables = loops.stops;
+};
+
+/// Most consuming instructions the bit-parallel filter handles (one 64-bit word of states).
+inline constexpr std::size_t bitnfa_max_positions = 64;
+
+/// Bit-parallel position automaton over the consuming instructions of a program: a state
+/// is the set of instructions that just consumed a byte, one bit each. Assertions are
+/// assumed to hold and progress checks to go both ways, so it accepts a superset of the
+/// pattern's matches: its "no match" is exact, and it finds that at a few nanoseconds a
+/// byte, which lets the matchers skip the Pike VM on inputs that cannot match.
+template <class C>
+struct bitnfa {
+    static constexpr std::size_t count_positions() noexcept {
+        std::size_t k = 0;
+        for (const inst& in : C::code) k += (in.o == op::byte || in.o == op::set) ? 1 : 0;
+        return k;
+    }
+    static constexpr std::size_t npositions = count_positions();
+    static constexpr bool ok = C::ok && npositions > 0 && npositions <= bitnfa_max_positions;
+    static constexpr std::size_t nchunks = ok ? (npositions + 3) / 4 : 1; // 4 positions a chunk
+    static constexpr auto nclasses = static_cast<std::size_t>(onepass_builder<C>::bc.count);
+
+    struct tables {
+        std::array<std::uint64_t, nclasses> on_class{};               ///< positions consuming each byte class
+        std::array<std::array<std::uint64_t, 16>, nchunks> follow{}; ///< per 4-position chunk: union of followers
+        std::uint64_t start = 0;      ///< positions a match can begin with
+        std::uint64_t accept = 0;     ///< positions after which the match can end
+        bool start_accepts = false;   ///< the empty string may match
+    };
+
+    /// Position (bit) of each consuming instruction, -1 for the others.
+    static constexpr std::array<std::int32_t, C::size> make_pos_of() noexcept {
+        std::array<std::int32_t, C::size> p{};
+        std::int32_t k = 0;
+        for (std::size_t pc = 0; pc < C::size; ++pc) {
+            const op o = C::code[pc].o;
+            p[pc] = (o == op::byte || o == op::set) ? k++ : -1;
+        }
+        return p;
+    }
+
+    /// Positions reachable from pc without consuming; `ends`: the match is reachable too.
+    /// `seen` and `stack` are scratch shared by the calls (`gen` tells the calls apart).
+    struct scratch {
+        std::array<std::int32_t, C::size> seen{};
+        std::array<std::int32_t, 2 * C::size + 2> stack{};
+        std::int32_t gen = 0;
+    };
+    static constexpr std::uint64_t closure(const std::array<std::int32_t, C::size>& pos_of, scratch& w,
+                                           std::int32_t pc0, bool& ends) noexcept {
+        auto& seen = w.seen;
+        auto& stack = w.stack;
+        const std::int32_t gen = ++w.gen;
+        std::size_t sp = 0;
+        std::uint64_t set = 0;
+        stack[sp++] = pc0;
+        while (sp > 0) {
+            const auto pc = static_cast<std::size_t>(stack[--sp]);
+            if (pc >= C::size || seen[pc] == gen) continue;
+            seen[pc] = gen;
+            const inst& in = C::code[pc];
+            switch (in.o) {
+            case op::byte:
+            case op::set: set |= std::uint64_t{1} << pos_of[pc]; break;
+            case op::match: ends = true; break;
+            case op::split:
+            case op::progress:
+                stack[sp++] = in.y;
+                stack[sp++] = in.x;
+                break;
+            case op::jmp: stack[sp++] = in.x; break;
+            case op::save:
+            case op::assertion: stack[sp++] = static_cast<std::int32_t>(pc + 1); break;
+            }
+        }
+        return set;
+    }
+
+    static constexpr tables build() noexcept {
+        tables t{};
+        if constexpr (ok) {
+            const auto pos_of = make_pos_of();
+            const auto& bc = onepass_builder<C>::bc;
+            std::array<unsigned, 256> rep{}; // a representative byte of each byte class
+            for (unsigned c = 256; c-- > 0;) rep[bc.map[c]] = c;
+            auto& on_class = t.on_class;
+            scratch w;
+            t.start = closure(pos_of, w, 0, t.start_accepts);
+            std::array<std::uint64_t, bitnfa_max_positions> follow_of{};
+            for (std::size_t pc = 0; pc < C::size; ++pc) {
+                const inst& in = C::code[pc];
+                if (pos_of[pc] < 0) continue;
+                const auto k = static_cast<std::size_t>(pos_of[pc]);
+                for (std::size_t cl = 0; cl < static_cast<std::size_t>(bc.count); ++cl)
+                    if (accepts<C>(in, rep[cl])) on_class[cl] |= std::uint64_t{1} << k;
+                bool ends = false;
+                follow_of[k] = closure(pos_of, w, static_cast<std::int32_t>(pc + 1), ends);
+                if (ends) t.accept |= std::uint64_t{1} << k;
+            }
+            for (std::size_t ch = 0; ch < nchunks; ++ch)
+                for (unsigned v = 1; v < 16; ++v) { // a set of 4 positions: its lowest one plus the rest
+                    const std::size_t low = ch * 4 + static_cast<unsigned>(std::countr_zero(v));
+                    t.follow[ch][v] = t.follow[ch][v & (v - 1)] | (low < npositions ? follow_of[low] : 0);
+                }
+        }
+        return t;
+    }
+    static constexpr tables table = build();
 };
 
 } // namespace logscan::regex_internal
