@@ -76,11 +76,13 @@ P(49, R"((?:[A-Za-z_][\w.]*/)+[\w.]+)")
 
 #else // the benchmark program
 
+#include <chrono>
 #include <cstdio>
 #include <cstring>
 #include <regex>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "bench_util.hpp"
@@ -342,6 +344,31 @@ int main(int argc, char** argv) {
             });
         }
         t.print();
+    }
+
+    // (d) the pathological patterns over 1,000,000 'a's (no match), and the same
+    // with a final 'b' (a match: the Pike VM runs over the whole input)
+    {
+        const std::string a(1000000, 'a'), ab = a + "b";
+        std::printf("\n(d) pathological patterns, 1,000,000 bytes, best of %d (ms)\n", o.runs);
+        auto time_ms = [&](auto f) {
+            double best = 1e300;
+            bool r = false;
+            for (int k = 0; k < (o.runs > 0 ? o.runs : 1); ++k) {
+                const auto t0 = std::chrono::steady_clock::now();
+                r = f();
+                const std::chrono::duration<double, std::milli> d = std::chrono::steady_clock::now() - t0;
+                best = d.count() < best ? d.count() : best;
+            }
+            return std::pair<double, bool>{best, r};
+        };
+        auto show = [](const char* what, std::pair<double, bool> v) {
+            std::printf("  %-44s %9.2f ms  %s\n", what, v.first, v.second ? "match" : "no match");
+        };
+        show("search<\"(a|aa)*b\">, 1M 'a'", time_ms([&] { return logscan::search<"(a|aa)*b">(a).matched(); }));
+        show("match<\"(a*)*b\">, 1M 'a'", time_ms([&] { return logscan::match<"(a*)*b">(a).matched(); }));
+        show("search<\"(a|aa)*b\">, 1M 'a' + 'b'", time_ms([&] { return logscan::search<"(a|aa)*b">(ab).matched(); }));
+        show("match<\"(a*)*b\">, 1M 'a' + 'b'", time_ms([&] { return logscan::match<"(a*)*b">(ab).matched(); }));
     }
     return 0;
 }

@@ -79,5 +79,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check<R"(([a-c]*)(b|c{2,3}))">(in);
     check<R"((?:a|ab)*c)">(in);
     check<R"(([0-9]+)(?:[.]([0-9]+))?(ms|s)?)">(in);
+    check<R"([ab]*a[ab]b)">(in);         // Pike VM behind the bit-parallel filter
+    check<R"(a[ab]*c)">(in);            // one-pass search that hands over to the Pike VM
+    check<R"(\d+(?:,\d{3})*\.\d+)">(in); // group-0-only one-pass walk
     return 0;
 }
