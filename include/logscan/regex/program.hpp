@@ -343,32 +343,25 @@ struct start_info {
     std::size_t prefix_len = 0;    ///< its length (0: none)
 };
 
-template <class C>
-constexpr start_info make_start_info() noexcept {
-    start_info si;
-    // literal prefix: follow the straight line of saves, assertions and bytes from pc 0
-    for (std::size_t pc = 0; pc < C::size && si.prefix_len < si.prefix.size(); ++pc) {
-        const inst& in = C::code[pc];
-        if (in.o == op::save || in.o == op::assertion) continue;
-        if (in.o != op::byte) break;
-        si.prefix[si.prefix_len++] = static_cast<char>(in.b);
-    }
-    // first bytes: every consuming instruction reachable without consuming (assertions are
-    // assumed to pass, progress checks to go both ways)
+/// Walks the instructions reachable from pc0 without consuming a byte (assertions assumed
+/// to pass, progress checks taken both ways): calls f(pc) once for each consuming
+/// instruction reached, and returns whether the match instruction is reachable.
+template <class C, class F>
+constexpr bool walk_free(std::int32_t pc0, F&& f) noexcept {
     std::array<bool, C::size> seen{};
     std::array<std::int32_t, 2 * C::size + 2> stack{};
     std::size_t sp = 0;
-    stack[sp++] = 0;
-    bool nullable_start = false;
+    bool ends = false;
+    stack[sp++] = pc0;
     while (sp > 0) {
         const auto pc = static_cast<std::size_t>(stack[--sp]);
-        if (seen[pc]) continue;
+        if (pc >= C::size || seen[pc]) continue;
         seen[pc] = true;
         const inst& in = C::code[pc];
         switch (in.o) {
-        case op::byte: si.first.set(in.b); break;
-        case op::set: si.first.merge(C::sets[in.arg]); break;
-        case op::match: nullable_start = true; break;
+        case op::byte:
+        case op::set: f(pc); break;
+        case op::match: ends = true; break;
         case op::split:
         case op::progress:
             stack[sp++] = in.y;
@@ -379,6 +372,21 @@ constexpr start_info make_start_info() noexcept {
         case op::assertion: stack[sp++] = static_cast<std::int32_t>(pc + 1); break;
         }
     }
+    return ends;
+}
+
+template <class C>
+constexpr start_info make_start_info() noexcept {
+    start_info si;
+    // literal prefix: follow the straight line of saves, assertions and bytes from pc 0
+    for (std::size_t pc = 0; pc < C::size && si.prefix_len < si.prefix.size(); ++pc) {
+        const inst& in = C::code[pc];
+        if (in.o == op::save || in.o == op::assertion) continue;
+        if (in.o != op::byte) break;
+        si.prefix[si.prefix_len++] = static_cast<char>(in.b);
+    }
+    // first bytes: every consuming instruction reachable without consuming
+    const bool nullable_start = walk_free<C>(0, [&](std::size_t pc) { si.first.merge(consumed<C>(C::code[pc])); });
     si.has_first = !nullable_start;
     return si;
 }
@@ -799,39 +807,10 @@ struct bitnfa {
     }
 
     /// Positions reachable from pc without consuming; `ends`: the match is reachable too.
-    /// `seen` and `stack` are scratch shared by the calls (`gen` tells the calls apart).
-    struct scratch {
-        std::array<std::int32_t, C::size> seen{};
-        std::array<std::int32_t, 2 * C::size + 2> stack{};
-        std::int32_t gen = 0;
-    };
-    static constexpr std::uint64_t closure(const std::array<std::int32_t, C::size>& pos_of, scratch& w,
-                                           std::int32_t pc0, bool& ends) noexcept {
-        auto& seen = w.seen;
-        auto& stack = w.stack;
-        const std::int32_t gen = ++w.gen;
-        std::size_t sp = 0;
+    static constexpr std::uint64_t closure(const std::array<std::int32_t, C::size>& pos_of, std::int32_t pc0,
+                                           bool& ends) noexcept {
         std::uint64_t set = 0;
-        stack[sp++] = pc0;
-        while (sp > 0) {
-            const auto pc = static_cast<std::size_t>(stack[--sp]);
-            if (pc >= C::size || seen[pc] == gen) continue;
-            seen[pc] = gen;
-            const inst& in = C::code[pc];
-            switch (in.o) {
-            case op::byte:
-            case op::set: set |= std::uint64_t{1} << pos_of[pc]; break;
-            case op::match: ends = true; break;
-            case op::split:
-            case op::progress:
-                stack[sp++] = in.y;
-                stack[sp++] = in.x;
-                break;
-            case op::jmp: stack[sp++] = in.x; break;
-            case op::save:
-            case op::assertion: stack[sp++] = static_cast<std::int32_t>(pc + 1); break;
-            }
-        }
+        ends = walk_free<C>(pc0, [&](std::size_t pc) { set |= std::uint64_t{1} << pos_of[pc]; });
         return set;
     }
 
@@ -843,8 +822,7 @@ struct bitnfa {
             std::array<unsigned, 256> rep{}; // a representative byte of each byte class
             for (unsigned c = 256; c-- > 0;) rep[bc.map[c]] = c;
             auto& on_class = t.on_class;
-            scratch w;
-            t.start = closure(pos_of, w, 0, t.start_accepts);
+            t.start = closure(pos_of, 0, t.start_accepts);
             std::array<std::uint64_t, bitnfa_max_positions> follow_of{};
             for (std::size_t pc = 0; pc < C::size; ++pc) {
                 const inst& in = C::code[pc];
@@ -853,7 +831,7 @@ struct bitnfa {
                 for (std::size_t cl = 0; cl < static_cast<std::size_t>(bc.count); ++cl)
                     if (accepts<C>(in, rep[cl])) on_class[cl] |= std::uint64_t{1} << k;
                 bool ends = false;
-                follow_of[k] = closure(pos_of, w, static_cast<std::int32_t>(pc + 1), ends);
+                follow_of[k] = closure(pos_of, static_cast<std::int32_t>(pc + 1), ends);
                 if (ends) t.accept |= std::uint64_t{1} << k;
             }
             for (std::size_t ch = 0; ch < nchunks; ++ch)
