@@ -3,9 +3,13 @@
 /// Internal: the matchers of logscan's regular expressions.
 ///
 /// - `onepass_run`: for patterns where each byte decides the path (most log-line patterns),
-///   a table-driven matcher with memchr shortcuts for self-loops such as `.*` or `[^:]*`;
+///   a table-driven matcher with memchr shortcuts for self-loops such as `.*` or `[^:]*`
+///   (a plain DFA walk when only group 0 is captured);
+/// - `may_match`: a bit-parallel position automaton that tells, at a few ns a byte, when
+///   an input cannot match, so the Pike VM does not run on it;
 /// - `pike_run`: a Pike VM (threads in priority order, capture registers copied per
 ///   thread) for every pattern; time O(input x pattern), fixed storage;
+/// - `find_literal`: literal prefilter (SSE2, and AVX2 when the CPU has it);
 /// - `search_from`: leftmost-first search, one-pass attempts at candidate starts found by a
 ///   literal or first-byte prefilter, under a step budget linear in the input; when the
 ///   budget runs out the Pike VM takes over, so every search is linear.
@@ -29,10 +33,37 @@
 #if defined(__SSE2__)
 #include <emmintrin.h>
 #endif
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(LOGSCAN_NO_AVX2)
+#include <immintrin.h>
+#define LOGSCAN_REGEX_AVX2 1
+#endif
 
 #include "program.hpp"
 
 namespace logscan::regex_internal {
+
+#if defined(LOGSCAN_REGEX_AVX2)
+/// AVX2 part of find_literal (used when the CPU has AVX2, whatever the build flags): the
+/// first s' >= s, in steps of 64, whose 64 candidates [s', s' + 64) include one with
+/// t[k + i1] == c1 and t[k + i2] == c2; stops before s' + 63 > last.
+__attribute__((target("avx2"))) inline std::size_t pair_scan_avx2(const char* t, std::size_t s, std::size_t last,
+                                                                 char c1, char c2, std::size_t i1,
+                                                                 std::size_t i2) noexcept {
+    const __m256i v1 = _mm256_set1_epi8(c1);
+    const __m256i v2 = _mm256_set1_epi8(c2);
+    while (s + 63 <= last) {
+        const __m256i a0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t + s + i1));
+        const __m256i b0 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t + s + i2));
+        const __m256i a1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t + s + 32 + i1));
+        const __m256i b1 = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(t + s + 32 + i2));
+        const __m256i h0 = _mm256_and_si256(_mm256_cmpeq_epi8(a0, v1), _mm256_cmpeq_epi8(b0, v2));
+        const __m256i h1 = _mm256_and_si256(_mm256_cmpeq_epi8(a1, v1), _mm256_cmpeq_epi8(b1, v2));
+        if (_mm256_movemask_epi8(_mm256_or_si256(h0, h1)) != 0) break;
+        s += 64;
+    }
+    return s;
+}
+#endif
 
 inline constexpr std::size_t npos = ~std::size_t{0}; ///< unset capture slot
 
@@ -108,7 +139,13 @@ constexpr std::size_t find_literal(const char* t, std::size_t n, std::size_t fro
     if (!std::is_constant_evaluated()) {
         const __m128i v1 = _mm_set1_epi8(lit[i1]);
         const __m128i v2 = _mm_set1_epi8(lit[i2]);
+#if defined(LOGSCAN_REGEX_AVX2)
+        const bool avx2 = __builtin_cpu_supports("avx2");
+#endif
         for (;;) {
+#if defined(LOGSCAN_REGEX_AVX2)
+            if (avx2) s = pair_scan_avx2(t, s, last, lit[i1], lit[i2], i1, i2);
+#endif
             while (s + 31 <= last) { // 32 candidates per round while nothing is found
                 const __m128i a0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t + s + i1));
                 const __m128i b0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t + s + i2));
