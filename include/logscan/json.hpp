@@ -48,8 +48,11 @@
 /// part may end inside a UTF-8 sequence) and has no length limit; `on_string` is then not called.
 /// Views are valid only during the callback.
 ///
-/// **Numbers.** `number` keeps the exact text; conversions are lazy (`to_double()` uses
-/// fast_float). Integers beyond 64 bits are delivered as text; `is_big_integer()` flags them.
+/// **Numbers.** `number` keeps the exact text; conversions are lazy (`to_double()` is
+/// correctly rounded: Clinger's exact fast path, fast_float otherwise). The reader accumulates
+/// the digits while scanning, so converting a number that lay whole in one chunk does not
+/// re-read its text. Integers beyond 64 bits are delivered as text; `is_big_integer()` flags
+/// them.
 ///
 /// **Key paths.** A callback may take a trailing `const logscan::json::path&` argument (or the
 /// visitor may declare `static constexpr bool wants_path = true;` and call `reader::path()`):
@@ -211,7 +214,8 @@ public:
 #if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
         // m and 10^|exp10| are exact doubles, so one IEEE operation rounds correctly
         if (LOGSCAN_LIKELY(decimal_ && mantissa_ <= (std::uint64_t{1} << 53) && exp10_ >= -22 && exp10_ <= 22)) {
-            double d = static_cast<double>(mantissa_);
+            // through int64_t: one conversion instruction (m <= 2^53)
+            double d = static_cast<double>(static_cast<std::int64_t>(mantissa_));
             d = exp10_ < 0 ? d / internal::pow10_f64[-exp10_] : d * internal::pow10_f64[exp10_];
             return is_negative() ? -d : d;
         }
@@ -225,7 +229,10 @@ public:
     }
 
 private:
-    // to_double() from the text alone.
+    // to_double() from the text alone (kept out of line: the callers' fast path stays small).
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((noinline))
+#endif
     double text_to_double() const noexcept {
         const char* p = text_.data();
         const char* const end = p + text_.size();
@@ -1000,26 +1007,29 @@ private:
     // A complete string (key or value) that fits the scratch capacity, or (with string parts)
     // the final part of a value.
     bool deliver_string(std::string_view s, bool is_key, std::uint64_t at) {
-        if (is_key) {
-            state_ = st_colon;
-            if (skipping()) return true;
-            if constexpr (tracks_path) {
-                internal::path_slot& slot = slots_[depth_ - 1];
-                if (LOGSCAN_UNLIKELY(s.size() > opt_.path_capacity - slot.key_off)) {
-                    fail_at(at, error_code::too_long, "key path longer than options::path_capacity");
-                    return false;
-                }
-                if (!s.empty()) std::memcpy(keys_ + slot.key_off, s.data(), s.size());
-                slot.key_len = static_cast<std::uint32_t>(s.size());
+        return is_key ? deliver_key(s, at) : deliver_value_string(s, at);
+    }
+    LOGSCAN_FORCE_INLINE bool deliver_key(std::string_view s, std::uint64_t at) {
+        state_ = st_colon;
+        if (skipping()) return true;
+        if constexpr (tracks_path) {
+            internal::path_slot& slot = slots_[depth_ - 1];
+            if (LOGSCAN_UNLIKELY(s.size() > opt_.path_capacity - slot.key_off)) {
+                fail_at(at, error_code::too_long, "key path longer than options::path_capacity");
+                return false;
             }
-            const action a = LOGSCAN_JSON_EMIT(depth_, on_key, s);
-            if (LOGSCAN_UNLIKELY(a != action::proceed)) {
-                if (a == action::stop) return stopped_at(at);
-                skip_depth_ = depth_;
-                skip_keep_end_ = false;
-            }
-            return true;
+            if (!s.empty()) std::memcpy(keys_ + slot.key_off, s.data(), s.size());
+            slot.key_len = static_cast<std::uint32_t>(s.size());
         }
+        const action a = LOGSCAN_JSON_EMIT(depth_, on_key, s);
+        if (LOGSCAN_UNLIKELY(a != action::proceed)) {
+            if (a == action::stop) return stopped_at(at);
+            skip_depth_ = depth_;
+            skip_keep_end_ = false;
+        }
+        return true;
+    }
+    LOGSCAN_FORCE_INLINE bool deliver_value_string(std::string_view s, std::uint64_t at) {
         if (!skipping()) {
             action a;
             if constexpr (string_parts) {
@@ -1027,7 +1037,7 @@ private:
             } else {
                 a = LOGSCAN_JSON_EMIT(depth_, on_string, s);
             }
-            if (a == action::stop) return stopped_at(at);
+            if (LOGSCAN_UNLIKELY(a == action::stop)) return stopped_at(at);
         }
         after_scalar();
         return true;
@@ -1080,7 +1090,10 @@ private:
             // q is at the closing quote
             const auto n = static_cast<std::size_t>(q - s);
             if (LOGSCAN_LIKELY(n <= cap_) || skipping())
-                return deliver_string(std::string_view(s, n), is_key, off(p)) ? q + 1 : nullptr;
+                return (is_key ? deliver_key(std::string_view(s, n), off(p))
+                               : deliver_value_string(std::string_view(s, n), off(p)))
+                           ? q + 1
+                           : nullptr;
         }
     slow:
         tok_ = tok_string;
