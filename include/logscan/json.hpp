@@ -765,9 +765,10 @@ private:
     // Skips whitespace, counting lines; returns the first other byte or `end`. The common
     // cases (no whitespace, one space) take no loop.
     LOGSCAN_FORCE_INLINE const char* skip_ws(const char* p, const char* const end) noexcept {
-        if (LOGSCAN_LIKELY(end - p >= 2)) {
-            if (static_cast<unsigned char>(*p) > ' ') return p;
-            if (*p == ' ' && static_cast<unsigned char>(p[1]) > ' ') return p + 1;
+        if (LOGSCAN_LIKELY(p != end)) {
+            const auto c = static_cast<unsigned char>(*p);
+            if (c > ' ') return p; // (the caller's `p == end` test then folds away)
+            if (c == ' ' && end - p >= 2 && static_cast<unsigned char>(p[1]) > ' ') return p + 1;
         }
         return skip_ws_loop(p, end);
     }
