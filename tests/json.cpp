@@ -12,6 +12,7 @@
 #include <fstream>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <random>
 #include <sstream>
 #include <string>
@@ -311,6 +312,123 @@ TEST_CASE("json::number::to_double agrees with strtod") {
     CHECK(json::number("1e23", false).to_double() == 1e23);
     CHECK(json::number("4.9e-324", false).to_double() == 4.9e-324);
     CHECK(json::number("1e-400", false).to_double() == 0.0);
+}
+
+// Every number's text and conversions (a local class cannot default operator== with g++ 12).
+struct converted {
+    std::vector<std::string> text;
+    std::vector<std::uint64_t> bits;
+    std::vector<std::optional<std::int64_t>> i64;
+    std::vector<std::optional<std::uint64_t>> u64;
+    void on_number(const json::number& n) {
+        text.emplace_back(n.text());
+        const double d = n.to_double();
+        std::uint64_t b;
+        std::memcpy(&b, &d, sizeof b);
+        bits.push_back(b);
+        i64.push_back(n.to_int64());
+        u64.push_back(n.to_uint64());
+    }
+    bool operator==(const converted&) const = default;
+};
+
+TEST_CASE("json::numbers delivered by the reader convert exactly like fast_float, strtod and from_chars") {
+    // The reader accumulates each number's digits while scanning it (eight at a time) and
+    // number::to_double / to_int64 / to_uint64 use that; differential test against the text
+    // converters on random numbers of every shape, in JSON, fed whole and in random chunks
+    // (numbers cut by a chunk boundary take the text-only path: the results must not change).
+    std::mt19937_64 rng(20261122);
+    const auto digits = [&](std::size_t n, bool lead_nonzero) {
+        std::string s;
+        for (std::size_t i = 0; i < n; ++i)
+            s += static_cast<char>('0' + ((i == 0 && lead_nonzero) ? 1 + rng() % 9 : rng() % 10));
+        return s;
+    };
+    std::vector<std::string> texts;
+    for (int i = 0; i < 30000; ++i) {
+        std::string t;
+        if (rng() % 3 == 0) t += '-';
+        const int shape = static_cast<int>(rng() % 8);
+        // integer part: 1..24 digits, lengths around the 8-digit blocks and the 19-digit limit
+        const std::size_t int_digits = shape == 0 ? 1 : 1 + rng() % (shape == 1 ? 24 : 9);
+        t += int_digits == 1 ? digits(1, false) : digits(int_digits, true);
+        if (shape >= 3 && rng() % 4 != 0) t += "." + digits(1 + rng() % (shape == 3 ? 26 : 17), false);
+        if (shape >= 5 && rng() % 2) {
+            t += (rng() % 2) ? 'e' : 'E';
+            const int r = static_cast<int>(rng() % 4);
+            if (r == 1) t += '+';
+            if (r == 2) t += '-';
+            if (rng() % 8 == 0) t += "00";
+            t += std::to_string(rng() % (shape == 5 ? 400 : 40));
+        }
+        texts.push_back(std::move(t));
+    }
+    // hand-picked edges: integer limits, 19 and 20 digits, the 2^53 boundary, zeros
+    for (const char* t : {"0", "-0", "0.0", "-0.0", "0e5", "-0E-5", "9223372036854775807", "-9223372036854775808",
+                          "9223372036854775808", "-9223372036854775809", "18446744073709551615",
+                          "18446744073709551616", "9999999999999999999", "10000000000000000000",
+                          "-9999999999999999999", "9007199254740992", "9007199254740993", "-9007199254740993",
+                          "12345678", "123456781", "1234567812345678", "0.12345678", "1.2345678e22",
+                          "12345678e-22", "1e22", "1e23", "1e-22", "1e-23", "4.9e-324", "1.7976931348623157e308",
+                          "1e400", "-1e-400", "0.00000000000000000000000000001", "1000000000000000000000e-10"})
+        texts.emplace_back(t);
+
+    std::string doc = "[";
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        if (i) doc += (i % 3 == 0) ? ",\n" : (i % 3 == 1 ? ", " : ",");
+        doc += texts[i];
+    }
+    doc += "]";
+    converted whole;
+    REQUIRE(json::parse(doc, whole).ok());
+    REQUIRE(whole.text == texts);
+    for (std::size_t i = 0; i < texts.size(); ++i) {
+        const std::string& t = texts[i];
+        INFO(t);
+        const bool integer = t.find_first_of(".eE") == std::string::npos;
+        double ff = 0;
+        (void)fast_float::from_chars(t.data(), t.data() + t.size(), ff);
+        const double sd = std::strtod(t.c_str(), nullptr);
+        std::uint64_t ffb, sdb;
+        std::memcpy(&ffb, &ff, sizeof ffb);
+        std::memcpy(&sdb, &sd, sizeof sdb);
+        REQUIRE(whole.bits[i] == ffb);
+        REQUIRE(whole.bits[i] == sdb);
+        std::optional<std::int64_t> want_i;
+        std::optional<std::uint64_t> want_u;
+        if (integer) {
+            std::int64_t iv = 0;
+            std::uint64_t uv = 0;
+            const auto ri = std::from_chars(t.data(), t.data() + t.size(), iv);
+            if (ri.ec == std::errc{} && ri.ptr == t.data() + t.size()) want_i = iv;
+            if (t == "-0") {
+                want_u = 0;
+            } else {
+                const auto ru = std::from_chars(t.data(), t.data() + t.size(), uv);
+                if (ru.ec == std::errc{} && ru.ptr == t.data() + t.size()) want_u = uv;
+            }
+        }
+        REQUIRE(whole.i64[i] == want_i);
+        REQUIRE(whole.u64[i] == want_u);
+        // the text-only path (what a number cut by a chunk boundary gets) agrees too
+        const json::number n(t, integer);
+        const double td = n.to_double();
+        std::uint64_t tb;
+        std::memcpy(&tb, &td, sizeof tb);
+        REQUIRE(tb == ffb);
+        REQUIRE(n.to_int64() == want_i);
+        REQUIRE(n.to_uint64() == want_u);
+    }
+    for (std::uint64_t seed = 1; seed <= 6; ++seed) {
+        INFO("random chunks, seed " << seed);
+        converted chunked;
+        json::reader<converted> r(chunked);
+        const auto input = logscan::test::chunked_input::random(doc, seed, std::size_t{1} << (2 * seed));
+        for (const auto c : input.chunks()) (void)r.feed(c);
+        (void)r.finish();
+        REQUIRE(r.ok());
+        CHECK(chunked == whole);
+    }
 }
 
 TEST_CASE("json::strings without escapes in one chunk are views into it") {

@@ -48,8 +48,11 @@
 /// part may end inside a UTF-8 sequence) and has no length limit; `on_string` is then not called.
 /// Views are valid only during the callback.
 ///
-/// **Numbers.** `number` keeps the exact text; conversions are lazy (`to_double()` uses
-/// fast_float). Integers beyond 64 bits are delivered as text; `is_big_integer()` flags them.
+/// **Numbers.** `number` keeps the exact text; conversions are lazy (`to_double()` is
+/// correctly rounded: Clinger's exact fast path, fast_float otherwise). The reader accumulates
+/// the digits while scanning, so converting a number that lay whole in one chunk does not
+/// re-read its text. Integers beyond 64 bits are delivered as text; `is_big_integer()` flags
+/// them.
 ///
 /// **Key paths.** A callback may take a trailing `const logscan::json::path&` argument (or the
 /// visitor may declare `static constexpr bool wants_path = true;` and call `reader::path()`):
@@ -124,12 +127,44 @@ struct options {
     bool validate_utf8 = true;
 };
 
+namespace internal {
+/// 10^0 .. 10^19 (10^19 is the largest power of ten below 2^64).
+inline constexpr std::uint64_t pow10_u64[20] = {1ull,
+                                                10ull,
+                                                100ull,
+                                                1000ull,
+                                                10000ull,
+                                                100000ull,
+                                                1000000ull,
+                                                10000000ull,
+                                                100000000ull,
+                                                1000000000ull,
+                                                10000000000ull,
+                                                100000000000ull,
+                                                1000000000000ull,
+                                                10000000000000ull,
+                                                100000000000000ull,
+                                                1000000000000000ull,
+                                                10000000000000000ull,
+                                                100000000000000000ull,
+                                                1000000000000000000ull,
+                                                10000000000000000000ull};
+/// 1e0 .. 1e22: the powers of ten that are exact doubles.
+inline constexpr double pow10_f64[23] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                         1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+} // namespace internal
+
 /// A JSON number as it appears in the input. The text is valid JSON number syntax.
 class number {
 public:
     constexpr number() noexcept = default;
     /// A number with text `text` (valid JSON syntax); `integer` when it has no fraction/exponent.
     constexpr number(std::string_view text, bool integer) noexcept : text_(text), integer_(integer) {}
+    /// (internal; used by the reader) A number whose decimal value the reader computed while
+    /// scanning it: the text means `(-1)^neg * mantissa * 10^exp10` exactly, with at most 19
+    /// digits in the mantissa.
+    constexpr number(std::string_view text, bool integer, std::uint64_t mantissa, std::int32_t exp10) noexcept
+        : text_(text), mantissa_(mantissa), exp10_(exp10), integer_(integer), decimal_(true) {}
 
     /// The exact text, e.g. `-12.5e3`.
     constexpr std::string_view text() const noexcept { return text_; }
@@ -139,8 +174,19 @@ public:
     constexpr bool is_negative() const noexcept { return !text_.empty() && text_[0] == '-'; }
     /// The value as a signed 64-bit integer; empty if not an integer or out of range.
     std::optional<std::int64_t> to_int64() const noexcept {
-        std::int64_t v = 0;
         if (!integer_) return std::nullopt;
+        if (LOGSCAN_LIKELY(decimal_)) { // at most 19 digits: the mantissa is the exact magnitude
+            constexpr auto max = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+            if (!is_negative()) {
+                if (mantissa_ > max) return std::nullopt;
+                return static_cast<std::int64_t>(mantissa_);
+            }
+            if (mantissa_ > max + 1) return std::nullopt;
+            // -(m) without overflowing at INT64_MIN
+            return mantissa_ == max + 1 ? std::numeric_limits<std::int64_t>::min()
+                                        : -static_cast<std::int64_t>(mantissa_);
+        }
+        std::int64_t v = 0;
         const auto r = std::from_chars(text_.data(), text_.data() + text_.size(), v);
         if (r.ec != std::errc{} || r.ptr != text_.data() + text_.size()) return std::nullopt;
         return v;
@@ -148,8 +194,12 @@ public:
     /// The value as an unsigned 64-bit integer; empty if not a non-negative integer in range
     /// (`-0` is 0).
     std::optional<std::uint64_t> to_uint64() const noexcept {
-        std::uint64_t v = 0;
         if (!integer_) return std::nullopt;
+        if (LOGSCAN_LIKELY(decimal_)) {
+            if (is_negative() && mantissa_ != 0) return std::nullopt;
+            return mantissa_;
+        }
+        std::uint64_t v = 0;
         if (text_ == "-0") return std::uint64_t{0};
         const auto r = std::from_chars(text_.data(), text_.data() + text_.size(), v);
         if (r.ec != std::errc{} || r.ptr != text_.data() + text_.size()) return std::nullopt;
@@ -157,8 +207,33 @@ public:
     }
     /// The value as the nearest double, correctly rounded (ties to even): Clinger's exact
     /// fast path for up to 19 significant digits times a power of ten up to 22, fast_float
-    /// otherwise; +-inf when the magnitude is beyond the double range.
+    /// otherwise; +-inf when the magnitude is beyond the double range. For numbers delivered
+    /// by the reader the digits were already accumulated while scanning, so the fast path is
+    /// one integer-to-double conversion and one multiplication or division.
     double to_double() const noexcept {
+#if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+        // m and 10^|exp10| are exact doubles, so one IEEE operation rounds correctly
+        if (LOGSCAN_LIKELY(decimal_ && mantissa_ <= (std::uint64_t{1} << 53) && exp10_ >= -22 && exp10_ <= 22)) {
+            // through int64_t: one conversion instruction (m <= 2^53)
+            double d = static_cast<double>(static_cast<std::int64_t>(mantissa_));
+            d = exp10_ < 0 ? d / internal::pow10_f64[-exp10_] : d * internal::pow10_f64[exp10_];
+            return is_negative() ? -d : d;
+        }
+#endif
+        return text_to_double();
+    }
+    /// True for an integer that fits neither `int64_t` nor `uint64_t`.
+    bool is_big_integer() const noexcept {
+        if (!integer_ || text_.size() < 19) return false;
+        return !to_int64() && !to_uint64();
+    }
+
+private:
+    // to_double() from the text alone (kept out of line: the callers' fast path stays small).
+#if defined(__GNUC__) || defined(__clang__)
+    __attribute__((noinline))
+#endif
+    double text_to_double() const noexcept {
         const char* p = text_.data();
         const char* const end = p + text_.size();
         const bool neg = p != end && *p == '-';
@@ -186,9 +261,9 @@ public:
         // m and 10^|exp10| are exact doubles, so one IEEE operation rounds correctly (the
         // digit count bounds m below 10^19, so it did not wrap)
 #if defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
-        if (LOGSCAN_LIKELY(digits <= 19 && m <= (std::uint64_t{1} << 53) && exp10 >= -22 && exp10 <= 22)) {
+        if (digits <= 19 && m <= (std::uint64_t{1} << 53) && exp10 >= -22 && exp10 <= 22) {
             double d = static_cast<double>(m);
-            d = exp10 < 0 ? d / internal_pow10(-exp10) : d * internal_pow10(exp10);
+            d = exp10 < 0 ? d / internal::pow10_f64[-exp10] : d * internal::pow10_f64[exp10];
             return neg ? -d : d;
         }
 #else
@@ -200,28 +275,17 @@ public:
         (void)fast_float::from_chars(text_.data(), text_.data() + text_.size(), d);
         return d;
     }
-    /// True for an integer that fits neither `int64_t` nor `uint64_t`.
-    bool is_big_integer() const noexcept {
-        if (!integer_ || text_.size() < 19) return false;
-        return !to_int64() && !to_uint64();
-    }
-
-private:
     // m = m * 10^n + (the n digits at p); returns the first non-digit. m wraps after 19 digits
     // (the caller then does not use it).
-    static LOGSCAN_FORCE_INLINE const char* accumulate_digits(const char* p, const char* end,
-                                                              std::uint64_t& m) noexcept {
+    static const char* accumulate_digits(const char* p, const char* end, std::uint64_t& m) noexcept {
         for (; p != end && static_cast<unsigned char>(*p - '0') <= 9; ++p) m = m * 10 + static_cast<unsigned char>(*p - '0');
         return p;
     }
-    static double internal_pow10(int e) noexcept {
-        static constexpr double table[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
-                                           1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
-                                           1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
-        return table[e];
-    }
     std::string_view text_{};
+    std::uint64_t mantissa_ = 0; // with decimal_: the digits without sign or decimal point
+    std::int32_t exp10_ = 0;     // with decimal_: the power of ten they are scaled by
     bool integer_ = false;
+    bool decimal_ = false; // mantissa_ and exp10_ are exact
 };
 
 namespace internal {
@@ -437,6 +501,47 @@ LOGSCAN_FORCE_INLINE const char* skip_digits(const char* p, const char* end) noe
     return p;
 }
 
+/// The value of eight decimal digits already reduced to 0..9 per byte, the first (most
+/// significant) digit in the lowest byte.
+LOGSCAN_FORCE_INLINE constexpr std::uint32_t eight_digits_value(std::uint64_t v) noexcept {
+    v = v * 10 + (v >> 8); // pairs: byte 2k = 10 * d[2k] + d[2k+1]
+    v = (((v & 0x000000FF000000FFull) * 0x000F424000000064ull) +
+         (((v >> 16) & 0x000000FF000000FFull) * 0x0000271000000001ull)) >> 32;
+    return static_cast<std::uint32_t>(v);
+}
+
+/// Like `skip_digits`, and accumulates them: m = m * 10^n + (the n digits), n = the number of
+/// digits, added to `count`. m wraps after 19 digits in all (the caller then does not use it).
+LOGSCAN_FORCE_INLINE const char* scan_digits(const char* p, const char* end, std::uint64_t& m,
+                                             std::size_t& count) noexcept {
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && (defined(__GNUC__) || defined(__clang__))
+    constexpr std::uint64_t high = 0xF0F0F0F0F0F0F0F0ull;
+    constexpr std::uint64_t zeros = 0x3030303030303030ull;
+    while (end - p >= 8) {
+        std::uint64_t x;
+        std::memcpy(&x, p, 8);
+        // see skip_digits
+        const std::uint64_t bad = ((x & high) ^ zeros) | (((x + 0x0606060606060606ull) & high) ^ zeros);
+        if (bad == 0) {
+            m = m * 100000000u + eight_digits_value(x - zeros);
+            count += 8;
+            p += 8;
+            continue;
+        }
+        const auto n = static_cast<unsigned>(__builtin_ctzll(bad)) >> 3; // 0..7 digits
+        if (n != 0) {
+            // the n digit bytes are the low ones: subtracting '0' borrows only above them,
+            // and the shift drops those bytes and puts n digits after 8 - n leading zeros
+            m = m * pow10_u64[n] + eight_digits_value((x - zeros) << (64 - 8 * n));
+            count += n;
+        }
+        return p + n;
+    }
+#endif
+    for (; p != end && is_digit(*p); ++p, ++count) m = m * 10 + static_cast<unsigned char>(*p - '0');
+    return p;
+}
+
 constexpr int hex_value(char c) noexcept {
     if (c >= '0' && c <= '9') return c - '0';
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -530,7 +635,7 @@ public:
                 return flow::stop;
             }
             tok_ = tok_none;
-            if (!deliver_number(std::string_view(scratch_, slen_), number_integer(nstate_), tok_off_))
+            if (!deliver_number(number(std::string_view(scratch_, slen_), number_integer(nstate_)), tok_off_))
                 return flow::stop;
             break;
         case tok_string:
@@ -660,9 +765,10 @@ private:
     // Skips whitespace, counting lines; returns the first other byte or `end`. The common
     // cases (no whitespace, one space) take no loop.
     LOGSCAN_FORCE_INLINE const char* skip_ws(const char* p, const char* const end) noexcept {
-        if (LOGSCAN_LIKELY(end - p >= 2)) {
-            if (static_cast<unsigned char>(*p) > ' ') return p;
-            if (*p == ' ' && static_cast<unsigned char>(p[1]) > ' ') return p + 1;
+        if (LOGSCAN_LIKELY(p != end)) {
+            const auto c = static_cast<unsigned char>(*p);
+            if (c > ' ') return p; // (the caller's `p == end` test then folds away)
+            if (c == ' ' && end - p >= 2 && static_cast<unsigned char>(p[1]) > ' ') return p + 1;
         }
         return skip_ws_loop(p, end);
     }
@@ -892,10 +998,9 @@ private:
         after_scalar();
         return true;
     }
-    bool deliver_number(std::string_view text, bool integer, std::uint64_t at) {
+    LOGSCAN_FORCE_INLINE bool deliver_number(const number& n, std::uint64_t at) {
         if (!skipping()) {
-            const number n(text, integer);
-            if (LOGSCAN_JSON_EMIT(depth_, on_number, n) == action::stop) return stopped_at(at);
+            if (LOGSCAN_UNLIKELY(LOGSCAN_JSON_EMIT(depth_, on_number, n) == action::stop)) return stopped_at(at);
         }
         after_scalar();
         return true;
@@ -903,26 +1008,29 @@ private:
     // A complete string (key or value) that fits the scratch capacity, or (with string parts)
     // the final part of a value.
     bool deliver_string(std::string_view s, bool is_key, std::uint64_t at) {
-        if (is_key) {
-            state_ = st_colon;
-            if (skipping()) return true;
-            if constexpr (tracks_path) {
-                internal::path_slot& slot = slots_[depth_ - 1];
-                if (LOGSCAN_UNLIKELY(s.size() > opt_.path_capacity - slot.key_off)) {
-                    fail_at(at, error_code::too_long, "key path longer than options::path_capacity");
-                    return false;
-                }
-                if (!s.empty()) std::memcpy(keys_ + slot.key_off, s.data(), s.size());
-                slot.key_len = static_cast<std::uint32_t>(s.size());
+        return is_key ? deliver_key(s, at) : deliver_value_string(s, at);
+    }
+    LOGSCAN_FORCE_INLINE bool deliver_key(std::string_view s, std::uint64_t at) {
+        state_ = st_colon;
+        if (skipping()) return true;
+        if constexpr (tracks_path) {
+            internal::path_slot& slot = slots_[depth_ - 1];
+            if (LOGSCAN_UNLIKELY(s.size() > opt_.path_capacity - slot.key_off)) {
+                fail_at(at, error_code::too_long, "key path longer than options::path_capacity");
+                return false;
             }
-            const action a = LOGSCAN_JSON_EMIT(depth_, on_key, s);
-            if (LOGSCAN_UNLIKELY(a != action::proceed)) {
-                if (a == action::stop) return stopped_at(at);
-                skip_depth_ = depth_;
-                skip_keep_end_ = false;
-            }
-            return true;
+            if (!s.empty()) std::memcpy(keys_ + slot.key_off, s.data(), s.size());
+            slot.key_len = static_cast<std::uint32_t>(s.size());
         }
+        const action a = LOGSCAN_JSON_EMIT(depth_, on_key, s);
+        if (LOGSCAN_UNLIKELY(a != action::proceed)) {
+            if (a == action::stop) return stopped_at(at);
+            skip_depth_ = depth_;
+            skip_keep_end_ = false;
+        }
+        return true;
+    }
+    LOGSCAN_FORCE_INLINE bool deliver_value_string(std::string_view s, std::uint64_t at) {
         if (!skipping()) {
             action a;
             if constexpr (string_parts) {
@@ -930,7 +1038,7 @@ private:
             } else {
                 a = LOGSCAN_JSON_EMIT(depth_, on_string, s);
             }
-            if (a == action::stop) return stopped_at(at);
+            if (LOGSCAN_UNLIKELY(a == action::stop)) return stopped_at(at);
         }
         after_scalar();
         return true;
@@ -983,7 +1091,10 @@ private:
             // q is at the closing quote
             const auto n = static_cast<std::size_t>(q - s);
             if (LOGSCAN_LIKELY(n <= cap_) || skipping())
-                return deliver_string(std::string_view(s, n), is_key, off(p)) ? q + 1 : nullptr;
+                return (is_key ? deliver_key(std::string_view(s, n), off(p))
+                               : deliver_value_string(std::string_view(s, n), off(p)))
+                           ? q + 1
+                           : nullptr;
         }
     slow:
         tok_ = tok_string;
@@ -1197,18 +1308,24 @@ private:
     }
 
     // `p` is at '-' or a digit. Fast path: the number ends inside this chunk, is valid and fits
-    // the limit; anything else goes through number_slow from the start.
+    // the limit; anything else goes through number_slow from the start. The digits are
+    // accumulated on the way, so that `number` converts the common numbers without reading
+    // them again.
     LOGSCAN_FORCE_INLINE const char* number_token(const char* p, const char* end) {
         using internal::is_digit;
         const char* q = p;
         bool integer = true;
+        std::uint64_t m = 0;
+        std::size_t digits = 0;  // digits in the mantissa (integer and fraction part)
+        std::int64_t exp10 = 0;  // minus the fraction digits, plus the exponent
         if (*q == '-') ++q;
         if (q == end) goto slow;
         if (*q == '0') {
             ++q;
             if (q != end && is_digit(*q)) goto slow;
+            digits = 1;
         } else if (is_digit(*q)) {
-            q = internal::skip_digits(q + 1, end);
+            q = internal::scan_digits(q, end, m, digits);
         } else {
             goto slow;
         }
@@ -1216,17 +1333,33 @@ private:
             integer = false;
             ++q;
             if (q == end || !is_digit(*q)) goto slow;
-            q = internal::skip_digits(q + 1, end);
+            const std::size_t int_digits = digits;
+            q = internal::scan_digits(q, end, m, digits);
+            exp10 = -static_cast<std::int64_t>(digits - int_digits > 1000000 ? 1000000 : digits - int_digits);
         }
         if (q != end && (*q == 'e' || *q == 'E')) {
             integer = false;
             ++q;
-            if (q != end && (*q == '+' || *q == '-')) ++q;
+            bool eneg = false;
+            if (q != end && (*q == '+' || *q == '-')) eneg = *q++ == '-';
             if (q == end || !is_digit(*q)) goto slow;
-            q = internal::skip_digits(q + 1, end);
+            std::int64_t e = 0;
+            for (; q != end && is_digit(*q); ++q)
+                if (e < 1000000) e = e * 10 + (*q - '0');
+            exp10 += eneg ? -e : e;
         }
-        if (q != end && (static_cast<std::size_t>(q - p) <= cap_ || skipping()))
-            return deliver_number(std::string_view(p, static_cast<std::size_t>(q - p)), integer, off(p)) ? q : nullptr;
+        if (q != end && (static_cast<std::size_t>(q - p) <= cap_ || skipping())) {
+            if (skipping()) {
+                after_scalar();
+                return q;
+            }
+            const std::string_view text(p, static_cast<std::size_t>(q - p));
+            // exact when the mantissa did not wrap and neither count was capped
+            const number n = digits <= 19 && exp10 > -1000000 && exp10 < 1000000
+                                 ? number(text, integer, m, static_cast<std::int32_t>(exp10))
+                                 : number(text, integer);
+            return deliver_number(n, off(p)) ? q : nullptr;
+        }
     slow:
         tok_ = tok_number;
         tok_key_ = false;
@@ -1244,7 +1377,7 @@ private:
             if (ns == n_end) {
                 if (!append(run, static_cast<std::size_t>(p - run))) return nullptr;
                 tok_ = tok_none;
-                return deliver_number(std::string_view(scratch_, slen_), number_integer(nstate_), tok_off_) ? p : nullptr;
+                return deliver_number(number(std::string_view(scratch_, slen_), number_integer(nstate_)), tok_off_) ? p : nullptr;
             }
             if (ns == n_error) {
                 // bytes before the bad one count towards the limit first
