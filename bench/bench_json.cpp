@@ -3,7 +3,9 @@
 // file_source) against RapidJSON's Reader (SAX), simdjson On-Demand (iterating every value) and
 // DOM, nlohmann::json::sax_parse and yajl, on
 //   1. samples/001_825e28a4f520ddc2.txt (MegEngine profiler JSON, 382 KB), parsed repeatedly;
-//   2. a document of --mb MB (default 100) of the same shape: `[doc, doc, ...]`, copies of
+//   2. the same sample one parse at a time, 300 x --runs parses per contender, interleaved,
+//      reporting the median parse (steadier than 1. on a shared machine);
+//   3. a document of --mb MB (default 100) of the same shape: `[doc, doc, ...]`, copies of
 //      sample 001 in one JSON array.
 // Every contender visits every value: it counts values, adds up the bytes of keys and strings
 // (decoded) and converts every number to double and adds it up. The checksums must agree
@@ -14,6 +16,7 @@
 //   bench_json [--mb 100] [--runs 5]
 #include <logscan/json.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -302,7 +305,10 @@ struct contender {
     sums got{};
 };
 
-void run_all(const char* title, const std::string& doc, int reps, int runs, const char* file_path) {
+// median: keep each contender's median run instead of its best (with reps == 1 and many
+// runs: the typical time of one parse, robust against the load phases of a shared machine).
+void run_all(const char* title, const std::string& doc, int reps, int runs, const char* file_path,
+             bool median = false) {
     const std::size_t bytes = doc.size() * static_cast<std::size_t>(reps);
     const sums expected = logscan_whole<logscan_visitor>(doc);
     if (!expected.ok) {
@@ -334,8 +340,10 @@ void run_all(const char* title, const std::string& doc, int reps, int runs, cons
 #if LOGSCAN_BENCH_NLOHMANN
     cs.push_back({"nlohmann::json::sax_parse", expected, [&] { return nlohmann_sax_parse(doc); }});
 #endif
+    std::vector<std::vector<double>> times(cs.size());
     for (int r = 0; r < runs; ++r) {
-        for (auto& c : cs) {
+        for (std::size_t k = 0; k < cs.size(); ++k) {
+            auto& c = cs[k];
             const double sec = bench::best_seconds(1, [&] {
                 for (int i = 0; i < reps; ++i) {
                     c.got = c.parse();
@@ -343,8 +351,14 @@ void run_all(const char* title, const std::string& doc, int reps, int runs, cons
                 }
             });
             c.best = std::min(c.best, sec);
+            if (median) times[k].push_back(sec);
         }
     }
+    if (median)
+        for (std::size_t k = 0; k < cs.size(); ++k) {
+            std::sort(times[k].begin(), times[k].end());
+            cs[k].best = times[k][times[k].size() / 2];
+        }
     bench::table t(title, bytes);
     for (const auto& c : cs) {
         std::string note;
@@ -369,7 +383,12 @@ int main(int argc, char** argv) {
     // 1. the sample itself, parsed repeatedly (each repetition is timed as part of one run)
     run_all("samples/001_825e28a4f520ddc2.txt (MegEngine profile), x40", sample, 40, o.runs, nullptr);
 
-    // 2. one big document of the same shape: [sample, sample, ...]
+    // 2. the sample again, one parse at a time, contenders interleaved: median of 300 parses
+    //    per run asked for (short parses dodge the load phases that move the totals above)
+    run_all("samples/001_825e28a4f520ddc2.txt, one parse at a time (median)", sample, 1, 300 * o.runs, nullptr,
+            true);
+
+    // 3. one big document of the same shape: [sample, sample, ...]
     std::string big = "[";
     const auto target = static_cast<std::size_t>(o.mb * 1e6);
     while (big.size() < target) {
