@@ -286,6 +286,8 @@ TEST_CASE("regex::no_allocation") {
             if (logscan::search<R"(shape:  (\w+): \(([\d, ]*)\))">(line)) ++shapes;
             for (auto h : logscan::search_all<R"(\d+)">(line)) numbers += h.get<0>().empty() ? 0u : 1u;
             (void)logscan::search<"((a*)*|b)*c(x|y|z|w|v|u|t|s|r|q|p|o|n|m|l|k|j|i){3,9}">(line);
+            (void)logscan::search<"(a|aa)*b">(line);       // bit-parallel filter, then Pike VM
+            (void)logscan::match<"(a*)*b">(line);
             start = end + 1;
         }
     });

@@ -482,25 +482,6 @@ LOGSCAN_FORCE_INLINE constexpr std::size_t utf8_complete(const char* p, const ch
 
 LOGSCAN_FORCE_INLINE constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
 
-/// First byte in [p, end) that is not an ASCII digit; `end` if none. Eight bytes at a time.
-LOGSCAN_FORCE_INLINE const char* skip_digits(const char* p, const char* end) noexcept {
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && (defined(__GNUC__) || defined(__clang__))
-    constexpr std::uint64_t high = 0xF0F0F0F0F0F0F0F0ull;
-    constexpr std::uint64_t zeros = 0x3030303030303030ull;
-    while (end - p >= 8) {
-        std::uint64_t x;
-        std::memcpy(&x, p, 8);
-        // a byte's high nibble is non-zero unless it is in 0x30..0x3F (first term) and in
-        // 0x2A..0x39 (second term); a carry out of a byte >= 0xFA only disturbs later bytes
-        const std::uint64_t bad = ((x & high) ^ zeros) | (((x + 0x0606060606060606ull) & high) ^ zeros);
-        if (bad != 0) return p + (__builtin_ctzll(bad) >> 3);
-        p += 8;
-    }
-#endif
-    while (p != end && is_digit(*p)) ++p;
-    return p;
-}
-
 /// The value of eight decimal digits already reduced to 0..9 per byte, the first (most
 /// significant) digit in the lowest byte.
 LOGSCAN_FORCE_INLINE constexpr std::uint32_t eight_digits_value(std::uint64_t v) noexcept {
@@ -510,8 +491,9 @@ LOGSCAN_FORCE_INLINE constexpr std::uint32_t eight_digits_value(std::uint64_t v)
     return static_cast<std::uint32_t>(v);
 }
 
-/// Like `skip_digits`, and accumulates them: m = m * 10^n + (the n digits), n = the number of
-/// digits, added to `count`. m wraps after 19 digits in all (the caller then does not use it).
+/// The first byte in [p, end) that is not an ASCII digit (`end` if none), eight bytes at a
+/// time, accumulating the digits: m = m * 10^n + (the n digits), n = the number of digits,
+/// added to `count`. m wraps after 19 digits in all (the caller then does not use it).
 LOGSCAN_FORCE_INLINE const char* scan_digits(const char* p, const char* end, std::uint64_t& m,
                                              std::size_t& count) noexcept {
 #if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__ && (defined(__GNUC__) || defined(__clang__))
@@ -520,7 +502,8 @@ LOGSCAN_FORCE_INLINE const char* scan_digits(const char* p, const char* end, std
     while (end - p >= 8) {
         std::uint64_t x;
         std::memcpy(&x, p, 8);
-        // see skip_digits
+        // a byte's high nibble is non-zero unless it is in 0x30..0x3F (first term) and in
+        // 0x2A..0x39 (second term); a carry out of a byte >= 0xFA only disturbs later bytes
         const std::uint64_t bad = ((x & high) ^ zeros) | (((x + 0x0606060606060606ull) & high) ^ zeros);
         if (bad == 0) {
             m = m * 100000000u + eight_digits_value(x - zeros);

@@ -45,7 +45,8 @@ namespace logscan::regex_internal {
 #if defined(LOGSCAN_REGEX_AVX2)
 /// AVX2 part of find_literal (used when the CPU has AVX2, whatever the build flags): the
 /// first s' >= s, in steps of 64, whose 64 candidates [s', s' + 64) include one with
-/// t[k + i1] == c1 and t[k + i2] == c2; stops before s' + 63 > last.
+/// t[k + i1] == c1 and t[k + i2] == c2; stops before s' + 63 > last. Needs i1, i2 < the
+/// literal's length and last = n - that length, so every load stays inside the text.
 __attribute__((target("avx2"))) inline std::size_t pair_scan_avx2(const char* t, std::size_t s, std::size_t last,
                                                                  char c1, char c2, std::size_t i1,
                                                                  std::size_t i2) noexcept {
@@ -392,8 +393,7 @@ constexpr run_status onepass_exec(const onepass_view& w, bool full, const char* 
             const std::uint32_t le = w.fast[s * ncls + cls[static_cast<unsigned char>(t[pos])]];
             const std::uint32_t kind = le >> 16;
             if (kind == lean_fallback) {
-                if (!full) {
-                    if (must_advance && pos == start) break;
+                if (!full) { // pos > start here: must_advance cannot forbid this match
                     has_fb = true;
                     fb_saved = false;
                     fb_pos = pos;
@@ -414,6 +414,7 @@ template <class C, bool Full>
 constexpr run_status onepass_run(const char* t, std::size_t n, std::size_t start, bool must_advance,
                                  std::size_t* caps, std::size_t& budget) noexcept {
     using O = onepass<C>;
+    static_assert(C::nslots <= 64, "onepass_exec keeps fallback slots in a 64-entry array");
     const onepass_view w{O::loops.trans.data(), O::loops.fast.data(), O::loops.states.data(), O::loops.stops.data(),
                          info<C>::bc.map.data(), static_cast<std::size_t>(O::ncls),
                          static_cast<std::size_t>(C::nslots), O::loops.any_asserts};
