@@ -13,6 +13,7 @@
 #include "logscan/table.hpp"
 #include "logscan/regex.hpp"
 #include "logscan/rules.hpp"
+#include "logscan/route.hpp"
 #include "logscan/json.hpp"
 
 #endif

@@ -31,6 +31,7 @@ struct recorder {
         events.push_back(e);
     }
     void on_table_banner(const logscan::table_banner& b) { events.push_back("B" + std::to_string(b.line) + ":" + std::string(b.text)); }
+    void on_table_title(const logscan::table_title& t) { events.push_back("N" + std::to_string(t.line) + ":" + std::string(t.text)); }
     void on_table_text(const logscan::line& l) { events.push_back("T" + std::to_string(l.number) + ":" + std::string(l.text)); }
     void on_table_end(std::uint64_t line) { events.push_back("E" + std::to_string(line)); }
     void on_error(const logscan::error& e) { events.push_back("X" + std::to_string(e.line) + ":" + std::string(logscan::to_string(e.code))); }
@@ -138,7 +139,7 @@ TEST_CASE("table::rule_table on hand-written tables") {
             "---Thread: main---\r\n"
             "conv2d      570    1.5     \r\n"
             "  数据预处理     9      -       \r\n"  // 5 CJK chars (15 bytes): positions count code points
-            "very_lon...        2.0\r\n"         // empty middle cell, no trailing spaces
+            "very_lo...         2.0\r\n"         // empty middle cell, no trailing spaces
             "----------  -----  ------  \r\n"
             "            Calls  GPU     \r\n"    // a second header section, first column empty
             "----------  -----  ------  \r\n"
@@ -154,7 +155,7 @@ TEST_CASE("table::rule_table on hand-written tables") {
             "B4:Thread: main",
             "R5:conv2d|570|1.5{Thread: main}",
             "R6:数据预处理|9|-{Thread: main}",
-            "R7:very_lon...||2.0{Thread: main}",
+            "R7:very_lo...||2.0{Thread: main}",
             "H9s1:|Calls|GPU",
             "R11:Kernel|16525|69.54{Thread: main}",
             "T13:Note:",
@@ -193,10 +194,33 @@ TEST_CASE("table::rule_table on hand-written tables") {
             return got;
         });
     }
-    SUBCASE("a title line after the rows ends the table and is left to the caller") {
+    SUBCASE("a title line after a closing rule ends the table and opens the next title") {
         const std::string text = "---  ---\nA    B\n---  ---\n1    2\n---  ---\n\n-----Next Summary-----\n";
         CHECK(run_rule_table(logscan::test::chunked_input(text, {}).chunks()) ==
-              std::vector<std::string>{"H2s0:A|B", "R4:1|2", "E7", "O7"});
+              std::vector<std::string>{"H2s0:A|B", "R4:1|2", "E7", "N7:Next Summary", "E0"});
+    }
+    SUBCASE("a title right after the rows (no closing rule, no blank line) ends the table, never a banner") {
+        // Paddle omits the closing rule of its last table; the next summary's title, its
+        // `Time unit` line and its header must not become a banner, a row and a new section
+        const std::string text =
+            "-----UserDefined Summary-----\n"
+            "Time unit: ms\n"
+            "------  -----\n"
+            "Name    Calls\n"
+            "------  -----\n"
+            "a       1\n"
+            "---------Kernel Summary---------\n"
+            "Time unit: ms\n"
+            "------  -----  ------\n"
+            "Name    Calls  GPU\n"
+            "------  -----  ------\n"
+            "k       2      0.5\n"
+            "==========Perf Summary==========\n"
+            "Reader Ratio: 0.106%\n";
+        CHECK(run_rule_table(logscan::test::chunked_input(text, {}).chunks()) ==
+              std::vector<std::string>{"N1:UserDefined Summary", "T2:Time unit: ms", "H4s0:Name|Calls", "R6:a|1",
+                                       "E7", "N7:Kernel Summary", "T8:Time unit: ms", "H10s0:Name|Calls|GPU",
+                                       "R12:k|2|0.5", "E13", "N13:Perf Summary", "T14:Reader Ratio: 0.106%", "E0"});
     }
     SUBCASE("more columns than the maximum is an error, not a crash") {
         recorder r;
@@ -235,10 +259,10 @@ TEST_CASE("table::aligned_table on hand-written tables") {
         CHECK(got == expected);
         return got;
     });
-    // a row whose cells fit no column ends the table; the line is the caller's
-    const std::string bad = "Name    Duration (us)\nx                 1.0\ny          2.0\n";
+    // before the rule, a line whose cells fit no column is a note and the rows go on
+    const std::string bad = "Name    Duration (us)\nx                 1.0\ny          2.0\nz                 3.0\n";
     CHECK(run_aligned_table(logscan::test::chunked_input(bad, {}).chunks()) ==
-          std::vector<std::string>{"H1s0:Name|Duration (us)", "R2:x|1.0", "E3", "O3"});
+          std::vector<std::string>{"H1s0:Name|Duration (us)", "R2:x|1.0", "T3:y          2.0", "R4:z|3.0", "E0"});
 }
 
 TEST_CASE("table::pipe_table") {

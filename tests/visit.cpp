@@ -6,6 +6,8 @@
 #include <string>
 
 namespace {
+LOGSCAN_EVENT(on_thing, "void on_thing(int)");
+
 struct has_void {
     int calls = 0;
     void on_thing(int x) { calls += x; }
@@ -82,4 +84,55 @@ TEST_CASE("error::every code has a distinct name") {
         for (auto b : all)
             if (a != b) CHECK(logscan::to_string(a) != logscan::to_string(b));
     CHECK(logscan::error{}.ok());
+}
+
+namespace {
+struct overloaded {
+    void on_thing(int) {}
+    void on_thing(const char*) {}
+};
+struct templated {
+    template <class T>
+    void on_thing(T) {}
+};
+struct data_member {
+    int on_thing = 0;
+};
+struct other_name {
+    void on_thing2(int) {}
+};
+struct derived_from_visitor : has_void {};
+struct final_visitor final {
+    void on_thing(int) {}
+};
+} // namespace
+
+TEST_CASE("visit::an event's name is detected whatever the member's kind or signature") {
+    CHECK(on_thing_event::named<has_void>());
+    CHECK(on_thing_event::named<overloaded>());
+    CHECK(on_thing_event::named<templated>());
+    CHECK(on_thing_event::named<data_member>());
+    CHECK(on_thing_event::named<derived_from_visitor>());
+    CHECK(on_thing_event::named<final_visitor>());
+    CHECK(on_thing_event::named<const has_void&>());
+    CHECK_FALSE(on_thing_event::named<other_name>());
+    CHECK_FALSE(on_thing_event::named<has_nothing>());
+    CHECK_FALSE(on_thing_event::named<int>());
+    // a lambda is a class: it has no on_thing
+    auto lambda = [](int) {};
+    CHECK_FALSE(on_thing_event::named<decltype(lambda)>());
+}
+
+TEST_CASE("visit::a visitor with none of the callbacks is told apart from a validate-only one") {
+    CHECK(logscan::has_some_callback<has_void, on_thing_event>);
+    CHECK(logscan::has_some_callback<data_member, on_thing_event>); // named, so checked at the call
+    CHECK_FALSE(logscan::has_some_callback<other_name, on_thing_event>);
+    CHECK_FALSE(logscan::has_some_callback<has_nothing, on_thing_event, logscan::on_error_event>);
+    CHECK(logscan::has_some_callback<logscan::null_visitor, on_thing_event>);
+    struct counted : logscan::validate_only {};
+    CHECK(logscan::has_some_callback<counted, on_thing_event>);
+    struct only_errors {
+        void on_error(const logscan::error&) {}
+    };
+    CHECK(logscan::has_some_callback<only_errors, on_thing_event, logscan::on_error_event>);
 }

@@ -76,6 +76,7 @@
 
 #include <cerrno>
 #include <cfloat>
+#include <concepts>
 #include <charconv>
 #include <cstddef>
 #include <cstdint>
@@ -398,6 +399,17 @@ LOGSCAN_FORCE_INLINE constexpr action call_as_action(F&& f) {
     }
 }
 
+/// Converts to `double` and to nothing else: a callback declared `on_number(double)` takes it,
+/// one declared `on_number(int)` (which would truncate) does not.
+struct only_double {
+    double value;
+    template <class T>
+        requires std::same_as<T, double>
+    constexpr operator T() const noexcept {
+        return value;
+    }
+};
+
 /// True when the visitor asks for key paths: it declares `wants_path = true` or has a callback
 /// taking a trailing `const path&`.
 template <class V>
@@ -408,6 +420,7 @@ concept wants_path =
                  requires { v.on_array_begin(p); } || requires { v.on_array_end(p); } ||
                  requires { v.on_key(s, p); } || requires { v.on_string(s, p); } ||
                  requires { v.on_string_part(s, b, p); } || requires { v.on_number(n, p); } ||
+                 requires { v.on_number(only_double{0.0}, p); } ||
                  requires { v.on_bool(b, p); } || requires { v.on_null(p); });
     };
 
@@ -534,8 +547,31 @@ constexpr int hex_value(char c) noexcept {
 
 } // namespace internal
 
+LOGSCAN_EVENT(on_object_begin, "on_object_begin(), on_object_begin(const logscan::json::path&)");
+LOGSCAN_EVENT(on_object_end, "on_object_end(), on_object_end(const logscan::json::path&)");
+LOGSCAN_EVENT(on_array_begin, "on_array_begin(), on_array_begin(const logscan::json::path&)");
+LOGSCAN_EVENT(on_array_end, "on_array_end(), on_array_end(const logscan::json::path&)");
+LOGSCAN_EVENT(on_key, "on_key(std::string_view), on_key(std::string_view, const logscan::json::path&)");
+LOGSCAN_EVENT(on_string, "on_string(std::string_view), on_string(std::string_view, const logscan::json::path&)");
+LOGSCAN_EVENT(on_string_part, "on_string_part(std::string_view part, bool last), on_string_part(std::string_view, bool, "
+                              "const logscan::json::path&)");
+LOGSCAN_EVENT(on_number, "on_number(const logscan::json::number&), on_number(double), each optionally with a "
+                         "trailing const logscan::json::path&");
+LOGSCAN_EVENT(on_bool, "on_bool(bool), on_bool(bool, const logscan::json::path&)");
+LOGSCAN_EVENT(on_null, "on_null(), on_null(const logscan::json::path&)");
+
+namespace internal {
+/// True when V has at least one of the JSON reader's callbacks (or opts out).
+template <class V>
+concept json_visitor = has_some_callback<V, on_object_begin_event, on_object_end_event, on_array_begin_event,
+                                         on_array_end_event, on_key_event, on_string_event, on_string_part_event,
+                                         on_number_event, on_bool_event, on_null_event, on_error_event> ||
+                       requires { requires static_cast<bool>(V::wants_path); };
+} // namespace internal
+
 // Calls the visitor's callback `name` (with a trailing path of `npath` segments if it takes
-// one) and yields an `action`; `action::proceed` when the visitor lacks the callback.
+// one) and yields an `action`; `action::proceed` when the visitor lacks the callback. A
+// member of that name that takes neither form is a compile error (see visit.hpp).
 #define LOGSCAN_JSON_EMIT(npath, name, ...)                                                    \
     ([&]() -> ::logscan::json::action {                                                        \
         if constexpr (tracks_path) path_size_ = (npath);                                       \
@@ -548,8 +584,10 @@ constexpr int hex_value(char c) noexcept {
         else if constexpr (requires { vis_.name(__VA_ARGS__); })                               \
             return ::logscan::json::internal::call_as_action(                                  \
                 [&]() -> decltype(auto) { return vis_.name(__VA_ARGS__); });                   \
-        else                                                                                   \
+        else {                                                                                 \
+            static_assert(name##_event::reject<Visitor>());                                    \
             return ::logscan::json::action::proceed;                                           \
+        }                                                                                      \
     }())
 
 /// The push parser; see the file comment. Not copyable or movable (the visitor is held by
@@ -557,6 +595,12 @@ constexpr int hex_value(char c) noexcept {
 /// `feed()` and `finish()` never allocate.
 template <class Visitor>
 class reader {
+    static_assert(internal::json_visitor<Visitor>,
+                  "logscan::json::reader: the visitor has none of the reader's callbacks (on_object_begin, "
+                  "on_object_end, on_array_begin, on_array_end, on_key, on_string, on_string_part, on_number, "
+                  "on_bool, on_null, on_error): a misspelt name? Derive it from logscan::validate_only if "
+                  "that is deliberate");
+
 public:
     /// True when the reader keeps the key path (the visitor asks for it).
     static constexpr bool tracks_path = internal::wants_path<Visitor>;
@@ -981,9 +1025,21 @@ private:
         after_scalar();
         return true;
     }
+    // on_number(double) (with or without a path) is served with the converted value.
+    static constexpr bool number_as_double =
+        !requires(Visitor& v, const number& n) { v.on_number(n); } &&
+        !requires(Visitor& v, const number& n, const ::logscan::json::path& p) { v.on_number(n, p); } &&
+        (requires(Visitor& v, internal::only_double d) { v.on_number(d); } ||
+         requires(Visitor& v, internal::only_double d, const ::logscan::json::path& p) { v.on_number(d, p); });
+
     LOGSCAN_FORCE_INLINE bool deliver_number(const number& n, std::uint64_t at) {
         if (!skipping()) {
-            if (LOGSCAN_UNLIKELY(LOGSCAN_JSON_EMIT(depth_, on_number, n) == action::stop)) return stopped_at(at);
+            if constexpr (number_as_double) {
+                const internal::only_double d{n.to_double()};
+                if (LOGSCAN_UNLIKELY(LOGSCAN_JSON_EMIT(depth_, on_number, d) == action::stop)) return stopped_at(at);
+            } else {
+                if (LOGSCAN_UNLIKELY(LOGSCAN_JSON_EMIT(depth_, on_number, n) == action::stop)) return stopped_at(at);
+            }
         }
         after_scalar();
         return true;

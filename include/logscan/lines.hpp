@@ -13,6 +13,11 @@
 ///   parse continues with the next line: the limit holds however the input is chunked, so
 ///   the same input always yields the same lines and errors.
 ///
+/// The visitor is a struct with `on_line` (and optionally `on_error`), or any callable taking
+/// `const line&` (a lambda). A visitor with neither, or an `on_line` that cannot take a
+/// `const line&`, is a compile error (see visit.hpp); a splitter that only counts lines
+/// takes `logscan::null_visitor`.
+///
 /// The splitter never allocates. `line_buffer` is an owning carry buffer, allocated once.
 ///
 /// \code
@@ -30,6 +35,7 @@
 #include <cstring>
 #include <limits>
 #include <span>
+#include <type_traits>
 #include <string_view>
 #include <utility>
 
@@ -39,6 +45,9 @@
 #include "visit.hpp"
 
 namespace logscan {
+
+struct line;
+LOGSCAN_EVENT(on_line, "void on_line(const logscan::line&) (or pass a callable taking const logscan::line&)");
 
 /// One line of input, as handed to `on_line`.
 struct line {
@@ -71,6 +80,12 @@ private:
 /// `on_line(const line&)` and `on_error(const error&)`; each may return void, bool or flow.
 template <class Visitor>
 class line_splitter {
+    static_assert(has_some_callback<Visitor, on_line_event, on_error_event> ||
+                      std::is_invocable_v<Visitor&, const line&>,
+                  "logscan::line_splitter: the visitor has neither on_line nor on_error and is not callable "
+                  "with a const logscan::line& (a misspelt callback name?); derive it from "
+                  "logscan::validate_only if it deliberately has no callback");
+
 public:
     /// Contiguous input only: with no carry buffer, a line cannot straddle two chunks and
     /// has no length limit (feed the whole input as one chunk).
@@ -176,7 +191,10 @@ private:
         std::size_t n = static_cast<std::size_t>(e - b);
         if (n != 0 && b[n - 1] == '\r') --n;
         ++lines_;
-        return LOGSCAN_VISIT(vis_, on_line, line{std::string_view(b, n), lines_, off});
+        if constexpr (!on_line_event::named<Visitor>() && std::is_invocable_v<Visitor&, const line&>)
+            return internal::call_as_flow(vis_, line{std::string_view(b, n), lines_, off}); // a callable
+        else
+            return LOGSCAN_VISIT(vis_, on_line, line{std::string_view(b, n), lines_, off});
     }
 
     // The current line (starting at pending_offset_) is longer than the limit: report it and

@@ -10,8 +10,9 @@
 ///     logscan::rule<R"(\[(\d\d) (\d\d:\d\d:\d\d)\] (.*))",          // the pattern ...
 ///                   "[06 15:13:35] WRN --fast-run not enabled">(   // ... and sample lines it must match
 ///         [](const auto& m, logscan::rule_context& ctx) {
-///             use(m.template get<3>());
-///             if (m.template get<3>().ends_with("shapes of var nodes:")) ctx.mode = 1; // continuation lines follow
+///             auto [all, day, time, message] = m;                   // structured bindings: no .template get<>
+///             use(day, time, message);
+///             if (message.ends_with("shapes of var nodes:")) ctx.mode = 1; // continuation lines follow
 ///         }),
 ///     logscan::rule<R"( (\w+): \((.*)\))">(on_shape).in_modes(1 << 1));           // only in mode 1
 /// logscan::rule_reader reader(rules, [](const logscan::line& l, logscan::rule_context&) { text(l); });
@@ -20,29 +21,44 @@
 ///
 /// - **Dispatch is cheap.** Each rule knows at compile time what a matching line must start
 ///   with (its literal prefix, or the set of possible first bytes); a line that cannot match
-///   is rejected with a byte compare, so a typical line runs one or two matchers.
-///   `rule_reader::matcher_calls()` counts how many ran.
+///   is rejected with a byte compare. `rule_reader::matcher_calls()` counts the matchers run.
+/// - **One header match, then the message.** When many kinds of line share a header (a
+///   timestamp, a source location) and differ in the message, write one rule for the header
+///   and give it sub-rules on one of its groups: `rule<Header>(on_header).then<6>(rule<A>(on_a),
+///   rule<B>(on_b))`. For a line the header matches, its handler runs (the record every such
+///   line yields), then the first sub-rule whose pattern matches the whole of group 6 (each
+///   sub-rule prefiltered on its own literal prefix): one header match per line instead of
+///   one per kind of message, and one line can yield both the header's record and the
+///   message's. Sub-rules apply in every mode, may have sub-rules of their own, and their
+///   handlers take the sub-match (and the context) like any handler.
 /// - **Modes** for multi-line records: `rule_context::mode` (0 at the start) selects which
 ///   rules apply: a rule applies when bit `mode` of its mask is set (default: mode 0 only;
 ///   `in_modes(mask)` changes it, `in_all_modes()` for rules such as a header line that
 ///   apply everywhere). A handler switches modes by assigning `ctx.mode`.
-/// - **Sample lines** given after the pattern are matched against it at compile time: a
-///   sample the pattern does not match is a compile error, so documentation and code cannot
-///   drift apart.
-/// - **Handlers** take `(const regex_result<P>&, rule_context&)` (or just the result) and may
-///   return void, bool (false = stop) or `logscan::flow`. The fallback takes
-///   `(const line&, rule_context&)` (or just the line).
-/// - **ANSI colours.** With `strip_ansi` on, SGR sequences (`ESC [ ... m`) are removed before
-///   matching; a line without ESC is used in place, one with ESC is copied once into the
-///   reader's scratch buffer (a line longer than that is matched unstripped and counted in
-///   `ansi_unstripped()`).
+/// - **Checked where they are written.** `rule<P, Samples...>(handler)` checks, at compile
+///   time and at that call: the pattern (a bad pattern is an error even in a rule never used);
+///   every sample line given after the pattern (one that does not match is an error naming
+///   `sample_line_does_not_match<Index, Offset, "the sample">`: which sample, counted from 0,
+///   and the byte where matching stopped); and the handler, which must take
+///   `(const regex_result<P>&, rule_context&)` or `(const regex_result<P>&)` (`const auto&`
+///   works), and may return void, bool (false = stop) or `logscan::flow`. The fallback takes
+///   `(const line&, rule_context&)` or `(const line&)`, checked by the reader.
+/// - **ANSI colours.** With `strip_ansi` on, SGR sequences (`ESC [ params m`, parameters
+///   separated by `;` or `:`) are removed before matching; a line without ESC is used in
+///   place, one with ESC is copied once into the reader's strip buffer, allocated once at
+///   construction with `rule_options::strip_capacity` bytes (default: the default
+///   `line_buffer` size, so every line a streamed `line_splitter` delivers fits). Only a
+///   longer line, possible with contiguous input, is matched unstripped and counted in
+///   `ansi_unstripped()`.
 ///
-/// Nothing allocates; the reader holds the rules, the mode and the scratch buffer.
+/// Nothing allocates after construction; the reader holds the rules, the mode and the strip
+/// buffer.
 #ifndef LOGSCAN_RULES_HPP_INCLUDED
 #define LOGSCAN_RULES_HPP_INCLUDED
 
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <span>
 #include <string_view>
@@ -66,14 +82,14 @@ struct rule_context {
 
 namespace internal {
 
-/// Removes ANSI SGR sequences (`ESC [ params m`) from `in` into `out`; returns the length,
+/// Removes ANSI SGR sequences (`ESC [ params m`, params of digits, `;` and `:`) from `in` into `out`; returns the length,
 /// or `out.size() + 1` if `out` is too small.
 constexpr std::size_t strip_sgr(std::string_view in, std::span<char> out) noexcept {
     std::size_t n = 0;
     for (std::size_t i = 0; i < in.size(); ++i) {
         if (in[i] == '\x1b' && i + 1 < in.size() && in[i + 1] == '[') {
             std::size_t j = i + 2;
-            while (j < in.size() && ((in[j] >= '0' && in[j] <= '9') || in[j] == ';')) ++j;
+            while (j < in.size() && ((in[j] >= '0' && in[j] <= '9') || in[j] == ';' || in[j] == ':')) ++j;
             if (j < in.size() && in[j] == 'm') {
                 i = j;
                 continue;
@@ -106,18 +122,64 @@ struct prefilter {
     }
 };
 
-template <fixed_string P, fixed_string... Samples>
-constexpr bool samples_match() noexcept {
-    return (logscan::match<P>(Samples.view()).matched() && ...);
+template <std::size_t>
+inline constexpr bool always_false_index = false;
+
+/// Instantiated (a compile error) for a sample line its rule's pattern does not match: the
+/// arguments are the sample's index among the rule's samples (from 0), the byte offset in it
+/// where matching stopped (the first byte no path of the pattern could take; the sample's
+/// length when the line ended before the pattern did), and the sample itself.
+template <std::size_t SampleIndex, std::size_t StoppedAtByte, fixed_string Sample>
+struct sample_line_does_not_match {
+    static_assert(always_false_index<SampleIndex>,
+                  "logscan::rule: a sample line does not match its rule's pattern; the template arguments of "
+                  "sample_line_does_not_match are <which sample (from 0), the byte offset where matching "
+                  "stopped, the sample>");
+    static constexpr bool value = false;
+};
+
+template <fixed_string P, std::size_t I, fixed_string Sample>
+constexpr bool sample_matches() noexcept {
+    if constexpr (logscan::match<P>(Sample.view()).matched())
+        return true;
+    else
+        return sample_line_does_not_match<I, regex_internal::match_stop<regex_internal::compiled<P>>(Sample.view()),
+                                          Sample>::value;
 }
+
+template <fixed_string P, fixed_string... Samples, std::size_t... I>
+constexpr bool samples_match(std::index_sequence<I...>) noexcept {
+    return (sample_matches<P, I, Samples>() && ...);
+}
+
+/// True when `H` can be a handler of pattern P's matches.
+template <class H, fixed_string P>
+concept rule_handler = std::is_invocable_v<H&, const regex_result<P>&, rule_context&> ||
+                       std::is_invocable_v<H&, const regex_result<P>&>;
+
+/// True when `F` can be a rule reader's fallback.
+template <class F>
+concept rule_fallback = std::is_invocable_v<F&, const line&, rule_context&> || std::is_invocable_v<F&, const line&>;
+
+struct no_subrules {};
+
+/// A hook that does nothing (see rule_reader::feed).
+struct no_hook {
+    constexpr flow operator()() const noexcept { return flow::proceed; }
+};
 
 } // namespace internal
 
-/// One rule: a pattern (a template argument), the modes it applies in, and its handler.
-template <fixed_string P, class Handler>
+template <class... Rules>
+struct rule_set;
+
+/// One rule: a pattern (a template argument), the modes it applies in, its handler and
+/// (optionally) sub-rules tried on group `Group` of its matches. Made by `rule<P>(handler)`.
+template <fixed_string P, class Handler, std::size_t Group = 0, class Subrules = internal::no_subrules>
 struct line_rule {
     Handler handler;                ///< called with the match (and the context)
     std::uint32_t modes = 1u;       ///< bit m set: the rule applies in mode m
+    Subrules subrules{};            ///< tried on group Group after the handler ran
 
     /// The same rule, applying in the modes whose bits are set in `mask`.
     constexpr line_rule in_modes(std::uint32_t mask) const {
@@ -128,30 +190,63 @@ struct line_rule {
     /// The same rule, applying in every mode.
     constexpr line_rule in_all_modes() const { return in_modes(~0u); }
 
-    /// Runs the rule on `text`: `matched` tells whether it matched; the handler's flow is returned.
-    template <class Counter>
-    LOGSCAN_FORCE_INLINE flow try_line(std::string_view text, rule_context& ctx, bool& matched, Counter& calls) {
+    /// The same rule with sub-rules: after the handler ran on a match, the first of `subs`
+    /// whose pattern matches the whole of group G runs too (see the file comment).
+    template <std::size_t G, class... Subs>
+    constexpr line_rule<P, Handler, G, rule_set<Subs...>> then(Subs... subs) const {
+        static_assert(G < regex_result<P>::groups, "logscan::rule::then: the pattern has no group with this index");
+        return {handler, modes, rule_set<Subs...>(std::move(subs)...)};
+    }
+
+    /// Runs the rule on `text` if it applies in ctx.mode; see try_text.
+    template <class Counter, class Hook>
+    LOGSCAN_FORCE_INLINE flow try_line(std::string_view text, rule_context& ctx, bool& matched, Counter& calls,
+                                       Hook& hook) {
         matched = false;
         if (!(modes >> ctx.mode & 1u)) return flow::proceed;
+        return try_text(text, ctx, matched, calls, hook);
+    }
+
+    /// Matches `text` against the whole pattern: `matched` tells whether it matched. On a
+    /// match, `hook()` runs first (a flow: stop ends here), then the handler, then the
+    /// sub-rules; the handler's flow (or a sub-rule's stop) is returned.
+    template <class Counter, class Hook>
+    LOGSCAN_FORCE_INLINE flow try_text(std::string_view text, rule_context& ctx, bool& matched, Counter& calls,
+                                       Hook& hook) {
+        matched = false;
         if (!internal::prefilter<P>::may_match(text)) return flow::proceed;
         ++calls;
         const auto m = logscan::match<P>(text);
         if (!m) return flow::proceed;
         matched = true;
+        if (hook() == flow::stop) return flow::stop;
+        flow f;
         if constexpr (std::is_invocable_v<Handler&, const regex_result<P>&, rule_context&>)
-            return internal::call_as_flow(handler, m, ctx);
+            f = internal::call_as_flow(handler, m, ctx);
         else
-            return internal::call_as_flow(handler, m);
+            f = internal::call_as_flow(handler, m);
+        if constexpr (!std::is_same_v<Subrules, internal::no_subrules>) {
+            if (f == flow::stop) return f;
+            bool sub_matched = false;
+            internal::no_hook none;
+            return subrules.try_text(m.template get<Group>(), ctx, sub_matched, calls, none);
+        } else {
+            return f;
+        }
     }
 };
 
-/// Makes a rule for pattern `P`; `Samples` are lines the pattern must match (checked at
-/// compile time). The handler receives `(const regex_result<P>&, rule_context&)` or just the
-/// result.
+/// Makes a rule for pattern `P`; `Samples` are lines the pattern must match. The pattern,
+/// the samples and the handler are checked at compile time, here (see the file comment).
 template <fixed_string P, fixed_string... Samples, class Handler>
 constexpr line_rule<P, Handler> rule(Handler h) {
-    static_assert(internal::samples_match<P, Samples...>(),
-                  "logscan::rule: a sample line does not match its rule's pattern");
+    static_assert(regex_internal::checked<P>::ok, "logscan::rule: invalid pattern");
+    static_assert(internal::rule_handler<Handler, P>,
+                  "logscan::rule: the handler cannot be called with the match. Write it as "
+                  "[&](const auto& m, logscan::rule_context& ctx) { ... } or [&](const auto& m) { ... } "
+                  "(m is a const logscan::regex_result<P>&: m.get<1>(), or auto [all, a, b] = m;), "
+                  "returning void, bool or logscan::flow");
+    static_assert(internal::samples_match<P, Samples...>(std::make_index_sequence<sizeof...(Samples)>{}));
     return {std::move(h), 1u};
 }
 
@@ -159,36 +254,104 @@ constexpr line_rule<P, Handler> rule(Handler h) {
 template <class... Rules>
 struct rule_set {
     std::tuple<Rules...> rules; ///< the rules, in priority order
+    constexpr rule_set() = default;
     constexpr explicit rule_set(Rules... r) : rules(std::move(r)...) {}
+
+    /// The rules in order on a line, up to the first that matched (or stopped), in ctx.mode.
+    template <class Counter, class Hook>
+    LOGSCAN_FORCE_INLINE flow try_line(std::string_view text, rule_context& ctx, bool& matched, Counter& calls,
+                                       Hook& hook) {
+        return run<true>(text, ctx, matched, calls, hook, std::index_sequence_for<Rules...>{});
+    }
+    /// The same, in every mode (sub-rules).
+    template <class Counter, class Hook>
+    LOGSCAN_FORCE_INLINE flow try_text(std::string_view text, rule_context& ctx, bool& matched, Counter& calls,
+                                       Hook& hook) {
+        return run<false>(text, ctx, matched, calls, hook, std::index_sequence_for<Rules...>{});
+    }
+
+private:
+    template <bool Modes, class Counter, class Hook, std::size_t... I>
+    LOGSCAN_FORCE_INLINE flow run(std::string_view text, rule_context& ctx, bool& matched, Counter& calls, Hook& hook,
+                                  std::index_sequence<I...>) {
+        flow f = flow::proceed;
+        matched = false;
+        auto one = [&](auto& r) {
+            const flow g = Modes ? r.try_line(text, ctx, matched, calls, hook) : r.try_text(text, ctx, matched, calls, hook);
+            if (g == flow::stop) {
+                f = flow::stop;
+                return true;
+            }
+            return matched;
+        };
+        (void)(one(std::get<I>(rules)) || ...);
+        return f;
+    }
 };
 
 /// Options of a `rule_reader`.
 struct rule_options {
     bool strip_ansi = false; ///< remove ANSI SGR colour sequences before matching
+    /// Size of the strip buffer (allocated once, only with strip_ansi): the longest line that
+    /// can be stripped. The default matches line_buffer's, so every streamed line fits.
+    std::size_t strip_capacity = line_buffer::default_capacity;
 };
 
 /// Dispatches lines to the first matching rule of a `rule_set`, or to the fallback.
-/// `ScratchCapacity` bounds the length of a line that ANSI stripping can copy.
-template <class RuleSet, class Fallback, std::size_t ScratchCapacity = 4096>
+/// Movable, not copyable (it owns the strip buffer).
+template <class RuleSet, class Fallback>
 class rule_reader {
+    static_assert(internal::rule_fallback<Fallback>,
+                  "logscan::rule_reader: the fallback cannot be called with the line; write it as "
+                  "[&](const logscan::line& l, logscan::rule_context& ctx) { ... } or "
+                  "[&](const logscan::line& l) { ... }, returning void, bool or logscan::flow");
+
 public:
     rule_reader(RuleSet rules, Fallback fallback, rule_options options = {})
-        : rules_(std::move(rules)), fallback_(std::move(fallback)), options_(options) {}
+        : rules_(std::move(rules)), fallback_(std::move(fallback)), options_(options) {
+        if (options_.strip_ansi && options_.strip_capacity != 0) {
+            strip_ = static_cast<char*>(std::malloc(options_.strip_capacity));
+            strip_cap_ = strip_ ? options_.strip_capacity : 0;
+        }
+    }
+    rule_reader(const rule_reader&) = delete;
+    rule_reader& operator=(const rule_reader&) = delete;
+    rule_reader(rule_reader&& o) noexcept
+        : rules_(std::move(o.rules_)), fallback_(std::move(o.fallback_)), options_(o.options_), mode_(o.mode_),
+          calls_(o.calls_), unmatched_(o.unmatched_), unstripped_(o.unstripped_), strip_(o.strip_),
+          strip_cap_(o.strip_cap_) {
+        o.strip_ = nullptr;
+        o.strip_cap_ = 0;
+    }
+    ~rule_reader() { std::free(strip_); }
 
     /// Dispatches one line. Returns `flow::stop` when a handler stopped.
     flow feed(const line& l) {
+        return feed(l, internal::no_hook{}, [](const line&) { return false; });
+    }
+    /// A rule reader is a line visitor: `for_each_line(src, reader, carry)`.
+    flow on_line(const line& l) { return feed(l); }
+
+    /// Dispatches one line with two hooks, for a caller that shares lines with other readers
+    /// (see `line_router`): `on_match()` runs when a rule matched, before its handler, and
+    /// returns a flow; `on_unmatched(const line&)` runs when none matched and returns true
+    /// if it took the line (the fallback is then not called). The line the hook sees has its
+    /// ANSI sequences removed if enabled.
+    template <class OnMatch, class OnUnmatched>
+    flow feed(const line& l, OnMatch&& on_match, OnUnmatched&& on_unmatched) {
         std::string_view text = l.text;
         if (options_.strip_ansi && text.find('\x1b') != std::string_view::npos) {
-            const std::size_t n = internal::strip_sgr(text, scratch_);
-            if (n <= scratch_.size()) text = std::string_view(scratch_.data(), n);
+            const std::size_t n = internal::strip_sgr(text, std::span<char>(strip_, strip_cap_));
+            if (n <= strip_cap_) text = std::string_view(strip_, n);
             else ++unstripped_; // matched as it is; counted, never dropped
         }
         const line current{text, l.number, l.offset};
         rule_context ctx{current, mode_};
         bool matched = false;
-        const flow f = dispatch(text, ctx, matched, std::make_index_sequence<rule_count>{});
+        const flow f = rules_.try_line(text, ctx, matched, calls_, on_match);
         mode_ = ctx.mode < 32 ? ctx.mode : 0;
-        if (matched) return f;
+        if (matched || f == flow::stop) return f;
+        if (on_unmatched(current)) return flow::proceed;
         ++unmatched_;
         rule_context fctx{current, mode_};
         flow g;
@@ -204,29 +367,18 @@ public:
     std::uint32_t mode() const noexcept { return mode_; }
     /// Sets the mode (e.g. to reset it at the start of an input).
     void set_mode(std::uint32_t m) noexcept { mode_ = m < 32 ? m : 0; }
-    /// Number of full matcher runs so far (lines rejected by the prefilter cost none).
+    /// Number of full matcher runs so far, sub-rules included (lines rejected by a
+    /// prefilter cost none).
     std::uint64_t matcher_calls() const noexcept { return calls_; }
     /// Number of lines that went to the fallback.
     std::uint64_t unmatched() const noexcept { return unmatched_; }
-    /// Lines holding ANSI sequences that were longer than the scratch buffer, and so were
+    /// Lines holding ANSI sequences that were longer than the strip buffer, and so were
     /// matched with their sequences in place.
     std::uint64_t ansi_unstripped() const noexcept { return unstripped_; }
     /// The fallback object (e.g. to read state it gathered).
     Fallback& fallback() noexcept { return fallback_; }
 
 private:
-    static constexpr std::size_t rule_count = std::tuple_size_v<decltype(RuleSet::rules)>;
-
-    template <std::size_t... I>
-    flow dispatch(std::string_view text, rule_context& ctx, bool& matched, std::index_sequence<I...>) {
-        flow f = flow::proceed;
-        // the rules in order, up to the first that matched (or stopped)
-        (void)((std::get<I>(rules_.rules).try_line(text, ctx, matched, calls_) == flow::stop ? (f = flow::stop, true)
-                                                                                         : matched) ||
-               ...);
-        return f;
-    }
-
     RuleSet rules_;
     Fallback fallback_;
     rule_options options_;
@@ -234,7 +386,8 @@ private:
     std::uint64_t calls_ = 0;
     std::uint64_t unmatched_ = 0;
     std::uint64_t unstripped_ = 0;
-    std::array<char, ScratchCapacity> scratch_{};
+    char* strip_ = nullptr;
+    std::size_t strip_cap_ = 0;
 };
 
 } // namespace logscan

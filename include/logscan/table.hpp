@@ -122,7 +122,10 @@ struct value_part {
     constexpr value_result<T> number() const noexcept { return parse_grouped<T>(text); }
 };
 
-/// A lazy range over the parts of `a / b / c` (separator: `" / "`); no storage.
+/// A lazy range over the parts of `a / b / c`: parts are separated by a `/` with a space (or
+/// the end of the text) on each side, so `1 / 2 / ` has the parts `1`, `2` and an empty
+/// third one (a value is missing: visible, not folded into `2 /`), while `N/A` is one part.
+/// No storage.
 class multi_value_range {
 public:
     constexpr explicit multi_value_range(std::string_view s) noexcept : s_(internal::trim(s)) {}
@@ -137,7 +140,7 @@ public:
             if (next_ == std::string_view::npos) {
                 done_ = true;
             } else {
-                rest_ = rest_.substr(next_ + 3);
+                rest_ = rest_.substr(next_ + 1);
                 cut();
             }
             return *this;
@@ -152,8 +155,18 @@ public:
         }
 
     private:
+        // the next separator: a '/' whose neighbours are spaces or the ends of the text
         constexpr void cut() noexcept {
-            next_ = rest_.find(" / ");
+            next_ = std::string_view::npos;
+            for (std::size_t i = 0; i < rest_.size(); ++i) {
+                if (rest_[i] != '/') continue;
+                const bool before = i == 0 || rest_[i - 1] == ' ';
+                const bool after = i + 1 == rest_.size() || rest_[i + 1] == ' ';
+                if (before && after && i != 0) {
+                    next_ = i;
+                    break;
+                }
+            }
             cur_ = next_ == std::string_view::npos ? rest_ : rest_.substr(0, next_);
         }
         std::string_view rest_{}, cur_{};
@@ -168,6 +181,17 @@ public:
         for (auto it = begin(); it != end(); ++it) ++n;
         return n;
     }
+    /// True when there are no parts (the text is blank).
+    constexpr bool empty() const noexcept { return s_.empty(); }
+    /// The first part (an empty part when there is none).
+    constexpr value_part front() const noexcept { return (*this)[0]; }
+    /// Part i, counted from 0 (walks the text); an empty part past the last one, whose
+    /// `number()` fails, so a missing value is never read as a number.
+    constexpr value_part operator[](std::size_t i) const noexcept {
+        for (auto it = begin(); it != end(); ++it, --i)
+            if (i == 0) return *it;
+        return {};
+    }
 
 private:
     std::string_view s_;
@@ -178,11 +202,61 @@ constexpr multi_value_range multi_values(std::string_view text) noexcept { retur
 
 //=== events ===//
 
+namespace internal {
+/// Index of the first column whose trimmed header text satisfies `pred`, or npos.
+template <class Pred>
+constexpr std::size_t find_column(std::span<const cell> header, Pred pred) noexcept {
+    for (std::size_t i = 0; i < header.size(); ++i)
+        if (pred(header[i].text())) return i;
+    return std::string_view::npos;
+}
+/// The first word of a header text (up to the first space).
+constexpr std::string_view first_word(std::string_view s) noexcept { return s.substr(0, s.find(' ')); }
+} // namespace internal
+
+/// Column lookups shared by headers and rows: by the exact header text, by a prefix of it,
+/// or by its first word (`CPU` finds `CPU Total / Avg / Max / Min / Ratio(%)`). Each returns
+/// the index of the first such column, or `npos`.
+struct column_lookup {
+    static constexpr std::size_t npos = std::string_view::npos; ///< no such column
+    /// Index of the column whose trimmed header is `name`.
+    static constexpr std::size_t index_of(std::span<const cell> h, std::string_view name) noexcept {
+        return internal::find_column(h, [&](std::string_view t) { return t == name; });
+    }
+    /// Index of the first column whose trimmed header starts with `prefix`.
+    static constexpr std::size_t index_of_prefix(std::span<const cell> h, std::string_view prefix) noexcept {
+        return internal::find_column(h, [&](std::string_view t) { return t.starts_with(prefix); });
+    }
+    /// Index of the first column whose header's first word is `word`.
+    static constexpr std::size_t index_of_word(std::span<const cell> h, std::string_view word) noexcept {
+        return internal::find_column(h, [&](std::string_view t) { return internal::first_word(t) == word; });
+    }
+};
+
+/// A title line before a table (`----Operator Summary----`, `====Perf Summary====`).
+struct table_title {
+    std::uint64_t line;    ///< line number of the title line
+    std::string_view text; ///< the text between the dashes (or `=`), trimmed
+};
+
 /// A table's header (for `rule_table`, one per section).
 struct table_header {
     std::uint64_t line;             ///< line number of the header line
     std::span<const cell> columns;  ///< one cell per column: the header names
     std::size_t section;            ///< 0 for the first header of a table, then 1, 2, ...
+    std::string_view title;         ///< the table's title (`Operator Summary`), or empty
+
+    /// Index of the column named `name` (exact trimmed text), or column_lookup::npos; look
+    /// a column up once per header and index the rows' cells with it.
+    constexpr std::size_t index_of(std::string_view name) const noexcept { return column_lookup::index_of(columns, name); }
+    /// Index of the first column whose name starts with `prefix`, or npos.
+    constexpr std::size_t index_of_prefix(std::string_view prefix) const noexcept {
+        return column_lookup::index_of_prefix(columns, prefix);
+    }
+    /// Index of the first column whose name's first word is `word`, or npos.
+    constexpr std::size_t index_of_word(std::string_view word) const noexcept {
+        return column_lookup::index_of_word(columns, word);
+    }
 };
 
 /// A row of cells, one per column of the current header.
@@ -193,13 +267,20 @@ struct table_row {
     std::size_t section;           ///< the header section the row is in
     std::string_view banner;       ///< text of the last banner (`Thread: NAME` -> `Thread: NAME`), or empty
     bool footer;                   ///< aligned_table: a row after the dashes rule (`Sum`, `Total`)
+    std::string_view title;        ///< the table's title, or empty
 
     /// The cell under the header named `name` (trimmed comparison), or nullptr.
-    constexpr const cell* find(std::string_view name) const noexcept {
-        for (std::size_t i = 0; i < header.size() && i < cells.size(); ++i)
-            if (header[i].text() == name) return &cells[i];
-        return nullptr;
+    constexpr const cell* find(std::string_view name) const noexcept { return at(column_lookup::index_of(header, name)); }
+    /// The cell under the first header starting with `prefix`, or nullptr.
+    constexpr const cell* find_prefix(std::string_view prefix) const noexcept {
+        return at(column_lookup::index_of_prefix(header, prefix));
     }
+    /// The cell under the first header whose first word is `word`, or nullptr.
+    constexpr const cell* find_word(std::string_view word) const noexcept {
+        return at(column_lookup::index_of_word(header, word));
+    }
+    /// The cell of column i, or nullptr when the row has none.
+    constexpr const cell* at(std::size_t i) const noexcept { return i < cells.size() ? &cells[i] : nullptr; }
 };
 
 /// A banner line inside a rule table's body: `---Thread: All threads merged---`.
@@ -208,11 +289,41 @@ struct table_banner {
     std::string_view text; ///< the text between the dashes, trimmed
 };
 
+LOGSCAN_EVENT(on_table_title, "void on_table_title(const logscan::table_title&)");
+LOGSCAN_EVENT(on_table_header, "void on_table_header(const logscan::table_header&)");
+LOGSCAN_EVENT(on_table_row, "void on_table_row(const logscan::table_row&)");
+LOGSCAN_EVENT(on_table_banner, "void on_table_banner(const logscan::table_banner&)");
+LOGSCAN_EVENT(on_table_text, "void on_table_text(const logscan::line&)");
+LOGSCAN_EVENT(on_table_end, "void on_table_end(std::uint64_t line)");
+
+namespace internal {
+/// True when V has at least one of the table readers' callbacks (or opts out).
+template <class V>
+concept table_visitor = has_some_callback<V, on_table_title_event, on_table_header_event, on_table_row_event,
+                                          on_table_banner_event, on_table_text_event, on_table_end_event,
+                                          on_error_event>;
+} // namespace internal
+
+#define LOGSCAN_TABLE_VISITOR_CHECK(Visitor)                                                   \
+    static_assert(::logscan::internal::table_visitor<Visitor>,                                  \
+                  "logscan: the table reader's visitor has none of its callbacks (on_table_title, " \
+                  "on_table_header, on_table_row, on_table_banner, on_table_text, on_table_end, on_error): " \
+                  "a misspelt name? Derive it from logscan::validate_only if that is deliberate")
+
 /// What a reader did with a line.
 enum class table_feed : unsigned char {
     consumed, ///< the line belonged to the table (an event may have been delivered)
     not_mine, ///< the table has ended or not started: the caller handles this line
     stop,     ///< a callback returned `flow::stop`
+    offered,  ///< only with `feed(l, offer::loose_lines)`: the line is no structure of the table
+              ///< (it would be a note, or a header candidate after a closing rule); the caller
+              ///< may claim it (then `close(l.number)`), or hand it back with `keep(l)`
+};
+
+/// Whether `feed` may hand a loose line back to the caller (see `table_feed::offered`).
+enum class offer : unsigned char {
+    never,       ///< the table takes every line of its region (notes become on_table_text)
+    loose_lines, ///< lines that are no structure of the table are offered to the caller first
 };
 
 /// How `aligned_table` assigns a row's cells to columns.
@@ -230,7 +341,8 @@ enum class position_unit : unsigned char {
 //=== line shapes ===//
 
 namespace internal {
-/// A rule line: runs of '-' separated by spaces, at least two runs or a run with spaces after.
+/// A rule line: runs of '-' separated by spaces, starting at column 0: at least two runs, or
+/// one run followed by spaces (a one-column table's rule; a lone dash line has none).
 constexpr bool is_rule_line(std::string_view s) noexcept {
     if (s.empty() || s[0] != '-') return false;
     bool space_seen = false;
@@ -240,8 +352,9 @@ constexpr bool is_rule_line(std::string_view s) noexcept {
     }
     return space_seen;
 }
-/// A lone dash line: only '-' (at least 3), nothing else.
+/// A lone dash line: only '-' (at least 3), optionally followed by spaces.
 constexpr bool is_dash_line(std::string_view s) noexcept {
+    s = trim_right(s);
     if (s.size() < 3) return false;
     for (char c : s)
         if (c != '-') return false;
@@ -255,11 +368,20 @@ constexpr std::string_view framed_text(std::string_view s, char fill) noexcept {
     while (b < e && s[b] == fill) ++b;
     while (e > b && s[e - 1] == fill) --e;
     if (b < 3 || s.size() - e < 3 || b == e) return {};
-    return trim(s.substr(b, e - b));
+    const std::string_view t = trim(s.substr(b, e - b));
+    for (char c : t)
+        if (c != fill && c != ' ') return t;
+    return {}; // only fill and spaces: a rule line, not a frame
 }
-constexpr bool is_title_line(std::string_view s) noexcept {
-    return !framed_text(s, '-').empty() || !framed_text(s, '=').empty();
+/// The text of a title line (`---Title---` or `===Title===`), or empty.
+constexpr std::string_view title_text(std::string_view s) noexcept {
+    if (s.empty() || (s[0] != '-' && s[0] != '=')) return {};
+    const std::string_view t = framed_text(s, s[0]);
+    return t;
 }
+constexpr bool is_title_line(std::string_view s) noexcept { return !title_text(s).empty(); }
+/// A thread banner inside a table body: a framed `Thread: NAME` (dashes only).
+constexpr bool is_banner_text(std::string_view t) noexcept { return t.starts_with("Thread:"); }
 constexpr bool is_blank(std::string_view s) noexcept { return trim(s).empty(); }
 
 /// Byte index of code-point position `cp` in `s` (s.size() if the text is shorter).
@@ -299,24 +421,33 @@ struct line_copy {
 /// Reader of rule-line tables (Paddle profiler summaries); see the file comment.
 template <class Visitor, std::size_t MaxColumns = 32, std::size_t HeaderCapacity = 4096>
 class rule_table {
+    LOGSCAN_TABLE_VISITOR_CHECK(Visitor);
+
 public:
     explicit rule_table(Visitor& vis, position_unit unit = position_unit::code_points) noexcept
         : vis_(vis), unit_(unit) {}
 
-    /// True between the opening rule and the end of the table.
+    /// True inside a table region: from a title or an opening rule to the end of the table.
     bool active() const noexcept { return state_ != state::idle; }
+    /// The current title (empty if the table has none or no region is open).
+    std::string_view title() const noexcept { return title_.view(); }
 
-    /// Feeds the next line; see `table_feed`.
-    table_feed feed(const line& l) {
+    /// Feeds the next line; see `table_feed`. With `offer::loose_lines`, a line that is no
+    /// structure of the table is returned as `offered` instead of being taken as a note.
+    table_feed feed(const line& l, offer mode = offer::never) {
         const std::string_view s = l.text;
         switch (state_) {
         case state::idle:
+            if (internal::is_title_line(s)) return start_title(l);
             if (!internal::is_rule_line(s)) return table_feed::not_mine;
-            if (!set_spans(s, l)) return table_feed::consumed; // reported; the table is skipped
-            section_ = 0;
-            banner_.size = 0;
-            state_ = state::want_header;
-            return table_feed::consumed;
+            title_.size = 0;
+            return open(l);
+        case state::titled:
+            if (internal::is_rule_line(s)) return open(l);
+            if (internal::is_title_line(s)) return start_title(l);
+            if (internal::is_dash_line(s)) return end(l.number, table_feed::consumed);
+            if (internal::is_blank(s)) return table_feed::consumed;
+            return loose(l, mode);
         case state::want_header:
             if (internal::is_blank(s)) return table_feed::consumed;
             if (!pending_.assign(s, l.number, l.offset)) return too_long(l, state::trailer);
@@ -324,62 +455,118 @@ public:
             return table_feed::consumed;
         case state::want_header_rule:
             if (internal::is_rule_line(s)) return begin_section(l);
-            // not a header after all: the held line and this one are notes
+            // not a header after all: the held line is a note, and so is this one
             if (deliver_held() == flow::stop) return table_feed::stop;
             state_ = state::trailer;
-            return trailer(l);
+            return trailer(l, mode);
         case state::body: {
-            if (internal::is_rule_line(s)) {
+            if (same_geometry(s)) {
                 state_ = state::after_rows;
                 return table_feed::consumed;
             }
             if (internal::is_dash_line(s)) return end(l.number, table_feed::consumed);
-            const std::string_view b = internal::framed_text(s, '-');
-            if (!b.empty()) {
-                banner_.assign(b.substr(0, b.size() < banner_capacity ? b.size() : banner_capacity), l.number);
-                return to_feed(LOGSCAN_VISIT(vis_, on_table_banner, table_banner{l.number, b}));
+            const std::string_view t = internal::title_text(s);
+            if (!t.empty()) {
+                if (s[0] == '-' && internal::is_banner_text(t)) return banner(l, t);
+                return retitle(l); // any other framed title ends the table
             }
             if (internal::is_blank(s)) return end(l.number, table_feed::consumed); // rows without a closing rule
             return row(l);
         }
-        case state::after_rows:
-            if (internal::is_blank(s) || internal::is_rule_line(s)) return table_feed::consumed;
+        case state::after_rows: {
+            if (internal::is_blank(s) || same_geometry(s)) return table_feed::consumed;
             if (internal::is_dash_line(s)) return end(l.number, table_feed::consumed);
-            if (internal::is_title_line(s)) return end(l.number, table_feed::not_mine);
-            if (!pending_.assign(s, l.number, l.offset)) return too_long(l, state::trailer);
-            state_ = state::want_header_rule;
-            return table_feed::consumed;
+            const std::string_view t = internal::title_text(s);
+            if (!t.empty()) {
+                if (s[0] == '-' && internal::is_banner_text(t)) { // the table goes on for that thread
+                    state_ = state::body;
+                    return banner(l, t);
+                }
+                return retitle(l);
+            }
+            if (mode == offer::loose_lines) return table_feed::offered; // a header candidate, or the caller's line
+            return keep(l);
+        }
         case state::trailer:
-            return trailer(l);
+            return trailer(l, mode);
         }
         return table_feed::not_mine;
     }
 
-    /// Ends the input: a header line still held is delivered as text; the table ends.
-    flow finish() {
-        return close(0);
+    /// Takes a line `feed(l, offer::loose_lines)` offered and the caller did not claim, as
+    /// `feed(l)` would have: a note (`on_table_text`), or a new section's header candidate
+    /// after a closing rule.
+    table_feed keep(const line& l) {
+        if (state_ == state::after_rows) {
+            if (!pending_.assign(l.text, l.number, l.offset)) return too_long(l, state::trailer);
+            state_ = state::want_header_rule;
+            return table_feed::consumed;
+        }
+        return to_feed(LOGSCAN_VISIT(vis_, on_table_text, l));
     }
 
-    /// Ends the table now (for a caller that recognises a line of its own inside the table
-    /// region); `line` is reported to `on_table_end`. A held header candidate becomes text.
+    /// Ends the input: a header line still held is delivered as text; the table ends.
+    flow finish() { return close(0); }
+
+    /// Ends the table (or title region) now, for a caller that recognises a line of its own
+    /// inside the region; `line` is reported to `on_table_end`. A held header candidate
+    /// becomes text.
     flow close(std::uint64_t line) {
         if (state_ == state::want_header_rule && deliver_held() == flow::stop) return flow::stop;
         if (state_ != state::idle) return end(line, table_feed::consumed) == table_feed::stop ? flow::stop : flow::proceed;
         return flow::proceed;
     }
 
+    /// True when the next line would be offered (not taken as structure) unless it is a
+    /// rule, a title or a banner: the reader is in a title region or after a closing rule.
+    bool loose() const noexcept {
+        return state_ == state::titled || state_ == state::after_rows || state_ == state::trailer;
+    }
+
 private:
-    enum class state : unsigned char { idle, want_header, want_header_rule, body, after_rows, trailer };
+    enum class state : unsigned char { idle, titled, want_header, want_header_rule, body, after_rows, trailer };
     static constexpr std::size_t banner_capacity = 256;
+    static constexpr std::size_t title_capacity = 256;
 
     static table_feed to_feed(flow f) noexcept { return f == flow::stop ? table_feed::stop : table_feed::consumed; }
 
-    table_feed trailer(const line& l) {
+    table_feed loose(const line& l, offer mode) {
+        if (mode == offer::loose_lines) return table_feed::offered;
+        return to_feed(LOGSCAN_VISIT(vis_, on_table_text, l));
+    }
+
+    table_feed trailer(const line& l, offer mode) {
         const std::string_view s = l.text;
         if (internal::is_dash_line(s)) return end(l.number, table_feed::consumed);
-        if (internal::is_title_line(s)) return end(l.number, table_feed::not_mine);
+        if (internal::is_title_line(s)) return retitle(l);
         if (internal::is_blank(s)) return table_feed::consumed;
-        return to_feed(LOGSCAN_VISIT(vis_, on_table_text, l));
+        return loose(l, mode);
+    }
+
+    table_feed start_title(const line& l) {
+        const std::string_view t = internal::title_text(l.text);
+        title_.assign(t.substr(0, t.size() < title_capacity ? t.size() : title_capacity), l.number, l.offset);
+        state_ = state::titled;
+        return to_feed(LOGSCAN_VISIT(vis_, on_table_title, table_title{l.number, title_.view()}));
+    }
+
+    // A framed title inside a region: the current table ends (at this line) and a new title begins.
+    table_feed retitle(const line& l) {
+        if (close(l.number) == flow::stop) return table_feed::stop;
+        return start_title(l);
+    }
+
+    table_feed banner(const line& l, std::string_view t) {
+        banner_.assign(t.substr(0, t.size() < banner_capacity ? t.size() : banner_capacity), l.number);
+        return to_feed(LOGSCAN_VISIT(vis_, on_table_banner, table_banner{l.number, banner_.view()}));
+    }
+
+    table_feed open(const line& l) {
+        if (!set_spans(l.text, l)) return table_feed::consumed; // reported; the table is skipped
+        section_ = 0;
+        banner_.size = 0;
+        state_ = state::want_header;
+        return table_feed::consumed;
     }
 
     // The held header candidate turned out to be a note.
@@ -387,6 +574,7 @@ private:
 
     table_feed end(std::uint64_t number, table_feed result) {
         state_ = state::idle;
+        title_.size = 0;
         if (LOGSCAN_VISIT(vis_, on_table_end, number) == flow::stop) return table_feed::stop;
         return result;
     }
@@ -399,7 +587,8 @@ private:
         return to_feed(LOGSCAN_VISIT(vis_, on_table_text, l));
     }
 
-    // Column spans from a rule line (ASCII, so bytes = code points).
+    // Column spans from a rule line (ASCII, so bytes = code points): where each dash run
+    // starts and ends.
     bool set_spans(std::string_view s, const line& l) {
         ncols_ = 0;
         std::size_t i = 0;
@@ -415,34 +604,74 @@ private:
                                                "table has more columns than the reader's maximum", 0});
                 return false;
             }
-            starts_[ncols_++] = i;
+            starts_[ncols_] = i;
             while (i < s.size() && s[i] == '-') ++i;
+            ends_[ncols_++] = i;
         }
         return true;
     }
 
-    // Cuts `s` at the span starts into out[0..ncols_).
+    // True when `s` is a rule line with the current table's dash runs (a closing rule or a
+    // section's rule); a row of `-` placeholder cells, or a lone dash line, is not one.
+    bool same_geometry(std::string_view s) const noexcept {
+        if (!internal::is_rule_line(s)) return false;
+        std::size_t c = 0, i = 0;
+        while (i < s.size()) {
+            if (s[i] != '-') {
+                ++i;
+                continue;
+            }
+            if (c == ncols_ || starts_[c] != i) return false;
+            while (i < s.size() && s[i] == '-') ++i;
+            if (ends_[c++] != i) return false;
+        }
+        return c == ncols_;
+    }
+
+    // A position in the line, in bytes and in the table's unit.
+    struct cursor {
+        std::size_t byte = 0, pos = 0;
+    };
+    cursor seek(std::string_view s, cursor c, std::size_t pos) const noexcept {
+        if (unit_ == position_unit::bytes) {
+            const std::size_t b = pos < s.size() ? pos : s.size();
+            return {b, pos};
+        }
+        return {internal::advance_code_points(s, c.byte, c.pos, pos), pos};
+    }
+    cursor step(std::string_view s, cursor c) const noexcept { return seek(s, c, c.pos + 1); }
+
+    // Cuts `s` into out[0..ncols_): cell i runs from span i's start to span i+1's start. A
+    // cell longer than its span (Python's str.format never cuts: it pushes the rest of the
+    // row right) shows as text in the gutter between the spans; it then runs to the next run
+    // of two or more spaces, and the cells after it shift by as much.
     void cut(std::string_view s, std::array<cell, MaxColumns>& out) const noexcept {
-        std::size_t byte = 0, cp = 0;
-        std::size_t begin = 0;
+        std::size_t shift = 0;
+        cursor at{};
         for (std::size_t c = 0; c < ncols_; ++c) {
-            const std::size_t start_pos = starts_[c];
-            if (unit_ == position_unit::bytes) {
-                begin = start_pos < s.size() ? start_pos : s.size();
-            } else {
-                begin = internal::advance_code_points(s, byte, cp, start_pos);
-                byte = begin;
-                cp = start_pos;
+            const cursor b = seek(s, at, starts_[c] + shift);
+            if (c + 1 == ncols_) {
+                out[c] = cell{s.substr(b.byte)};
+                break;
             }
-            std::size_t stop;
-            if (c + 1 < ncols_) {
-                const std::size_t next = starts_[c + 1];
-                stop = unit_ == position_unit::bytes ? (next < s.size() ? next : s.size())
-                                                     : internal::advance_code_points(s, byte, cp, next);
-            } else {
-                stop = s.size();
+            const cursor g = seek(s, b, ends_[c] + shift);           // the gutter ...
+            cursor e = seek(s, g, starts_[c + 1] + shift);          // ... up to the next span
+            bool overflow = false;
+            for (std::size_t k = g.byte; k < e.byte; ++k)
+                if (s[k] != ' ') overflow = true;
+            if (overflow) {
+                cursor p = g;
+                while (p.byte < s.size() && !(s[p.byte] == ' ' && p.byte + 1 < s.size() && s[p.byte + 1] == ' ')) {
+                    if (s[p.byte] == ' ' && p.byte + 1 == s.size()) break;
+                    p = step(s, p);
+                }
+                // Paddle pads with the gutter's width after every cell
+                const std::size_t next = p.pos + (starts_[c + 1] - ends_[c]);
+                shift = next - starts_[c + 1];
+                e = seek(s, p, next);
             }
-            out[c] = cell{s.substr(begin, stop - begin)};
+            out[c] = cell{s.substr(b.byte, e.byte - b.byte)};
+            at = e;
         }
     }
 
@@ -452,7 +681,8 @@ private:
         state_ = state::body;
         const std::size_t section = section_++;
         return to_feed(LOGSCAN_VISIT(vis_, on_table_header,
-                                     table_header{pending_.number, std::span<const cell>(header_.data(), ncols_), section}));
+                                     table_header{pending_.number, std::span<const cell>(header_.data(), ncols_), section,
+                                                  title_.view()}));
     }
 
     table_feed row(const line& l) {
@@ -461,7 +691,7 @@ private:
         return to_feed(LOGSCAN_VISIT(
             vis_, on_table_row,
             table_row{l.number, std::span<const cell>(cells.data(), ncols_), std::span<const cell>(header_.data(), ncols_),
-                      section_ - 1, banner_.view(), false}));
+                      section_ - 1, banner_.view(), false, title_.view()}));
     }
 
     Visitor& vis_;
@@ -470,9 +700,11 @@ private:
     std::size_t ncols_ = 0;
     std::size_t section_ = 0;
     std::array<std::size_t, MaxColumns> starts_{};
+    std::array<std::size_t, MaxColumns> ends_{};
     std::array<cell, MaxColumns> header_{};
     internal::line_copy<HeaderCapacity> pending_{};
     internal::line_copy<banner_capacity> banner_{};
+    internal::line_copy<title_capacity> title_{};
 };
 
 //=== aligned_table ===//
@@ -480,6 +712,8 @@ private:
 /// Reader of header-aligned tables (TVM profiler reports); see the file comment.
 template <class Visitor, std::size_t MaxColumns = 32, std::size_t HeaderCapacity = 4096>
 class aligned_table {
+    LOGSCAN_TABLE_VISITOR_CHECK(Visitor);
+
 public:
     explicit aligned_table(Visitor& vis, column_match match = column_match::header_edges) noexcept
         : vis_(vis), match_(match) {}
@@ -517,32 +751,47 @@ public:
         }
         if (ncols_ == 0) return table_feed::not_mine;
         active_ = true;
-        const flow f = LOGSCAN_VISIT(vis_, on_table_header, table_header{l.number, columns(), 0});
+        const flow f = LOGSCAN_VISIT(vis_, on_table_header, table_header{l.number, columns(), 0, {}});
         return f == flow::stop ? table_feed::stop : table_feed::consumed;
     }
 
-    /// Feeds a line after the header; see the file comment.
-    table_feed feed(const line& l) {
+    /// Feeds a line after the header; see the file comment. With `offer::loose_lines`, a line
+    /// in the rows that is not a row is `offered` instead of becoming `on_table_text`.
+    table_feed feed(const line& l, offer mode = offer::never) {
         if (!active_) return table_feed::not_mine;
         const std::string_view s = l.text;
         if (internal::is_blank(s)) return end(l.number, table_feed::not_mine);
-        if (internal::is_dash_line(internal::trim_right(s))) {
+        if (internal::is_dash_line(s)) {
             if (footer_) return end(l.number, table_feed::not_mine);
             footer_ = true;
             return table_feed::consumed;
         }
         std::array<cell, MaxColumns> cells{};
-        if (!assign(s, cells)) return end(l.number, table_feed::not_mine);
+        if (!assign(s, cells)) {
+            // header_edges: before the rule, a line that is not a row (a debug print, a name
+            // cut off) is a note and the rows go on; after it (or in_order) it ends the table
+            if (footer_ || match_ == column_match::in_order) return end(l.number, table_feed::not_mine);
+            if (mode == offer::loose_lines) return table_feed::offered;
+            return keep(l);
+        }
         const flow f = LOGSCAN_VISIT(vis_, on_table_row,
-                                     table_row{l.number, std::span<const cell>(cells.data(), ncols_), columns(), 0, {}, footer_});
+                                     table_row{l.number, std::span<const cell>(cells.data(), ncols_), columns(), 0, {}, footer_, {}});
         return f == flow::stop ? table_feed::stop : table_feed::consumed;
     }
 
-    /// Ends the input (the table ends if still open).
-    flow finish() {
-        if (!active_) return flow::proceed;
-        return end(0, table_feed::consumed) == table_feed::stop ? flow::stop : flow::proceed;
+    /// Takes a line `feed(l, offer::loose_lines)` offered as a note (`on_table_text`).
+    table_feed keep(const line& l) {
+        return LOGSCAN_VISIT(vis_, on_table_text, l) == flow::stop ? table_feed::stop : table_feed::consumed;
     }
+
+    /// Ends the table now; `line` is reported to `on_table_end`.
+    flow close(std::uint64_t line) {
+        if (!active_) return flow::proceed;
+        return end(line, table_feed::consumed) == table_feed::stop ? flow::stop : flow::proceed;
+    }
+
+    /// Ends the input (the table ends if still open).
+    flow finish() { return close(0); }
 
 private:
     std::span<const cell> columns() const noexcept { return {header_.data(), ncols_}; }
@@ -553,44 +802,69 @@ private:
         return result;
     }
 
-    // Splits a row into tokens (runs separated by 2+ spaces) and assigns each to the column
-    // whose right edge it ends on (the first column: a token starting at 0). False if a
-    // token fits no column.
-    bool assign(std::string_view s, std::array<cell, MaxColumns>& cells) const noexcept {
-        std::size_t col = 0; // columns are visited left to right
+    // Splits `s` into its runs of text. A run ends at two or more spaces (`tight`: at any
+    // space, or right after a closing bracket) outside (), [] and {} (in_order only).
+    template <class F>
+    void tokens(std::string_view s, bool tight, F&& f) const noexcept {
         std::size_t i = 0;
-        bool any = false;
         while (i < s.size()) {
             while (i < s.size() && s[i] == ' ') ++i;
             if (i == s.size()) break;
             const std::size_t b = i;
-            int depth = 0; // in_order: spaces inside (), [] or {} do not separate cells
-            while (i < s.size() && !(depth <= 0 && s[i] == ' ' && (i + 1 == s.size() || s[i + 1] == ' '))) {
+            int depth = 0;
+            while (i < s.size()) {
+                const char c = s[i];
+                if (depth <= 0 && c == ' ' && (tight || i + 1 == s.size() || s[i + 1] == ' ')) break;
                 if (match_ == column_match::in_order) {
-                    if (s[i] == '(' || s[i] == '[' || s[i] == '{') ++depth;
-                    else if (s[i] == ')' || s[i] == ']' || s[i] == '}') --depth;
+                    if (c == '(' || c == '[' || c == '{') ++depth;
+                    else if (c == ')' || c == ']' || c == '}') {
+                        if (--depth == 0 && tight) {
+                            ++i;
+                            break;
+                        }
+                    }
                 }
                 ++i;
             }
-            const std::string_view tok = s.substr(b, i - b);
-            if (match_ == column_match::in_order) {
-                if (col == ncols_) return false;
-                cells[col++] = cell{tok};
-                any = true;
-                continue;
-            }
-            if (b == 0) {
-                cells[0] = cell{tok};
-                col = 1;
-                any = true;
-                continue;
-            }
-            while (col < ncols_ && right_[col] < i) ++col;
-            if (col == ncols_ || right_[col] != i) return false;
-            cells[col++] = cell{tok};
-            any = true;
+            if (!f(b, i)) return;
         }
-        return match_ == column_match::in_order ? col == ncols_ : any;
+    }
+
+    // Assigns a row's runs to columns. header_edges: a run starting at 0 is the first column,
+    // every other run goes to the column whose header's right edge it ends on; the row must
+    // have a cell besides the first column's. in_order: one run per column, in order; when
+    // the runs separated by two or more spaces do not give one per column, printf-style
+    // rows whose values outgrew their width (a single space, or none after a bracket) are
+    // split tightly. False if the line is not a row.
+    bool assign(std::string_view s, std::array<cell, MaxColumns>& cells) const noexcept {
+        if (match_ == column_match::in_order) {
+            for (const bool tight : {false, true}) {
+                std::size_t col = 0;
+                bool fits = true;
+                tokens(s, tight, [&](std::size_t b, std::size_t e) {
+                    if (col == ncols_) return fits = false;
+                    cells[col++] = cell{s.substr(b, e - b)};
+                    return true;
+                });
+                if (fits && col == ncols_) return true;
+            }
+            return false;
+        }
+        std::size_t col = 0; // columns are visited left to right
+        bool fits = true, beyond_first = false;
+        tokens(s, false, [&](std::size_t b, std::size_t e) {
+            if (b == 0) {
+                cells[0] = cell{s.substr(b, e - b)};
+                col = 1;
+                return true;
+            }
+            while (col < ncols_ && right_[col] < e) ++col;
+            if (col == ncols_ || right_[col] != e || col == 0) return fits = false;
+            cells[col++] = cell{s.substr(b, e - b)};
+            beyond_first = true;
+            return true;
+        });
+        return fits && beyond_first;
     }
 
     Visitor& vis_;
@@ -608,16 +882,25 @@ private:
 /// Reader of pipe tables (`| a | b |`); see the file comment.
 template <class Visitor, std::size_t MaxColumns = 32, std::size_t HeaderCapacity = 4096>
 class pipe_table {
+    LOGSCAN_TABLE_VISITOR_CHECK(Visitor);
+
 public:
     explicit pipe_table(Visitor& vis) noexcept : vis_(vis) {}
 
     bool active() const noexcept { return active_; }
 
-    /// A line starting with `|` starts (first line: header) or continues the table.
-    table_feed feed(const line& l) {
+    /// A line starting with `|` starts (first line: header) or continues the table. A title
+    /// line (`===Perf Summary===`) fed while no table is open is remembered (and left to the
+    /// caller: `not_mine`) as the title of the next table, unless a blank line comes first.
+    table_feed feed(const line& l, offer = offer::never) {
         const std::string_view s = internal::trim_right(l.text);
         if (s.empty() || s[0] != '|') {
-            if (!active_) return table_feed::not_mine;
+            if (!active_) {
+                const std::string_view t = internal::title_text(s);
+                if (!t.empty()) title_.assign(t.substr(0, t.size() < title_capacity ? t.size() : title_capacity), l.number);
+                else if (s.empty()) title_.size = 0;
+                return table_feed::not_mine;
+            }
             return end(l.number, table_feed::not_mine);
         }
         if (is_separator(s)) return table_feed::consumed;
@@ -631,7 +914,7 @@ public:
             if (!split(header_line_.view(), header_, n)) return too_many(l);
             ncols_ = n;
             active_ = true;
-            const flow f = LOGSCAN_VISIT(vis_, on_table_header, table_header{l.number, columns(), 0});
+            const flow f = LOGSCAN_VISIT(vis_, on_table_header, table_header{l.number, columns(), 0, title_.view()});
             return f == flow::stop ? table_feed::stop : table_feed::consumed;
         }
         std::array<cell, MaxColumns> cells{};
@@ -640,16 +923,25 @@ public:
         // missing cells stay empty; extra cells (beyond the header) are delivered too
         const std::size_t shown = n < ncols_ ? ncols_ : n;
         const flow f = LOGSCAN_VISIT(vis_, on_table_row,
-                                     table_row{l.number, std::span<const cell>(cells.data(), shown), columns(), 0, {}, false});
+                                     table_row{l.number, std::span<const cell>(cells.data(), shown), columns(), 0, {}, false,
+                                               title_.view()});
         return f == flow::stop ? table_feed::stop : table_feed::consumed;
     }
 
-    flow finish() {
+    /// A pipe table never offers lines; for the uniform interface of table readers.
+    table_feed keep(const line&) noexcept { return table_feed::not_mine; }
+
+    /// Ends the table now; `line` is reported to `on_table_end`.
+    flow close(std::uint64_t line) {
         if (!active_) return flow::proceed;
-        return end(0, table_feed::consumed) == table_feed::stop ? flow::stop : flow::proceed;
+        return end(line, table_feed::consumed) == table_feed::stop ? flow::stop : flow::proceed;
     }
 
+    flow finish() { return close(0); }
+
 private:
+    static constexpr std::size_t title_capacity = 256;
+
     std::span<const cell> columns() const noexcept { return {header_.data(), ncols_}; }
 
     static bool is_separator(std::string_view s) noexcept {
@@ -687,6 +979,7 @@ private:
 
     table_feed end(std::uint64_t number, table_feed result) {
         active_ = false;
+        title_.size = 0;
         if (LOGSCAN_VISIT(vis_, on_table_end, number) == flow::stop) return table_feed::stop;
         return result;
     }
@@ -696,7 +989,10 @@ private:
     bool active_ = false;
     std::array<cell, MaxColumns> header_{};
     internal::line_copy<HeaderCapacity> header_line_{};
+    internal::line_copy<title_capacity> title_{};
 };
+
+#undef LOGSCAN_TABLE_VISITOR_CHECK
 
 } // namespace logscan
 

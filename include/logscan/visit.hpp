@@ -16,8 +16,23 @@
 /// };
 /// \endcode
 ///
+/// **A mis-declared callback is a compile error, never silence.** Every event a reader
+/// delivers is declared once with `LOGSCAN_EVENT(name, "accepted forms")`. When a visitor has
+/// a member of an event's name (any kind of member: a function of the wrong signature, an
+/// overload set, a template, a data member) that cannot be called with what the reader
+/// delivers, compilation stops with
+/// `logscan: the visitor's on_table_row cannot be called with what the reader delivers ...`
+/// followed by the forms it accepts. A visitor with none of a reader's callbacks at all (a
+/// misspelt `on_tabel_row`) is rejected by the reader too; a visitor that deliberately has
+/// none (it only validates the input) derives from `logscan::validate_only`, as
+/// `null_visitor` does.
+///
 /// Readers call callbacks through `LOGSCAN_VISIT(visitor, name, args...)`, which expands
-/// to nothing when the visitor lacks `name` and yields a `flow` otherwise.
+/// to nothing when the visitor lacks `name` and yields a `flow` otherwise. A reader (or a
+/// format module) declares a new event with one line:
+/// \code
+/// LOGSCAN_EVENT(on_table_row, "void on_table_row(const logscan::table_row&)");
+/// \endcode
 #ifndef LOGSCAN_VISIT_HPP_INCLUDED
 #define LOGSCAN_VISIT_HPP_INCLUDED
 
@@ -53,19 +68,75 @@ LOGSCAN_FORCE_INLINE constexpr flow call_as_flow(F&& f, A&&... a) {
                                                                              : flow::stop;
     }
 }
+
+/// True when `V` can be derived from (needed by the member-name probe).
+template <class V>
+concept probe_base = std::is_class_v<V> && !std::is_final_v<V> && !std::is_union_v<V>;
 } // namespace internal
+
+/// Declares the visitor event `NAME` in the current namespace as the type `NAME##_event`,
+/// with `FORMS`, a string literal listing the declarations a visitor may write for it (shown
+/// in the compile error of a mis-declared callback). The type answers:
+/// - `named<V>()`: V has a member called NAME, of any kind, whatever its signature (the
+///   classic ambiguity probe: a class deriving from V and from a class with a member NAME
+///   has an ambiguous NAME exactly when V has one);
+/// - `reject<V>()`: a compile error naming the callback and FORMS if `named<V>()`.
+#define LOGSCAN_EVENT(NAME, FORMS)                                                             \
+    struct NAME##_event {                                                                      \
+        struct probe_other_ {                                                                  \
+            void NAME();                                                                       \
+        };                                                                                     \
+        template <class V_>                                                                    \
+        struct probe_ : V_, probe_other_ {};                                                   \
+        static constexpr const char* name = #NAME;                                             \
+        static constexpr const char* forms = FORMS;                                            \
+        template <class V_>                                                                    \
+        static constexpr bool named() noexcept {                                               \
+            using U_ = std::remove_cvref_t<V_>;                                                \
+            if constexpr (::logscan::internal::probe_base<U_>)                                 \
+                return !requires { &probe_<U_>::NAME; };                                       \
+            else if constexpr (std::is_class_v<U_>)                                            \
+                return requires { &U_::NAME; };                                                \
+            else                                                                               \
+                return false;                                                                  \
+        }                                                                                      \
+        template <class V_>                                                                    \
+        static constexpr bool reject() noexcept {                                              \
+            static_assert(!named<V_>(), "logscan: the visitor's " #NAME " cannot be called with what the reader " \
+                                        "delivers (wrong parameter types, a non-const reference, a misplaced " \
+                                        "argument?); declare it as one of: " FORMS);           \
+            return true;                                                                       \
+        }                                                                                      \
+    }
 
 /// Calls `vis.name(args...)` if the visitor has such a member and returns its `flow`;
 /// otherwise does nothing and yields `flow::proceed`. Arguments are not evaluated when
 /// the callback is absent, so work done only for a callback costs nothing without it.
+/// The event must be declared with `LOGSCAN_EVENT(name, ...)` in a namespace the call site
+/// sees: a visitor member called `name` that cannot take the arguments is a compile error.
 #define LOGSCAN_VISIT(vis, name, ...)                                                          \
     ([&]() -> ::logscan::flow {                                                                \
-        if constexpr (requires { (vis).name(__VA_ARGS__); })                                   \
+        if constexpr (requires { (vis).name(__VA_ARGS__); }) {                                 \
             return ::logscan::internal::call_as_flow(                                          \
                 [&]() -> decltype(auto) { return (vis).name(__VA_ARGS__); });                  \
-        else                                                                                   \
+        } else {                                                                               \
+            static_assert(name##_event::template reject<decltype(vis)>());                     \
             return ::logscan::flow::proceed;                                                   \
+        }                                                                                      \
     }())
+
+/// Base of a visitor that deliberately has none of a reader's callbacks (it validates the
+/// input, or counts through other means): readers then accept it.
+struct validate_only {};
+
+/// True when V has a member named after at least one of `Events` (see LOGSCAN_EVENT), or
+/// derives from `validate_only`. Readers use it to reject a visitor with none of their
+/// callbacks (a misspelt name would otherwise be ignored in silence).
+template <class V, class... Events>
+concept has_some_callback = std::is_base_of_v<validate_only, std::remove_cvref_t<V>> ||
+                            (Events::template named<V>() || ...);
+
+LOGSCAN_EVENT(on_error, "void on_error(const logscan::error&)");
 
 /// True when `V` has a member callback `on_error(const logscan::error&)`.
 template <class V>
@@ -77,8 +148,8 @@ LOGSCAN_FORCE_INLINE constexpr flow report_error(V& vis, const error& e) {
     return LOGSCAN_VISIT(vis, on_error, e);
 }
 
-/// A visitor with no callbacks: every event is ignored.
-struct null_visitor {};
+/// A visitor with no callbacks: every event is ignored (the input is only validated).
+struct null_visitor : validate_only {};
 
 } // namespace logscan
 

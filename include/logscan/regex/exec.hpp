@@ -25,10 +25,12 @@
 #ifndef LOGSCAN_REGEX_EXEC_HPP_INCLUDED
 #define LOGSCAN_REGEX_EXEC_HPP_INCLUDED
 
+#include <array>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -715,6 +717,62 @@ constexpr bool pike_core(const prog_view& P, cand_rt& cand, pike_space& m, const
     }
     if (steps) *steps += work_count;
     return matched;
+}
+
+/// Diagnostics (compile time): the byte offset in `t` where an anchored match of C's
+/// program ran out of threads, i.e. the first byte no path of the pattern can take; t.size()
+/// when every byte was taken but the pattern needed more. Empty-loop checks are followed
+/// both ways, so the answer is the furthest any path could get.
+template <class C>
+constexpr std::size_t match_stop(std::string_view t) noexcept {
+    constexpr std::size_t S = C::size;
+    std::array<bool, S> cur{}, nxt{}, seen{};
+    std::array<std::int32_t, 2 * S + 2> stack{};
+    const std::size_t n = t.size();
+    auto add = [&](std::array<bool, S>& set, std::int32_t pc0, std::size_t pos) {
+        std::size_t sp = 0;
+        stack[sp++] = pc0;
+        while (sp != 0) {
+            const std::int32_t pc = stack[--sp];
+            const auto u = static_cast<std::size_t>(pc);
+            if (seen[u]) continue;
+            seen[u] = true;
+            const inst& in = C::code[u];
+            switch (in.o) {
+            case op::byte:
+            case op::set:
+            case op::match: set[u] = true; break;
+            case op::jmp: stack[sp++] = in.x; break;
+            case op::split:
+            case op::progress:
+                stack[sp++] = in.y;
+                stack[sp++] = in.x;
+                break;
+            case op::save: stack[sp++] = pc + 1; break;
+            case op::assertion:
+                if (check_asserts(in.b, t.data(), n, pos)) stack[sp++] = pc + 1;
+                break;
+            }
+        }
+    };
+    add(cur, 0, 0);
+    for (std::size_t pos = 0; pos < n; ++pos) {
+        seen = {};
+        nxt = {};
+        bool any = false;
+        const auto c = static_cast<unsigned char>(t[pos]);
+        for (std::size_t pc = 0; pc < S; ++pc) {
+            if (!cur[pc]) continue;
+            const inst& in = C::code[pc];
+            if ((in.o == op::byte && in.b == c) || (in.o == op::set && C::sets[in.arg].test(c))) {
+                add(nxt, static_cast<std::int32_t>(pc + 1), pos + 1);
+                any = true;
+            }
+        }
+        if (!any) return pos;
+        cur = nxt;
+    }
+    return n;
 }
 
 /// Pike VM on the program of C, with its storage on the stack.

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: MIT
+/// \file route.hpp
+/// Lines shared between table readers and line rules: `line_router` — the one way to read a
+/// log with tables embedded in it (Paddle profiler summaries, MegEngine memory tables, TVM
+/// reports), so that no program writes its own feeder and gets the hand-over wrong.
+///
+/// \code
+/// struct my_visitor { void on_table_row(const logscan::table_row& r); /* ... */ } vis;
+/// logscan::rule_table<my_visitor> table(vis);
+/// logscan::pipe_table<my_visitor> pipes(vis);
+/// logscan::rule_reader rules(logscan::rule_set(/* ... */), [&](const logscan::line& l) { text(l); });
+/// logscan::line_router router(rules, pipes, table);   // the rules, then the tables in order
+/// logscan::line_buffer carry;
+/// logscan::error e = logscan::for_each_line(src, router, carry);  // the router is a line visitor
+/// router.finish();                                                // ends open tables
+/// \endcode
+///
+/// For every line:
+/// 1. Each table reader, in the order given, is fed the line (with `offer::loose_lines`). A
+///    reader that takes it as structure — a title, a rule line, a header, a row, a banner —
+///    consumes it, and the line is done. A reader in a loose part of its region (after a
+///    title, after a closing rule, a note between rows) *offers* the line instead of taking
+///    it as a note.
+/// 2. Otherwise the line rules are tried. When a rule matches, every table that offered the
+///    line is closed first (`on_table_end` with this line's number), then the rule's
+///    handler runs: an ordinary log line right after a table is the log line it is, never
+///    table text.
+/// 3. Otherwise the first table that offered the line keeps it (a note, `on_table_text`, or
+///    a new section's header candidate), and if none did, the rule reader's fallback gets it.
+/// When a reader consumes a line, every other reader with an open region is closed (one
+/// table region at a time): e.g. a pipe table right after a title that a `rule_table` holds.
+///
+/// A table reader is any object with `feed(const line&, offer)`, `keep(const line&)`,
+/// `close(std::uint64_t)`, `active()` and `finish()` (the three readers of table.hpp); tables a rule's
+/// handler starts (an `aligned_table`'s `start`) are fed here too once started. Nothing
+/// allocates.
+#ifndef LOGSCAN_ROUTE_HPP_INCLUDED
+#define LOGSCAN_ROUTE_HPP_INCLUDED
+
+#include <array>
+#include <cstddef>
+#include <tuple>
+#include <utility>
+
+#include "config.hpp"
+#include "lines.hpp"
+#include "rules.hpp"
+#include "table.hpp"
+#include "visit.hpp"
+
+namespace logscan {
+
+/// Routes lines between table readers and a rule reader; see the file comment. Holds
+/// references: the readers must outlive it.
+template <class Rules, class... Tables>
+class line_router {
+    static_assert(sizeof...(Tables) >= 1, "logscan::line_router: give at least one table reader");
+
+public:
+    /// `rules` is a `rule_reader`; `tables` are table readers, in priority order.
+    explicit line_router(Rules& rules, Tables&... tables) noexcept : rules_(rules), tables_(tables...) {}
+
+    /// Routes one line. Returns `flow::stop` when a callback stopped.
+    flow feed(const line& l) {
+        std::array<bool, sizeof...(Tables)> offered{};
+        std::size_t taken_by = npos;
+        flow f = flow::proceed;
+        for_each_table([&](auto& t, std::size_t i) {
+            if (taken_by != npos || f == flow::stop) return;
+            switch (t.feed(l, offer::loose_lines)) {
+            case table_feed::consumed: taken_by = i; break;
+            case table_feed::stop: f = flow::stop; break;
+            case table_feed::offered: offered[i] = true; break;
+            case table_feed::not_mine: break;
+            }
+        });
+        if (f == flow::stop) return f;
+        if (taken_by != npos) { // one table region at a time: the others end here
+            for_each_table([&](auto& t, std::size_t i) {
+                if (i != taken_by && t.active() && t.close(l.number) == flow::stop) f = flow::stop;
+            });
+            return f;
+        }
+        auto on_match = [&] { return close_offered(offered, l.number); };
+        auto on_unmatched = [&](const line& current) {
+            bool kept = false;
+            for_each_table([&](auto& t, std::size_t i) {
+                if (kept || !offered[i]) return;
+                kept = true;
+                if (t.keep(current) == table_feed::stop) f = flow::stop;
+            });
+            return kept;
+        };
+        const flow g = rules_.feed(l, on_match, on_unmatched);
+        return f == flow::stop ? f : g;
+    }
+
+    /// A router is a line visitor: `for_each_line(src, router, carry)`.
+    flow on_line(const line& l) { return feed(l); }
+
+    /// Ends the input: every table reader finishes (a table still open ends).
+    flow finish() {
+        flow f = flow::proceed;
+        for_each_table([&](auto& t, std::size_t) {
+            if (t.finish() == flow::stop) f = flow::stop;
+        });
+        return f;
+    }
+
+private:
+    static constexpr std::size_t npos = ~std::size_t{0};
+
+    template <class F>
+    void for_each_table(F&& f) {
+        [&]<std::size_t... I>(std::index_sequence<I...>) { (f(std::get<I>(tables_), I), ...); }(
+            std::index_sequence_for<Tables...>{});
+    }
+
+    // Closes the regions of the tables that offered the line.
+    flow close_offered(const std::array<bool, sizeof...(Tables)>& offered, std::uint64_t number) {
+        flow f = flow::proceed;
+        for_each_table([&](auto& t, std::size_t i) {
+            if (offered[i] && t.close(number) == flow::stop) f = flow::stop;
+        });
+        return f;
+    }
+
+    Rules& rules_;
+    std::tuple<Tables&...> tables_;
+};
+
+} // namespace logscan
+
+#endif // LOGSCAN_ROUTE_HPP_INCLUDED
