@@ -85,24 +85,76 @@ TEST_CASE("rules::MegEngine log of sample 000 through rules and modes") {
     CHECK(c.mem_rows == 378);
     CHECK(c.text == 0);
     CHECK(c.log == std::vector<std::string>{"env.py|meghair.train.env"});
-    CHECK(c.alloc_bytes > 0);
+    // the bytes column of every memory-table row, summed independently:
+    // grep -oE 'MiB\( *[0-9]+bytes\)' sample | grep -oE '[0-9]+' | python3 -c 'print(sum(map(int, open(0))))'
+    CHECK(c.alloc_bytes == 80609128448ull);
 }
 
-TEST_CASE("rules::the prefilter keeps matcher runs to about one per line, allocation-free") {
+TEST_CASE("rules::one matcher per line, then sub-rules on the message: exact counts, allocation-free") {
     const std::string text = logscan::test::read_file(logscan::test::sample_path("000_cf8afa6c099f806b.txt"));
     megengine_counts c;
     c.record = false; // the test's own recording allocates
-    logscan::rule_reader reader(megengine_rules(c), [&c](const logscan::line&) { ++c.text; });
-    struct feeder {
-        decltype(reader)& r;
-        void on_line(const logscan::line& l) { r.feed(l); }
-    } f{reader};
-    LOGSCAN_CHECK_NO_ALLOC(logscan::for_each_line(std::string_view(text), f));
+    std::size_t fprop = 0, var_shape = 0, graph_opt = 0, opr_seq = 0, stats = 0;
+    // the header rule with sub-rules on its message (group 6): one header match per header
+    // line, then only the sub-rules whose literal prefix the message has
+    auto header = logscan::rule<R"(\[(\d\d) (\d\d:\d\d:\d\d) (\d+)@([^:]*):([^\]]*)\] (.*))">(
+                      [&c](const auto& m, logscan::rule_context& ctx) {
+                          ++c.headers;
+                          auto [all, day, time, src_line, file, logger, msg] = m;
+                          ctx.mode = msg.ends_with("shapes of var nodes:") ? var_shapes
+                                     : msg.ends_with("static memory allocation:") ? mem_table
+                                                                                  : normal;
+                      })
+                      .in_all_modes()
+                      .then<6>(logscan::rule<R"(FpropEnv\((\w+)\): start fprop VarNode\(owner_opr=(.*)\))">(
+                                   [&](const auto&) { ++fprop; }),
+                               logscan::rule<R"(FpropEnv\((\w+)\): var node shape:  (\S+): \(([\d, ]*)\))">(
+                                   [&](const auto&) { ++var_shape; }),
+                               logscan::rule<R"(graph optimization: applied (\d+) passes, total (\d+) var\(s\) replaced; time=([\d.]+) ?ms)">(
+                                   [&](const auto&) { ++graph_opt; }),
+                               logscan::rule<R"(opr seq of length (\d+): (.*))">([&](const auto&) { ++opr_seq; }),
+                               logscan::rule<R"(static mem alloc: nr_opr=(\d+) nr_var=(\d+) (.*))">([&](const auto&) { ++stats; }));
+    auto base = megengine_rules(c);
+    auto rules = logscan::rule_set(header, std::get<1>(base.rules), std::get<2>(base.rules), std::get<3>(base.rules));
+    logscan::rule_reader reader(rules, [&c](const logscan::line&) { ++c.text; });
+    LOGSCAN_CHECK_NO_ALLOC(logscan::for_each_line(std::string_view(text), reader));
     CHECK(c.headers == 276);
-    // 4601 lines; the header rule is tried first on every line but its prefix '[' rejects
-    // the others without running it; a memory-table row may run the header-row matcher too
-    CHECK(reader.matcher_calls() <= 4601 + 420);
-    CHECK(reader.matcher_calls() >= 4601);
+    CHECK(c.shapes == 3905);
+    CHECK(c.mem_rows == 378);
+    CHECK(c.text == 0);
+    // the records of the messages, and the matcher runs, counted from the text with plain
+    // string operations: every line runs exactly one matcher (the header's, or its
+    // continuation rule's); a message starting "FpropEnv(" runs the first sub-rule, and the
+    // second too when it is not a "start fprop"; the other three prefixes run one each
+    std::size_t lines = 0, expect_fprop = 0, expect_fprop_other = 0, expect_graph = 0, expect_seq = 0, expect_stats = 0;
+    for (std::size_t p = 0; p < text.size();) {
+        std::size_t nl = text.find('\n', p);
+        if (nl == std::string::npos) nl = text.size();
+        const std::string_view l(text.data() + p, nl - p);
+        ++lines;
+        if (l.starts_with("[")) {
+            const std::string_view msg = l.substr(l.find("] ") + 2);
+            if (msg.starts_with("FpropEnv(")) (msg.find("): start fprop ") != std::string_view::npos ? expect_fprop : expect_fprop_other)++;
+            expect_graph += msg.starts_with("graph optimization: applied ");
+            expect_seq += msg.starts_with("opr seq of length ");
+            expect_stats += msg.starts_with("static mem alloc: nr_opr=");
+        }
+        p = nl + 1;
+    }
+    CHECK(lines == 4601);
+    CHECK(fprop == expect_fprop);
+    CHECK(fprop == 62);
+    CHECK(var_shape == 21); // 21 "var node shape:" messages of the 62 other FpropEnv ones
+    CHECK(graph_opt == expect_graph);
+    CHECK(opr_seq == expect_seq);
+    CHECK(stats == expect_stats);
+    CHECK(reader.matcher_calls() == lines + expect_fprop + 2 * expect_fprop_other + expect_graph + expect_seq + expect_stats);
+    // and without sub-rules, exactly one matcher per line
+    megengine_counts c2;
+    c2.record = false;
+    logscan::rule_reader flat(megengine_rules(c2), [&c2](const logscan::line&) { ++c2.text; });
+    LOGSCAN_CHECK_NO_ALLOC(logscan::for_each_line(std::string_view(text), flat));
+    CHECK(flat.matcher_calls() == 4601);
 }
 
 TEST_CASE("rules::first match wins, fallback gets the rest, handlers can stop") {
@@ -126,7 +178,7 @@ TEST_CASE("rules::ANSI colour sequences are stripped without copying plain lines
         levels.emplace_back(m.template get<1>());
         data_seen = ctx.current.text.data();
     }));
-    logscan::rule_reader r(rules, [](const logscan::line&) {}, logscan::rule_options{true});
+    logscan::rule_reader r(rules, [](const logscan::line&) {}, logscan::rule_options{.strip_ansi = true});
     const std::string coloured = "\x1b[1;31m[ERR]\x1b[0m disk full";
     r.feed(logscan::line{coloured, 1, 0});
     CHECK(levels == std::vector<std::string>{"ERR"});
@@ -142,6 +194,47 @@ TEST_CASE("rules::ANSI colour sequences are stripped without copying plain lines
     CHECK(fallbacks == 1);
 }
 
+TEST_CASE("rules::a coloured line longer than 4 KiB is stripped too, and fallback text holds no ESC") {
+    // MegEngine colours the header and level when it writes to a terminal; an "opr seq" header
+    // line runs to kilobytes (one k=v pair per var kind)
+    std::string seq = "\x1b[32m[06 15:13:36 1083@graph.cpp:megbrain]\x1b[0m \x1b[38:5:208mopr seq\x1b[0m of length 804:";
+    for (int i = 0; i < 400; ++i) seq += " var_kind_" + std::to_string(i) + "=" + std::to_string(i * 7);
+    REQUIRE(seq.size() > 5000);
+    const std::string other = "\x1b[1;33mWRN\x1b[0m something \x1b[38:2:255:128:0mcoloured\x1b[0m " + std::string(6000, 'x');
+    const std::string text = seq + "\r\n" + other + "\n";
+    struct out {
+        std::vector<std::string> got;
+        bool operator==(const out&) const = default;
+    };
+    logscan::test::check_chunk_invariance(text, [&](logscan::test::chunk_list ch) {
+        out o;
+        auto rules = logscan::rule_set(logscan::rule<R"(\[(\d\d) (\d\d:\d\d:\d\d) (\d+)@([^:]*):([^\]]*)\] (.*))">(
+            [&](const auto& m) {
+                auto [all, day, time, src, file, logger, msg] = m;
+                o.got.push_back("R:" + std::string(logger) + ":" + std::string(msg.substr(0, 24)) + ":" + std::to_string(msg.size()));
+            }));
+        logscan::rule_reader r(rules, [&](const logscan::line& l) { o.got.push_back("T:" + std::string(l.text)); },
+                               logscan::rule_options{.strip_ansi = true});
+        logscan::line_buffer carry; // default size: every streamed line can be stripped
+        logscan::line_splitter<decltype(r)> s(r, carry);
+        for (auto c : ch) s.feed(c);
+        s.finish();
+        CHECK(r.ansi_unstripped() == 0);
+        return o.got;
+    }, 4);
+    out whole;
+    auto rules = logscan::rule_set(logscan::rule<R"(\[(\d\d) (\d\d:\d\d:\d\d) (\d+)@([^:]*):([^\]]*)\] (.*))">(
+        [&](const auto& m) { whole.got.emplace_back(m.template get<6>()); }));
+    logscan::rule_reader r(rules, [&](const logscan::line& l) { whole.got.emplace_back(l.text); },
+                           logscan::rule_options{.strip_ansi = true});
+    logscan::for_each_line(std::string_view(text), r);
+    REQUIRE(whole.got.size() == 2);
+    CHECK(whole.got[0].starts_with("opr seq of length 804: var_kind_0=0"));
+    CHECK(whole.got[0].find('\x1b') == std::string::npos);
+    CHECK(whole.got[1].starts_with("WRN something coloured xxx"));
+    CHECK(whole.got[1].find('\x1b') == std::string::npos);
+}
+
 TEST_CASE("rules::strip_sgr") {
     std::array<char, 64> out{};
     const auto strip = [&](std::string_view in) {
@@ -150,6 +243,7 @@ TEST_CASE("rules::strip_sgr") {
     };
     CHECK(strip("\x1b[32mok\x1b[0m") == "ok");
     CHECK(strip("\x1b[38;5;208mx") == "x");
+    CHECK(strip("\x1b[38:5:208mx\x1b[m") == "x"); // colon-form parameters (ITU T.416)
     CHECK(strip("\x1b[Knot sgr") == "\x1b[Knot sgr"); // other CSI sequences are kept
     CHECK(strip("trailing \x1b[") == "trailing \x1b[");
     CHECK(strip(std::string(65, 'x')) == "<overflow>");

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <map>
 #include <string>
@@ -493,4 +494,227 @@ TEST_CASE("table::readers are chunk-invariant and allocation-free on the samples
     LOGSCAN_CHECK_NO_ALLOC(logscan::for_each_line(std::string_view(tvm), fa); at.finish());
     CHECK(a.rows == 3 + 9 + 3 + 5 + 576 + 244 + 7 + 19);
     CHECK(b.rows == 63 + 84 + 44 + 49 + 59 + 48 + 40 + 57 + 118 + 10 + 13 + 2 * 11);
+}
+
+namespace {
+// A Paddle profiler row as Paddle prints it: every value left-aligned with '{:<w}' (padded to
+// w code points, never cut) followed by two spaces.
+std::string paddle_row(const std::vector<std::string>& values, const std::vector<std::size_t>& widths) {
+    std::string out;
+    for (std::size_t i = 0; i < values.size(); ++i) {
+        std::size_t cps = 0;
+        for (char c : values[i]) cps += (static_cast<unsigned char>(c) & 0xC0u) != 0x80u;
+        out += values[i];
+        if (cps < widths[i]) out.append(widths[i] - cps, ' ');
+        out += "  ";
+    }
+    return out;
+}
+std::string paddle_rule(const std::vector<std::size_t>& widths) {
+    std::string out;
+    for (std::size_t w : widths) out += std::string(w, '-') + "  ";
+    return out;
+}
+} // namespace
+
+TEST_CASE("table::rule_table: a Paddle cell wider than its span comes out whole") {
+    const std::vector<std::size_t> w = {6, 8, 20, 6};
+    const std::vector<std::vector<std::string>> rows = {
+        {"big", "123456789", "2,290,805.04 / 1.00 / 2.00", "1,234"}, // two cells overflow, by 1 and by 6
+        {"small", "1", "0.50 / 0.10", "-"},                           // fits
+        {"a_very_long_name", "2", "1.00 / 2.00", "7"},                // the name overflows
+        {"数据预处理数据", "3", "-", "8"},                              // 7 code points in 6
+    };
+    std::string text = paddle_rule(w) + "\n" + paddle_row({"Name", "Calls", "CPU Total / Avg", "FLOPs"}, w) + "\n" +
+                       paddle_rule(w) + "\n";
+    for (const auto& r : rows) text += paddle_row(r, w) + "\n";
+    text += paddle_rule(w) + "\n";
+    std::vector<std::string> expected = {"H2s0:Name|Calls|CPU Total / Avg|FLOPs"};
+    for (std::size_t i = 0; i < rows.size(); ++i)
+        expected.push_back("R" + std::to_string(4 + i) + ":" + rows[i][0] + "|" + rows[i][1] + "|" + rows[i][2] + "|" + rows[i][3]);
+    expected.push_back("E0");
+    logscan::test::check_chunk_invariance(text, [&](logscan::test::chunk_list ch) {
+        auto got = run_rule_table(ch);
+        CHECK(got == expected);
+        return got;
+    });
+}
+
+TEST_CASE("table::rule_table: banners, dash cells and dash lines as Paddle prints them") {
+    SUBCASE("a Thread banner right after a rule continues the table for that thread") {
+        const std::string text = "------  -----\nName    Calls\n------  -----\n---Thread: 1---\na       1\n"
+                                 "------  -----\n---Thread: 2---\nb       2\n------  -----\n";
+        CHECK(run_rule_table(logscan::test::chunked_input(text, {}).chunks()) ==
+              std::vector<std::string>{"H2s0:Name|Calls", "B4:Thread: 1", "R5:a|1{Thread: 1}", "B7:Thread: 2",
+                                       "R8:b|2{Thread: 2}", "E0"});
+    }
+    SUBCASE("a row of '-' cells is a row; a lone dash line with a trailing space closes the table") {
+        const std::string text = "------  -----\nName    Calls\n------  -----\n-       -    \nx       1\n"
+                                 "--------------  \nafter\n";
+        CHECK(run_rule_table(logscan::test::chunked_input(text, {}).chunks()) ==
+              std::vector<std::string>{"H2s0:Name|Calls", "R4:-|-", "R5:x|1", "E6", "O7"});
+    }
+}
+
+TEST_CASE("table::multi_values: access, count, a missing last value") {
+    const auto v = logscan::multi_values("1.67 / 0.00 / 0.01 / 0.00 / 0.38");
+    CHECK(v.size() == 5);
+    CHECK(v.front().text == "1.67");
+    CHECK(v[4].text == "0.38");
+    CHECK(v[2].number<double>().value == 0.01);
+    CHECK(v[5].text.empty());
+    CHECK_FALSE(v[5].number<double>().ok());
+    std::vector<std::string> parts;
+    for (auto p : logscan::multi_values("1 / 2 / ")) parts.emplace_back(p.text);
+    CHECK(parts == std::vector<std::string>{"1", "2", ""}); // never the part "2 /"
+    CHECK(logscan::multi_values("N/A / 2").size() == 2);
+    CHECK(logscan::multi_values("N/A / 2").front().text == "N/A");
+    CHECK(logscan::multi_values("").empty());
+    CHECK(logscan::multi_values("").front().text.empty());
+}
+
+TEST_CASE("table::titles and column lookups on the Paddle tables of sample 003") {
+    const std::string text = logscan::test::read_file(logscan::test::sample_path("003_1c776201c8b5b83e.txt"));
+    struct collect {
+        std::vector<std::string> titles, header_titles;
+        std::map<std::string, std::size_t> rows_per_title;
+        std::string cpu_106, gpu_106, first_word_106;
+        double cpu_total_106 = -1;
+        std::size_t lookups_missing = 0;
+        void on_table_title(const logscan::table_title& t) { titles.push_back(std::to_string(t.line) + ":" + std::string(t.text)); }
+        void on_table_header(const logscan::table_header& h) {
+            header_titles.push_back(std::to_string(h.line) + ":" + std::string(h.title));
+            if (h.title == "Operator Summary") {
+                CHECK(h.index_of_prefix("CPU Total") == 2);
+                CHECK(h.index_of_word("GPU") == 3);
+                CHECK(h.index_of("FLOPs") == 4);
+                CHECK(h.index_of("CPU") == logscan::column_lookup::npos);
+            }
+        }
+        void on_table_row(const logscan::table_row& r) {
+            ++rows_per_title[std::string(r.title)];
+            if (r.line == 106) {
+                cpu_106 = r.find_prefix("CPU Total")->text();
+                gpu_106 = r.find_word("GPU")->text();
+                first_word_106 = r.find_word("Name")->text();
+                cpu_total_106 = logscan::multi_values(r.find_prefix("CPU")->text()).front().number<double>().value;
+                if (r.find_prefix("Nope") != nullptr) ++lookups_missing;
+            }
+        }
+    } c;
+    logscan::rule_table<collect> t(c);
+    rule_driver<logscan::rule_table<collect>, collect> d{c, t, nullptr};
+    logscan::for_each_line(std::string_view(text), d);
+    t.finish();
+    // the framed title lines of the sample (grep -n for dashes or '=' around text; the two
+    // "Thread: All threads merged" lines are banners, not titles)
+    CHECK(c.titles == std::vector<std::string>{"29:Device Summary", "44:Overview Summary", "81:Model Summary",
+                                               "99:Operator Summary", "684:Kernel Summary",
+                                               "936:Memory Manipulation Summary", "951:UserDefined Summary",
+                                               "1000:Perf Summary"});
+    CHECK(c.header_titles == std::vector<std::string>{"31:Device Summary", "47:Overview Summary", "59:Overview Summary",
+                                                      "84:Model Summary", "102:Operator Summary", "687:Kernel Summary",
+                                                      "939:Memory Manipulation Summary", "954:UserDefined Summary"});
+    // rows per table, counted by line ranges in the sample (see "Paddle profiler tables of sample 003")
+    CHECK(c.rows_per_title == std::map<std::string, std::size_t>{{"Device Summary", 3}, {"Overview Summary", 12},
+                                                                 {"Model Summary", 5}, {"Operator Summary", 576},
+                                                                 {"Kernel Summary", 244}, {"Memory Manipulation Summary", 7},
+                                                                 {"UserDefined Summary", 19}});
+    // line 106: "  conv2d infer_meta  570  1.67 / 0.00 / 0.01 / 0.00 / 0.38  0.00 / ... / 0.00  -"
+    CHECK(c.cpu_106 == "1.67 / 0.00 / 0.01 / 0.00 / 0.38");
+    CHECK(c.gpu_106 == "0.00 / 0.00 / 0.00 / 0.00 / 0.00");
+    CHECK(c.first_word_106 == "conv2d infer_meta");
+    CHECK(c.cpu_total_106 == 1.67);
+    CHECK(c.lookups_missing == 0);
+}
+
+TEST_CASE("table::aligned_table: TVM debug prints between rows, Configuration right after the footer") {
+    // TVM prints compiler debug output into the same stream; the rows go on after it, and
+    // `Configuration` may follow the Total row without a blank line
+    const std::string text =
+        "Name          Duration (us)  Percent  Device  \n"
+        "fused_add          1,577.51     1.29    cpu0  \n"
+        "hellow minjae this is compiler.cc line 911\n"
+        "vm_mod_fused_nn_co\n"
+        "fused_mul            856.38     0.70    cpu0  \n"
+        "-------------\n"
+        "Sum                2,433.89     1.99          \n"
+        "Total              2,433.89             cpu0  \n"
+        "Configuration\n"
+        "-------------\n"
+        "Number of threads: 32\n";
+    const std::vector<std::string> expected = {
+        "H1s0:Name|Duration (us)|Percent|Device",
+        "R2:fused_add|1,577.51|1.29|cpu0",
+        "T3:hellow minjae this is compiler.cc line 911",
+        "T4:vm_mod_fused_nn_co",
+        "R5:fused_mul|856.38|0.70|cpu0",
+        "F7:Sum|2,433.89|1.99|",
+        "F8:Total|2,433.89||cpu0",
+        "E9", "O9", "O10", "O11",
+    };
+    logscan::test::check_chunk_invariance(text, [&](logscan::test::chunk_list ch) {
+        auto got = run_aligned_table(ch);
+        CHECK(got == expected);
+        return got;
+    });
+}
+
+TEST_CASE("table::aligned_table in_order: MegEngine memory rows with values that outgrow their width") {
+    // printed with MegEngine's own format; 100000.00 MiB and more leave one space (or none,
+    // after a bracket) between cells
+    const char* fmt = "%9s%10.2fMiB(%10zubytes)%10.2fMiB(%6.2f%%)%10.2fMiB(%6.2f%%)";
+    struct row { const char* node; double alloc; std::size_t bytes; double lo, lo_pct, up, up_pct; };
+    const row rows[] = {
+        {"gpu0:0", 196.00, 205520896, 196.00, 100.00, 832.06, 424.52},
+        {"gpu1:0", 123456.78, 129452998901, 123456.78, 100.00, 234567.89, 190.00},
+        {"gpu2:0", 99999.99, 104857589514, 1234567.89, 100.00, 1234567.89, 100.00},
+        {"gpu10:COPY", 12.00, 12582912, 12.00, 100.00, 12.00, 100.00},
+    };
+    std::string text = "[06 15:13:36 169@fprop.py:megskull.graph.fprop] static memory allocation:\n"
+                       " comp_node  alloc  lower_bound  upper_bound\n";
+    std::vector<std::string> expected = {"H2s0:comp_node|alloc|lower_bound|upper_bound"};
+    char buf[256];
+    std::uint64_t n = 2;
+    for (const row& r : rows) {
+        std::snprintf(buf, sizeof buf, fmt, r.node, r.alloc, r.bytes, r.lo, r.lo_pct, r.up, r.up_pct);
+        text += std::string(buf) + "\n";
+        // each cell on its own, without padding
+        char a[64], b[64], c[64];
+        std::snprintf(a, sizeof a, "%.2fMiB(%10zubytes)", r.alloc, r.bytes); // the brackets keep their padding
+        std::snprintf(b, sizeof b, "%.2fMiB(%.2f%%)", r.lo, r.lo_pct);
+        std::snprintf(c, sizeof c, "%.2fMiB(%.2f%%)", r.up, r.up_pct);
+        expected.push_back("R" + std::to_string(++n) + ":" + r.node + "|" + a + "|" + b + "|" + c);
+    }
+    text += "[06 15:13:36 172@fprop.py:megskull.graph.fprop] static mem alloc: nr_opr=397\n";
+    expected.push_back("E" + std::to_string(n + 1));
+    expected.push_back("O" + std::to_string(n + 1));
+    // the rows must really be printed tightly: one has a single space, one none
+    CHECK(text.find("gpu1:0 123456.78MiB(") != std::string::npos);
+    CHECK(text.find("%)1234567.89MiB(") != std::string::npos);
+    logscan::test::check_chunk_invariance(text, [&](logscan::test::chunk_list ch) {
+        recorder r;
+        logscan::aligned_table<recorder> t(r, logscan::column_match::in_order);
+        struct driver {
+            logscan::aligned_table<recorder>& t;
+            recorder& r;
+            bool next_is_header = false;
+            void on_line(const logscan::line& l) {
+                if (t.feed(l) != logscan::table_feed::not_mine) return;
+                if (next_is_header) {
+                    next_is_header = false;
+                    if (t.start(l) != logscan::table_feed::not_mine) return;
+                }
+                next_is_header = l.text.ends_with("static memory allocation:");
+                if (l.number > 1) r.events.push_back("O" + std::to_string(l.number));
+            }
+        } d{t, r};
+        logscan::line_buffer carry(4096);
+        logscan::line_splitter<driver> s(d, carry);
+        for (auto c : ch) s.feed(c);
+        s.finish();
+        t.finish();
+        CHECK(r.events == expected);
+        return r.events;
+    });
 }
