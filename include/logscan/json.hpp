@@ -14,7 +14,7 @@
 ///     void on_array_begin();   void on_array_end();
 ///     void on_key(std::string_view key);                  // decoded (escapes resolved)
 ///     void on_string(std::string_view s);                 // decoded (escapes resolved)
-///     void on_number(const logscan::json::number& n);     // n.text(), n.to_double(), ...
+///     void on_number(const logscan::json::number& n);     // n.text(), n.to_double(), ... (or on_number(double))
 ///     void on_bool(bool b);    void on_null();
 ///     void on_error(const logscan::error& e);             // once, on the first error
 /// };
@@ -28,6 +28,11 @@
 /// logscan::file_source src{"profile.json"};
 /// logscan::error e2 = logscan::json::parse(src, v);              // streamed from a file
 /// \endcode
+///
+/// A callback of one of these names that cannot be called with what the reader delivers
+/// (`on_string(const std::string&)`, the path before the value, `on_number(int)`) is a
+/// compile error naming the accepted forms, and so is a visitor with none of the callbacks
+/// (derive from `logscan::validate_only` for a visitor that only validates).
 ///
 /// **Results.** `feed()` and `finish()` return `logscan::flow` so that `logscan::pump()` can drive
 /// a reader; `flow::stop` means the reader is done (an error, or a callback stopped it) and

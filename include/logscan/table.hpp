@@ -7,36 +7,54 @@
 /// or `table_feed::not_mine` — the table has ended (or never started) and the caller handles
 /// the line itself — or `table_feed::stop` when a callback stopped the parse.
 ///
-/// - `rule_table` (Paddle profiler): a rule line of dash runs separated by spaces
-///   (`-----  ------  -----`) gives the column spans; the next line is the header and a rule
-///   closes it; rows follow until the next rule. A rule after rows that is followed by a
-///   header and another rule starts a new section with its own header. Banner lines
-///   (`---Thread: NAME---`) inside the body are reported and remembered for the rows after
-///   them. A blank line inside the rows ends the table (Paddle omits the closing rule of
-///   its last table). A lone dash line (one run of dashes, no spaces) closes the table; so
-///   does a title line (`---Title---`, `===Title===`) after the rows, which is then left to
-///   the caller; `close()` ends it from outside.
-///   Lines in the table region that are none of these (notes) go to `on_table_text`.
+/// - `rule_table` (Paddle profiler, PyTorch `key_averages().table()`): a title line
+///   (`---Operator Summary---`, `===Perf Summary===`) opens a region and is delivered to
+///   `on_table_title`; the title is also in every header and row of the table. A rule line of
+///   dash runs separated by spaces (`-----  ------  -----`) gives the column spans; the next
+///   line is the header and a rule closes it; rows follow until the next rule. A rule after
+///   rows that is followed by a header and another rule starts a new section with its own
+///   header. Only rule lines with the table's own dash runs are its rules (a row of `-`
+///   cells is a row). `---Thread: NAME---` banners, in the rows or right after a rule, are
+///   reported and remembered for the rows after them; any other framed title ends the table
+///   and opens the next title. A blank line inside the rows ends the table (Paddle omits the
+///   closing rule of its last table), and so does a lone dash line (trailing spaces allowed);
+///   `close()` ends it from outside. Lines in the region that are none of these (notes such
+///   as `Time unit: ms`) go to `on_table_text`.
 ///   Cell i runs from the start of span i to the start of span i+1; positions count UTF-8
-///   code points by default (Python's `str.format` pads by characters).
+///   code points by default (Python's `str.format` pads by characters). A value longer than
+///   its span (str.format never cuts one) shows as text in the gutter between two spans: the
+///   cell then runs to the next two spaces and the cells after it shift by as much, so every
+///   cell comes out whole.
 /// - `aligned_table` (TVM): `start(header_line)` splits the header on runs of two or more
 ///   spaces (names may hold single spaces: `Duration (us)`). The first column is
 ///   left-aligned, every other column right-aligned to its header's right edge: a cell is
-///   assigned to the column whose header right edge it ends on; cells may be empty. A line
-///   of dashes starts the footer (`Sum`, `Total` rows, flagged `footer`); a blank line, or a
-///   line whose cells do not fit the columns, ends the table (not_mine).
+///   assigned to the column whose header right edge it ends on; cells may be empty. A row
+///   must have a cell besides the first column's: a line in the rows that is not a row (a
+///   debug print, a name cut off) is a note (`on_table_text`) and the rows go on. A line of
+///   dashes starts the footer (`Sum`, `Total` rows, flagged `footer`); after it, a line that
+///   is not a row (`Configuration`), a blank line or a second dash line ends the table
+///   (not_mine).
 ///   With `column_match::in_order` (for printf-style tables whose header is not aligned
 ///   with the data, like MegEngine's memory tables) a row's cells are its runs of text
 ///   separated by two or more spaces outside brackets (`0.43MiB(    448512bytes)` is one
-///   cell), taken in order; a row must have exactly one cell per column.
+///   cell), taken in order; a row must have exactly one cell per column. When that split does
+///   not give one cell per column, the row is split at single spaces and after closing
+///   brackets (printf values wider than their field leave one space, or none after `)`); a
+///   line that still does not fit ends the table.
 /// - `pipe_table` (`| a | b |`): the first pipe line is the header; `|---|---|` separator
-///   lines are skipped; the table ends at the first line that does not start with `|`.
+///   lines are skipped; the table ends at the first line that does not start with `|`. A
+///   title line fed to it before the table (and not followed by a blank line) is the table's
+///   title.
 ///
-/// Events (every one optional, see visit.hpp):
+/// Every reader also has `feed(line, offer::loose_lines)`, `keep(line)` and `close(line)`,
+/// the protocol `line_router` (route.hpp) uses to share lines with line rules.
+///
+/// Events (every one optional, see visit.hpp; a misdeclared one is a compile error):
 /// \code
 /// struct my_visitor {
-///     void on_table_header(const logscan::table_header& h); // h.columns[i].text()
-///     void on_table_row(const logscan::table_row& r);       // r.cells[i] under r.header[i]
+///     void on_table_title(const logscan::table_title& t);   // t.text: "Operator Summary"
+///     void on_table_header(const logscan::table_header& h); // h.columns[i].text(), h.index_of("Calls")
+///     void on_table_row(const logscan::table_row& r);       // r.cells[i] under r.header[i], r.find_prefix("CPU")
 ///     void on_table_banner(const logscan::table_banner& b); // rule_table only
 ///     void on_table_text(const logscan::line& l);           // a note inside the table region
 ///     void on_table_end(std::uint64_t line);                // the line that ended it (0 at end of input)
@@ -54,7 +72,7 @@
 ///
 /// Cell helpers: `cell::text()` (trimmed), `cell::indent()`, `cell::depth()` (indent / 2),
 /// `cell::number<T>()` (thousands separators allowed), `multi_values(text)` (lazy
-/// `a / b / c` with `-` placeholders; `value_part::number<T>()`).
+/// `a / b / c` with `-` placeholders; `front()`, `[i]`, `size()`; `value_part::number<T>()`).
 #ifndef LOGSCAN_TABLE_HPP_INCLUDED
 #define LOGSCAN_TABLE_HPP_INCLUDED
 
