@@ -996,3 +996,23 @@ TEST_CASE("json::feed and finish allocate nothing") {
         CHECK(v.n > 0);
     }
 }
+
+TEST_CASE("json::on_number(double) is a convenient form that is called, with or without a path") {
+    struct plain {
+        double sum = 0;
+        void on_number(double d) { sum += d; }
+    } a;
+    CHECK(logscan::json::parse("[1.5, 2, -0.25e1]", a).ok());
+    CHECK(a.sum == 1.5 + 2 - 2.5);
+    struct with_path {
+        double at_b = 0;
+        int calls = 0;
+        void on_number(double d, const logscan::json::path& p) {
+            ++calls;
+            if (p.matches("b")) at_b = d;
+        }
+    } b;
+    CHECK(logscan::json::parse(R"({"a": 1, "b": 7.25})", b).ok());
+    CHECK(b.calls == 2);
+    CHECK(b.at_b == 7.25);
+}

@@ -226,3 +226,15 @@ TEST_CASE("lines::a visitor without callbacks compiles and counts") {
     CHECK(s.lines() == 3);
     CHECK(s.bytes() == 5);
 }
+
+TEST_CASE("lines::a callable is a line visitor") {
+    std::vector<std::string> got;
+    auto collect = [&](const logscan::line& l) { got.push_back(std::to_string(l.number) + ":" + std::string(l.text)); };
+    CHECK(logscan::for_each_line(std::string_view("a\r\nb\n\nc"), collect).ok());
+    CHECK(got == std::vector<std::string>{"1:a", "2:b", "3:", "4:c"});
+    // one returning bool or flow can stop
+    std::size_t n = 0;
+    auto two = [&](const logscan::line&) { return ++n < 2; };
+    CHECK(logscan::for_each_line(std::string_view("a\nb\nc\n"), two).code == logscan::error_code::stopped);
+    CHECK(n == 2);
+}

@@ -331,9 +331,25 @@ TEST_CASE("table::Paddle profiler tables of sample 003") {
         void on_table_banner(const logscan::table_banner& b) { banners.emplace_back(b.text); }
     } c;
     logscan::rule_table<collect> t(c);
-    rule_driver<logscan::rule_table<collect>, collect> d{c, t, nullptr};
+    std::vector<std::string> outside;
+    rule_driver<logscan::rule_table<collect>, collect> d{c, t, &outside};
     logscan::for_each_line(std::string_view(text), d);
     t.finish();
+    // the lines left to the caller: the 6 lines before the first log line, the 43 log lines
+    // (grep -c '^\['; lines 7-28, 980-999) and no other non-blank line
+    std::size_t logs = 0, first = 0, other = 0;
+    for (const std::string& o : outside) {
+        const std::size_t n = std::stoul(o.substr(1));
+        std::size_t b = 0;
+        for (std::size_t k = 1; k < n; ++k) b = text.find('\n', b) + 1;
+        const std::string_view l(text.data() + b, text.find('\n', b) - b);
+        if (l.starts_with("[")) ++logs;
+        else if (n <= 6) ++first;
+        else if (l.find_first_not_of(' ') != std::string_view::npos) ++other;
+    }
+    CHECK(logs == 43);
+    CHECK(first == 6);
+    CHECK(other == 0);
     // header line -> number of rows, counted in the sample by line ranges
     // (Device 33-35, Overview 49-57 and 61-63, Model 86-90, Operator 105-680, Kernel 689-932,
     //  Memory Manipulation 941-947, UserDefined 957-975)
@@ -404,9 +420,14 @@ TEST_CASE("table::TVM reports of sample 004 add up to their Sum rows") {
         }
     } c;
     logscan::aligned_table<collect> t(c);
-    aligned_driver<logscan::aligned_table<collect>> d{t, nullptr};
+    std::vector<std::string> outside;
+    aligned_driver<logscan::aligned_table<collect>> d{t, &outside};
     logscan::for_each_line(std::string_view(text), d);
     t.finish();
+    // the lines that are not the tables': 739 lines (wc -l) less 11 headers, 585 rows, 22
+    // Sum/Total rows and 11 dash lines (grep -c '^Name ', the row counts below, and half of
+    // grep -c '^-------': the other 11 underline "Configuration"); the notes inside rows: none
+    CHECK(outside.size() == 739 - 11 - 585 - 22 - 11);
     // header lines and row counts, counted in the sample (rows between each header and its dash line)
     const std::vector<std::pair<std::uint64_t, std::size_t>> expected = {
         {5, 63}, {82, 84}, {180, 44}, {238, 49}, {301, 59}, {374, 48}, {436, 40}, {490, 57}, {561, 118}, {694, 10}, {717, 13}};

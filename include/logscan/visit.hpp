@@ -88,8 +88,6 @@ concept probe_base = std::is_class_v<V> && !std::is_final_v<V> && !std::is_union
         };                                                                                     \
         template <class V_>                                                                    \
         struct probe_ : V_, probe_other_ {};                                                   \
-        static constexpr const char* name = #NAME;                                             \
-        static constexpr const char* forms = FORMS;                                            \
         template <class V_>                                                                    \
         static constexpr bool named() noexcept {                                               \
             using U_ = std::remove_cvref_t<V_>;                                                \
