@@ -149,7 +149,7 @@ constexpr std::size_t find_literal(const char* t, std::size_t n, std::size_t fro
 #if defined(LOGSCAN_REGEX_AVX2)
             if (avx2) s = pair_scan_avx2(t, s, last, lit[i1], lit[i2], i1, i2);
 #endif
-            while (s + 31 <= last) { // 32 candidates per round while nothing is found
+            while (s <= last && last - s >= 31) { // 32 candidates per round while nothing is found
                 const __m128i a0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t + s + i1));
                 const __m128i b0 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t + s + i2));
                 const __m128i a1 = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t + s + 16 + i1));
@@ -159,7 +159,7 @@ constexpr std::size_t find_literal(const char* t, std::size_t n, std::size_t fro
                 if (_mm_movemask_epi8(_mm_or_si128(h0, h1)) != 0) break;
                 s += 32;
             }
-            if (s + 15 > last) break;
+            if (s > last || last - s < 15) break;
             const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t + s + i1));
             const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t + s + i2));
             auto m = static_cast<unsigned>(_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(a, v1), _mm_cmpeq_epi8(b, v2))));
