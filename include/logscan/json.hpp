@@ -105,6 +105,7 @@
 #endif
 
 #include "config.hpp"
+#include "utf8.hpp"
 #include "error.hpp"
 #include "source.hpp"
 #include "visit.hpp"
@@ -458,44 +459,6 @@ LOGSCAN_FORCE_INLINE const char* scan_string_plain(const char* p, const char* en
         ++p;
     }
     return end;
-}
-
-/// For a UTF-8 lead byte: the number of continuation bytes and the allowed range of the first
-/// one (which excludes overlong forms, surrogates and values above U+10FFFF). False for a byte
-/// that cannot start a sequence.
-LOGSCAN_FORCE_INLINE constexpr bool utf8_lead(unsigned char c, unsigned char& need, unsigned char& lo,
-                                              unsigned char& hi) noexcept {
-    lo = 0x80;
-    hi = 0xBF;
-    if (c >= 0xC2 && c <= 0xDF) {
-        need = 1;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        need = 2;
-        if (c == 0xE0) lo = 0xA0;
-        if (c == 0xED) hi = 0x9F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        need = 3;
-        if (c == 0xF0) lo = 0x90;
-        if (c == 0xF4) hi = 0x8F;
-    } else {
-        return false;
-    }
-    return true;
-}
-
-/// Length of the complete, valid UTF-8 sequence at `p`, or 0 when it is invalid or runs past
-/// `end` (the caller then takes the byte-by-byte path, which reports exactly).
-LOGSCAN_FORCE_INLINE constexpr std::size_t utf8_complete(const char* p, const char* end) noexcept {
-    unsigned char need = 0, lo = 0, hi = 0;
-    if (!utf8_lead(static_cast<unsigned char>(*p), need, lo, hi)) return 0;
-    if (end - p <= need) return 0;
-    for (std::size_t i = 1; i <= need; ++i) {
-        const auto b = static_cast<unsigned char>(p[i]);
-        if (b < lo || b > hi) return 0;
-        lo = 0x80;
-        hi = 0xBF;
-    }
-    return std::size_t{need} + 1;
 }
 
 LOGSCAN_FORCE_INLINE constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
@@ -1127,7 +1090,7 @@ private:
                 ++q;
                 continue;
             }
-            const std::size_t len = internal::utf8_complete(q, end);
+            const std::size_t len = logscan::internal::utf8_complete(q, end);
             if (len == 0) goto slow;
             q += len;
         }
@@ -1241,7 +1204,7 @@ private:
                     continue;
                 }
                 if (c < 0x20) return fail(p, error_code::syntax, "control character in string (it must be escaped)");
-                if (opt_.validate_utf8 && !internal::utf8_lead(c, u8_need_, u8_lo_, u8_hi_))
+                if (opt_.validate_utf8 && !logscan::internal::utf8_lead(c, u8_need_, u8_lo_, u8_hi_))
                     return fail(p, error_code::invalid_utf8, "invalid UTF-8 in string");
                 if (!append_byte(c)) return nullptr;
                 ++p;

@@ -48,6 +48,8 @@ namespace logscan {
 
 struct line;
 LOGSCAN_EVENT(on_line, "void on_line(const logscan::line&) (or pass a callable taking const logscan::line&)");
+/// A line a format module did not recognise (trailing spaces removed): the `text` record.
+LOGSCAN_EVENT(on_text, "void on_text(const logscan::line&)");
 
 /// One line of input, as handed to `on_line`.
 struct line {
@@ -55,6 +57,24 @@ struct line {
     std::uint64_t number;  ///< 1-based line number
     std::uint64_t offset;  ///< 0-based byte offset of the line's first byte in the input
 };
+
+namespace internal {
+/// Spaces and tabs: what trimming removes.
+constexpr bool is_space(char c) noexcept { return c == ' ' || c == '\t'; }
+/// `s` without leading and trailing spaces and tabs.
+constexpr std::string_view trim(std::string_view s) noexcept {
+    std::size_t b = 0, e = s.size();
+    while (b < e && is_space(s[b])) ++b;
+    while (e > b && is_space(s[e - 1])) --e;
+    return s.substr(b, e - b);
+}
+/// `s` without trailing spaces and tabs (a `text` record's text).
+constexpr std::string_view trim_right(std::string_view s) noexcept {
+    std::size_t e = s.size();
+    while (e > 0 && is_space(s[e - 1])) --e;
+    return s.substr(0, e);
+}
+} // namespace internal
 
 /// An owning carry buffer for `line_splitter`, allocated once at construction.
 class line_buffer {

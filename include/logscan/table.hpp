@@ -93,21 +93,6 @@ namespace logscan {
 
 //=== cells ===//
 
-namespace internal {
-constexpr bool is_space(char c) noexcept { return c == ' ' || c == '\t'; }
-constexpr std::string_view trim(std::string_view s) noexcept {
-    std::size_t b = 0, e = s.size();
-    while (b < e && is_space(s[b])) ++b;
-    while (e > b && is_space(s[e - 1])) --e;
-    return s.substr(b, e - b);
-}
-constexpr std::string_view trim_right(std::string_view s) noexcept {
-    std::size_t e = s.size();
-    while (e > 0 && is_space(s[e - 1])) --e;
-    return s.substr(0, e);
-}
-} // namespace internal
-
 /// One cell of a table row or header: a view into the line (or the reader's header copy).
 struct cell {
     std::string_view raw; ///< the cell's bytes as cut from the line, spaces included

@@ -119,8 +119,25 @@ concept probe_base = std::is_class_v<V> && !std::is_final_v<V> && !std::is_union
                 [&]() -> decltype(auto) { return (vis).name(__VA_ARGS__); });                  \
         } else {                                                                               \
             static_assert(name##_event::template reject<decltype(vis)>());                     \
-            return ::logscan::flow::proceed;                                                   \
         }                                                                                      \
+        return ::logscan::flow::proceed; /* (outside the else: g++ 12 -Wreturn-type in generic lambdas) */ \
+    }())
+
+/// Like `LOGSCAN_VISIT` for a callback taking one record of type `Record`: the last argument (a
+/// callable returning the record) runs only when the visitor has the callback, so a record's parsing
+/// costs nothing for a visitor that does not want it. Yields the callback's `flow`.
+/// \code
+/// return LOGSCAN_VISIT_LAZY(vis, on_graph_opt, graph_opt, [&] { return graph_opt{/* parse */}; });
+/// \endcode
+#define LOGSCAN_VISIT_LAZY(vis, name, Record, ...)                                            \
+    ([&]() -> ::logscan::flow {                                                                \
+        if constexpr (requires { (vis).name(std::declval<const Record&>()); }) {               \
+            return ::logscan::internal::call_as_flow(                                          \
+                [&]() -> decltype(auto) { return (vis).name(static_cast<const Record&>((__VA_ARGS__)())); }); \
+        } else {                                                                               \
+            static_assert(name##_event::template reject<decltype(vis)>());                     \
+        }                                                                                      \
+        return ::logscan::flow::proceed; /* (outside the else: g++ 12 -Wreturn-type in generic lambdas) */ \
     }())
 
 /// Base of a visitor that deliberately has none of a reader's callbacks (it validates the

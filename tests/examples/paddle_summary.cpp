@@ -72,8 +72,10 @@ TEST_CASE("examples::paddle_summary: one allocation (the carry buffer, before re
     std::string thrice = text + text + text;
     paddle::summary s1, s3;
     logscan::memory_source src1(text), src3(thrice);
-    CHECK(logscan::test::count_allocations([&] { std::ignore = paddle::read(src1, s1); }) == 1u);
-    CHECK(logscan::test::count_allocations([&] { std::ignore = paddle::read(src3, s3); }) == 1u);
+    // (the carry buffer is malloc'd: counted only where the test counts malloc, not under ASan)
+    const std::size_t setup = logscan::test::counts_malloc() ? 1u : 0u;
+    CHECK(logscan::test::count_allocations([&] { std::ignore = paddle::read(src1, s1); }) == setup);
+    CHECK(logscan::test::count_allocations([&] { std::ignore = paddle::read(src3, s3); }) == setup);
     CHECK(s1.points == 40);
     CHECK(s3.points == 120);
 }

@@ -1,0 +1,516 @@
+// SPDX-License-Identifier: MIT
+/// \file formats/megengine_log.hpp
+/// The `megengine-log` format: MegEngine / megskull / megbrain training logs (the record
+/// contract is formats.md, section 1). Built from the toolkit's parts only: line framing,
+/// one rule for the header line with sub-rules on its message, modes for the multi-line
+/// blocks, the numbers layer and shape lists.
+///
+/// \code
+/// struct peak {                                          // every callback is optional
+///     void on_mem_alloc(const logscan::megengine_log::mem_alloc& r) { use(r.comp_node, r.alloc_bytes); }
+/// };
+/// peak v;
+/// logscan::file_source src("train.log");
+/// logscan::error e = logscan::megengine_log::parse(src, v);
+/// // or, for your own I/O: logscan::megengine_log::parser<peak> p(v); p.feed(chunk); ...; p.finish();
+/// \endcode
+///
+/// Header line: `[DD HH:MM:SS LINENO@FILE:LOGGER] REST`; FILE may hold spaces and
+/// parentheses (`(unknown file)`) but no `:`, LOGGER no `]`. When REST starts with `DBG `,
+/// `WRN `, `ERR `, `CRIT ` or `CRITICAL `, that word is the level and the message follows;
+/// otherwise the level is `INFO` and the message is REST. ANSI SGR colour sequences are
+/// removed from every line before it is interpreted; no record holds one.
+///
+/// Events (records are views into the current line, valid during the call; numbers are
+/// parsed only when the callback that receives them exists):
+/// \code
+/// void on_log(const megengine_log::log&);                    // every header line
+/// void on_fprop_start(const megengine_log::fprop_start&);    // FpropEnv(ENV): start fprop VarNode(owner_opr=VAR{TYPE@ADDR})
+/// void on_var_shape(const megengine_log::var_shape&);        // "var node shape:" messages and the lines
+///                                                            // after "shapes of var nodes:"
+/// void on_graph_opt(const megengine_log::graph_opt&);        // graph optimization: applied P passes, ...
+/// void on_opr_seq(const megengine_log::opr_seq&);            // opr seq of length L: k=v k=v ...
+/// void on_mem_alloc(const megengine_log::mem_alloc&);        // each row of a "static memory allocation:" table
+/// void on_workspace_bound(const megengine_log::workspace_bound&); // each COMP=MIB after "bounds(MiB):"
+/// void on_mem_alloc_stats(const megengine_log::mem_alloc_stats&); // static mem alloc: nr_opr=...
+/// void on_text(const logscan::line&);                        // any other non-blank line, trailing spaces removed
+/// void on_error(const logscan::error&);                      // a memory-table row cut off; a line too long
+/// \endcode
+/// A header line yields its `log` record first, then the record of its message, if any.
+/// The lines after `... shapes of var nodes:` (` VAR@R: (d, ...)`, ` VAR: (d, ...)`) and after
+/// `... static memory allocation:` (the structural header ` comp_node alloc lower_bound
+/// upper_bound`, then one row per comp node) belong to that block until the next header
+/// line; a line in a block that fits neither is `text`, except a memory-table row that was
+/// cut off (it has `MiB(` but not the whole row), which is an `error` record
+/// (`error_code::syntax`, "memory table row cut off", column one past its last byte). Blank
+/// lines yield nothing. A line longer than the carry buffer (`max_line`, 1 MiB by default)
+/// is an `error` record (`line_too_long`) and reading goes on.
+///
+/// Memory table rows are printed by MegEngine with
+/// `"%9s%10.2fMiB(%10zubytes)%10.2fMiB(%6.2f%%)%10.2fMiB(%6.2f%%)"`: large values leave one
+/// space between cells, or none; with none between the comp node and the allocation, the
+/// allocation is the `%.2f` of the byte count in MiB, which tells where the comp node ends.
+///
+/// Allocation: the parser allocates its carry buffer and ANSI strip buffer once, at
+/// construction; nothing while parsing.
+#ifndef LOGSCAN_FORMATS_MEGENGINE_LOG_HPP_INCLUDED
+#define LOGSCAN_FORMATS_MEGENGINE_LOG_HPP_INCLUDED
+
+#include <charconv>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <system_error>
+
+#include "../config.hpp"
+#include "../error.hpp"
+#include "../lines.hpp"
+#include "../ndjson.hpp"
+#include "../num.hpp"
+#include "../regex.hpp"
+#include "../rules.hpp"
+#include "../source.hpp"
+#include "../visit.hpp"
+
+namespace logscan::megengine_log {
+
+/// The format's name, as the command line and `detect` know it.
+inline constexpr std::string_view format_name = "megengine-log";
+
+/// A header line: `[06 15:13:35 330@env.py:meghair.train.env] WRN --fast-run not enabled`.
+struct log {
+    std::uint64_t line;        ///< line number
+    int day;                   ///< `06` -> 6
+    std::string_view time;     ///< `15:13:35`
+    std::uint64_t src_line;    ///< the source line number before `@`
+    std::string_view file;     ///< `env.py`, `(unknown file)`
+    std::string_view logger;   ///< `meghair.train.env`
+    std::string_view level;    ///< `DBG`, `WRN`, `ERR`, `CRIT`, `CRITICAL`, or `INFO` when none is printed
+    std::string_view message;  ///< the rest of the line after the level
+};
+
+/// `FpropEnv(val): start fprop VarNode(owner_opr=data{DataProvider@0x7f349a5c59e8})`.
+struct fprop_start {
+    std::uint64_t line;        ///< line number
+    std::string_view env;      ///< `val`
+    std::string_view var;      ///< `data`
+    std::string_view opr_type; ///< `DataProvider`
+    std::string_view addr;     ///< `0x7f349a5c59e8`
+};
+
+/// A var node's shape: ` conv1_1@3: (4, 64, 224, 224)` or `... var node shape:  data: (32, 3, 224, 224)`.
+struct var_shape {
+    std::uint64_t line;                    ///< line number
+    std::string_view var;                  ///< `conv1_1`
+    std::optional<std::uint64_t> replica;  ///< the `@R` number, none without it
+    shape_list shape;                      ///< the dims, lazily (`(32,)` has one, `()` none)
+};
+
+/// `graph optimization: applied 8 passes, total 5757 var(s) replaced; time=74.64ms`.
+struct graph_opt {
+    std::uint64_t line;          ///< line number
+    std::uint64_t passes;        ///< 8
+    std::uint64_t vars_replaced; ///< 5757
+    double time_ms;              ///< 74.64
+};
+
+/// `opr seq of length 804: var_static=533 var_dynamic_shape=0 ...`.
+struct opr_seq {
+    std::uint64_t line;      ///< line number
+    std::uint64_t length;    ///< 804
+    std::string_view params; ///< the `k=v k=v ...` text after the colon
+    /// Every `k=v` pair of `params`, in order: `for (auto p : r.pairs())` with `p.get<1>()` the
+    /// key and `p.get<2>()` the value text (`logscan::parse_number_value` makes it a number).
+    auto pairs() const noexcept { return search_all<R"(([^\s=]+)=(\S*))">(params); }
+};
+
+/// A row of a static memory allocation table:
+/// `   gpu0:0    196.00MiB( 205520896bytes)    196.00MiB(100.00%)    832.06MiB(424.52%)`.
+struct mem_alloc {
+    std::uint64_t line;      ///< line number
+    std::string_view comp_node; ///< `gpu0:0`
+    double alloc_mib;        ///< 196.0
+    std::uint64_t alloc_bytes; ///< 205520896
+    double lower_bound_mib;  ///< 196.0
+    double lower_bound_pct;  ///< 100.0
+    double upper_bound_mib;  ///< 832.06
+    double upper_bound_pct;  ///< 424.52
+};
+
+/// One `COMP=MIB` pair after `bounds(MiB):`.
+struct workspace_bound {
+    std::uint64_t line;         ///< line number
+    std::string_view comp_node; ///< `gpu0:COPY`
+    double mib;                 ///< 7809.5
+};
+
+/// `static mem alloc: nr_opr=397 nr_var=533 realtime=26.04msec(si3.31 mp+re7.10 omp0.03 alloc15.60)`.
+struct mem_alloc_stats {
+    std::uint64_t line;    ///< line number
+    std::uint64_t nr_opr;  ///< 397
+    std::uint64_t nr_var;  ///< 533
+    double realtime_ms;    ///< 26.04
+    double si_ms;          ///< 3.31
+    double mp_re_ms;       ///< 7.1
+    double omp_ms;         ///< 0.03
+    double alloc_ms;       ///< 15.6
+};
+
+LOGSCAN_EVENT(on_log, "void on_log(const logscan::megengine_log::log&)");
+LOGSCAN_EVENT(on_fprop_start, "void on_fprop_start(const logscan::megengine_log::fprop_start&)");
+LOGSCAN_EVENT(on_var_shape, "void on_var_shape(const logscan::megengine_log::var_shape&)");
+LOGSCAN_EVENT(on_graph_opt, "void on_graph_opt(const logscan::megengine_log::graph_opt&)");
+LOGSCAN_EVENT(on_opr_seq, "void on_opr_seq(const logscan::megengine_log::opr_seq&)");
+LOGSCAN_EVENT(on_mem_alloc, "void on_mem_alloc(const logscan::megengine_log::mem_alloc&)");
+LOGSCAN_EVENT(on_workspace_bound, "void on_workspace_bound(const logscan::megengine_log::workspace_bound&)");
+LOGSCAN_EVENT(on_mem_alloc_stats, "void on_mem_alloc_stats(const logscan::megengine_log::mem_alloc_stats&)");
+
+/// True when V has at least one of the format's callbacks (or derives from `validate_only`).
+template <class V>
+concept visitor = has_some_callback<V, on_log_event, on_fprop_start_event, on_var_shape_event, on_graph_opt_event,
+                                    on_opr_seq_event, on_mem_alloc_event, on_workspace_bound_event,
+                                    on_mem_alloc_stats_event, on_text_event, on_error_event>;
+
+namespace detail {
+
+enum : std::uint32_t { normal = 0, var_shapes = 1, mem_table = 2 };
+
+// `(d, d, ...)` as shape_list accepts it, dims that fit int64_t: the line is a var_shape
+// exactly when the pattern matches, whatever callbacks the visitor has.
+#define LOGSCAN_MEGENGINE_SHAPE R"((\( *(?:-?\d{1,18} *(?:, *-?\d{1,18} *)*,? *)?\)))"
+#define LOGSCAN_MEGENGINE_NUM R"((\d+(?:\.\d+)?))"
+
+template <class T>
+T number_or(std::string_view s, T fallback) noexcept {
+    const auto r = parse_number<T>(s);
+    return r.ok() ? r.value : fallback;
+}
+
+template <class V>
+struct state {
+    V& vis;
+    bool stopped = false;
+    flow note(flow f) noexcept {
+        if (f == flow::stop) stopped = true;
+        return f;
+    }
+};
+
+// The text of the allocation cell when nothing separates it from the comp node: the `%.2f`
+// of bytes / 2^20. Returns the split of `run` (comp node + allocation) or false.
+inline bool split_glued(std::string_view run, std::uint64_t bytes, std::string_view& comp, std::string_view& alloc) noexcept {
+    char buf[48];
+    const auto r = std::to_chars(buf, buf + sizeof buf, static_cast<double>(bytes) / 1048576.0, std::chars_format::fixed, 2);
+    if (r.ec != std::errc{}) return false;
+    const std::string_view want(buf, static_cast<std::size_t>(r.ptr - buf));
+    if (run.size() <= want.size() || !run.ends_with(want)) return false;
+    comp = run.substr(0, run.size() - want.size());
+    alloc = run.substr(run.size() - want.size());
+    return true;
+}
+
+template <class V>
+auto make_rules(state<V>& st) {
+    auto header = rule<R"(\[(\d\d) (\d\d:\d\d:\d\d) (\d+)@([^:]*):([^\]]*)\] (?:(DBG|WRN|ERR|CRITICAL|CRIT) )?(.*))",
+                       "[06 15:13:35 330@env.py:meghair.train.env] WRN --fast-run not enabled; execution may be slow",
+                       "[06 15:13:36 272@(unknown file):megskull.graph.fprop] FpropEnv(val): shapes of var nodes:",
+                       "[06 15:13:36 1@x.py:a] CRITICAL boom", "[06 15:13:36 1@x.py:a] CRIT boom">(
+        [&st](const auto& m, rule_context& ctx) {
+            ctx.mode = normal; // a header line ends any block
+            return st.note(LOGSCAN_VISIT_LAZY(st.vis, on_log, log, [&] {
+                auto [all, day, time, src, file, logger, level, message] = m;
+                return log{ctx.current.number, number_or<int>(day, 0), time, number_or<std::uint64_t>(src, 0),
+                           file, logger, level.empty() ? std::string_view("INFO") : level, message};
+            }));
+        })
+        .in_all_modes()
+        .template then<7>(
+            rule<R"(FpropEnv\(([^)]*)\): start fprop VarNode\(owner_opr=(.*)\{([^{}@]*)@(0x[0-9a-fA-F]+)\}\))",
+                 "FpropEnv(val): start fprop VarNode(owner_opr=data{DataProvider@0x7f349a5c59e8})">(
+                [&st](const auto& m, rule_context& ctx) {
+                    return st.note(LOGSCAN_VISIT_LAZY(st.vis, on_fprop_start, fprop_start, [&] {
+                        auto [all, env, var, type, addr] = m;
+                        return fprop_start{ctx.current.number, env, var, type, addr};
+                    }));
+                }),
+            rule<R"(FpropEnv\([^)]*\): var node shape: +([^@: ]+)(?:@(\d+))?: )" LOGSCAN_MEGENGINE_SHAPE,
+                 "FpropEnv(val): var node shape:  data: (32, 3, 224, 224)">([&st](const auto& m, rule_context& ctx) {
+                return st.note(LOGSCAN_VISIT_LAZY(st.vis, on_var_shape, var_shape, [&] {
+                    auto [all, var, replica, shape] = m;
+                    return var_shape{ctx.current.number, var,
+                                     replica.empty() ? std::nullopt : std::optional<std::uint64_t>(number_or<std::uint64_t>(replica, 0)),
+                                     shape_dims(shape)};
+                }));
+            }),
+            rule<R"(FpropEnv\([^)]*\): shapes of var nodes:)">([](const auto&, rule_context& ctx) { ctx.mode = var_shapes; }),
+            rule<R"(graph optimization: applied (\d+) passes, total (\d+) var\(s\) replaced; time=)" LOGSCAN_MEGENGINE_NUM R"( ?ms)",
+                 "graph optimization: applied 8 passes, total 5757 var(s) replaced; time=74.64ms">(
+                [&st](const auto& m, rule_context& ctx) {
+                    return st.note(LOGSCAN_VISIT_LAZY(st.vis, on_graph_opt, graph_opt, [&] {
+                        auto [all, passes, replaced, time] = m;
+                        return graph_opt{ctx.current.number, number_or<std::uint64_t>(passes, 0),
+                                         number_or<std::uint64_t>(replaced, 0), number_or<double>(time, 0)};
+                    }));
+                }),
+            rule<R"(opr seq of length (\d+):(.*))", "opr seq of length 804: var_static=533 no_sys_alloc=0">(
+                [&st](const auto& m, rule_context& ctx) {
+                    return st.note(LOGSCAN_VISIT_LAZY(st.vis, on_opr_seq, opr_seq, [&] {
+                        auto [all, length, params] = m;
+                        return opr_seq{ctx.current.number, number_or<std::uint64_t>(length, 0), params};
+                    }));
+                }),
+            rule<R"(static memory allocation:)">([](const auto&, rule_context& ctx) { ctx.mode = mem_table; }),
+            rule<R"(static mem alloc: nr_opr=(\d+) nr_var=(\d+) realtime=)" LOGSCAN_MEGENGINE_NUM
+                 R"(msec\(si)" LOGSCAN_MEGENGINE_NUM R"( mp\+re)" LOGSCAN_MEGENGINE_NUM R"( omp)" LOGSCAN_MEGENGINE_NUM
+                 R"( alloc)" LOGSCAN_MEGENGINE_NUM R"(\))",
+                 "static mem alloc: nr_opr=397 nr_var=533 realtime=26.04msec(si3.31 mp+re7.10 omp0.03 alloc15.60)">(
+                [&st](const auto& m, rule_context& ctx) {
+                    return st.note(LOGSCAN_VISIT_LAZY(st.vis, on_mem_alloc_stats, mem_alloc_stats, [&] {
+                        auto [all, nr_opr, nr_var, real, si, mp, omp, alloc] = m;
+                        return mem_alloc_stats{ctx.current.number, number_or<std::uint64_t>(nr_opr, 0),
+                                               number_or<std::uint64_t>(nr_var, 0), number_or<double>(real, 0),
+                                               number_or<double>(si, 0), number_or<double>(mp, 0),
+                                               number_or<double>(omp, 0), number_or<double>(alloc, 0)};
+                    }));
+                }),
+            rule<R"(.*bounds\(MiB\):(.*))", "determined workspace size limit upper bound; bounds(MiB): gpu0:0=8397.50">(
+                [&st](const auto& m, rule_context& ctx) {
+                    if constexpr (requires { st.vis.on_workspace_bound(std::declval<const workspace_bound&>()); }) {
+                        for (const auto& p : search_all<R"(([^\s=]+)=(\d+(?:\.\d+)?)(?:\s|$))">(m.template get<1>())) {
+                            const workspace_bound b{ctx.current.number, p.template get<1>(),
+                                                    number_or<double>(p.template get<2>(), 0)};
+                            if (st.note(LOGSCAN_VISIT(st.vis, on_workspace_bound, b)) == flow::stop) return flow::stop;
+                        }
+                    } else {
+                        static_assert(on_workspace_bound_event::template reject<V>());
+                    }
+                    return flow::proceed;
+                }));
+
+    return rule_set(
+        std::move(header),
+        rule<R"( ([^@: ]+)(?:@(\d+))?: )" LOGSCAN_MEGENGINE_SHAPE, " data@0: (4, 3, 224, 224)", " loss: ()", " fc@1: (32,)">(
+            [&st](const auto& m, rule_context& ctx) {
+                return st.note(LOGSCAN_VISIT_LAZY(st.vis, on_var_shape, var_shape, [&] {
+                    auto [all, var, replica, shape] = m;
+                    return var_shape{ctx.current.number, var,
+                                     replica.empty() ? std::nullopt : std::optional<std::uint64_t>(number_or<std::uint64_t>(replica, 0)),
+                                     shape_dims(shape)};
+                }));
+            })
+            .in_modes(1u << var_shapes),
+        rule<R"( *comp_node +alloc +lower_bound +upper_bound *)", " comp_node           alloc                      lower_bound         upper_bound">(
+            [](const auto&) {}) // structural
+            .in_modes(1u << mem_table),
+        rule<R"( *(\S+?) *(\d+\.\d\d)MiB\( *(\d+)bytes\) *(\d+\.\d\d)MiB\( *([^()%]*)%\) *(\d+\.\d\d)MiB\( *([^()%]*)%\) *)",
+             "   gpu0:0    196.00MiB( 205520896bytes)    196.00MiB(100.00%)    832.06MiB(424.52%)",
+             "gpu0:COPY 123456.00MiB(129452998656bytes) 123456.00MiB(100.00%)1234567.00MiB(1000.00%)">(
+            [&st](const auto& m, rule_context& ctx) {
+                return st.note(LOGSCAN_VISIT_LAZY(st.vis, on_mem_alloc, mem_alloc, [&] {
+                    auto [all, comp, alloc, bytes, lo, lo_pct, up, up_pct] = m;
+                    const std::uint64_t b = number_or<std::uint64_t>(bytes, 0);
+                    if (comp.data() + comp.size() == alloc.data()) { // nothing printed between them
+                        std::string_view c2, a2;
+                        if (split_glued(std::string_view(comp.data(), comp.size() + alloc.size()), b, c2, a2)) {
+                            comp = c2;
+                            alloc = a2;
+                        }
+                    }
+                    return mem_alloc{ctx.current.number, comp, number_or<double>(alloc, 0), b,
+                                     number_or<double>(lo, 0), number_or<double>(internal::trim(lo_pct), 0),
+                                     number_or<double>(up, 0), number_or<double>(internal::trim(up_pct), 0)};
+                }));
+            })
+            .in_modes(1u << mem_table));
+}
+
+#undef LOGSCAN_MEGENGINE_SHAPE
+#undef LOGSCAN_MEGENGINE_NUM
+
+// Lines no rule takes: text, or an error for a memory-table row cut off.
+template <class V>
+struct fallback {
+    state<V>* st;
+    flow operator()(const line& l, rule_context& ctx) const {
+        const std::string_view t = internal::trim_right(l.text);
+        if (t.empty()) return flow::proceed; // blank: nothing
+        if (ctx.mode == mem_table && t.find("MiB(") != std::string_view::npos) {
+            const error e{error_code::syntax, l.number, t.size() + 1, l.offset + t.size(), "memory table row cut off", 0};
+            return st->note(report_error(st->vis, e));
+        }
+        return st->note(LOGSCAN_VISIT(st->vis, on_text, line{t, l.number, l.offset}));
+    }
+};
+
+template <class V>
+using rules_t = decltype(make_rules(std::declval<state<V>&>()));
+
+} // namespace detail
+
+/// The push parser: `feed(chunk)` any number of times (chunks may split lines anywhere),
+/// then `finish()`. Holds the visitor by reference. Not copyable or movable (the rules refer
+/// to its state).
+template <class Visitor>
+class parser {
+    static_assert(visitor<Visitor>,
+                  "logscan::megengine_log::parser: the visitor has none of the format's callbacks (on_log, "
+                  "on_fprop_start, on_var_shape, on_graph_opt, on_opr_seq, on_mem_alloc, on_workspace_bound, "
+                  "on_mem_alloc_stats, on_text, on_error): a misspelt name? Derive it from logscan::validate_only "
+                  "if it deliberately has none");
+
+public:
+    /// `max_line`: the longest line (bytes) that can straddle two chunks; longer lines are
+    /// `line_too_long` errors.
+    explicit parser(Visitor& vis, std::size_t max_line = line_buffer::default_capacity)
+        : st_{vis}, reader_(detail::make_rules(st_), detail::fallback<Visitor>{&st_},
+                            rule_options{.strip_ansi = true, .strip_capacity = max_line}),
+          carry_(max_line), sink_{this}, splitter_(sink_, carry_.span()) {}
+    parser(const parser&) = delete;
+    parser& operator=(const parser&) = delete;
+
+    /// Feeds the next chunk. Returns `flow::stop` once a callback has stopped the parse.
+    flow feed(std::string_view chunk) { return splitter_.feed(chunk); }
+    /// Ends the input (the last line may lack its newline).
+    flow finish() { return splitter_.finish(); }
+    /// True when a callback stopped the parse.
+    bool stopped() const noexcept { return st_.stopped; }
+    /// Matcher runs so far (see `rule_reader::matcher_calls`).
+    std::uint64_t matcher_calls() const noexcept { return reader_.matcher_calls(); }
+
+private:
+    struct sink {
+        parser* p;
+        flow on_line(const line& l) { return p->reader_.feed(l); }
+        flow on_error(const error& e) { return p->st_.note(report_error(p->st_.vis, e)); }
+    };
+    detail::state<Visitor> st_;
+    rule_reader<detail::rules_t<Visitor>, detail::fallback<Visitor>> reader_;
+    line_buffer carry_;
+    sink sink_;
+    line_splitter<sink> splitter_;
+};
+
+/// A visitor that writes every record as formats.md's NDJSON through an `ndjson_writer`
+/// (`"type"`, then `"line"`, then the fields in the contract's order; an `error` record also
+/// has its `"column"` when known). Counts the records and the errors.
+template <class Writer>
+struct ndjson_visitor {
+    Writer& w;                  ///< the writer
+    std::uint64_t records = 0;  ///< records written
+    std::uint64_t errors = 0;   ///< `error` records among them
+
+    void on_log(const log& r) {
+        start("log", r.line);
+        w.field("day", r.day);
+        w.field("time", r.time);
+        w.field("src_line", r.src_line);
+        w.field("file", r.file);
+        w.field("logger", r.logger);
+        w.field("level", r.level);
+        w.field("message", r.message);
+        w.end();
+    }
+    void on_fprop_start(const fprop_start& r) {
+        start("fprop_start", r.line);
+        w.field("env", r.env);
+        w.field("var", r.var);
+        w.field("opr_type", r.opr_type);
+        w.field("addr", r.addr);
+        w.end();
+    }
+    void on_var_shape(const var_shape& r) {
+        start("var_shape", r.line);
+        w.field("var", r.var);
+        if (r.replica) w.field("replica", *r.replica);
+        else w.field("replica", nullptr);
+        w.field("shape", r.shape);
+        w.end();
+    }
+    void on_graph_opt(const graph_opt& r) {
+        start("graph_opt", r.line);
+        w.field("passes", r.passes);
+        w.field("vars_replaced", r.vars_replaced);
+        w.field("time_ms", r.time_ms);
+        w.end();
+    }
+    void on_opr_seq(const opr_seq& r) {
+        start("opr_seq", r.line);
+        w.field("length", r.length);
+        for (const auto& p : r.pairs()) { // every k=v pair a key; numbers as numbers
+            w.key(p.template get<1>());
+            w.number_or_string(p.template get<2>());
+        }
+        w.end();
+    }
+    void on_mem_alloc(const mem_alloc& r) {
+        start("mem_alloc", r.line);
+        w.field("comp_node", r.comp_node);
+        w.field("alloc_mib", r.alloc_mib);
+        w.field("alloc_bytes", r.alloc_bytes);
+        w.field("lower_bound_mib", r.lower_bound_mib);
+        w.field("lower_bound_pct", r.lower_bound_pct);
+        w.field("upper_bound_mib", r.upper_bound_mib);
+        w.field("upper_bound_pct", r.upper_bound_pct);
+        w.end();
+    }
+    void on_workspace_bound(const workspace_bound& r) {
+        start("workspace_bound", r.line);
+        w.field("comp_node", r.comp_node);
+        w.field("mib", r.mib);
+        w.end();
+    }
+    void on_mem_alloc_stats(const mem_alloc_stats& r) {
+        start("mem_alloc_stats", r.line);
+        w.field("nr_opr", r.nr_opr);
+        w.field("nr_var", r.nr_var);
+        w.field("realtime_ms", r.realtime_ms);
+        w.field("si_ms", r.si_ms);
+        w.field("mp_re_ms", r.mp_re_ms);
+        w.field("omp_ms", r.omp_ms);
+        w.field("alloc_ms", r.alloc_ms);
+        w.end();
+    }
+    void on_text(const line& l) {
+        start("text", l.number);
+        w.field("text", l.text);
+        w.end();
+    }
+    void on_error(const error& e) {
+        ++errors;
+        start("error", e.line);
+        if (e.column != 0) w.field("column", e.column);
+        w.field("message", e.message);
+        w.end();
+    }
+
+private:
+    void start(std::string_view type, std::uint64_t line) {
+        ++records;
+        w.begin(type, line);
+    }
+};
+
+/// Parses a whole source (`file_source`, `fd_source`, `memory_source`, ...) into `vis`.
+/// Returns the source's error (with errno), `stopped` when a callback stopped, or none.
+/// Problems inside the input go to `on_error` and do not stop the parse.
+template <byte_source Source, class Visitor>
+error parse(Source& src, Visitor& vis, std::size_t max_line = line_buffer::default_capacity) {
+    parser<Visitor> p(vis, max_line);
+    struct consumer {
+        parser<Visitor>& p;
+        flow feed(std::string_view c) { return p.feed(c); }
+        flow finish() { return p.finish(); }
+    } c{p};
+    return pump(src, c);
+}
+
+/// Parses a buffer in memory.
+template <class Visitor>
+error parse(std::string_view text, Visitor& vis, std::size_t max_line = line_buffer::default_capacity) {
+    memory_source src(text);
+    return parse(src, vis, max_line);
+}
+
+} // namespace logscan::megengine_log
+
+#endif // LOGSCAN_FORMATS_MEGENGINE_LOG_HPP_INCLUDED

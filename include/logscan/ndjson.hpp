@@ -1,0 +1,302 @@
+// SPDX-License-Identifier: MIT
+/// \file ndjson.hpp
+/// Writes records as NDJSON (one JSON object a line) the way formats.md prescribes: `"type"`
+/// first, then `"line"` where the format has lines; integers without a fraction; doubles in
+/// the shortest form that reads back to the same value (`std::to_chars`), non-finite ones as
+/// `null`; strings JSON-escaped with invalid UTF-8 replaced by `\ufffd` (one per maximal
+/// ill-formed subpart); nested arrays and objects.
+///
+/// \code
+/// logscan::ndjson_file out(stdout);                 // or ndjson_writer with your own sink
+/// out.begin("log", 12);                             // {"type":"log","line":12
+/// out.field("level", "WRN");                        // ,"level":"WRN"
+/// out.key("shape"); out.begin_array(); out.value(std::int64_t{4}); out.end_array();
+/// out.end();                                        // }\n
+/// out.flush();
+/// \endcode
+///
+/// Output goes through a fixed buffer handed to a sink when full and at `flush()`; nothing
+/// allocates per record. The sink is any callable taking `std::string_view` and returning
+/// `bool` (false: the write failed; `ok()` turns false and later output is dropped).
+/// Records longer than the buffer are written in pieces. Nesting is limited to 64 levels.
+#ifndef LOGSCAN_NDJSON_HPP_INCLUDED
+#define LOGSCAN_NDJSON_HPP_INCLUDED
+
+#include <charconv>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <span>
+#include <string_view>
+#include <system_error>
+#include <type_traits>
+
+#include "config.hpp"
+#include "num.hpp"
+#include "utf8.hpp"
+
+namespace logscan {
+
+/// The NDJSON writer over a sink; see the file comment.
+template <class Sink>
+class ndjson_writer {
+public:
+    /// `buffer` is the output buffer (at least 64 bytes), owned by the caller.
+    ndjson_writer(Sink sink, std::span<char> buffer) noexcept : sink_(std::move(sink)), buf_(buffer) {}
+
+    /// Starts a record: `{"type":"TYPE"`.
+    void begin(std::string_view type) {
+        depth_ = 0;
+        put('{');
+        first_ = 0;
+        push(true);
+        field("type", type);
+    }
+    /// Starts a record with a line number: `{"type":"TYPE","line":N`.
+    void begin(std::string_view type, std::uint64_t line) {
+        begin(type);
+        field("line", line);
+    }
+    /// Ends the record: `}` and a newline.
+    void end() {
+        put('}');
+        put('\n');
+        depth_ = 0;
+    }
+
+    /// Writes `,"k":` (the comma when needed); a value must follow.
+    void key(std::string_view k) {
+        comma();
+        string_body(k);
+        put(':');
+        after_key_ = true;
+    }
+    /// `"k":v` for a string, integer, double, bool, `nullptr` (null), `number` or `shape_list`.
+    template <class T>
+    void field(std::string_view k, const T& v) {
+        key(k);
+        value(v);
+    }
+
+    /// A string value, escaped.
+    void value(std::string_view s) {
+        comma();
+        string_body(s);
+    }
+    /// A string value (C string).
+    void value(const char* s) { value(std::string_view(s)); }
+    /// An integer value.
+    template <class T>
+        requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
+    void value(T v) {
+        comma();
+        char b[24];
+        const auto r = std::to_chars(b, b + sizeof b, v);
+        write(std::string_view(b, static_cast<std::size_t>(r.ptr - b)));
+    }
+    /// A double: the shortest text that reads back to the same value, with `.0` added when that
+    /// text looks like an integer (`196.0`, so it reads back as a double too); NaN and
+    /// infinities as null.
+    void value(double v) {
+        comma();
+        if (!std::isfinite(v)) return write("null");
+        char b[40];
+        auto r = std::to_chars(b, b + sizeof b - 2, v);
+        const std::string_view t(b, static_cast<std::size_t>(r.ptr - b));
+        if (t.find_first_of(".e") == std::string_view::npos) {
+            *r.ptr++ = '.';
+            *r.ptr++ = '0';
+        }
+        write(std::string_view(b, static_cast<std::size_t>(r.ptr - b)));
+    }
+    /// A parsed number (`parse_number_value`): an integer or a double as its text was.
+    void value(const number& n) {
+        if (n.is_integer()) value(n.integer);
+        else value(n.floating);
+    }
+    /// formats.md's rule for a value printed as text: a number when the whole text is one
+    /// (`grouped`: `,` thousands separators allowed) — an integer when it has no fraction or
+    /// exponent, written exactly even beyond 64 bits — else the text as a string.
+    void number_or_string(std::string_view text, bool grouped = false) {
+        const auto n = grouped ? parse_grouped_value(text) : parse_number_value(text);
+        if (n.ok()) return value(n.value);
+        if (n.ec == std::errc::result_out_of_range && n.value.is_integer()) { // digits only: exact
+            comma();
+            std::size_t i = 0;
+            if (text[0] == '-') put('-');
+            if (text[0] == '-' || text[0] == '+') ++i;
+            while (i + 1 < text.size() && text[i] == '0') ++i;
+            for (; i < text.size(); ++i)
+                if (text[i] != ',') put(text[i]);
+            return;
+        }
+        if (n.ec == std::errc::result_out_of_range) return value(n.value.floating); // beyond double: null
+        value(text);
+    }
+    /// A shape as an array of integers (`[4,64,224,224]`, `[]`), or null when it is not valid.
+    void value(const shape_list& s) {
+        if (!s.ok()) return value(nullptr);
+        begin_array();
+        for (std::int64_t d : s) value(d);
+        end_array();
+    }
+    /// A boolean.
+    void value(bool v) {
+        comma();
+        write(v ? "true" : "false");
+    }
+    /// null.
+    void value(std::nullptr_t) {
+        comma();
+        write("null");
+    }
+    /// Text that is already JSON (e.g. a value copied from a JSON input), written as is.
+    void raw_value(std::string_view json) {
+        comma();
+        write(json);
+    }
+
+    /// `[`, then values, then `end_array()`.
+    void begin_array() {
+        comma();
+        put('[');
+        push(true);
+    }
+    /// `]`.
+    void end_array() {
+        pop();
+        put(']');
+    }
+    /// `{`, then `key`/`field`s, then `end_object()`.
+    void begin_object() {
+        comma();
+        put('{');
+        push(true);
+    }
+    /// `}`.
+    void end_object() {
+        pop();
+        put('}');
+    }
+
+    /// Hands the buffered output to the sink. Returns `ok()`.
+    bool flush() {
+        if (used_ != 0 && ok_) ok_ = static_cast<bool>(sink_(std::string_view(buf_.data(), used_)));
+        used_ = 0;
+        return ok_;
+    }
+    /// False once the sink failed.
+    bool ok() const noexcept { return ok_; }
+    /// The sink.
+    Sink& sink() noexcept { return sink_; }
+
+private:
+    void push(bool fresh) {
+        if (depth_ < 64) first_ |= (fresh ? std::uint64_t{1} : 0) << depth_;
+        ++depth_;
+    }
+    void pop() {
+        if (depth_ > 0) --depth_;
+    }
+    // A comma before every value or key but the first of its array or object (and none
+    // right after a key).
+    void comma() {
+        if (after_key_) {
+            after_key_ = false;
+            return;
+        }
+        if (depth_ == 0) return;
+        const std::uint64_t bit = std::uint64_t{1} << ((depth_ - 1) < 64 ? depth_ - 1 : 63);
+        if (first_ & bit) first_ &= ~bit;
+        else put(',');
+    }
+    void put(char c) {
+        if (used_ == buf_.size()) flush();
+        buf_[used_++] = c;
+    }
+    void write(std::string_view s) {
+        while (!s.empty()) {
+            if (used_ == buf_.size()) flush();
+            const std::size_t n = s.size() < buf_.size() - used_ ? s.size() : buf_.size() - used_;
+            std::memcpy(buf_.data() + used_, s.data(), n);
+            used_ += n;
+            s.remove_prefix(n);
+        }
+    }
+    void string_body(std::string_view s) {
+        static constexpr char hex[] = "0123456789abcdef";
+        put('"');
+        const char* p = s.data();
+        const char* const e = p + s.size();
+        while (p != e) {
+            const char* q = p; // the longest run that needs no escape
+            while (q != e) {
+                const auto c = static_cast<unsigned char>(*q);
+                if (c < 0x20 || c == '"' || c == '\\' || c >= 0x80) break;
+                ++q;
+            }
+            write(std::string_view(p, static_cast<std::size_t>(q - p)));
+            p = q;
+            if (p == e) break;
+            const auto c = static_cast<unsigned char>(*p);
+            if (c >= 0x80) {
+                if (const std::size_t n = internal::utf8_complete(p, e); n != 0) {
+                    write(std::string_view(p, n));
+                    p += n;
+                } else {
+                    write("\\ufffd");
+                    p += internal::utf8_invalid_length(p, e);
+                }
+                continue;
+            }
+            ++p;
+            switch (c) {
+            case '"': write("\\\""); break;
+            case '\\': write("\\\\"); break;
+            case '\n': write("\\n"); break;
+            case '\r': write("\\r"); break;
+            case '\t': write("\\t"); break;
+            case '\b': write("\\b"); break;
+            case '\f': write("\\f"); break;
+            default: {
+                const char u[6] = {'\\', 'u', '0', '0', hex[c >> 4], hex[c & 15]};
+                write(std::string_view(u, 6));
+            }
+            }
+        }
+        put('"');
+    }
+
+    Sink sink_;
+    std::span<char> buf_;
+    std::size_t used_ = 0;
+    std::uint64_t first_ = 0; // bit d: nothing written yet at depth d
+    unsigned depth_ = 0;
+    bool after_key_ = false;
+    bool ok_ = true;
+};
+
+/// A sink writing to a `FILE*` (fwrite); false when it fails.
+struct file_sink {
+    std::FILE* f; ///< the stream (not closed)
+    /// Writes `s`; false on a short write.
+    bool operator()(std::string_view s) const noexcept { return std::fwrite(s.data(), 1, s.size(), f) == s.size(); }
+};
+
+/// An NDJSON writer to a `FILE*` with its own 64 KiB buffer (no allocation).
+class ndjson_file : public ndjson_writer<file_sink> {
+public:
+    /// Writes to `f` (e.g. `stdout`).
+    explicit ndjson_file(std::FILE* f) noexcept : ndjson_writer<file_sink>(file_sink{f}, storage_) {}
+    ndjson_file(const ndjson_file&) = delete;
+    ndjson_file& operator=(const ndjson_file&) = delete;
+    ~ndjson_file() { flush(); }
+
+private:
+    char storage_[65536];
+};
+
+} // namespace logscan
+
+#endif // LOGSCAN_NDJSON_HPP_INCLUDED

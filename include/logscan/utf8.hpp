@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: MIT
+/// \file utf8.hpp
+/// UTF-8 validation, shared by the JSON reader (which rejects invalid strings) and the NDJSON
+/// writer (which replaces invalid bytes with U+FFFD). Internal helpers: the public entry
+/// points are those readers' and writers' options.
+#ifndef LOGSCAN_UTF8_HPP_INCLUDED
+#define LOGSCAN_UTF8_HPP_INCLUDED
+
+#include <cstddef>
+
+#include "config.hpp"
+
+namespace logscan::internal {
+
+/// For a UTF-8 lead byte: the number of continuation bytes and the allowed range of the first
+/// one (which excludes overlong forms, surrogates and values above U+10FFFF). False for a byte
+/// that cannot start a sequence.
+LOGSCAN_FORCE_INLINE constexpr bool utf8_lead(unsigned char c, unsigned char& need, unsigned char& lo,
+                                              unsigned char& hi) noexcept {
+    lo = 0x80;
+    hi = 0xBF;
+    if (c >= 0xC2 && c <= 0xDF) {
+        need = 1;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        need = 2;
+        if (c == 0xE0) lo = 0xA0;
+        if (c == 0xED) hi = 0x9F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        need = 3;
+        if (c == 0xF0) lo = 0x90;
+        if (c == 0xF4) hi = 0x8F;
+    } else {
+        return false;
+    }
+    return true;
+}
+
+/// Length of the complete, valid UTF-8 sequence at `p`, or 0 when it is invalid or runs past
+/// `end` (the caller then takes the byte-by-byte path, which reports exactly).
+LOGSCAN_FORCE_INLINE constexpr std::size_t utf8_complete(const char* p, const char* end) noexcept {
+    unsigned char need = 0, lo = 0, hi = 0;
+    if (!utf8_lead(static_cast<unsigned char>(*p), need, lo, hi)) return 0;
+    if (end - p <= need) return 0;
+    for (std::size_t i = 1; i <= need; ++i) {
+        const auto b = static_cast<unsigned char>(p[i]);
+        if (b < lo || b > hi) return 0;
+        lo = 0x80;
+        hi = 0xBF;
+    }
+    return std::size_t{need} + 1;
+}
+
+/// Length of the maximal subpart of an ill-formed sequence at `p` (Unicode's "U+FFFD
+/// substitution of maximal subparts"): a valid lead byte and the continuation bytes that
+/// still fit it, or the one byte. Call only where `utf8_complete(p, end) == 0`.
+constexpr std::size_t utf8_invalid_length(const char* p, const char* end) noexcept {
+    unsigned char need = 0, lo = 0, hi = 0;
+    if (!utf8_lead(static_cast<unsigned char>(*p), need, lo, hi)) return 1;
+    std::size_t n = 1;
+    while (n <= need && p + n < end) {
+        const auto b = static_cast<unsigned char>(p[n]);
+        if (b < lo || b > hi) break;
+        lo = 0x80;
+        hi = 0xBF;
+        ++n;
+    }
+    return n;
+}
+
+} // namespace logscan::internal
+
+#endif // LOGSCAN_UTF8_HPP_INCLUDED

@@ -1,0 +1,405 @@
+// SPDX-License-Identifier: MIT
+// megengine-log (formats.md section 1) on sample 000 and on hand-written inputs printed the
+// way MegEngine prints them. Expected values come from the input: counted and summed in this
+// file with plain string operations that share nothing with the module, or read off the
+// sample by hand (line numbers given).
+#include <logscan/formats/megengine_log.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "support/alloc_counter.hpp"
+#include "support/chunking.hpp"
+
+namespace ml = logscan::megengine_log;
+
+namespace {
+
+std::string sv(std::string_view s) { return std::string(s); }
+std::string num(double d) {
+    char b[64];
+    std::snprintf(b, sizeof b, "%.17g", d);
+    return b;
+}
+
+// Every record as one string, in order; counts and sums besides.
+struct recorder {
+    std::vector<std::string> out;
+    std::size_t logs = 0, fprops = 0, shapes = 0, opts = 0, seqs = 0, allocs = 0, bounds = 0, stats = 0, texts = 0, errors = 0;
+    unsigned long long alloc_bytes = 0, dims_sum = 0, replaced = 0;
+    double bound_mib = 0, realtime = 0;
+
+    void on_log(const ml::log& r) {
+        ++logs;
+        out.push_back("log " + std::to_string(r.line) + " " + std::to_string(r.day) + " " + sv(r.time) + " " +
+                      std::to_string(r.src_line) + " " + sv(r.file) + "|" + sv(r.logger) + "|" + sv(r.level) + "|" + sv(r.message));
+    }
+    void on_fprop_start(const ml::fprop_start& r) {
+        ++fprops;
+        out.push_back("fprop_start " + std::to_string(r.line) + " " + sv(r.env) + " " + sv(r.var) + " " + sv(r.opr_type) + " " + sv(r.addr));
+    }
+    void on_var_shape(const ml::var_shape& r) {
+        ++shapes;
+        std::string s = "var_shape " + std::to_string(r.line) + " " + sv(r.var) + " " +
+                        (r.replica ? std::to_string(*r.replica) : std::string("null")) + " [";
+        CHECK(r.shape.ok());
+        for (std::int64_t d : r.shape) {
+            s += std::to_string(d) + ",";
+            dims_sum += static_cast<unsigned long long>(d);
+        }
+        out.push_back(s + "]");
+    }
+    void on_graph_opt(const ml::graph_opt& r) {
+        ++opts;
+        replaced += r.vars_replaced;
+        out.push_back("graph_opt " + std::to_string(r.line) + " " + std::to_string(r.passes) + " " +
+                      std::to_string(r.vars_replaced) + " " + num(r.time_ms));
+    }
+    void on_opr_seq(const ml::opr_seq& r) {
+        ++seqs;
+        std::string s = "opr_seq " + std::to_string(r.line) + " " + std::to_string(r.length);
+        for (const auto& p : r.pairs()) s += " " + sv(p.get<1>()) + "=" + sv(p.get<2>());
+        out.push_back(s);
+    }
+    void on_mem_alloc(const ml::mem_alloc& r) {
+        ++allocs;
+        alloc_bytes += r.alloc_bytes;
+        out.push_back("mem_alloc " + std::to_string(r.line) + " " + sv(r.comp_node) + " " + num(r.alloc_mib) + " " +
+                      std::to_string(r.alloc_bytes) + " " + num(r.lower_bound_mib) + " " + num(r.lower_bound_pct) + " " +
+                      num(r.upper_bound_mib) + " " + num(r.upper_bound_pct));
+    }
+    void on_workspace_bound(const ml::workspace_bound& r) {
+        ++bounds;
+        bound_mib += r.mib;
+        out.push_back("workspace_bound " + std::to_string(r.line) + " " + sv(r.comp_node) + " " + num(r.mib));
+    }
+    void on_mem_alloc_stats(const ml::mem_alloc_stats& r) {
+        ++stats;
+        realtime += r.realtime_ms;
+        out.push_back("mem_alloc_stats " + std::to_string(r.line) + " " + std::to_string(r.nr_opr) + " " +
+                      std::to_string(r.nr_var) + " " + num(r.realtime_ms) + " " + num(r.si_ms) + " " + num(r.mp_re_ms) +
+                      " " + num(r.omp_ms) + " " + num(r.alloc_ms));
+    }
+    void on_text(const logscan::line& l) {
+        ++texts;
+        out.push_back("text " + std::to_string(l.number) + " " + sv(l.text));
+    }
+    void on_error(const logscan::error& e) {
+        ++errors;
+        out.push_back("error " + std::to_string(e.line) + ":" + std::to_string(e.column) + " " + sv(e.message));
+    }
+};
+
+std::vector<std::string> run_chunks(logscan::test::chunk_list chunks) {
+    recorder r;
+    ml::parser<recorder> p(r, 4096);
+    for (auto c : chunks) p.feed(c);
+    p.finish();
+    return r.out;
+}
+
+recorder run(std::string_view text) {
+    recorder r;
+    REQUIRE(ml::parse(text, r).ok());
+    return r;
+}
+
+const std::string& sample() {
+    static const std::string s = logscan::test::read_file(logscan::test::sample_path("000_cf8afa6c099f806b.txt"));
+    return s;
+}
+
+// The lines of a text (split on \n only), for the independent counts.
+std::vector<std::string_view> lines_of(std::string_view t) {
+    std::vector<std::string_view> v;
+    for (std::size_t p = 0; p < t.size();) {
+        std::size_t nl = t.find('\n', p);
+        if (nl == std::string_view::npos) nl = t.size();
+        v.push_back(t.substr(p, nl - p));
+        p = nl + 1;
+    }
+    return v;
+}
+
+bool has(const std::vector<std::string>& v, const std::string& s) {
+    for (const auto& x : v)
+        if (x == s) return true;
+    return false;
+}
+
+} // namespace
+
+TEST_CASE("megengine_log::sample 000: every record type, counts and sums computed from the text") {
+    const recorder r = run(sample());
+    // independent counts: plain string operations on the sample's lines
+    std::size_t headers = 0, fprop = 0, shape_msgs = 0, cont_shapes = 0, opt = 0, seq = 0, rows = 0, table_heads = 0,
+                bound_pairs = 0, stat = 0, other = 0;
+    unsigned long long bytes = 0, dims = 0, replaced = 0;
+    double bound_mib = 0, realtime = 0;
+    auto add_dims = [&](std::string_view l) {
+        const std::size_t open = l.rfind('(');
+        const char* p = l.data() + open + 1;
+        while (*p != ')') {
+            char* end;
+            dims += std::strtoull(p, &end, 10);
+            p = end;
+            while (*p == ',' || *p == ' ') ++p;
+        }
+    };
+    for (std::string_view l : lines_of(sample())) {
+        if (l.starts_with("[")) {
+            ++headers;
+            const std::string_view msg = l.substr(l.find("] ") + 2);
+            if (msg.find("): start fprop VarNode(") != std::string_view::npos) ++fprop;
+            if (msg.find("): var node shape:") != std::string_view::npos) { ++shape_msgs; add_dims(l); }
+            if (msg.starts_with("graph optimization: applied ")) {
+                ++opt;
+                replaced += std::strtoull(msg.data() + msg.find("total ") + 6, nullptr, 10);
+            }
+            if (msg.starts_with("opr seq of length ")) ++seq;
+            if (msg.starts_with("static mem alloc: ")) {
+                ++stat;
+                realtime += std::strtod(msg.data() + msg.find("realtime=") + 9, nullptr);
+            }
+            if (const std::size_t b = msg.find("bounds(MiB):"); b != std::string_view::npos) {
+                for (std::size_t e = msg.find('=', b); e != std::string_view::npos; e = msg.find('=', e + 1)) {
+                    ++bound_pairs;
+                    bound_mib += std::strtod(msg.data() + e + 1, nullptr);
+                }
+            }
+        } else if (l.find("MiB(") != std::string_view::npos) {
+            ++rows;
+            const std::size_t b = l.find("bytes)");
+            std::size_t s = b;
+            while (l[s - 1] != ' ' && l[s - 1] != '(') --s;
+            bytes += std::strtoull(l.data() + s, nullptr, 10);
+        } else if (l.starts_with(" comp_node ")) {
+            ++table_heads;
+        } else if (l.starts_with(" ") && l.find(": (") != std::string_view::npos) {
+            ++cont_shapes;
+            add_dims(l);
+        } else {
+            ++other;
+        }
+    }
+    CHECK(lines_of(sample()).size() == 4601);
+    CHECK(headers + rows + table_heads + cont_shapes + other == 4601);
+    CHECK(other == 0);
+    CHECK(r.logs == headers);
+    CHECK(r.logs == 276);
+    CHECK(r.fprops == fprop);
+    CHECK(r.shapes == shape_msgs + cont_shapes);
+    CHECK(r.opts == opt);
+    CHECK(r.seqs == seq);
+    CHECK(r.allocs == rows);
+    CHECK(r.allocs == 378);
+    CHECK(r.bounds == bound_pairs);
+    CHECK(r.stats == stat);
+    CHECK(r.texts == 0);
+    CHECK(r.errors == 0);
+    CHECK(r.alloc_bytes == bytes);
+    CHECK(r.alloc_bytes == 80609128448ull);
+    CHECK(r.dims_sum == dims);
+    CHECK(r.replaced == replaced);
+    CHECK(std::fabs(r.bound_mib - bound_mib) <= 1e-9 * bound_mib);
+    CHECK(std::fabs(r.realtime - realtime) <= 1e-9 * realtime);
+
+    // first and last records of each type, read off the sample by hand
+    const auto& o = r.out;
+    CHECK(o.front() == "log 1 6 15:13:35 330 env.py|meghair.train.env|WRN|--fast-run not enabled; execution may be slow");
+    CHECK(has(o, "log 4601 6 16:43:54 0 (unknown file)|megbrain|WRN|cpu comp node method called after global finalize: reason=free_host()"));
+    CHECK(o.back() == "log 4601 6 16:43:54 0 (unknown file)|megbrain|WRN|cpu comp node method called after global finalize: reason=free_host()");
+    CHECK(has(o, "log 196 6 15:13:39 1000 mgb.py|megbrain|INFO|graph optimization: applied 8 passes, total 5757 var(s) replaced; time=74.64ms"));
+    CHECK(has(o, "fprop_start 3 val data DataProvider 0x7f349a5c59e8"));
+    CHECK(has(o, "fprop_start 4386 val prob_softmax Concat 0x7f349a523278"));
+    CHECK(has(o, "var_shape 4 data null [32,3,224,224,]"));
+    CHECK(has(o, "var_shape 8 data 0 [4,3,224,224,]"));
+    CHECK(has(o, "var_shape 24 conv1_1 null [32,64,224,224,]"));
+    CHECK(has(o, "var_shape 4572 prob_softmax null [32,1000,]"));
+    CHECK(has(o, "graph_opt 196 8 5757 74.640000000000001"));
+    CHECK(has(o, "graph_opt 4573 8 5805 72.189999999999998"));
+    CHECK(has(o, "opr_seq 197 804 var_static=533 var_dynamic_shape=0 var_dynamic_storage=455 no_sys_alloc=0"));
+    CHECK(has(o, "opr_seq 4574 794 var_static=531 var_dynamic_shape=0 var_dynamic_storage=447 no_sys_alloc=0"));
+    CHECK(has(o, "mem_alloc 395 gpu0:0 196 205520896 196 100 832.05999999999995 424.51999999999998"));
+    CHECK(has(o, "mem_alloc 396 gpu0:COPY 784 822083584 784 100 784.26999999999998 100.04000000000001"));
+    CHECK(has(o, "mem_alloc 4598 gpu7:0 294.25 308543488 294.25 100 1348.1300000000001 458.16000000000003"));
+    CHECK(has(o, "workspace_bound 404 gpu0:0 8397.5"));
+    CHECK(has(o, "workspace_bound 404 gpu0:COPY 7809.5"));
+    CHECK(has(o, "workspace_bound 4587 gpu7:0 9261.5"));
+    CHECK(has(o, "mem_alloc_stats 416 397 533 26.039999999999999 3.3100000000000001 7.0999999999999996 0.029999999999999999 15.6"));
+    CHECK(has(o, "mem_alloc_stats 4599 395 531 46.149999999999999 3.6800000000000002 8.4600000000000009 0.059999999999999998 33.960000000000001"));
+    // a header line yields its log record first, then its message's
+    for (std::size_t i = 0; i < o.size(); ++i)
+        if (o[i] == "graph_opt 196 8 5757 74.640000000000001") CHECK(o[i - 1].starts_with("log 196 "));
+}
+
+TEST_CASE("megengine_log::identical records under any chunking, down to 1 byte") {
+    logscan::test::check_chunk_invariance(sample(), run_chunks, 6);
+    const std::string hand = "\x1b[32m[06 15:13:35 1@a.py:x]\x1b[0m \x1b[33mWRN\x1b[0m hi\r\n"
+                             "[06 15:13:41 755@mgb.py:megbrain] static memory allocation:\r\n"
+                             " comp_node           alloc                      lower_bound         upper_bound\n"
+                             "   gpu0:0    196.00MiB( 205520896bytes)    196.00MiB(100.00%)    832.06MiB(424.52%)\n"
+                             "   gpu0:0    196.00MiB( 2055";
+    logscan::test::check_chunk_invariance(hand, run_chunks);
+}
+
+TEST_CASE("megengine_log::no allocation while parsing (after construction)") {
+    struct counts {
+        std::size_t n = 0;
+        unsigned long long bytes = 0;
+        void on_log(const ml::log&) { ++n; }
+        void on_var_shape(const ml::var_shape& s) { n += s.shape.size(); }
+        void on_mem_alloc(const ml::mem_alloc& r) { bytes += r.alloc_bytes; }
+        void on_opr_seq(const ml::opr_seq& s) { for (auto p : s.pairs()) n += p.get<1>().size(); }
+        void on_workspace_bound(const ml::workspace_bound&) { ++n; }
+        void on_text(const logscan::line&) { ++n; }
+    } c;
+    ml::parser<counts> p(c, 4096);
+    const std::string& text = sample();
+    LOGSCAN_CHECK_NO_ALLOC(for (std::size_t i = 0; i < text.size(); i += 1000) p.feed(std::string_view(text).substr(i, 1000)); p.finish());
+    CHECK(c.bytes == 80609128448ull);
+}
+
+TEST_CASE("megengine_log::a visitor of one callback gets only that") {
+    struct peak {
+        std::size_t rows = 0;
+        void on_mem_alloc(const ml::mem_alloc&) { ++rows; }
+    } v;
+    REQUIRE(ml::parse(sample(), v).ok());
+    CHECK(v.rows == 378);
+}
+
+TEST_CASE("megengine_log::hand-written: colours, CRLF, levels, files, no final newline") {
+    const recorder r = run("\x1b[38;5;208m[06 15:13:35 330@env.py:meghair.train.env]\x1b[0m \x1b[1;33mWRN\x1b[0m colour\r\n"
+                           "[07 01:02:03 9@(unknown file):megbrain] CRITICAL it broke\r\n"
+                           "[07 01:02:03 9@a b (c).py:l.x] CRIT short form\n"
+                           "[07 01:02:03 9@f.py:l] DBG debugging\n"
+                           "[07 01:02:03 9@f.py:l] ERR failed\n"
+                           "[07 01:02:03 9@f.py:l] WRNING is not a level\n"
+                           "\x1b[38:5:208m[08 23:59:59 12@f.py:l]\x1b[m plain info   \n"
+                           "   \n"
+                           "not a header line  \r\n"
+                           "[08 23:59:59 12@f.py:l] last, no newline");
+    const std::vector<std::string> want = {
+        "log 1 6 15:13:35 330 env.py|meghair.train.env|WRN|colour",
+        "log 2 7 01:02:03 9 (unknown file)|megbrain|CRITICAL|it broke",
+        "log 3 7 01:02:03 9 a b (c).py|l.x|CRIT|short form",
+        "log 4 7 01:02:03 9 f.py|l|DBG|debugging",
+        "log 5 7 01:02:03 9 f.py|l|ERR|failed",
+        "log 6 7 01:02:03 9 f.py|l|INFO|WRNING is not a level",
+        "log 7 8 23:59:59 12 f.py|l|INFO|plain info   ",
+        "text 9 not a header line",
+        "log 10 8 23:59:59 12 f.py|l|INFO|last, no newline",
+    };
+    CHECK(r.out == want);
+}
+
+TEST_CASE("megengine_log::hand-written: shapes (32,) and (), blocks interrupted by a header line") {
+    const recorder r = run("[06 15:13:36 272@fprop.py:megskull.graph.fprop] FpropEnv(val): shapes of var nodes:\n"
+                           " fc@1: (32,)\n"
+                           " loss: ()\n"
+                           " weird@2: (1,,2)\n"
+                           "[06 15:13:36 272@fprop.py:megskull.graph.fprop] FpropEnv(val): var node shape:  data: (32, 3, 224, 224)\n"
+                           " after@0: (4, 3)\n"
+                           "[06 15:13:41 755@mgb.py:megbrain] static memory allocation:\n"
+                           " comp_node           alloc                      lower_bound         upper_bound\n"
+                           "   gpu0:0    196.00MiB( 205520896bytes)    196.00MiB(100.00%)    832.06MiB(424.52%)\n"
+                           "[06 15:13:41 755@mgb.py:megbrain] something else\n"
+                           "   gpu1:0    196.00MiB( 205520896bytes)    196.00MiB(100.00%)    832.06MiB(424.52%)\n");
+    const std::vector<std::string> want = {
+        "log 1 6 15:13:36 272 fprop.py|megskull.graph.fprop|INFO|FpropEnv(val): shapes of var nodes:",
+        "var_shape 2 fc 1 [32,]",
+        "var_shape 3 loss null []",
+        "text 4 weird@2: (1,,2)",
+        "log 5 6 15:13:36 272 fprop.py|megskull.graph.fprop|INFO|FpropEnv(val): var node shape:  data: (32, 3, 224, 224)",
+        "var_shape 5 data null [32,3,224,224,]",
+        "text 6 after@0: (4, 3)", // the block ended at the header line
+        "log 7 6 15:13:41 755 mgb.py|megbrain|INFO|static memory allocation:",
+        "mem_alloc 9 gpu0:0 196 205520896 196 100 832.05999999999995 424.51999999999998",
+        "log 10 6 15:13:41 755 mgb.py|megbrain|INFO|something else",
+        "text 11 gpu1:0    196.00MiB( 205520896bytes)    196.00MiB(100.00%)    832.06MiB(424.52%)",
+    };
+    // text keeps its leading spaces (only trailing ones are removed)
+    std::vector<std::string> got = r.out;
+    for (auto& s : got)
+        if (s.starts_with("text ")) {
+            const std::size_t sp = s.find(' ', 5);
+            s = s.substr(0, sp + 1) + std::string(logscan::internal::trim(std::string_view(s).substr(sp + 1)));
+        }
+    CHECK(got == want);
+    CHECK(has(r.out, "text 4  weird@2: (1,,2)"));
+}
+
+TEST_CASE("megengine_log::memory rows printed with MegEngine's printf format, large values included") {
+    // the row format of MegEngine's static memory allocation log
+    auto row = [](const char* comp, double mib, unsigned long long bytes, double lo, double lo_pct, double up, double up_pct) {
+        char b[256];
+        std::snprintf(b, sizeof b, "%9s%10.2fMiB(%10llubytes)%10.2fMiB(%6.2f%%)%10.2fMiB(%6.2f%%)\n", comp, mib, bytes, lo,
+                      lo_pct, up, up_pct);
+        return std::string(b);
+    };
+    std::string in = "[06 15:13:41 755@mgb.py:megbrain] static memory allocation:\n"
+                     " comp_node           alloc                      lower_bound         upper_bound\n";
+    in += row("gpu0:0", 196.0, 205520896ull, 196.0, 100.0, 832.06, 424.52);
+    in += row("gpu0:COPY", 123456.0, 129452998656ull, 123456.0, 100.0, 1234567.0, 1000.0); // one space, then none
+    in += row("gpu0:COPY", 1234567.0, 1294537326592ull, 1234567.0, 100.0, 1234567.0, 100.0); // nothing after the comp node
+    in += row("gpu11:0", 1234567.0, 1294537326592ull, 0.5, 0.0, 1.0, 0.0);                  // comp node ends with a digit
+    // (bytes = MiB * 1048576: 123456 * 1048576 = 129452998656, 1234567 * 1048576 = 1294537326592)
+    in += "   gpu0:0    196.00MiB( 2055\n";                                                   // cut off
+    in += "   gpu2:0    196.00MiB( 205520896bytes)    196.00MiB(100.00%)    832.06MiB(424.52%)";
+    const recorder r = run(in);
+    const std::vector<std::string> want = {
+        "log 1 6 15:13:41 755 mgb.py|megbrain|INFO|static memory allocation:",
+        "mem_alloc 3 gpu0:0 196 205520896 196 100 832.05999999999995 424.51999999999998",
+        "mem_alloc 4 gpu0:COPY 123456 129452998656 123456 100 1234567 1000",
+        "mem_alloc 5 gpu0:COPY 1234567 1294537326592 1234567 100 1234567 100",
+        "mem_alloc 6 gpu11:0 1234567 1294537326592 0.5 0 1 0",
+        "error 7:29 memory table row cut off",
+        "mem_alloc 8 gpu2:0 196 205520896 196 100 832.05999999999995 424.51999999999998",
+    };
+    CHECK(r.out == want);
+}
+
+TEST_CASE("megengine_log::damaged input never crashes and accounts for every non-blank line") {
+    // every non-blank line yields a record that names it (a log, a var_shape, a mem_alloc,
+    // text or an error), or is structural (the memory table's header line)
+    auto accounted = [](std::string_view in) {
+        recorder r;
+        ml::parser<recorder> p(r, 4096);
+        p.feed(in);
+        p.finish();
+        std::vector<bool> seen(lines_of(in).size() + 2, false);
+        for (const auto& s : r.out) {
+            const std::size_t a = s.find(' ') + 1;
+            seen[std::strtoull(s.c_str() + a, nullptr, 10)] = true;
+        }
+        std::size_t missing = 0, n = 0;
+        for (std::string_view l : lines_of(in)) {
+            ++n;
+            if (!logscan::internal::trim(l).empty() && !seen[n] && !l.starts_with(" comp_node ")) ++missing;
+        }
+        return missing;
+    };
+    const std::string& s = sample();
+    for (std::size_t cut : {std::size_t{1}, std::size_t{37}, s.size() / 7, s.size() / 3, s.size() / 2, s.size() - 2}) {
+        INFO("cut at " << cut);
+        CHECK(accounted(std::string_view(s).substr(0, cut)) == 0);
+    }
+    // binary garbage
+    std::string junk;
+    for (int i = 0; i < 20000; ++i) junk += static_cast<char>((i * 7919 + i / 13) & 0xff);
+    CHECK(accounted(junk) == 0);
+    // an empty file
+    CHECK(run("").out.empty());
+    // a 10 MB line between two records: an error record at its line, the records around it kept
+    std::string big = "[06 15:13:35 1@a.py:x] before\n" + std::string(10u << 20, 'x') + "\n[06 15:13:35 1@a.py:x] after\n";
+    const recorder r = run(big);
+    REQUIRE(r.out.size() == 3);
+    CHECK(r.out[0] == "log 1 6 15:13:35 1 a.py|x|INFO|before");
+    CHECK(r.out[1].starts_with("error 2:1048577 line longer than the line buffer")); // column: one past the 1 MiB buffer
+    CHECK(r.out[2] == "log 3 6 15:13:35 1 a.py|x|INFO|after");
+}

@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: MIT
+#include <logscan/ndjson.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+#include <string>
+
+#include "support/alloc_counter.hpp"
+
+namespace {
+struct string_sink {
+    std::string* out;
+    std::size_t fail_after = static_cast<std::size_t>(-1); // writes allowed before failing
+    bool operator()(std::string_view s) {
+        if (fail_after == 0) return false;
+        --fail_after;
+        out->append(s);
+        return true;
+    }
+};
+
+template <std::size_t N = 256, class F>
+std::string render(F&& f) {
+    std::string out;
+    char buf[N];
+    logscan::ndjson_writer<string_sink> w(string_sink{&out}, buf);
+    f(w);
+    CHECK(w.flush());
+    return out;
+}
+} // namespace
+
+TEST_CASE("ndjson::type first, then line, then fields; one object a line") {
+    const std::string s = render([](auto& w) {
+        w.begin("log", 12);
+        w.field("day", 6);
+        w.field("level", "WRN");
+        w.end();
+        w.begin("exec");
+        w.field("index", std::uint64_t{0});
+        w.end();
+    });
+    CHECK(s == "{\"type\":\"log\",\"line\":12,\"day\":6,\"level\":\"WRN\"}\n{\"type\":\"exec\",\"index\":0}\n");
+}
+
+TEST_CASE("ndjson::numbers: integers exact, doubles shortest and still doubles, non-finite as null") {
+    const std::string s = render([](auto& w) {
+        w.begin("n");
+        w.field("a", std::int64_t{-9223372036854775807 - 1});
+        w.field("b", std::uint64_t{18446744073709551615u});
+        w.field("c", 196.0);          // integral double: keeps ".0"
+        w.field("d", 832.06);         // shortest round trip
+        w.field("e", 0.1 + 0.2);      // 0.30000000000000004
+        w.field("f", 1e300 * 10);     // 1e+301
+        w.field("g", std::nan(""));
+        w.field("h", std::numeric_limits<double>::infinity());
+        w.field("i", -0.0);
+        w.end();
+    });
+    CHECK(s == "{\"type\":\"n\",\"a\":-9223372036854775808,\"b\":18446744073709551615,\"c\":196.0,\"d\":832.06,"
+               "\"e\":0.30000000000000004,\"f\":1e+301,\"g\":null,\"h\":null,\"i\":-0.0}\n");
+}
+
+TEST_CASE("ndjson::number_or_string follows formats.md's number rule") {
+    const std::string s = render([](auto& w) {
+        w.begin("n");
+        w.key("a"); w.number_or_string("533");
+        w.key("b"); w.number_or_string("1.50");
+        w.key("c"); w.number_or_string("123456789012345678901234"); // beyond 64 bits: exact digits
+        w.key("d"); w.number_or_string("-007");
+        w.key("e"); w.number_or_string("+0001,234", true);  // not grouped (leading zeros): a string
+        w.key("f"); w.number_or_string("12,424.27", true);
+        w.key("g"); w.number_or_string("12,424.27");        // commas not allowed: a string
+        w.key("h"); w.number_or_string("nan");
+        w.key("i"); w.number_or_string("1e400");             // beyond double
+        w.key("j"); w.number_or_string("+99999999999999999999");
+        w.end();
+    });
+    CHECK(s == "{\"type\":\"n\",\"a\":533,\"b\":1.5,\"c\":123456789012345678901234,\"d\":-7,\"e\":\"+0001,234\","
+               "\"f\":12424.27,\"g\":\"12,424.27\",\"h\":\"nan\",\"i\":null,\"j\":99999999999999999999}\n");
+}
+
+TEST_CASE("ndjson::strings: escapes, and invalid UTF-8 as one \\ufffd per maximal subpart") {
+    const std::string s = render([](auto& w) {
+        w.begin("s");
+        w.field("a", std::string_view("q\"b\\n\nr\rt\tz\x01\x1f\x7f"));
+        w.field("b", std::string_view("\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80")); // é € 😀 pass through
+        w.field("c", std::string_view("x\xffy"));            // a byte that starts nothing
+        w.field("d", std::string_view("x\xe2\x82y"));        // a 3-byte sequence cut after 2: one U+FFFD
+        w.field("e", std::string_view("x\xed\xa0\x80y"));    // a surrogate: ED then A0 is out of range -> 3 of them
+        w.field("f", std::string_view("x\xc0\xafy"));        // overlong: C0 cannot start, AF alone: 2
+        w.field("g", std::string_view("\xf0\x9f\x98"));      // cut at the end of the string
+        w.end();
+    });
+    CHECK(s == "{\"type\":\"s\",\"a\":\"q\\\"b\\\\n\\nr\\rt\\tz\\u0001\\u001f\x7f\","
+               "\"b\":\"\xc3\xa9\xe2\x82\xac\xf0\x9f\x98\x80\",\"c\":\"x\\ufffdy\",\"d\":\"x\\ufffdy\","
+               "\"e\":\"x\\ufffd\\ufffd\\ufffdy\",\"f\":\"x\\ufffd\\ufffdy\",\"g\":\"\\ufffd\"}\n");
+}
+
+TEST_CASE("ndjson::nested arrays, objects, shapes and null") {
+    const std::string s = render([](auto& w) {
+        w.begin("v", 3);
+        w.field("shape", logscan::shape_dims("(4, 64, 224, 224)"));
+        w.field("empty", logscan::shape_dims("()"));
+        w.field("bad", logscan::shape_dims("(1,,2)"));
+        w.key("in_shapes");
+        w.begin_array();
+        w.begin_array(); w.value(std::int64_t{1}); w.value(std::int64_t{2}); w.end_array();
+        w.begin_array(); w.end_array();
+        w.end_array();
+        w.key("param");
+        w.begin_object();
+        w.field("k", nullptr);
+        w.key("o"); w.begin_object(); w.end_object();
+        w.key("r"); w.raw_value("{\"x\":[1,2]}");
+        w.end_object();
+        w.field("t", true);
+        w.end();
+    });
+    CHECK(s == "{\"type\":\"v\",\"line\":3,\"shape\":[4,64,224,224],\"empty\":[],\"bad\":null,"
+               "\"in_shapes\":[[1,2],[]],\"param\":{\"k\":null,\"o\":{},\"r\":{\"x\":[1,2]}},\"t\":true}\n");
+}
+
+TEST_CASE("ndjson::a buffer smaller than a record; a failing sink; no allocation") {
+    const std::string small = render<8>([](auto& w) {
+        w.begin("long", 1);
+        w.field("text", std::string_view("a string longer than the eight-byte buffer"));
+        w.end();
+    });
+    CHECK(small == "{\"type\":\"long\",\"line\":1,\"text\":\"a string longer than the eight-byte buffer\"}\n");
+
+    std::string out;
+    char buf[16];
+    logscan::ndjson_writer<string_sink> w(string_sink{&out, 1}, buf);
+    w.begin("x", 1);
+    w.field("text", std::string_view("more than sixteen bytes, twice over"));
+    w.end();
+    CHECK_FALSE(w.flush());
+    CHECK_FALSE(w.ok());
+    CHECK(out.size() == 16); // the first buffer went out, nothing after the failure
+
+    std::string sink_out;
+    sink_out.reserve(1 << 16);
+    char b2[4096];
+    logscan::ndjson_writer<string_sink> w2(string_sink{&sink_out}, b2);
+    LOGSCAN_CHECK_NO_ALLOC(for (int i = 0; i < 100; ++i) {
+        w2.begin("r", static_cast<std::uint64_t>(i));
+        w2.field("v", 1.25);
+        w2.field("s", std::string_view("x\xff"));
+        w2.end();
+    } w2.flush());
+    CHECK(sink_out.size() == 100 * std::string("{\"type\":\"r\",\"line\":0,\"v\":1.25,\"s\":\"x\\ufffd\"}\n").size() + 90);
+}

@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# Runs `logscan convert --format FORMAT INPUT` and an independent Python reference on INPUT,
+# and checks that the records agree: every output line is one JSON object with "type" first
+# and "line" second (where the reference has lines), the same records in the same order, the
+# same keys, the same JSON types, strings equal, numbers equal within a relative 1e-12; and
+# the exit status is EXPECTED_STATUS.
+#   check_convert.py LOGSCAN FORMAT REFERENCE.py INPUT EXPECTED_STATUS
+import json
+import subprocess
+import sys
+
+
+def same(a, b):
+    if isinstance(a, bool) or isinstance(b, bool):
+        return a is b
+    if isinstance(a, float) and isinstance(b, float):
+        return a == b or abs(a - b) <= 1e-12 * max(abs(a), abs(b))
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return list(a) == list(b) and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def main():
+    logscan, fmt, reference, path, status = sys.argv[1:6]
+    run = subprocess.run([logscan, 'convert', '--format', fmt, path], capture_output=True)
+    ref = subprocess.run([sys.executable, reference, path], capture_output=True, check=True)
+    got = [json.loads(l) for l in run.stdout.decode('utf-8').splitlines()]
+    want = [json.loads(l) for l in ref.stdout.decode('utf-8').splitlines()]
+    bad = 0
+    for i, r in enumerate(got):
+        keys = list(r)
+        if keys[0] != 'type' or ('line' in r and keys[1] != 'line'):
+            print(f'record {i}: "type" must come first, then "line": {r}')
+            bad += 1
+    for i, (g, w) in enumerate(zip(got, want)):
+        if not same(g, w):
+            print(f'record {i} differs:\n  logscan:   {json.dumps(g)}\n  reference: {json.dumps(w)}')
+            bad += 1
+            if bad > 10:
+                break
+    if len(got) != len(want):
+        print(f'{len(got)} records from logscan, {len(want)} from the reference')
+        bad += 1
+    if run.returncode != int(status):
+        print(f'exit status {run.returncode}, expected {status}; stderr: {run.stderr.decode()}')
+        bad += 1
+    print(f'{len(got)} records compared, {bad} problem(s)')
+    sys.exit(1 if bad else 0)
+
+
+if __name__ == '__main__':
+    main()
