@@ -8,9 +8,6 @@
 //   bench_lines [--mb 200] [--runs 5]
 #include <logscan/lines.hpp>
 
-#include <fcntl.h>
-#include <unistd.h>
-
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -20,10 +17,7 @@
 #include "bench_util.hpp"
 
 namespace {
-struct counts {
-    std::uint64_t lines = 0, bytes = 0;
-    bool operator==(const counts&) const = default;
-};
+using counts = bench::line_counts;
 struct counting_visitor {
     counts c;
     void on_line(const logscan::line& l) {
@@ -31,35 +25,6 @@ struct counting_visitor {
         c.bytes += l.text.size();
     }
 };
-
-counts memchr_file(const char* path) {
-    counts c;
-    const int fd = ::open(path, O_RDONLY);
-    constexpr std::size_t size = std::size_t{256} << 10;
-    char* buf = static_cast<char*>(std::aligned_alloc(4096, size));
-    std::uint64_t line_len = 0;
-    for (;;) {
-        const ::ssize_t n = ::read(fd, buf, size);
-        if (n <= 0) break;
-        const char* p = buf;
-        const char* end = buf + n;
-        while (const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)))) {
-            line_len += static_cast<std::uint64_t>(nl - p);
-            c.bytes += line_len - (line_len && nl[-1] == '\r'); // approx. CR handling, none in samples
-            ++c.lines;
-            line_len = 0;
-            p = nl + 1;
-        }
-        line_len += static_cast<std::uint64_t>(end - p);
-    }
-    if (line_len) {
-        ++c.lines;
-        c.bytes += line_len;
-    }
-    std::free(buf);
-    ::close(fd);
-    return c;
-}
 
 counts logscan_file(const char* path) {
     logscan::file_source src(path);
@@ -122,13 +87,8 @@ counts logscan_memory(std::string_view text) {
 
 void run(const char* title, const std::string& unit, const bench::options& o) {
     const std::string text = bench::repeat_to(unit, o.mb);
-    char path[] = "/tmp/logscan_bench_lines_XXXXXX";
-    const int fd = ::mkstemp(path);
-    if (fd < 0 || ::write(fd, text.data(), text.size()) != static_cast<::ssize_t>(text.size())) {
-        std::fprintf(stderr, "cannot write %s\n", path);
-        std::exit(2);
-    }
-    ::close(fd);
+    const std::string file_path = bench::temp_file(text, "logscan_bench_lines");
+    const char* path = file_path.c_str();
     const counts expect = memchr_memory(text);
     bool agree = true;
     auto timed = [&](auto&& f) {
@@ -141,9 +101,9 @@ void run(const char* title, const std::string& unit, const bench::options& o) {
                          static_cast<unsigned long long>(expect.lines), static_cast<unsigned long long>(expect.bytes));
         return s;
     };
-    (void)memchr_file(path); // warm the page cache
+    (void)bench::memchr_file(path); // warm the page cache
     bench::table file(std::string(title) + ", streamed from a file in the page cache", text.size());
-    file.add("read()+memchr loop (256 KiB aligned)", timed([&] { return memchr_file(path); }), true);
+    file.add("read()+memchr loop (256 KiB aligned)", timed([&] { return bench::memchr_file(path); }), true);
     file.add("logscan file_source + line_splitter", timed([&] { return logscan_file(path); }));
     file.add("std::getline (ifstream)", timed([&] { return getline_file(path); }));
     file.add("fgets (64 KiB buffer)", timed([&] { return fgets_file(path); }));

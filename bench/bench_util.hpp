@@ -4,6 +4,9 @@
 #ifndef LOGSCAN_BENCH_UTIL_HPP
 #define LOGSCAN_BENCH_UTIL_HPP
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -12,6 +15,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
@@ -31,9 +35,8 @@ inline options parse_args(int argc, char** argv, double default_mb) {
     return o;
 }
 
-/// The bytes of samples/<name>.
-inline std::string sample(std::string_view name) {
-    const std::string path = std::string(LOGSCAN_SOURCE_DIR) + "/samples/" + std::string(name);
+/// The bytes of a file (exits when it cannot be read).
+inline std::string read_file(const std::string& path) {
     std::ifstream in(path, std::ios::binary);
     if (!in) {
         std::fprintf(stderr, "cannot open %s\n", path.c_str());
@@ -44,6 +47,11 @@ inline std::string sample(std::string_view name) {
     return ss.str();
 }
 
+/// The bytes of samples/<name>.
+inline std::string sample(std::string_view name) {
+    return read_file(std::string(LOGSCAN_SOURCE_DIR) + "/samples/" + std::string(name));
+}
+
 /// `unit` repeated (whole copies, each ending in a newline) until at least `mb` MB.
 inline std::string repeat_to(std::string unit, double mb) {
     if (!unit.empty() && unit.back() != '\n') unit.push_back('\n');
@@ -52,6 +60,53 @@ inline std::string repeat_to(std::string unit, double mb) {
     out.reserve(target + unit.size());
     while (out.size() < target) out += unit;
     return out;
+}
+
+/// Writes `text` to a new temporary file and returns its path (the caller removes it).
+inline std::string temp_file(std::string_view text, const char* stem = "logscan_bench") {
+    std::string path = std::string("/tmp/") + stem + "_XXXXXX";
+    const int fd = ::mkstemp(path.data());
+    if (fd < 0 || ::write(fd, text.data(), text.size()) != static_cast<::ssize_t>(text.size())) {
+        std::fprintf(stderr, "cannot write %s\n", path.c_str());
+        std::exit(2);
+    }
+    ::close(fd);
+    return path;
+}
+
+/// Lines and line bytes (without `\n`) of a file, by the streaming limit every reader is
+/// measured against: page-aligned 256 KiB `read()`s and `memchr` for the newlines.
+struct line_counts {
+    std::uint64_t lines = 0, bytes = 0;
+    bool operator==(const line_counts&) const = default;
+};
+inline line_counts memchr_file(const char* path) {
+    line_counts c;
+    const int fd = ::open(path, O_RDONLY);
+    constexpr std::size_t size = std::size_t{256} << 10;
+    char* buf = static_cast<char*>(std::aligned_alloc(4096, size));
+    std::uint64_t line_len = 0;
+    for (;;) {
+        const ::ssize_t n = ::read(fd, buf, size);
+        if (n <= 0) break;
+        const char* p = buf;
+        const char* end = buf + n;
+        while (const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)))) {
+            line_len += static_cast<std::uint64_t>(nl - p);
+            c.bytes += line_len - (line_len && nl[-1] == '\r'); // approx. CR handling, none in samples
+            ++c.lines;
+            line_len = 0;
+            p = nl + 1;
+        }
+        line_len += static_cast<std::uint64_t>(end - p);
+    }
+    if (line_len) {
+        ++c.lines;
+        c.bytes += line_len;
+    }
+    std::free(buf);
+    ::close(fd);
+    return c;
 }
 
 /// Keeps a value alive so the optimiser cannot drop the work that made it.

@@ -4,7 +4,8 @@
 # with Python's re (it shares no code with the C++ module): prints the records of FILE as
 # NDJSON. Used by the tests (compare with `logscan convert`) and by the benchmark (the
 # "straightforward Python script" a user would otherwise write).
-#   python3 megengine_log.py FILE
+#   python3 megengine_log.py FILE            the records as NDJSON
+#   python3 megengine_log.py --count FILE    parse only; prints the number of records per type
 import json
 import re
 import sys
@@ -111,8 +112,14 @@ def records(data):
 
 
 def main():
-    with open(sys.argv[1], 'rb') as f:
+    with open(sys.argv[-1], 'rb') as f:
         data = f.read()
+    if sys.argv[1] == '--count':  # parse only: the number of records of each type
+        counts = {}
+        for r in records(data):
+            counts[r['type']] = counts.get(r['type'], 0) + 1
+        print(' '.join(f'{k}={v}' for k, v in sorted(counts.items())))
+        return
     w = sys.stdout.write
     for r in records(data):
         w(json.dumps(r, ensure_ascii=False, separators=(',', ':')) + '\n')

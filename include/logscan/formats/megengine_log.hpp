@@ -175,10 +175,13 @@ namespace detail {
 
 enum : std::uint32_t { normal = 0, var_shapes = 1, mem_table = 2 };
 
-// `(d, d, ...)` as shape_list accepts it, dims that fit int64_t: the line is a var_shape
-// exactly when the pattern matches, whatever callbacks the visitor has.
-#define LOGSCAN_MEGENGINE_SHAPE R"((\( *(?:-?\d{1,18} *(?:, *-?\d{1,18} *)*,? *)?\)))"
+// The patterns are written so that each byte decides the path (the regex engine's one-pass
+// kind, its fastest); what a one-pass pattern cannot say (a level that may be absent before
+// a free-form message, a shape's grammar, a printf row whose cells may touch) is checked in
+// the handlers, and a line that fails the check is `text` (or, for a row, an `error`).
 #define LOGSCAN_MEGENGINE_NUM R"((\d+(?:\.\d+)?))"
+// an optional level word before a message that has a record of its own
+#define LOGSCAN_MEGENGINE_LEVEL R"((?:(?:DBG|WRN|ERR|CRIT(?:ICAL)?) )?)"
 
 template <class T>
 T number_or(std::string_view s, T fallback) noexcept {
@@ -194,10 +197,30 @@ struct state {
         if (f == flow::stop) stopped = true;
         return f;
     }
+    // the `text` record of a line (trailing spaces removed; blank lines yield nothing)
+    flow text(const line& l) {
+        const std::string_view t = internal::trim_right(l.text);
+        if (t.empty()) return flow::proceed;
+        return note(LOGSCAN_VISIT(vis, on_text, line{t, l.number, l.offset}));
+    }
 };
 
+// Splits REST into level and message (formats.md: DBG, WRN, ERR, CRIT, CRITICAL).
+constexpr void split_level(std::string_view rest, std::string_view& level, std::string_view& message) noexcept {
+    for (std::string_view w : {std::string_view("DBG"), std::string_view("WRN"), std::string_view("ERR"),
+                               std::string_view("CRITICAL"), std::string_view("CRIT")}) {
+        if (rest.size() > w.size() && rest.starts_with(w) && rest[w.size()] == ' ') {
+            level = w;
+            message = rest.substr(w.size() + 1);
+            return;
+        }
+    }
+    level = "INFO";
+    message = rest;
+}
+
 // The text of the allocation cell when nothing separates it from the comp node: the `%.2f`
-// of bytes / 2^20. Returns the split of `run` (comp node + allocation) or false.
+// of bytes / 2^20. Splits `run` (comp node + allocation) and returns true, or false.
 inline bool split_glued(std::string_view run, std::uint64_t bytes, std::string_view& comp, std::string_view& alloc) noexcept {
     char buf[48];
     const auto r = std::to_chars(buf, buf + sizeof buf, static_cast<double>(bytes) / 1048576.0, std::chars_format::fixed, 2);
@@ -209,23 +232,78 @@ inline bool split_glued(std::string_view run, std::uint64_t bytes, std::string_v
     return true;
 }
 
+// A memory-table row. `%9s%10.2fMiB(`: the comp node and the allocation before the first
+// `MiB(` (separated by spaces, or by nothing: the byte count then says where); the rest by
+// a one-pass pattern. Returns false when the line is not a whole row.
+inline bool parse_row(const line& l, mem_alloc& r) noexcept {
+    const std::string_view t = l.text;
+    const std::size_t mib = t.find("MiB(");
+    if (mib == std::string_view::npos) return false;
+    const auto tail = match<R"(MiB\( *(\d+)bytes\) *(\d+\.\d\d)MiB\(([^()%]*)%\) *(\d+\.\d\d)MiB\(([^()%]*)%\) *)">(t.substr(mib));
+    if (!tail) return false;
+    auto [all, bytes, lo, lo_pct, up, up_pct] = tail;
+    const auto b = parse_number<std::uint64_t>(bytes);
+    const auto lo_v = parse_number<double>(lo);
+    const auto lo_p = parse_number<double>(internal::trim(lo_pct));
+    const auto up_v = parse_number<double>(up);
+    const auto up_p = parse_number<double>(internal::trim(up_pct));
+    if (!b.ok() || !lo_v.ok() || !lo_p.ok() || !up_v.ok() || !up_p.ok()) return false;
+    const std::string_view head = internal::trim(t.substr(0, mib)); // "gpu0:0    196.00" or "gpu0:COPY1234567.00"
+    std::string_view comp, alloc;
+    if (const std::size_t sp = head.find_last_of(" \t"); sp != std::string_view::npos) {
+        comp = internal::trim(head.substr(0, sp));
+        alloc = head.substr(sp + 1);
+        if (comp.find_first_of(" \t") != std::string_view::npos) return false;
+    } else if (!split_glued(head, b.value, comp, alloc)) {
+        return false;
+    }
+    if (comp.empty() || !match<R"(\d+\.\d\d)">(alloc)) return false;
+    r = mem_alloc{l.number, comp, number_or<double>(alloc, 0), b.value, lo_v.value, lo_p.value, up_v.value, up_p.value};
+    return true;
+}
+
+template <class V>
+flow var_shape_record(state<V>& st, const line& l, std::string_view var, std::string_view replica, std::string_view shape) {
+    const shape_list dims = shape_dims(shape);
+    if (!dims.ok()) return st.text(l); // `(1,,2)`: not a shape
+    return st.note(LOGSCAN_VISIT_LAZY(st.vis, on_var_shape, var_shape, [&] {
+        return var_shape{l.number, var,
+                         replica.empty() ? std::nullopt : std::optional<std::uint64_t>(number_or<std::uint64_t>(replica, 0)),
+                         dims};
+    }));
+}
+
 template <class V>
 auto make_rules(state<V>& st) {
-    auto header = rule<R"(\[(\d\d) (\d\d:\d\d:\d\d) (\d+)@([^:]*):([^\]]*)\] (?:(DBG|WRN|ERR|CRITICAL|CRIT) )?(.*))",
+    auto header = rule<R"(\[(\d\d) (\d\d:\d\d:\d\d) (\d+)@([^:]*):([^\]]*)\] (.*))",
                        "[06 15:13:35 330@env.py:meghair.train.env] WRN --fast-run not enabled; execution may be slow",
-                       "[06 15:13:36 272@(unknown file):megskull.graph.fprop] FpropEnv(val): shapes of var nodes:",
-                       "[06 15:13:36 1@x.py:a] CRITICAL boom", "[06 15:13:36 1@x.py:a] CRIT boom">(
+                       "[06 15:13:36 272@(unknown file):megskull.graph.fprop] FpropEnv(val): shapes of var nodes:">(
         [&st](const auto& m, rule_context& ctx) {
             ctx.mode = normal; // a header line ends any block
-            return st.note(LOGSCAN_VISIT_LAZY(st.vis, on_log, log, [&] {
-                auto [all, day, time, src, file, logger, level, message] = m;
-                return log{ctx.current.number, number_or<int>(day, 0), time, number_or<std::uint64_t>(src, 0),
-                           file, logger, level.empty() ? std::string_view("INFO") : level, message};
-            }));
+            std::string_view level, message;
+            split_level(m.template get<6>(), level, message);
+            if (st.note(LOGSCAN_VISIT_LAZY(st.vis, on_log, log, [&] { // (get<>: clang 14 cannot capture bindings)
+                    return log{ctx.current.number, number_or<int>(m.template get<1>(), 0), m.template get<2>(),
+                               number_or<std::uint64_t>(m.template get<3>(), 0), m.template get<4>(), m.template get<5>(),
+                               level, message};
+                })) == flow::stop)
+                return flow::stop;
+            if constexpr (requires { st.vis.on_workspace_bound(std::declval<const workspace_bound&>()); }) {
+                constexpr std::string_view key = "bounds(MiB):";
+                if (const std::size_t k = message.find(key); k != std::string_view::npos) {
+                    for (const auto& p : search_all<R"(([^\s=]+)=(\d+(?:\.\d+)?)(?:\s|$))">(message.substr(k + key.size()))) {
+                        const workspace_bound b{ctx.current.number, p.template get<1>(), number_or<double>(p.template get<2>(), 0)};
+                        if (st.note(LOGSCAN_VISIT(st.vis, on_workspace_bound, b)) == flow::stop) return flow::stop;
+                    }
+                }
+            } else {
+                static_assert(on_workspace_bound_event::template reject<V>());
+            }
+            return flow::proceed;
         })
         .in_all_modes()
-        .template then<7>(
-            rule<R"(FpropEnv\(([^)]*)\): start fprop VarNode\(owner_opr=(.*)\{([^{}@]*)@(0x[0-9a-fA-F]+)\}\))",
+        .template then<6>(
+            rule<LOGSCAN_MEGENGINE_LEVEL R"(FpropEnv\(([^)]*)\): start fprop VarNode\(owner_opr=([^{}]*)\{([^{}@]*)@(0x[0-9a-fA-F]+)\}\))",
                  "FpropEnv(val): start fprop VarNode(owner_opr=data{DataProvider@0x7f349a5c59e8})">(
                 [&st](const auto& m, rule_context& ctx) {
                     return st.note(LOGSCAN_VISIT_LAZY(st.vis, on_fprop_start, fprop_start, [&] {
@@ -233,17 +311,14 @@ auto make_rules(state<V>& st) {
                         return fprop_start{ctx.current.number, env, var, type, addr};
                     }));
                 }),
-            rule<R"(FpropEnv\([^)]*\): var node shape: +([^@: ]+)(?:@(\d+))?: )" LOGSCAN_MEGENGINE_SHAPE,
+            rule<LOGSCAN_MEGENGINE_LEVEL R"(FpropEnv\([^)]*\): var node shape: +([^@: ]+)(?:@(\d+))?: (\([^()]*\)))",
                  "FpropEnv(val): var node shape:  data: (32, 3, 224, 224)">([&st](const auto& m, rule_context& ctx) {
-                return st.note(LOGSCAN_VISIT_LAZY(st.vis, on_var_shape, var_shape, [&] {
-                    auto [all, var, replica, shape] = m;
-                    return var_shape{ctx.current.number, var,
-                                     replica.empty() ? std::nullopt : std::optional<std::uint64_t>(number_or<std::uint64_t>(replica, 0)),
-                                     shape_dims(shape)};
-                }));
+                auto [all, var, replica, shape] = m;
+                return var_shape_record(st, ctx.current, var, replica, shape);
             }),
-            rule<R"(FpropEnv\([^)]*\): shapes of var nodes:)">([](const auto&, rule_context& ctx) { ctx.mode = var_shapes; }),
-            rule<R"(graph optimization: applied (\d+) passes, total (\d+) var\(s\) replaced; time=)" LOGSCAN_MEGENGINE_NUM R"( ?ms)",
+            rule<LOGSCAN_MEGENGINE_LEVEL R"(FpropEnv\([^)]*\): shapes of var nodes:)">(
+                [](const auto&, rule_context& ctx) { ctx.mode = var_shapes; }),
+            rule<LOGSCAN_MEGENGINE_LEVEL R"(graph optimization: applied (\d+) passes, total (\d+) var\(s\) replaced; time=)" LOGSCAN_MEGENGINE_NUM R"( ?ms)",
                  "graph optimization: applied 8 passes, total 5757 var(s) replaced; time=74.64ms">(
                 [&st](const auto& m, rule_context& ctx) {
                     return st.note(LOGSCAN_VISIT_LAZY(st.vis, on_graph_opt, graph_opt, [&] {
@@ -252,15 +327,15 @@ auto make_rules(state<V>& st) {
                                          number_or<std::uint64_t>(replaced, 0), number_or<double>(time, 0)};
                     }));
                 }),
-            rule<R"(opr seq of length (\d+):(.*))", "opr seq of length 804: var_static=533 no_sys_alloc=0">(
+            rule<LOGSCAN_MEGENGINE_LEVEL R"(opr seq of length (\d+):(.*))", "opr seq of length 804: var_static=533 no_sys_alloc=0">(
                 [&st](const auto& m, rule_context& ctx) {
                     return st.note(LOGSCAN_VISIT_LAZY(st.vis, on_opr_seq, opr_seq, [&] {
                         auto [all, length, params] = m;
                         return opr_seq{ctx.current.number, number_or<std::uint64_t>(length, 0), params};
                     }));
                 }),
-            rule<R"(static memory allocation:)">([](const auto&, rule_context& ctx) { ctx.mode = mem_table; }),
-            rule<R"(static mem alloc: nr_opr=(\d+) nr_var=(\d+) realtime=)" LOGSCAN_MEGENGINE_NUM
+            rule<LOGSCAN_MEGENGINE_LEVEL R"(static memory allocation:)">([](const auto&, rule_context& ctx) { ctx.mode = mem_table; }),
+            rule<LOGSCAN_MEGENGINE_LEVEL R"(static mem alloc: nr_opr=(\d+) nr_var=(\d+) realtime=)" LOGSCAN_MEGENGINE_NUM
                  R"(msec\(si)" LOGSCAN_MEGENGINE_NUM R"( mp\+re)" LOGSCAN_MEGENGINE_NUM R"( omp)" LOGSCAN_MEGENGINE_NUM
                  R"( alloc)" LOGSCAN_MEGENGINE_NUM R"(\))",
                  "static mem alloc: nr_opr=397 nr_var=533 realtime=26.04msec(si3.31 mp+re7.10 omp0.03 alloc15.60)">(
@@ -272,73 +347,40 @@ auto make_rules(state<V>& st) {
                                                number_or<double>(si, 0), number_or<double>(mp, 0),
                                                number_or<double>(omp, 0), number_or<double>(alloc, 0)};
                     }));
-                }),
-            rule<R"(.*bounds\(MiB\):(.*))", "determined workspace size limit upper bound; bounds(MiB): gpu0:0=8397.50">(
-                [&st](const auto& m, rule_context& ctx) {
-                    if constexpr (requires { st.vis.on_workspace_bound(std::declval<const workspace_bound&>()); }) {
-                        for (const auto& p : search_all<R"(([^\s=]+)=(\d+(?:\.\d+)?)(?:\s|$))">(m.template get<1>())) {
-                            const workspace_bound b{ctx.current.number, p.template get<1>(),
-                                                    number_or<double>(p.template get<2>(), 0)};
-                            if (st.note(LOGSCAN_VISIT(st.vis, on_workspace_bound, b)) == flow::stop) return flow::stop;
-                        }
-                    } else {
-                        static_assert(on_workspace_bound_event::template reject<V>());
-                    }
-                    return flow::proceed;
                 }));
 
     return rule_set(
         std::move(header),
-        rule<R"( ([^@: ]+)(?:@(\d+))?: )" LOGSCAN_MEGENGINE_SHAPE, " data@0: (4, 3, 224, 224)", " loss: ()", " fc@1: (32,)">(
+        rule<R"( ([^@: ]+)(?:@(\d+))?: (\([^()]*\)))", " data@0: (4, 3, 224, 224)", " loss: ()", " fc@1: (32,)">(
             [&st](const auto& m, rule_context& ctx) {
-                return st.note(LOGSCAN_VISIT_LAZY(st.vis, on_var_shape, var_shape, [&] {
-                    auto [all, var, replica, shape] = m;
-                    return var_shape{ctx.current.number, var,
-                                     replica.empty() ? std::nullopt : std::optional<std::uint64_t>(number_or<std::uint64_t>(replica, 0)),
-                                     shape_dims(shape)};
-                }));
+                auto [all, var, replica, shape] = m;
+                return var_shape_record(st, ctx.current, var, replica, shape);
             })
             .in_modes(1u << var_shapes),
         rule<R"( *comp_node +alloc +lower_bound +upper_bound *)", " comp_node           alloc                      lower_bound         upper_bound">(
             [](const auto&) {}) // structural
-            .in_modes(1u << mem_table),
-        rule<R"( *(\S+?) *(\d+\.\d\d)MiB\( *(\d+)bytes\) *(\d+\.\d\d)MiB\( *([^()%]*)%\) *(\d+\.\d\d)MiB\( *([^()%]*)%\) *)",
-             "   gpu0:0    196.00MiB( 205520896bytes)    196.00MiB(100.00%)    832.06MiB(424.52%)",
-             "gpu0:COPY 123456.00MiB(129452998656bytes) 123456.00MiB(100.00%)1234567.00MiB(1000.00%)">(
-            [&st](const auto& m, rule_context& ctx) {
-                return st.note(LOGSCAN_VISIT_LAZY(st.vis, on_mem_alloc, mem_alloc, [&] {
-                    auto [all, comp, alloc, bytes, lo, lo_pct, up, up_pct] = m;
-                    const std::uint64_t b = number_or<std::uint64_t>(bytes, 0);
-                    if (comp.data() + comp.size() == alloc.data()) { // nothing printed between them
-                        std::string_view c2, a2;
-                        if (split_glued(std::string_view(comp.data(), comp.size() + alloc.size()), b, c2, a2)) {
-                            comp = c2;
-                            alloc = a2;
-                        }
-                    }
-                    return mem_alloc{ctx.current.number, comp, number_or<double>(alloc, 0), b,
-                                     number_or<double>(lo, 0), number_or<double>(internal::trim(lo_pct), 0),
-                                     number_or<double>(up, 0), number_or<double>(internal::trim(up_pct), 0)};
-                }));
-            })
             .in_modes(1u << mem_table));
 }
 
-#undef LOGSCAN_MEGENGINE_SHAPE
 #undef LOGSCAN_MEGENGINE_NUM
+#undef LOGSCAN_MEGENGINE_LEVEL
 
-// Lines no rule takes: text, or an error for a memory-table row cut off.
+// Lines no rule takes: in a memory table, its rows (mem_alloc) and rows cut off (error);
+// anything else is text.
 template <class V>
 struct fallback {
     state<V>* st;
     flow operator()(const line& l, rule_context& ctx) const {
-        const std::string_view t = internal::trim_right(l.text);
-        if (t.empty()) return flow::proceed; // blank: nothing
-        if (ctx.mode == mem_table && t.find("MiB(") != std::string_view::npos) {
-            const error e{error_code::syntax, l.number, t.size() + 1, l.offset + t.size(), "memory table row cut off", 0};
-            return st->note(report_error(st->vis, e));
+        if (ctx.mode == mem_table) {
+            mem_alloc r{};
+            if (parse_row(l, r)) return st->note(LOGSCAN_VISIT(st->vis, on_mem_alloc, r));
+            const std::string_view t = internal::trim_right(l.text);
+            if (t.find("MiB(") != std::string_view::npos) {
+                const error e{error_code::syntax, l.number, t.size() + 1, l.offset + t.size(), "memory table row cut off", 0};
+                return st->note(report_error(st->vis, e));
+            }
         }
-        return st->note(LOGSCAN_VISIT(st->vis, on_text, line{t, l.number, l.offset}));
+        return st->text(l);
     }
 };
 

@@ -1,0 +1,129 @@
+// SPDX-License-Identifier: MIT
+// megengine-log parse throughput: the format module reading a file (sample 000 repeated to
+// --mb MB, default 200, in the page cache) with a visitor that takes every record and reads
+// every field, against the streaming limit on the same file (page-aligned read() + memchr,
+// ratio 1.00) and the straightforward Python script doing the same extraction with `re`
+// (tests/reference/megengine_log.py --count, run once: it is slow). The record counts of
+// logscan and Python must agree.
+//
+//   bench_megengine_log [--mb 200] [--runs 5] [--no-python]
+#include <logscan/formats/megengine_log.hpp>
+
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include "bench_util.hpp"
+
+namespace {
+namespace ml = logscan::megengine_log;
+
+// Every record, every field used (so nothing is skipped as unwanted).
+struct everything {
+    std::uint64_t log = 0, fprop_start = 0, var_shape = 0, graph_opt = 0, opr_seq = 0, mem_alloc = 0,
+                  workspace_bound = 0, mem_alloc_stats = 0, text = 0, error = 0;
+    std::uint64_t sum = 0;
+    double fsum = 0;
+    void on_log(const ml::log& r) {
+        ++log;
+        sum += static_cast<std::uint64_t>(r.day) + r.src_line + r.time.size() + r.file.size() + r.logger.size() +
+               r.level.size() + r.message.size();
+    }
+    void on_fprop_start(const ml::fprop_start& r) {
+        ++fprop_start;
+        sum += r.env.size() + r.var.size() + r.opr_type.size() + r.addr.size();
+    }
+    void on_var_shape(const ml::var_shape& r) {
+        ++var_shape;
+        sum += r.var.size() + r.replica.value_or(0);
+        for (std::int64_t d : r.shape) sum += static_cast<std::uint64_t>(d);
+    }
+    void on_graph_opt(const ml::graph_opt& r) {
+        ++graph_opt;
+        sum += r.passes + r.vars_replaced;
+        fsum += r.time_ms;
+    }
+    void on_opr_seq(const ml::opr_seq& r) {
+        ++opr_seq;
+        sum += r.length;
+        for (const auto& p : r.pairs()) sum += p.get<1>().size() + logscan::parse_number<std::uint64_t>(p.get<2>()).value;
+    }
+    void on_mem_alloc(const ml::mem_alloc& r) {
+        ++mem_alloc;
+        sum += r.comp_node.size() + r.alloc_bytes;
+        fsum += r.alloc_mib + r.lower_bound_mib + r.lower_bound_pct + r.upper_bound_mib + r.upper_bound_pct;
+    }
+    void on_workspace_bound(const ml::workspace_bound& r) {
+        ++workspace_bound;
+        sum += r.comp_node.size();
+        fsum += r.mib;
+    }
+    void on_mem_alloc_stats(const ml::mem_alloc_stats& r) {
+        ++mem_alloc_stats;
+        sum += r.nr_opr + r.nr_var;
+        fsum += r.realtime_ms + r.si_ms + r.mp_re_ms + r.omp_ms + r.alloc_ms;
+    }
+    void on_text(const logscan::line& l) {
+        ++text;
+        sum += l.text.size();
+    }
+    void on_error(const logscan::error&) { ++error; }
+    std::string counts() const {
+        char b[512];
+        std::snprintf(b, sizeof b,
+                      "fprop_start=%llu graph_opt=%llu log=%llu mem_alloc=%llu mem_alloc_stats=%llu opr_seq=%llu "
+                      "var_shape=%llu workspace_bound=%llu",
+                      (unsigned long long)fprop_start, (unsigned long long)graph_opt, (unsigned long long)log,
+                      (unsigned long long)mem_alloc, (unsigned long long)mem_alloc_stats, (unsigned long long)opr_seq,
+                      (unsigned long long)var_shape, (unsigned long long)workspace_bound);
+        return b;
+    }
+};
+} // namespace
+
+int main(int argc, char** argv) {
+    const bench::options o = bench::parse_args(argc, argv, 200);
+    bool python = true;
+    for (int i = 1; i < argc; ++i)
+        if (std::strcmp(argv[i], "--no-python") == 0) python = false;
+    const std::string text = bench::repeat_to(bench::sample("000_cf8afa6c099f806b.txt"), o.mb);
+    const std::string path = bench::temp_file(text, "logscan_bench_megengine_log");
+    (void)bench::memchr_file(path.c_str()); // warm the page cache
+
+    bench::table t("megengine-log: sample 000 repeated, parsed from a file in the page cache", text.size());
+    bench::line_counts lc;
+    t.add("read()+memchr loop (the streaming limit)", bench::best_seconds(o.runs, [&] { lc = bench::memchr_file(path.c_str()); }), true);
+    everything v;
+    t.add("logscan megengine_log::parse, every record", bench::best_seconds(o.runs, [&] {
+              v = everything{};
+              logscan::file_source src(path.c_str());
+              if (!ml::parse(src, v).ok()) std::exit(1);
+          }));
+    bench::keep(v.sum);
+    bench::keep(v.fsum);
+    int status = 0;
+    if (v.text != 0 || v.error != 0) {
+        std::fprintf(stderr, "unexpected text/error records: %llu / %llu\n", (unsigned long long)v.text, (unsigned long long)v.error);
+        status = 1;
+    }
+    if (python) {
+        const std::string out = path + ".py";
+        const std::string cmd = "python3 " + std::string(LOGSCAN_SOURCE_DIR) + "/tests/reference/megengine_log.py --count " + path + " > " + out;
+        const double s = bench::best_seconds(1, [&] {
+            if (std::system(cmd.c_str()) != 0) std::exit(1);
+        });
+        t.add("python3 re (tests/reference/megengine_log.py)", s);
+        std::string got = bench::read_file(out);
+        while (!got.empty() && got.back() == '\n') got.pop_back();
+        if (got != v.counts()) {
+            std::fprintf(stderr, "record counts differ:\n  logscan: %s\n  python:  %s\n", v.counts().c_str(), got.c_str());
+            status = 1;
+        }
+        std::remove(out.c_str());
+    }
+    t.print();
+    std::printf("  records: %s (%llu lines)\n", v.counts().c_str(), (unsigned long long)lc.lines);
+    std::remove(path.c_str());
+    return status;
+}
