@@ -61,6 +61,7 @@
 #include <optional>
 #include <string_view>
 #include <system_error>
+#include <utility>
 
 #include "../config.hpp"
 #include "../error.hpp"
@@ -373,7 +374,7 @@ struct fallback {
     flow operator()(const line& l, rule_context& ctx) const {
         if (ctx.mode == mem_table) {
             mem_alloc r{};
-            if (parse_row(l, r)) return st->note(LOGSCAN_VISIT(st->vis, on_mem_alloc, r));
+            if (parse_row(l, r)) return st->note(LOGSCAN_VISIT(st->vis, on_mem_alloc, std::as_const(r)));
             const std::string_view t = internal::trim_right(l.text);
             if (t.find("MiB(") != std::string_view::npos) {
                 const error e{error_code::syntax, l.number, t.size() + 1, l.offset + t.size(), "memory table row cut off", 0};
