@@ -15,5 +15,7 @@
 #include "logscan/rules.hpp"
 #include "logscan/route.hpp"
 #include "logscan/json.hpp"
+#include "logscan/ndjson.hpp"
+#include "logscan/formats/megengine_log.hpp"
 
 #endif

@@ -83,7 +83,8 @@ int main(int argc, char** argv) {
             std::fputs(usage_text, stdout);
             return 0;
         } else if (a.size() > 1 && a[0] == '-') {
-            return usage_error("unknown option");
+            std::fprintf(stderr, "logscan: unknown option '%s'\n%s", argv[i], usage_text);
+            return 2;
         } else if (path != nullptr) {
             return usage_error("give one FILE");
         } else {
@@ -100,5 +101,6 @@ int main(int argc, char** argv) {
             return e;
         });
     }
-    return usage_error("unknown FORMAT");
+    std::fprintf(stderr, "logscan: unknown FORMAT '%.*s'\n%s", static_cast<int>(format.size()), format.data(), usage_text);
+    return 2;
 }

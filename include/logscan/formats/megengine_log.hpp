@@ -6,6 +6,7 @@
 /// blocks, the numbers layer and shape lists.
 ///
 /// \code
+/// #include <logscan/formats/megengine_log.hpp>          // (also in the umbrella <logscan.hpp>)
 /// struct peak {                                          // every callback is optional
 ///     void on_mem_alloc(const logscan::megengine_log::mem_alloc& r) { use(r.comp_node, r.alloc_bytes); }
 /// };
