@@ -11,6 +11,8 @@
 #include <string>
 #include <vector>
 
+#include "split_input.hpp"
+
 namespace {
 struct out {
     std::vector<std::string> events;
@@ -50,10 +52,9 @@ std::vector<std::string> run(std::string_view in, std::size_t split) {
     logscan::line_router router(reader, pipes, table);
     std::vector<char> carry(512);
     logscan::line_splitter<decltype(router)> s(router, carry);
-    const std::vector<char> a(in.begin(), in.begin() + static_cast<std::ptrdiff_t>(split));
-    const std::vector<char> b(in.begin() + static_cast<std::ptrdiff_t>(split), in.end());
-    s.feed(std::string_view(a.data(), a.size()));
-    s.feed(std::string_view(b.data(), b.size()));
+    const fuzz::two_chunks halves(in, split);
+    s.feed(halves.first());
+    s.feed(halves.second());
     s.finish();
     router.finish();
     for (std::size_t i = 1; i < o.delivered.size(); ++i)
@@ -63,9 +64,5 @@ std::vector<std::string> run(std::string_view in, std::size_t split) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    if (size < 1) return 0;
-    const std::string_view in(reinterpret_cast<const char*>(data + 1), size - 1);
-    const std::size_t split = in.empty() ? 0 : data[0] % (in.size() + 1);
-    if (run(in, 0) != run(in, split)) std::abort();
-    return 0;
+    return fuzz::check_split(data, size, run);
 }
