@@ -17,5 +17,6 @@
 #include "logscan/json.hpp"
 #include "logscan/ndjson.hpp"
 #include "logscan/formats/megengine_log.hpp"
+#include "logscan/formats/megengine_profile.hpp"
 
 #endif

@@ -8,6 +8,7 @@
 // Exit status: 0 on success; 1 when an input could not be read or yielded error records
 // (everything parseable is still written); 2 on a usage error.
 #include <logscan/formats/megengine_log.hpp>
+#include <logscan/formats/megengine_profile.hpp>
 #include <logscan/ndjson.hpp>
 
 #include <cstdio>
@@ -21,7 +22,7 @@ constexpr const char* usage_text =
     "       logscan --help\n"
     "\n"
     "Converts FILE (- for standard input) to NDJSON records on standard output.\n"
-    "FORMAT: megengine-log\n"
+    "FORMAT: megengine-log, megengine-profile\n"
     "Exit status: 0 success; 1 unreadable input or error records (the rest is still written);\n"
     "2 usage error.\n";
 
@@ -98,6 +99,16 @@ int main(int argc, char** argv) {
             logscan::megengine_log::ndjson_visitor<logscan::ndjson_file> v{out};
             const logscan::error e = logscan::megengine_log::parse(src, v);
             errors = v.errors;
+            return e;
+        });
+    }
+    if (format == logscan::megengine_profile::format_name) {
+        return convert(path, [](auto& src, logscan::ndjson_file& out, std::uint64_t& errors) {
+            logscan::megengine_profile::ndjson_visitor<logscan::ndjson_file> v{out};
+            logscan::error e = logscan::megengine_profile::parse(src, v);
+            errors = v.errors;
+            if (e.code != logscan::error_code::io_error && e.code != logscan::error_code::open_failed)
+                e = {}; // (errors in the document are records; counted above)
             return e;
         });
     }

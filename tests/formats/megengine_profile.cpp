@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: MIT
+// megengine-profile (formats.md section 2). Counts and every record of sample 001 are also
+// checked against an independent Python reference by ctest (logscan.convert.megengine_profile.*);
+// here: individual records read off the sample by hand, chunking, allocation, bounded scratch,
+// and damaged documents.
+#include <logscan/formats/megengine_profile.hpp>
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "support/alloc_counter.hpp"
+#include "support/chunking.hpp"
+
+namespace mp = logscan::megengine_profile;
+
+namespace {
+
+// Every record as its NDJSON line (the writer is tested on its own in tests/ndjson.cpp).
+struct collect_sink {
+    std::string* out;
+    bool operator()(std::string_view s) const {
+        out->append(s);
+        return true;
+    }
+};
+struct collected {
+    std::string text;
+    std::vector<std::string> lines() const {
+        std::vector<std::string> v;
+        std::size_t p = 0;
+        while (p < text.size()) {
+            const std::size_t nl = text.find('\n', p);
+            v.push_back(text.substr(p, nl - p));
+            p = nl + 1;
+        }
+        return v;
+    }
+};
+
+std::vector<std::string> run_chunks(logscan::test::chunk_list chunks, std::size_t scratch = 64 << 10) {
+    collected c;
+    char buf[4096];
+    logscan::ndjson_writer<collect_sink> w(collect_sink{&c.text}, buf);
+    mp::ndjson_visitor<decltype(w)> v{w};
+    mp::parser<decltype(v)> p(v, mp::options{.scratch_capacity = scratch});
+    for (auto ch : chunks) p.feed(ch);
+    p.finish();
+    w.flush();
+    return c.lines();
+}
+std::vector<std::string> run(std::string_view doc, std::size_t scratch = 64 << 10) {
+    const logscan::test::chunked_input whole(doc, {});
+    return run_chunks(whole.chunks(), scratch);
+}
+const std::string& sample() {
+    static const std::string s = logscan::test::read_file(logscan::test::sample_path("001_825e28a4f520ddc2.txt"));
+    return s;
+}
+std::vector<std::string> of_type(const std::vector<std::string>& v, std::string_view type) {
+    std::vector<std::string> r;
+    const std::string head = "{\"type\":\"" + std::string(type) + "\"";
+    for (const auto& s : v)
+        if (s.starts_with(head)) r.push_back(s);
+    return r;
+}
+
+} // namespace
+
+TEST_CASE("megengine_profile::sample 001: first and last record of each type, read off the sample") {
+    const auto r = run(sample());
+    // counts: the number of keys of each object / elements of comp_seq (json.load in Python:
+    // operator 240, var 299, mem_chunk 104, comp_seq 234, host 234 x 1 unit, device 234 x 1
+    // unit, opr_footprint 234)
+    CHECK(of_type(r, "opr").size() == 240);
+    CHECK(of_type(r, "var").size() == 299);
+    CHECK(of_type(r, "mem_chunk").size() == 104);
+    CHECK(of_type(r, "exec").size() == 234);
+    CHECK(of_type(r, "opr_time").size() == 468);
+    CHECK(of_type(r, "opr_footprint").size() == 234);
+    CHECK(r.size() == 240 + 299 + 104 + 234 + 468 + 234);
+    // the host section comes first in the document: "517": { "interpreter": { "end": 0.146449, "kern": 0.146445, "start": 0.146443
+    CHECK(r.front() == "{\"type\":\"opr_time\",\"opr_id\":\"517\",\"source\":\"host\",\"unit\":\"interpreter\",\"start\":0.146443,"
+                       "\"kern\":0.146445,\"end\":0.146449}");
+    CHECK(of_type(r, "opr_footprint").front() ==
+          "{\"type\":\"opr_footprint\",\"opr_id\":\"517\",\"computation\":null,\"memory\":8192000,\"in_shapes\":[],"
+          "\"out_shapes\":[[1000,2048]],\"param\":{}}");
+    CHECK(of_type(r, "exec").front() == "{\"type\":\"exec\",\"index\":0,\"opr_id\":\"536\"}");
+    CHECK(of_type(r, "exec").back() == "{\"type\":\"exec\",\"index\":233,\"opr_id\":\"859\"}");
+    // "chk200": { "dev_ptr": 139947709161472, "owner_var": "200", "size": 512, "id": "chk200", ...} (id last)
+    CHECK(of_type(r, "mem_chunk").front() ==
+          "{\"type\":\"mem_chunk\",\"id\":\"chk200\",\"owner_var\":\"200\",\"size\":512,\"dev_ptr\":139947709161472}");
+    CHECK(of_type(r, "mem_chunk").back() ==
+          "{\"type\":\"mem_chunk\",\"id\":\"chk396\",\"owner_var\":\"396\",\"size\":1048576,\"dev_ptr\":139947732369408}");
+    CHECK(of_type(r, "var").front() ==
+          "{\"type\":\"var\",\"id\":\"783\",\"name\":\"conv(FUSE_ADD_RELU[780],const{512,512,3,3}[425])[782]\","
+          "\"comp_node\":\"gpu0:0\",\"flags\":[\"RT_FORCE_DYNAMIC_MEM_ALLOC\"],\"shape\":[10,512,7,7],\"dtype\":null,"
+          "\"mem_chunk\":null,\"offset\":null,\"dev_ptr\":null}");
+    CHECK(of_type(r, "opr").front() == "{\"type\":\"opr\",\"id\":\"517\",\"name\":\"const{1000,2048}[517]\","
+                                       "\"opr_type\":\"ImmutableTensor\",\"inputs\":[],\"outputs\":[\"518\"]}");
+    CHECK(of_type(r, "opr").back() == "{\"type\":\"opr\",\"id\":\"393\",\"name\":\"const{1,256,1,1}[393]\","
+                                      "\"opr_type\":\"ImmutableTensor\",\"inputs\":[],\"outputs\":[\"394\"]}");
+    CHECK(of_type(r, "opr_time").back() ==
+          "{\"type\":\"opr_time\",\"opr_id\":\"560\",\"source\":\"device\",\"unit\":\"gpu0:0\",\"start\":0.143821670532227,"
+          "\"kern\":0.143823715209961,\"end\":0.1441298828125}");
+}
+
+TEST_CASE("megengine_profile::identical records under any chunking, down to 1 byte") {
+    logscan::test::check_chunk_invariance(sample(), [](logscan::test::chunk_list c) { return run_chunks(c); }, 6);
+}
+
+TEST_CASE("megengine_profile::no allocation while parsing (after construction)") {
+    struct totals {
+        std::uint64_t bytes = 0, dims = 0, strings = 0;
+        double device = 0;
+        void on_mem_chunk(const mp::mem_chunk& c) { bytes += c.size.value_or(0); }
+        void on_var(const mp::var& v) {
+            if (v.shape)
+                for (std::int64_t d : *v.shape) dims += static_cast<std::uint64_t>(d);
+            if (v.flags) strings += v.flags->size();
+        }
+        void on_opr(const mp::opr& o) {
+            if (o.inputs)
+                for (std::string_view s : *o.inputs) strings += s.size();
+        }
+        void on_opr_time(const mp::opr_time& t) {
+            if (t.source == "device" && t.start && t.end) device += *t.end - *t.start;
+        }
+        void on_opr_footprint(const mp::opr_footprint& f) { strings += f.param ? f.param->size() : 0; }
+    } t;
+    mp::parser<totals> p(t);
+    const std::string& text = sample();
+    LOGSCAN_CHECK_NO_ALLOC(for (std::size_t i = 0; i < text.size(); i += 4096) p.feed(std::string_view(text).substr(i, 4096));
+                           p.finish());
+    CHECK(p.result().ok());
+    CHECK(t.bytes > 0);
+    CHECK(t.device > 0);
+}
+
+TEST_CASE("megengine_profile::an object too large for the scratch buffer is an error, and the parse goes on") {
+    const std::string long_name(300, 'n');
+    const std::string doc = "{\"graph_exec\":{\"operator\":{"
+                            "\"1\":{\"id\":\"1\",\"name\":\"" + long_name + "\",\"type\":\"A\",\"input\":[],\"output\":[]},"
+                            "\"2\":{\"id\":\"2\",\"name\":\"short\",\"type\":\"B\",\"input\":[\"1\"],\"output\":[]}}}}";
+    const auto r = run(doc, 128);
+    REQUIRE(r.size() == 2);
+    CHECK(r[0].starts_with("{\"type\":\"error\",\"offset\":"));
+    CHECK(r[0].ends_with("\"message\":\"object too large for the scratch buffer\"}"));
+    CHECK(r[1] == "{\"type\":\"opr\",\"id\":\"2\",\"name\":\"short\",\"opr_type\":\"B\",\"inputs\":[\"1\"],\"outputs\":[]}");
+    // with room enough, both
+    CHECK(run(doc).size() == 2);
+    CHECK(of_type(run(doc), "opr").size() == 2);
+}
+
+TEST_CASE("megengine_profile::keys in any order at every level, id first or last") {
+    const auto a = run(R"({"graph_exec":{"var":{"6":{"id":"6","name":"y","comp_node":"c","flag":["A"],"dev_ptr":7,
+        "static_infer_tags":{"SHAPE":{"inferred_result":[4,2]}},"mem_plan":{"mem_chunk_id":"k","offset_byte":1,"layout":{"dtype":"F"}}}}}})");
+    const auto b = run(R"({"graph_exec":{"var":{"6":{"mem_plan":{"layout":{"dtype":"F"},"offset_byte":1,"mem_chunk_id":"k"},
+        "static_infer_tags":{"SHAPE":{"inferred_result":[4,2]}},"dev_ptr":7,"flag":["A"],"comp_node":"c","name":"y","id":"6"}}}})");
+    REQUIRE(a.size() == 1);
+    CHECK(a == b);
+    CHECK(a[0] == "{\"type\":\"var\",\"id\":\"6\",\"name\":\"y\",\"comp_node\":\"c\",\"flags\":[\"A\"],\"shape\":[4,2],"
+                  "\"dtype\":\"F\",\"mem_chunk\":\"k\",\"offset\":1,\"dev_ptr\":7}");
+}
+
+TEST_CASE("megengine_profile::damaged documents: records before the damage, then one error; never a crash") {
+    const std::string& s = sample();
+    for (std::size_t cut : {std::size_t{0}, std::size_t{1}, std::size_t{100}, s.size() / 3, s.size() / 2, s.size() - 1}) {
+        INFO("cut at " << cut);
+        const auto r = run(std::string_view(s).substr(0, cut));
+        REQUIRE_FALSE(r.empty());
+        CHECK(r.back().starts_with("{\"type\":\"error\",\"line\":1,\"column\":"));
+        CHECK(of_type(r, "error").size() == 1);
+    }
+    // binary garbage
+    std::string junk;
+    for (int i = 0; i < 5000; ++i) junk += static_cast<char>((i * 7919 + i / 13) & 0xff);
+    const auto g = run(junk);
+    CHECK(of_type(g, "error").size() == 1);
+}
