@@ -33,7 +33,8 @@
 /// file) is an `error` with its line and column, and ends the parse; the records before it
 /// were delivered. An object whose strings, lists and `param` do not fit the scratch buffer
 /// (`scratch_capacity`, 64 KiB by default) is an `error` record ("object too large for the
-/// scratch buffer", at its byte offset) instead of its record, and the parse goes on.
+/// scratch buffer", code `too_long`, `offset` = the start of the chunk in which the object
+/// ended) instead of its record, and the parse goes on.
 ///
 /// Allocation: the JSON reader's buffers and the scratch buffer, once, at construction;
 /// nothing while parsing.
