@@ -179,19 +179,12 @@ int main(int argc, char** argv) {
     bench::keep(v.fsum);
     int status = 0;
     if (python) {
-        const std::string out = path + ".py";
-        const std::string cmd = "python3 " + std::string(LOGSCAN_SOURCE_DIR) + "/tests/reference/megengine_profile.py --count " +
-                                path + " > " + out;
-        t.add("python3 json (tests/reference/megengine_profile.py)", bench::best_seconds(1, [&] {
-                  if (std::system(cmd.c_str()) != 0) std::exit(1);
-              }));
-        std::string got = bench::read_file(out);
-        while (!got.empty() && got.back() == '\n') got.pop_back();
+        std::string got;
+        t.add("python3 json (tests/reference/megengine_profile.py)", bench::python_reference("megengine_profile.py", path, got));
         if (got != v.counts()) {
             std::fprintf(stderr, "record counts differ:\n  logscan: %s\n  python:  %s\n", v.counts().c_str(), got.c_str());
             status = 1;
         }
-        std::remove(out.c_str());
     }
     t.print();
     std::printf("  records: %s\n", v.counts().c_str());

@@ -109,6 +109,24 @@ inline line_counts memchr_file(const char* path) {
     return c;
 }
 
+/// Runs the Python reference `tests/reference/<script> --count <path>` once (it is slow) and
+/// returns its wall time; `counts` receives its output line (records per type).
+inline double python_reference(const std::string& script, const std::string& path, std::string& counts) {
+    const std::string out = path + ".py";
+    const std::string cmd = "python3 " + std::string(LOGSCAN_SOURCE_DIR) + "/tests/reference/" + script + " --count " +
+                            path + " > " + out;
+    const auto t0 = std::chrono::steady_clock::now();
+    if (std::system(cmd.c_str()) != 0) {
+        std::fprintf(stderr, "failed: %s\n", cmd.c_str());
+        std::exit(1);
+    }
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    counts = read_file(out);
+    while (!counts.empty() && counts.back() == '\n') counts.pop_back();
+    std::remove(out.c_str());
+    return s;
+}
+
 /// Keeps a value alive so the optimiser cannot drop the work that made it.
 template <class T>
 inline void keep(const T& v) {
