@@ -1,0 +1,40 @@
+// SPDX-License-Identifier: MIT
+// The UTF-8 helpers shared by the JSON reader and the NDJSON writer. Expected lengths follow
+// the Unicode table of well-formed byte sequences (3.9, table 3-7) and its "maximal subpart"
+// practice for ill-formed ones.
+#include <logscan/utf8.hpp>
+
+#include <doctest/doctest.h>
+
+#include <string_view>
+
+namespace {
+std::size_t complete(std::string_view s) { return logscan::internal::utf8_complete(s.data(), s.data() + s.size()); }
+std::size_t invalid(std::string_view s) { return logscan::internal::utf8_invalid_length(s.data(), s.data() + s.size()); }
+} // namespace
+
+TEST_CASE("utf8::complete sequences: their length; anything else: 0") {
+    CHECK(complete("\xc3\xa9") == 2);          // é
+    CHECK(complete("\xe2\x82\xac") == 3);      // €
+    CHECK(complete("\xf0\x9f\x98\x80") == 4);  // 😀
+    CHECK(complete("\xf4\x8f\xbf\xbf") == 4);  // U+10FFFF
+    CHECK(complete("\xc2\x80x") == 2);         // only the sequence counts
+    CHECK(complete("\xc1\xbf") == 0);          // overlong 2-byte
+    CHECK(complete("\xe0\x9f\xbf") == 0);      // overlong 3-byte (E0 needs A0..BF)
+    CHECK(complete("\xed\xa0\x80") == 0);      // surrogate (ED needs 80..9F)
+    CHECK(complete("\xf4\x90\x80\x80") == 0);  // above U+10FFFF
+    CHECK(complete("\xf5\x80\x80\x80") == 0);  // F5 starts nothing
+    CHECK(complete("\x80") == 0);              // a lone continuation byte
+    CHECK(complete("\xe2\x82") == 0);          // cut short by the end
+}
+
+TEST_CASE("utf8::invalid_length is the maximal subpart") {
+    CHECK(invalid("\xff") == 1);
+    CHECK(invalid("\x80\x80") == 1);           // each continuation byte alone
+    CHECK(invalid("\xe2\x82x") == 2);          // lead + the continuation that fits
+    CHECK(invalid("\xe2\x82") == 2);           // cut by the end
+    CHECK(invalid("\xf0\x9f\x98") == 3);
+    CHECK(invalid("\xed\xa0\x80") == 1);       // ED then A0 does not fit: ED alone
+    CHECK(invalid("\xe0\x80\x80") == 1);       // E0 then 80 does not fit
+    CHECK(invalid("\xc0\xaf") == 1);           // C0 starts nothing
+}
