@@ -52,14 +52,7 @@ int main(int argc, char** argv) {
         return 2;
     }
     peak_memory v;
-    logscan::error e;
-    if (std::strcmp(argv[1], "-") == 0) {
-        logscan::fd_source src(0);
-        e = logscan::megengine_log::parse(src, v);
-    } else {
-        logscan::file_source src(argv[1]);
-        e = logscan::megengine_log::parse(src, v);
-    }
+    const logscan::error e = logscan::with_input(argv[1], [&](auto& src) { return logscan::megengine_log::parse(src, v); });
     if (!e.ok()) {
         std::fprintf(stderr, "megengine_peak_memory: %s: %.*s%s%s\n", argv[1], static_cast<int>(e.message.size()),
                      e.message.data(), e.sys_errno ? ": " : "", e.sys_errno ? std::strerror(e.sys_errno) : "");

@@ -48,14 +48,7 @@ int main(int argc, char** argv) {
     }
     const std::size_t k = argc == 3 ? static_cast<std::size_t>(std::strtoul(argv[2], nullptr, 10)) : 5;
     top_ops v;
-    logscan::error e;
-    if (std::strcmp(argv[1], "-") == 0) {
-        logscan::fd_source src(0);
-        e = logscan::megengine_profile::parse(src, v);
-    } else {
-        logscan::file_source src(argv[1]);
-        e = logscan::megengine_profile::parse(src, v);
-    }
+    const logscan::error e = logscan::with_input(argv[1], [&](auto& src) { return logscan::megengine_profile::parse(src, v); });
     if (!e.ok()) {
         std::fprintf(stderr, "megengine_top_ops: %s: %.*s", argv[1], static_cast<int>(e.message.size()), e.message.data());
         if (e.line != 0) std::fprintf(stderr, " at line %llu, column %llu", static_cast<unsigned long long>(e.line),

@@ -97,16 +97,8 @@ int main(int argc, char** argv) {
         std::fprintf(stderr, "usage: paddle_summary FILE   (- for standard input)\n");
         return 2;
     }
-    const std::string_view path = argv[1];
     paddle::summary s;
-    logscan::error e;
-    if (path == "-") {
-        logscan::fd_source src(0);
-        e = paddle::read(src, s);
-    } else {
-        logscan::file_source src(argv[1]);
-        e = paddle::read(src, s);
-    }
+    const logscan::error e = logscan::with_input(argv[1], [&](auto& src) { return paddle::read(src, s); });
     if (!e.ok()) {  // where it stopped, and the system's reason for I/O errors
         std::fprintf(stderr, "paddle_summary: %s: %.*s", argv[1], static_cast<int>(e.message.size()), e.message.data());
         if (e.line != 0)

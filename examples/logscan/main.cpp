@@ -35,15 +35,8 @@ int usage_error(const char* what) {
 template <class Parse>
 int convert(const char* path, Parse&& parse) {
     logscan::ndjson_file out(stdout);
-    logscan::error e;
     std::uint64_t errors = 0;
-    if (std::strcmp(path, "-") == 0) {
-        logscan::fd_source src(0);
-        e = parse(src, out, errors);
-    } else {
-        logscan::file_source src(path);
-        e = parse(src, out, errors);
-    }
+    const logscan::error e = logscan::with_input(path, [&](auto& src) { return parse(src, out, errors); });
     const bool written = out.flush();
     if (!e.ok()) {
         std::fprintf(stderr, "logscan: %s: %.*s", path, static_cast<int>(e.message.size()), e.message.data());

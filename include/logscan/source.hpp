@@ -137,6 +137,18 @@ public:
 private:
     int open_errno_;
 };
+
+/// Calls `f(source)` with standard input when `path` is `-`, else with the file `path`, and
+/// returns what `f` returns — the usual FILE argument of a command-line tool.
+template <class F>
+decltype(auto) with_input(const char* path, F&& f) {
+    if (path[0] == '-' && path[1] == '\0') {
+        fd_source src(0);
+        return std::forward<F>(f)(src);
+    }
+    file_source src(path);
+    return std::forward<F>(f)(src);
+}
 #endif // LOGSCAN_HAS_POSIX_IO
 
 /// A source: anything with `chunk next()`.

@@ -179,3 +179,16 @@ TEST_CASE("megengine_profile::damaged documents: records before the damage, then
     const auto g = run(junk);
     CHECK(of_type(g, "error").size() == 1);
 }
+
+TEST_CASE("megengine_profile::a visitor of one callback: the other sections are skipped, its records all come") {
+    struct execs {
+        std::size_t n = 0, named = 0;
+        void on_exec(const mp::exec& e) {
+            ++n;
+            named += e.opr_id.has_value();
+        }
+    } v;
+    REQUIRE(mp::parse(sample(), v).ok());
+    CHECK(v.n == 234); // the elements of graph_exec.comp_seq
+    CHECK(v.named == 234);
+}

@@ -29,7 +29,8 @@
 /// void on_opr_footprint(const megengine_profile::opr_footprint&); // each profiler.opr_footprint[OPR]
 /// void on_error(const logscan::error&);                           // see below
 /// \endcode
-/// Unknown keys are skipped unread (validated, no events). A JSON syntax error (a truncated
+/// Unknown keys, and the sections whose records the visitor has no callback for, are skipped
+/// unread (validated, no events). A JSON syntax error (a truncated
 /// file) is an `error` with its line and column, and ends the parse; the records before it
 /// were delivered. An object whose strings, lists and `param` do not fit the scratch buffer
 /// (`scratch_capacity`, 64 KiB by default) is an `error` record ("object too large for the
@@ -47,6 +48,7 @@
 #include <cstring>
 #include <optional>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 #include "../config.hpp"
@@ -275,20 +277,21 @@ public:
         case role::root:
             next_ = k == "profiler" ? role::profiler : k == "graph_exec" ? role::graph_exec : role::skip;
             break;
+        // a section whose records the visitor does not take is skipped unread
         case role::profiler:
-            if (k == "host" || k == "device") {
+            if ((k == "host" || k == "device") && wants<opr_time>) {
                 next_ = role::time_section;
                 source_ = k == "host" ? std::string_view("host") : std::string_view("device");
-            } else if (k == "opr_footprint") {
+            } else if (k == "opr_footprint" && wants<opr_footprint>) {
                 next_ = role::fp_section;
             }
             break;
         case role::graph_exec:
-            next_ = k == "comp_seq"     ? role::comp_seq
-                    : k == "mem_chunk"  ? role::chunk_section
-                    : k == "var"        ? role::var_section
-                    : k == "operator"   ? role::opr_section
-                                        : role::skip;
+            next_ = k == "comp_seq" && wants<exec>             ? role::comp_seq
+                    : k == "mem_chunk" && wants<mem_chunk>     ? role::chunk_section
+                    : k == "var" && wants<var>                 ? role::var_section
+                    : k == "operator" && wants<opr>            ? role::opr_section
+                                                               : role::skip;
             break;
         case role::time_section: // OPR: kept for its units' records
             b_.used = 0;
@@ -416,6 +419,18 @@ public:
 
 private:
     static constexpr std::size_t max_depth = 16;
+
+    // True when the visitor has the callback of record R (a misdeclared one is still a compile
+    // error: every callback is called through LOGSCAN_VISIT below).
+    template <class R>
+    static constexpr bool wants = [] {
+        if constexpr (std::is_same_v<R, opr>) return requires(V& v, const R& r) { v.on_opr(r); };
+        else if constexpr (std::is_same_v<R, var>) return requires(V& v, const R& r) { v.on_var(r); };
+        else if constexpr (std::is_same_v<R, mem_chunk>) return requires(V& v, const R& r) { v.on_mem_chunk(r); };
+        else if constexpr (std::is_same_v<R, exec>) return requires(V& v, const R& r) { v.on_exec(r); };
+        else if constexpr (std::is_same_v<R, opr_time>) return requires(V& v, const R& r) { v.on_opr_time(r); };
+        else return requires(V& v, const R& r) { v.on_opr_footprint(r); };
+    }();
 
     role top() const noexcept { return depth_ == 0 ? role::none : stack_[depth_ - 1]; }
 
