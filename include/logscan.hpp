@@ -18,5 +18,6 @@
 #include "logscan/ndjson.hpp"
 #include "logscan/formats/megengine_log.hpp"
 #include "logscan/formats/megengine_profile.hpp"
+#include "logscan/formats/tvm_profile.hpp"
 
 #endif

@@ -9,6 +9,7 @@
 // (everything parseable is still written); 2 on a usage error.
 #include <logscan/formats/megengine_log.hpp>
 #include <logscan/formats/megengine_profile.hpp>
+#include <logscan/formats/tvm_profile.hpp>
 #include <logscan/ndjson.hpp>
 
 #include <cstdio>
@@ -22,7 +23,7 @@ constexpr const char* usage_text =
     "       logscan --help\n"
     "\n"
     "Converts FILE (- for standard input) to NDJSON records on standard output.\n"
-    "FORMAT: megengine-log, megengine-profile\n"
+    "FORMAT: megengine-log, megengine-profile, tvm-profile\n"
     "Exit status: 0 success; 1 unreadable input or error records (the rest is still written);\n"
     "2 usage error.\n";
 
@@ -102,6 +103,14 @@ int main(int argc, char** argv) {
             errors = v.errors;
             if (e.code != logscan::error_code::io_error && e.code != logscan::error_code::open_failed)
                 e = {}; // (errors in the document are records; counted above)
+            return e;
+        });
+    }
+    if (format == logscan::tvm_profile::format_name) {
+        return convert(path, [](auto& src, logscan::ndjson_file& out, std::uint64_t& errors) {
+            logscan::tvm_profile::ndjson_visitor<logscan::ndjson_file> v{out};
+            const logscan::error e = logscan::tvm_profile::parse(src, v);
+            errors = v.errors;
             return e;
         });
     }

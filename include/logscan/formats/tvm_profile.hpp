@@ -1,0 +1,423 @@
+// SPDX-License-Identifier: MIT
+/// \file formats/tvm_profile.hpp
+/// The `tvm-profile` format: the report TVM's VM profiler prints (`vm.profile(...)`, the
+/// record contract is formats.md, section 5). Built from the toolkit's parts only: line
+/// framing, line rules for the report's own lines, `aligned_table` for its rows, and
+/// `line_router` to share lines between them.
+///
+/// \code
+/// #include <logscan/formats/tvm_profile.hpp>            // (also in the umbrella <logscan.hpp>)
+/// struct kernels {                                       // every callback is optional
+///     std::string_view model;                            // (copy it if you keep it: views die with the line)
+///     void on_run(const logscan::tvm_profile::run& r) { remember(r.model); }
+///     void on_call(const logscan::tvm_profile::call& c) { use(c.name, c.duration_us().value_or(0)); }
+/// };
+/// kernels v;
+/// logscan::file_source src("profile.txt");
+/// logscan::error e = logscan::tvm_profile::parse(src, v);
+/// // or, for your own I/O: logscan::tvm_profile::parser<kernels> p(v); p.feed(chunk); ...; p.finish();
+/// \endcode
+///
+/// Events (records are views into the current line, valid during the call):
+/// \code
+/// void on_run(const tvm_profile::run&);             // Evaluate vm inference cost of MODEL on DEVICE
+/// void on_mean_time(const tvm_profile::mean_time&); // Mean vm inference time (std dev): X ms (Y ms)
+/// void on_call(const tvm_profile::call&);           // each row of a report table
+/// void on_total(const tvm_profile::total&);         // each row after the table's dashes (Sum, Total)
+/// void on_config(const tvm_profile::config&);       // each KEY: VALUE of a Configuration block
+/// void on_text(const logscan::line&);               // any other non-blank line, trailing spaces removed
+/// void on_error(const logscan::error&);             // a line too long; a header with too many columns
+/// \endcode
+///
+/// The report table starts at a header line that begins with `Name` and holds
+/// `Duration (us)` (up to 64 columns and 16 KiB of header). Columns are separated by two or
+/// more spaces; `Name` is left-aligned at column 0, every other column right-aligned to its
+/// header's right edge (TVM pads by bytes): a cell belongs to the column whose header ends
+/// where the cell ends. Before the dashes line, a line with no cell past `Name` (a debug
+/// print, a row cut off) is `text` and the rows go on; the dashes start the footer (`Sum`,
+/// `Total`); a line that is not a row, a blank line or a second dashes line ends the table.
+/// `Configuration` followed by a dashes line opens a block of `KEY: VALUE` lines (KEY: a
+/// letter, then letters, digits, spaces, `_`, `-`) that ends at a blank line or at the first
+/// other line, which is then read as usual. The table's header and dashes lines and the
+/// `Configuration` heading and its dashes are structure: they yield no record.
+///
+/// Cells: `Duration (us)`, `Percent`, `Count` and every `perf::` column are numeric (`,`
+/// thousands separators allowed, `numeric_column`); every other cell is text, even when it
+/// looks like a number (a `Hash` may be all digits). Empty cells are absent.
+///
+/// Allocation: the parser allocates its carry buffer once, at construction; the table
+/// reader keeps the header in a fixed buffer inside the parser; nothing while parsing.
+#ifndef LOGSCAN_FORMATS_TVM_PROFILE_HPP_INCLUDED
+#define LOGSCAN_FORMATS_TVM_PROFILE_HPP_INCLUDED
+
+#include <cstdint>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <utility>
+
+#include "../config.hpp"
+#include "../error.hpp"
+#include "../lines.hpp"
+#include "../ndjson.hpp"
+#include "../num.hpp"
+#include "../regex.hpp"
+#include "../route.hpp"
+#include "../rules.hpp"
+#include "../source.hpp"
+#include "../table.hpp"
+#include "../visit.hpp"
+
+namespace logscan::tvm_profile {
+
+/// The format's name, as the command line and `detect` know it.
+inline constexpr std::string_view format_name = "tvm-profile";
+
+/// `Evaluate vm inference cost of resnet18 on cpu(0)`: a report begins.
+struct run {
+    std::uint64_t line;      ///< line number
+    std::string_view model;  ///< `resnet18`
+    std::string_view device; ///< `cpu(0)`
+};
+
+/// `Mean vm inference time (std dev): 13.13 ms (1.80 ms)`.
+struct mean_time {
+    std::uint64_t line; ///< line number
+    double mean_ms;     ///< 13.13
+    double std_ms;      ///< 1.8
+};
+
+/// True for the columns whose cells are numbers: `Duration (us)`, `Percent`, `Count` and
+/// every column whose name starts with `perf::`.
+constexpr bool numeric_column(std::string_view name) noexcept {
+    return name == "Duration (us)" || name == "Percent" || name == "Count" || name.starts_with("perf::");
+}
+
+/// What a report row (`call`) and a footer row (`total`) share: the cells under the header.
+struct report_row {
+    std::uint64_t line;              ///< line number
+    std::span<const cell> cells;     ///< cells[i] under columns[i] (cells[0]: the name); empty ones are blank
+    std::span<const cell> columns;   ///< the report's header: columns[i].text() is the name
+    std::size_t duration_column;     ///< index of `Duration (us)`, or column_lookup::npos
+    std::size_t percent_column;      ///< index of `Percent`, or npos
+    std::size_t count_column;        ///< index of `Count`, or npos
+    std::size_t device_column;       ///< index of `Device`, or npos
+
+    /// The trimmed text of column i, empty when the row has no cell there.
+    constexpr std::string_view text(std::size_t i) const noexcept { return i < cells.size() ? cells[i].text() : std::string_view{}; }
+    /// The trimmed text of the column named `name` (a linear search: look the index up once
+    /// with `columns` for a hot loop), empty when absent.
+    constexpr std::string_view text(std::string_view name) const noexcept { return text(column_lookup::index_of(columns, name)); }
+    /// Column i as a number (thousands separators allowed); none when empty or not a number.
+    constexpr std::optional<double> number(std::size_t i) const noexcept {
+        const std::string_view t = text(i);
+        if (t.empty()) return std::nullopt;
+        const auto r = parse_grouped<double>(t);
+        return r.ok() ? std::optional<double>(r.value) : std::nullopt;
+    }
+    /// `Duration (us)`: the time of the call(s) in microseconds.
+    constexpr std::optional<double> duration_us() const noexcept { return number(duration_column); }
+    /// `Percent`: its share of the total.
+    constexpr std::optional<double> percent() const noexcept { return number(percent_column); }
+    /// `Count`: the number of calls.
+    constexpr std::optional<std::uint64_t> count() const noexcept {
+        const std::string_view t = text(count_column);
+        const auto r = parse_grouped<std::uint64_t>(t);
+        return !t.empty() && r.ok() ? std::optional<std::uint64_t>(r.value) : std::nullopt;
+    }
+    /// `Device`: `cpu0`, `cuda0`, ...; empty when the row has none.
+    constexpr std::string_view device() const noexcept { return text(device_column); }
+};
+
+/// A row of a report table: a fused kernel or a VM instruction.
+struct call : report_row {
+    std::string_view name; ///< `vm_mod_fused_nn_contrib_conv2d_NCHWc_add_nn_relu_1`, `VM::AllocStorage`
+};
+
+/// A row after the table's dashes line.
+struct total : report_row {
+    std::string_view kind; ///< `Sum`, `Total`
+};
+
+/// A `KEY: VALUE` line of a Configuration block: `Number of threads: 32`.
+struct config {
+    std::uint64_t line;     ///< line number
+    std::string_view key;   ///< `Number of threads`
+    std::string_view value; ///< `32`
+};
+
+LOGSCAN_EVENT(on_run, "void on_run(const logscan::tvm_profile::run&)");
+LOGSCAN_EVENT(on_mean_time, "void on_mean_time(const logscan::tvm_profile::mean_time&)");
+LOGSCAN_EVENT(on_call, "void on_call(const logscan::tvm_profile::call&)");
+LOGSCAN_EVENT(on_total, "void on_total(const logscan::tvm_profile::total&)");
+LOGSCAN_EVENT(on_config, "void on_config(const logscan::tvm_profile::config&)");
+
+/// True when V has at least one of the format's callbacks (or derives from `validate_only`).
+template <class V>
+concept visitor = has_some_callback<V, on_run_event, on_mean_time_event, on_call_event, on_total_event,
+                                    on_config_event, on_text_event, on_error_event>;
+
+namespace detail {
+
+inline constexpr std::size_t max_columns = 64;
+inline constexpr std::size_t header_capacity = 16384;
+
+template <class V>
+struct state {
+    V& vis;
+    bool stopped = false;
+    // the current report's column indices
+    std::size_t duration = column_lookup::npos, percent = column_lookup::npos, count = column_lookup::npos,
+                device = column_lookup::npos;
+    // a Configuration block: its heading (known to be one only at the next line), then its lines
+    enum class block : unsigned char { none, heading, config } in_block = block::none;
+    line heading{};
+
+    flow note(flow f) noexcept {
+        if (f == flow::stop) stopped = true;
+        return f;
+    }
+    // the `text` record of a line (trailing spaces removed; blank lines yield nothing)
+    flow text(const line& l) {
+        const std::string_view t = internal::trim_right(l.text);
+        if (t.empty()) return flow::proceed;
+        return note(LOGSCAN_VISIT(vis, on_text, line{t, l.number, l.offset}));
+    }
+
+    // the aligned_table's events
+    void on_table_header(const table_header& h) noexcept {
+        duration = h.index_of("Duration (us)");
+        percent = h.index_of("Percent");
+        count = h.index_of("Count");
+        device = h.index_of("Device");
+    }
+    flow on_table_row(const table_row& r) {
+        const report_row base{r.line, r.cells, r.header, duration, percent, count, device};
+        const std::string_view first = r.cells[0].text();
+        if (r.footer) {
+            const total t{base, first};
+            return note(LOGSCAN_VISIT(vis, on_total, t));
+        }
+        const call c{base, first};
+        return note(LOGSCAN_VISIT(vis, on_call, c));
+    }
+    flow on_table_text(const line& l) { return text(l); }
+    flow on_error(const error& e) { return note(report_error(vis, e)); }
+};
+
+template <class V>
+using table_t = aligned_table<state<V>, max_columns, header_capacity>;
+
+template <class V>
+auto make_rules(state<V>& st, table_t<V>& table) {
+    return rule_set(
+        rule<R"(Evaluate vm inference cost of (\S+) on (\S+) *)", "Evaluate vm inference cost of resnet18 on cpu(0)">(
+            [&st](const auto& m, rule_context& ctx) {
+                return st.note(LOGSCAN_VISIT_LAZY(st.vis, on_run, run, [&] {
+                    return run{ctx.current.number, m.template get<1>(), m.template get<2>()};
+                }));
+            }),
+        rule<R"(Mean [^:]* time \(std dev\): (\d+(?:\.\d+)?) ms \((\d+(?:\.\d+)?) ms\) *)",
+             "Mean vm inference time (std dev): 13.13 ms (1.80 ms)">([&st](const auto& m, rule_context& ctx) {
+            return st.note(LOGSCAN_VISIT_LAZY(st.vis, on_mean_time, mean_time, [&] {
+                return mean_time{ctx.current.number, parse_number<double>(m.template get<1>()).value,
+                                 parse_number<double>(m.template get<2>()).value};
+            }));
+        }),
+        rule<R"(Name  .*Duration \(us\).*)", "Name          Duration (us)  Percent  Device  Count  ">(
+            [&st, &table](const auto&, rule_context& ctx) {
+                const table_feed f = table.start(ctx.current);
+                if (f == table_feed::stop) return flow::stop;
+                if (f == table_feed::not_mine) return st.text(ctx.current); // reported: too wide
+                return flow::proceed;
+            }),
+        rule<R"(Configuration *)">([&st](const auto&, rule_context& ctx) { // its text is known: keep the number only
+            st.in_block = state<V>::block::heading;
+            st.heading = line{"Configuration", ctx.current.number, ctx.current.offset};
+        }));
+}
+
+template <class V>
+struct fallback {
+    state<V>* st;
+    flow operator()(const line& l) const { return st->text(l); }
+};
+
+template <class V>
+using rules_t = decltype(make_rules(std::declval<state<V>&>(), std::declval<table_t<V>&>()));
+
+} // namespace detail
+
+/// The push parser: `feed(chunk)` any number of times (chunks may split lines anywhere),
+/// then `finish()`. Holds the visitor by reference. Not copyable or movable (its readers
+/// refer to its state).
+template <class Visitor>
+class parser {
+    static_assert(visitor<Visitor>,
+                  "logscan::tvm_profile::parser: the visitor has none of the format's callbacks (on_run, "
+                  "on_mean_time, on_call, on_total, on_config, on_text, on_error): a misspelt name? Derive it "
+                  "from logscan::validate_only if it deliberately has none");
+
+public:
+    /// `max_line`: the longest line (bytes) that can straddle two chunks; longer lines are
+    /// `line_too_long` errors.
+    explicit parser(Visitor& vis, std::size_t max_line = line_buffer::default_capacity)
+        : st_{vis}, table_(st_), rules_(detail::make_rules(st_, table_), detail::fallback<Visitor>{&st_}),
+          router_(rules_, table_), carry_(max_line), sink_{this}, splitter_(sink_, carry_.span()) {}
+    parser(const parser&) = delete;
+    parser& operator=(const parser&) = delete;
+
+    /// Feeds the next chunk. Returns `flow::stop` once a callback has stopped the parse.
+    flow feed(std::string_view chunk) { return splitter_.feed(chunk); }
+    /// Ends the input (the last line may lack its newline).
+    flow finish() {
+        if (splitter_.finish() == flow::stop || st_.stopped) return flow::stop;
+        if (st_.in_block == block::heading && st_.text(st_.heading) == flow::stop) return flow::stop;
+        st_.in_block = block::none;
+        return st_.note(router_.finish());
+    }
+    /// True when a callback stopped the parse.
+    bool stopped() const noexcept { return st_.stopped; }
+
+private:
+    using block = typename detail::state<Visitor>::block;
+
+    // One line: a Configuration block first (a heading is known to be one only at the next
+    // line), then the tables and the rules.
+    flow on_line(const line& l) {
+        const std::string_view t = internal::trim_right(l.text);
+        if (st_.in_block == block::heading) {
+            st_.in_block = block::none;
+            if (internal::is_dash_line(t)) {
+                st_.in_block = block::config;
+                return flow::proceed;
+            }
+            if (st_.text(st_.heading) == flow::stop) return flow::stop;
+        }
+        if (st_.in_block == block::config) {
+            if (t.empty()) {
+                st_.in_block = block::none;
+                return flow::proceed;
+            }
+            if (const auto m = match<R"(([A-Za-z][A-Za-z0-9 _-]*): (.*))">(t)) {
+                return st_.note(LOGSCAN_VISIT_LAZY(st_.vis, on_config, config, [&] {
+                    return config{l.number, m.template get<1>(), m.template get<2>()};
+                }));
+            }
+            st_.in_block = block::none;
+        }
+        return st_.note(router_.feed(l));
+    }
+
+    struct sink {
+        parser* p;
+        flow on_line(const line& l) { return p->on_line(l); }
+        flow on_error(const error& e) { return p->st_.note(report_error(p->st_.vis, e)); }
+    };
+
+    detail::state<Visitor> st_;
+    detail::table_t<Visitor> table_;
+    rule_reader<detail::rules_t<Visitor>, detail::fallback<Visitor>> rules_;
+    line_router<rule_reader<detail::rules_t<Visitor>, detail::fallback<Visitor>>, detail::table_t<Visitor>> router_;
+    line_buffer carry_;
+    sink sink_;
+    line_splitter<sink> splitter_;
+};
+
+/// A visitor that writes every record as formats.md's NDJSON through an `ndjson_writer`
+/// (`"type"`, then `"line"`, then the fields in the contract's order; `cells` keyed by the
+/// header's column names in their order, numeric columns as numbers). Counts the records
+/// and the errors.
+template <class Writer>
+struct ndjson_visitor {
+    Writer& w;                  ///< the writer
+    std::uint64_t records = 0;  ///< records written
+    std::uint64_t errors = 0;   ///< `error` records among them
+
+    void on_run(const run& r) {
+        start("run", r.line);
+        w.field("model", r.model);
+        w.field("device", r.device);
+        w.end();
+    }
+    void on_mean_time(const mean_time& r) {
+        start("mean_time", r.line);
+        w.field("mean_ms", r.mean_ms);
+        w.field("std_ms", r.std_ms);
+        w.end();
+    }
+    void on_call(const call& r) {
+        start("call", r.line);
+        w.field("name", r.name);
+        cells(r);
+        w.end();
+    }
+    void on_total(const total& r) {
+        start("total", r.line);
+        w.field("kind", r.kind);
+        cells(r);
+        w.end();
+    }
+    void on_config(const config& r) {
+        start("config", r.line);
+        w.field("key", r.key);
+        w.field("value", r.value);
+        w.end();
+    }
+    void on_text(const line& l) {
+        start("text", l.number);
+        w.field("text", l.text);
+        w.end();
+    }
+    void on_error(const error& e) {
+        ++errors;
+        start("error", e.line);
+        if (e.column != 0) w.field("column", e.column);
+        w.field("message", e.message);
+        w.end();
+    }
+
+private:
+    void start(std::string_view type, std::uint64_t line) {
+        ++records;
+        w.begin(type, line);
+    }
+    void cells(const report_row& r) {
+        w.key("cells");
+        w.begin_object();
+        for (std::size_t i = 1; i < r.cells.size() && i < r.columns.size(); ++i) {
+            const std::string_view t = r.cells[i].text();
+            if (t.empty()) continue;
+            const std::string_view name = r.columns[i].text();
+            w.key(name);
+            if (numeric_column(name)) w.number_or_string(t, true);
+            else w.value(t);
+        }
+        w.end_object();
+    }
+};
+
+/// Parses a whole source (`file_source`, `fd_source`, `memory_source`, ...) into `vis`.
+/// Returns the source's error (with errno), `stopped` when a callback stopped, or none.
+/// Problems inside the input go to `on_error` and do not stop the parse.
+template <byte_source Source, class Visitor>
+error parse(Source& src, Visitor& vis, std::size_t max_line = line_buffer::default_capacity) {
+    parser<Visitor> p(vis, max_line);
+    struct consumer {
+        parser<Visitor>& p;
+        flow feed(std::string_view c) { return p.feed(c); }
+        flow finish() { return p.finish(); }
+    } c{p};
+    return pump(src, c);
+}
+
+/// Parses a buffer in memory.
+template <class Visitor>
+error parse(std::string_view text, Visitor& vis, std::size_t max_line = line_buffer::default_capacity) {
+    memory_source src(text);
+    return parse(src, vis, max_line);
+}
+
+} // namespace logscan::tvm_profile
+
+#endif // LOGSCAN_FORMATS_TVM_PROFILE_HPP_INCLUDED

@@ -1,0 +1,402 @@
+// SPDX-License-Identifier: MIT
+// tvm-profile (formats.md section 5) on sample 004 and on hand-written reports printed the way
+// TVM prints them (right-aligned by bytes, trailing spaces on every row). Expected values come
+// from the input: counted and summed in this file with plain string operations that share
+// nothing with the module, or read off the sample by hand (line numbers given).
+#include <logscan/formats/tvm_profile.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "support/alloc_counter.hpp"
+#include "support/chunking.hpp"
+
+namespace tp = logscan::tvm_profile;
+
+namespace {
+
+std::string sv(std::string_view s) { return std::string(s); }
+
+// Every record as one string, in order (cells as `column=text` for the non-empty ones).
+struct recorder {
+    std::vector<std::string> out;
+    std::size_t runs = 0, means = 0, calls = 0, totals = 0, configs = 0, texts = 0, errors = 0;
+
+    static std::string cells(const tp::report_row& r) {
+        std::string s;
+        for (std::size_t i = 1; i < r.cells.size(); ++i)
+            if (!r.cells[i].empty()) s += " " + sv(r.columns[i].text()) + "=" + sv(r.cells[i].text());
+        return s;
+    }
+    void on_run(const tp::run& r) {
+        ++runs;
+        out.push_back("run " + std::to_string(r.line) + " " + sv(r.model) + " " + sv(r.device));
+    }
+    void on_mean_time(const tp::mean_time& r) {
+        ++means;
+        char b[96];
+        std::snprintf(b, sizeof b, "mean_time %llu %g %g", static_cast<unsigned long long>(r.line), r.mean_ms, r.std_ms);
+        out.push_back(b);
+    }
+    void on_call(const tp::call& r) {
+        ++calls;
+        out.push_back("call " + std::to_string(r.line) + " " + sv(r.name) + " |" + cells(r));
+    }
+    void on_total(const tp::total& r) {
+        ++totals;
+        out.push_back("total " + std::to_string(r.line) + " " + sv(r.kind) + " |" + cells(r));
+    }
+    void on_config(const tp::config& r) {
+        ++configs;
+        out.push_back("config " + std::to_string(r.line) + " " + sv(r.key) + "=" + sv(r.value));
+    }
+    void on_text(const logscan::line& l) {
+        ++texts;
+        out.push_back("text " + std::to_string(l.number) + " " + sv(l.text));
+    }
+    void on_error(const logscan::error& e) {
+        ++errors;
+        out.push_back("error " + std::to_string(e.line) + " " + sv(e.message));
+    }
+};
+
+std::vector<std::string> run_chunks(logscan::test::chunk_list chunks) {
+    recorder r;
+    tp::parser<recorder> p(r, 4096);
+    for (auto c : chunks) p.feed(c);
+    p.finish();
+    return r.out;
+}
+
+recorder run(std::string_view text) {
+    recorder r;
+    REQUIRE(tp::parse(text, r).ok());
+    return r;
+}
+
+const std::string& sample() {
+    static const std::string s = logscan::test::read_file(logscan::test::sample_path("004_d73c77cb3fb2895c.txt"));
+    return s;
+}
+
+std::vector<std::string_view> lines_of(std::string_view t) {
+    std::vector<std::string_view> v;
+    for (std::size_t p = 0; p < t.size();) {
+        std::size_t nl = t.find('\n', p);
+        if (nl == std::string_view::npos) nl = t.size();
+        v.push_back(t.substr(p, nl - p));
+        p = nl + 1;
+    }
+    return v;
+}
+
+// The text of a right-aligned field of a sample line: the run of non-blank bytes (single
+// spaces inside) that ends at `end` (exclusive).
+std::string_view field_ending_at(std::string_view l, std::size_t end) {
+    std::size_t b = end;
+    while (b > 0 && !(l[b - 1] == ' ' && (b < 2 || l[b - 2] == ' '))) --b;
+    return l.substr(b, end - b);
+}
+
+double plain_number(std::string_view s) {
+    std::string t;
+    for (char c : s)
+        if (c != ',') t += c;
+    return std::strtod(t.c_str(), nullptr);
+}
+
+// A report printed the way TVM prints it: the header's columns right-aligned, every row
+// padded to the header's width (trailing spaces included).
+struct report_printer {
+    std::vector<std::string> names;
+    std::vector<std::size_t> widths;
+    std::string out;
+    void header(std::vector<std::string> n, std::vector<std::size_t> w) {
+        names = std::move(n);
+        widths = std::move(w);
+        std::vector<std::string> h(names.begin(), names.end());
+        row(h);
+    }
+    void row(const std::vector<std::string>& cells) {
+        std::string s = cells[0];
+        s.resize(widths[0], ' ');
+        for (std::size_t i = 1; i < widths.size(); ++i) {
+            const std::string c = i < cells.size() ? cells[i] : "";
+            s += "  " + std::string(widths[i] - c.size(), ' ') + c;
+        }
+        out += s + "  \n";
+    }
+    void line(const std::string& s) { out += s + "\n"; }
+};
+
+} // namespace
+
+TEST_CASE("tvm_profile::sample 004: every record type, counts and sums computed from the text") {
+    const std::string& s = sample();
+    const recorder r = run(s);
+    // counts from the text
+    std::size_t runs = 0, means = 0, calls = 0, prints = 0, configs = 0, sums = 0, totals = 0;
+    for (std::string_view l : lines_of(s)) {
+        runs += l.starts_with("Evaluate vm inference cost of ");
+        means += l.starts_with("Mean vm inference time (std dev): ");
+        calls += l.starts_with("vm_mod_") || l.starts_with("VM::");
+        prints += l.starts_with("hellow minjae") || l.starts_with("this is lower hello");
+        configs += l.starts_with("Number of threads: ") || l.starts_with("Executor: ");
+        sums += l.starts_with("Sum ");
+        totals += l.starts_with("Total ");
+    }
+    CHECK(runs == 11);
+    CHECK(r.runs == runs);
+    CHECK(r.means == means);
+    CHECK(r.calls == calls);
+    CHECK(r.texts == prints);
+    CHECK(r.configs == configs);
+    CHECK(r.totals == sums + totals);
+    CHECK(r.errors == 0);
+
+    // first and last records of each type, read off the sample
+    const auto& o = r.out;
+    CHECK(o[0] == "text 1 hellow minjae this is compiler.cc line 911");
+    CHECK(o[2] == "run 3 resnet18 cpu(0)");
+    CHECK(o[3] == "mean_time 4 13.13 1.8");
+    CHECK(o[4] == "call 6 vm_mod_fused_nn_contrib_conv2d_NCHWc_add_nn_relu_1 | Duration (us)=1,577.51 Percent=1.29 "
+                  "Device=cpu0 Count=2 Argument Shapes=float32[1, 1, 56, 56, 64], float32[2, 1, 3, 3, 64, 32], "
+                  "float32[1, 2, 1, 1, 32], float32[1, 2, 56, 56, 32] Hash=35b19e27a40f9b21 data_layout=NCHW64c "
+                  "kernel_layout=OIHW64i32o out_layout=NCHW32c perf::CACHE-MISSES=57,602 perf::CYCLES=97,226,683 "
+                  "perf::INSTRUCTIONS=266,406,311 perf::STALLED-CYCLES-BACKEND=54,590,609 "
+                  "perf::STALLED-CYCLES-FRONTEND=710,191");
+    CHECK(o[o.size() - 1] == "config 738 Executor=VM");
+    CHECK(o[o.size() - 2] == "config 737 Number of threads=32");
+    const std::string perf = " perf::CACHE-MISSES=6,106,994 perf::CYCLES=1,182,997,531 perf::INSTRUCTIONS=2,235,630,015 "
+                             "perf::STALLED-CYCLES-BACKEND=727,039,905 perf::STALLED-CYCLES-FRONTEND=15,963,373";
+    CHECK(o[o.size() - 3] == "total 733 Total | Duration (us)=36,154.27 Device=cpu0 Count=1" + perf);
+    CHECK(o[o.size() - 4] == "total 732 Sum | Duration (us)=23,217.08 Percent=64.22 Count=27 perf::CACHE-MISSES=6,085,302 "
+                             "perf::CYCLES=1,106,734,771 perf::INSTRUCTIONS=2,212,066,818 "
+                             "perf::STALLED-CYCLES-BACKEND=708,710,563 perf::STALLED-CYCLES-FRONTEND=12,653,146");
+    CHECK(o[o.size() - 5] == "call 730 VM::AllocTensor | Duration (us)=0.70 Percent=0.00 Device=cpu0 Count=1 "
+                             "Argument Shapes=float32[1, 512, 8, 8] perf::CACHE-MISSES=104 perf::CYCLES=2,456,593 "
+                             "perf::INSTRUCTIONS=769,857 perf::STALLED-CYCLES-BACKEND=584,998 "
+                             "perf::STALLED-CYCLES-FRONTEND=102,002");
+}
+
+TEST_CASE("tvm_profile::sample 004: in every report the calls add up to its Sum row") {
+    // sums computed from the text (each row's fields cut at the header's right edges) and,
+    // separately, from the records' numbers
+    struct sums {
+        struct report {
+            double dur = 0, sum_dur = -1;
+            std::uint64_t count = 0, sum_count = 0;
+            std::size_t calls = 0;
+        };
+        std::vector<report> reports;
+        void on_run(const tp::run&) { reports.emplace_back(); }
+        void on_call(const tp::call& c) {
+            REQUIRE(c.duration_us());
+            REQUIRE(c.count());
+            reports.back().dur += *c.duration_us();
+            reports.back().count += *c.count();
+            ++reports.back().calls;
+            CHECK(c.device() == "cpu0");
+        }
+        void on_total(const tp::total& t) {
+            if (t.kind != "Sum") return;
+            reports.back().sum_dur = *t.duration_us();
+            reports.back().sum_count = *t.count();
+            CHECK(t.device().empty());
+        }
+    } v;
+    REQUIRE(tp::parse(sample(), v).ok());
+    REQUIRE(v.reports.size() == 11);
+
+    // the same from the text
+    std::vector<sums::report> text;
+    std::size_t dur_end = 0, count_end = 0;
+    bool rows = false;
+    for (std::string_view l : lines_of(sample())) {
+        if (l.starts_with("Name ") && l.find("Duration (us)") != std::string_view::npos) {
+            text.emplace_back();
+            dur_end = l.find("Duration (us)") + 13;
+            count_end = l.find("Count") + 5;
+            rows = true;
+        } else if (rows && l.starts_with("----------")) {
+            rows = false;
+        } else if (rows && (l.starts_with("vm_mod_") || l.starts_with("VM::"))) {
+            text.back().dur += plain_number(field_ending_at(l, dur_end));
+            text.back().count += std::strtoull(std::string(field_ending_at(l, count_end)).c_str(), nullptr, 10);
+            ++text.back().calls;
+        } else if (l.starts_with("Sum ")) {
+            text.back().sum_dur = plain_number(field_ending_at(l, dur_end));
+            text.back().sum_count = std::strtoull(std::string(field_ending_at(l, count_end)).c_str(), nullptr, 10);
+        }
+    }
+    REQUIRE(text.size() == v.reports.size());
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        INFO("report " << i);
+        const auto& a = v.reports[i];
+        CHECK(a.calls == text[i].calls);
+        CHECK(std::fabs(a.dur - text[i].dur) < 1e-6);
+        CHECK(a.sum_dur == text[i].sum_dur);
+        CHECK(a.count == a.sum_count);              // counts add up exactly
+        CHECK(a.sum_count == text[i].sum_count);
+        // durations are printed rounded to 0.01: the sum of n rounded values is within n * 0.005
+        CHECK(std::fabs(a.dur - a.sum_dur) <= 0.005 * static_cast<double>(a.calls) + 1e-6);
+    }
+}
+
+TEST_CASE("tvm_profile::identical records under any chunking, down to 1 byte") {
+    logscan::test::check_chunk_invariance(sample(), run_chunks, 4);
+    const std::string hand = "debug\r\nName  Duration (us)  Count  \r\nk        1,234.50      2  \r\ncut_off_na\r\n"
+                             "----------\r\nSum      1,234.50      2  \r\nConfiguration\r\n-------------\r\nExecutor: VM";
+    logscan::test::check_chunk_invariance(hand, run_chunks);
+}
+
+TEST_CASE("tvm_profile::no allocation while parsing (after construction)") {
+    struct top {
+        double best = 0;
+        std::size_t n = 0;
+        void on_call(const tp::call& c) {
+            const double d = c.duration_us().value_or(0);
+            if (d > best) best = d;
+        }
+        void on_total(const tp::total&) { ++n; }
+        void on_config(const tp::config&) { ++n; }
+        void on_text(const logscan::line&) { ++n; }
+    } v;
+    tp::parser<top> p(v, 4096);
+    const std::string& text = sample();
+    LOGSCAN_CHECK_NO_ALLOC(for (std::size_t i = 0; i < text.size(); i += 1000) p.feed(std::string_view(text).substr(i, 1000)); p.finish());
+    CHECK(v.best == 26794.66); // line 239, the largest duration of the sample
+    CHECK(v.n == 22 + 22 + 22);
+}
+
+TEST_CASE("tvm_profile::hand-written: other columns and devices, large durations, digit hashes, several reports") {
+    report_printer p;
+    p.line("hellow minjae this is compiler.cc line 911");
+    p.line("Evaluate vm inference cost of bert on cuda0");
+    p.line("Mean vm inference time (std dev): 1234.5 ms (0.25 ms)");
+    p.header({"Name", "Duration (us)", "Percent", "Device", "Count", "Argument Shapes", "Hash"}, {40, 13, 7, 6, 5, 30, 16});
+    p.row({"vm_mod_fused_nn_dense_add", "2,290,805.04", "95.10", "cuda0", "12", "float32[1, 768], float32[768]", "1234567890123456"});
+    p.row({"vm_mod_fused_take", "40309.18", "1.67", "cuda0", "1", "int64[1, 128]", "0000000000000042"});
+    p.line("[12:00:01] debug print inside the rows");
+    p.line("vm_mod_fused_cut_off_mid_na");
+    p.row({"VM::AllocStorage", "12.00", "0.00", "cuda0", "3", "", ""});
+    p.line(std::string(10, '-') + std::string(130, ' '));
+    p.row({"Sum", "2,331,126.22", "96.77", "", "16", "", ""});
+    p.row({"Total", "2,408,912.00", "", "cuda0", "1", "", ""});
+    p.line("Configuration");
+    p.line("-------------");
+    p.line("Number of threads: 4");
+    p.line("Executor: VM");
+    p.line("");
+    p.line("Evaluate vm inference cost of mobilenet on hexagon0");
+    p.line("Mean vm inference time (std dev): 3.5 ms (0.01 ms)");
+    p.header({"Name", "Duration (us)", "Percent", "Device", "Count", "perf::CYCLES"}, {30, 13, 7, 8, 5, 12});
+    p.row({"vm_mod_fused_conv2d", "100.00", "50.00", "hexagon0", "1", "1,000"});
+    p.line("----------");
+    p.row({"Sum", "100.00", "50.00", "", "1", "1,000"});
+    p.line("Configuration");
+    p.line("not dashes: so the line above was text");
+    std::string in = p.out;
+    in.pop_back(); // no newline at the end of the file
+
+    const recorder r = run(in);
+    const std::vector<std::string> want = {
+        "text 1 hellow minjae this is compiler.cc line 911",
+        "run 2 bert cuda0",
+        "mean_time 3 1234.5 0.25",
+        "call 5 vm_mod_fused_nn_dense_add | Duration (us)=2,290,805.04 Percent=95.10 Device=cuda0 Count=12 "
+        "Argument Shapes=float32[1, 768], float32[768] Hash=1234567890123456",
+        "call 6 vm_mod_fused_take | Duration (us)=40309.18 Percent=1.67 Device=cuda0 Count=1 Argument Shapes=int64[1, 128] "
+        "Hash=0000000000000042",
+        "text 7 [12:00:01] debug print inside the rows",
+        "text 8 vm_mod_fused_cut_off_mid_na",
+        "call 9 VM::AllocStorage | Duration (us)=12.00 Percent=0.00 Device=cuda0 Count=3",
+        "total 11 Sum | Duration (us)=2,331,126.22 Percent=96.77 Count=16",
+        "total 12 Total | Duration (us)=2,408,912.00 Device=cuda0 Count=1",
+        "config 15 Number of threads=4",
+        "config 16 Executor=VM",
+        "run 18 mobilenet hexagon0",
+        "mean_time 19 3.5 0.01",
+        "call 21 vm_mod_fused_conv2d | Duration (us)=100.00 Percent=50.00 Device=hexagon0 Count=1 perf::CYCLES=1,000",
+        "total 23 Sum | Duration (us)=100.00 Percent=50.00 Count=1 perf::CYCLES=1,000",
+        "text 24 Configuration",
+        "text 25 not dashes: so the line above was text",
+    };
+    CHECK(r.out == want);
+
+    // numbers: separators, millions, no separators; the all-digit hash stays text
+    struct nums {
+        std::vector<double> d;
+        std::vector<std::string> hash;
+        void on_call(const tp::call& c) {
+            d.push_back(c.duration_us().value_or(-1));
+            hash.push_back(sv(c.text("Hash")));
+        }
+    } v;
+    REQUIRE(tp::parse(in, v).ok());
+    CHECK(v.d == std::vector<double>{2290805.04, 40309.18, 12.0, 100.0});
+    CHECK(v.hash == std::vector<std::string>{"1234567890123456", "0000000000000042", "", ""});
+}
+
+TEST_CASE("tvm_profile::CRLF and a blank line end the table; a second dashes line too") {
+    const recorder r = run("Name       Duration (us)  Count  \r\n"
+                           "k                   1.50      2  \r\n"
+                           "\r\n"
+                           "k                   1.50      2  \r\n"
+                           "Name       Duration (us)  Count  \r\n"
+                           "----------\r\n"
+                           "Sum                 1.50      2  \r\n"
+                           "----------\r\n"
+                           "Sum                 1.50      2  \r\n");
+    const std::vector<std::string> want = {
+        "call 2 k | Duration (us)=1.50 Count=2",
+        "text 4 k                   1.50      2",
+        "total 7 Sum | Duration (us)=1.50 Count=2",
+        "text 8 ----------",
+        "text 9 Sum                 1.50      2",
+    };
+    CHECK(r.out == want);
+}
+
+TEST_CASE("tvm_profile::damaged input never crashes and accounts for every non-blank line") {
+    auto accounted = [](std::string_view in) {
+        recorder r;
+        tp::parser<recorder> p(r, 4096);
+        p.feed(in);
+        p.finish();
+        std::vector<bool> seen(lines_of(in).size() + 2, false);
+        for (const auto& s : r.out) seen[std::strtoull(s.c_str() + s.find(' ') + 1, nullptr, 10)] = true;
+        std::size_t missing = 0, n = 0;
+        bool config_heading = false;
+        for (std::string_view l : lines_of(in)) {
+            ++n;
+            const std::string_view t = logscan::internal::trim(l);
+            // structure: a table header, dashes, a Configuration heading followed by dashes
+            const bool structural = (t.starts_with("Name ") && t.find("Duration (us)") != std::string_view::npos) ||
+                                    t.starts_with("---") || (t == "Configuration");
+            if (!t.empty() && !seen[n] && !structural) ++missing;
+            config_heading = t == "Configuration";
+        }
+        (void)config_heading;
+        return missing;
+    };
+    const std::string& s = sample();
+    for (std::size_t cut : {std::size_t{1}, std::size_t{300}, s.size() / 7, s.size() / 3, s.size() / 2, s.size() - 2}) {
+        INFO("cut at " << cut);
+        CHECK(accounted(std::string_view(s).substr(0, cut)) == 0);
+    }
+    std::string junk;
+    for (int i = 0; i < 20000; ++i) junk += static_cast<char>((i * 7919 + i / 13) & 0xff);
+    CHECK(accounted(junk) == 0);
+    CHECK(run("").out.empty());
+    std::string big = "Evaluate vm inference cost of a on b\n" + std::string(10u << 20, 'x') + "\nExecutor: VM\n";
+    const recorder r = run(big);
+    REQUIRE(r.out.size() == 3);
+    CHECK(r.out[0] == "run 1 a b");
+    CHECK(r.out[1].starts_with("error 2 line longer than the line buffer"));
+    CHECK(r.out[2] == "text 3 Executor: VM");
+}
