@@ -264,6 +264,13 @@ TEST_CASE("table::aligned_table on hand-written tables") {
     const std::string bad = "Name    Duration (us)\nx                 1.0\ny          2.0\nz                 3.0\n";
     CHECK(run_aligned_table(logscan::test::chunked_input(bad, {}).chunks()) ==
           std::vector<std::string>{"H1s0:Name|Duration (us)", "R2:x|1.0", "T3:y          2.0", "R4:z|3.0", "E0"});
+    // a row starts with its (left-aligned) first cell: an indented line whose text ends on a
+    // right edge is a note, not a row without a name
+    const std::string indented = "Name    Duration (us)  Percent\nx                 1.0     0.50\n      stray text   1.0\n"
+                                 "    indented:  debug     0.50\n";
+    CHECK(run_aligned_table(logscan::test::chunked_input(indented, {}).chunks()) ==
+          std::vector<std::string>{"H1s0:Name|Duration (us)|Percent", "R2:x|1.0|0.50", "T3:      stray text   1.0",
+                                   "T4:    indented:  debug     0.50", "E0"});
 }
 
 TEST_CASE("table::pipe_table") {

@@ -29,8 +29,9 @@
 ///   spaces (names may hold single spaces: `Duration (us)`). The first column is
 ///   left-aligned, every other column right-aligned to its header's right edge: a cell is
 ///   assigned to the column whose header right edge it ends on; cells may be empty. A row
-///   must have a cell besides the first column's: a line in the rows that is not a row (a
-///   debug print, a name cut off) is a note (`on_table_text`) and the rows go on. A line of
+///   starts with its first column's cell at 0 and must have a cell besides it: a line in the
+///   rows that is not a row (a debug print, a name cut off, an indented line) is a note
+///   (`on_table_text`) and the rows go on. A line of
 ///   dashes starts the footer (`Sum`, `Total` rows, flagged `footer`); after it, a line that
 ///   is not a row (`Configuration`), a blank line or a second dash line ends the table
 ///   (not_mine).
@@ -833,9 +834,9 @@ private:
         }
     }
 
-    // Assigns a row's runs to columns. header_edges: a run starting at 0 is the first column,
-    // every other run goes to the column whose header's right edge it ends on; the row must
-    // have a cell besides the first column's. in_order: one run per column, in order; when
+    // Assigns a row's runs to columns. header_edges: a row starts with its first column's
+    // cell at 0 (left-aligned), every other run goes to the column whose header's right edge
+    // it ends on; the row must have a cell besides the first column's. in_order: one run per column, in order; when
     // the runs separated by two or more spaces do not give one per column, printf-style
     // rows whose values outgrew their width (a single space, or none after a bracket) are
     // split tightly. False if the line is not a row.
@@ -861,6 +862,7 @@ private:
                 col = 1;
                 return true;
             }
+            if (col == 0) return fits = false; // the first column is left-aligned: a row starts with it
             while (col < ncols_ && right_[col] < e) ++col;
             if (col == ncols_ || right_[col] != e || col == 0) return fits = false;
             cells[col++] = cell{s.substr(b, e - b)};

@@ -272,7 +272,7 @@ public:
     /// Ends the input (the last line may lack its newline).
     flow finish() {
         if (splitter_.finish() == flow::stop || st_.stopped) return flow::stop;
-        if (st_.in_block == block::heading && st_.text(st_.heading) == flow::stop) return flow::stop;
+        if (flush_heading() == flow::stop) return flow::stop;
         st_.in_block = block::none;
         return st_.note(router_.finish());
     }
@@ -312,8 +312,19 @@ private:
     struct sink {
         parser* p;
         flow on_line(const line& l) { return p->on_line(l); }
-        flow on_error(const error& e) { return p->st_.note(report_error(p->st_.vis, e)); }
+        flow on_error(const error& e) { // a line too long: not the dashes a heading needs, not KEY: VALUE
+            if (p->flush_heading() == flow::stop) return flow::stop;
+            p->st_.in_block = block::none;
+            return p->st_.note(report_error(p->st_.vis, e));
+        }
     };
+
+    // A held `Configuration` heading not followed by dashes is text.
+    flow flush_heading() {
+        if (st_.in_block != block::heading) return flow::proceed;
+        st_.in_block = block::none;
+        return st_.text(st_.heading);
+    }
 
     detail::state<Visitor> st_;
     detail::table_t<Visitor> table_;

@@ -1,0 +1,88 @@
+// SPDX-License-Identifier: MIT
+// Fuzz target for the tvm-profile format. Invariants (abort on violation): no crash or hang;
+// the same records whole and split at an input-chosen position; every non-blank line is
+// accounted for (a record names it, or it is structure: a table header, a dashes line, a
+// `Configuration` heading); no record is out of line order; text never ends in a space;
+// every call and total has a name and a cell besides it.
+#include <logscan/formats/tvm_profile.hpp>
+
+#include <cstdint>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "split_input.hpp"
+
+namespace {
+namespace tp = logscan::tvm_profile;
+
+struct out {
+    std::vector<std::string> events;
+    std::vector<std::uint64_t> lines; // the line of every record, in order
+    void add(std::uint64_t line, std::string e) {
+        if (!lines.empty() && line < lines.back()) std::abort();
+        lines.push_back(line);
+        events.push_back(std::move(e));
+    }
+    static std::string cells(const tp::report_row& r) {
+        std::string s;
+        bool any = false;
+        for (std::size_t i = 1; i < r.cells.size(); ++i) {
+            if (r.cells[i].empty()) continue;
+            any = true;
+            s += "|" + std::string(r.columns[i].text()) + "=" + std::string(r.cells[i].text());
+        }
+        if (!any) std::abort(); // a row has a cell besides its name
+        if (r.duration_us()) s += "|d" + std::to_string(*r.duration_us());
+        return s;
+    }
+    void on_run(const tp::run& r) { add(r.line, "R" + std::string(r.model) + "@" + std::string(r.device)); }
+    void on_mean_time(const tp::mean_time& r) { add(r.line, "M" + std::to_string(r.mean_ms)); }
+    void on_call(const tp::call& r) {
+        if (r.name.empty()) std::abort();
+        add(r.line, "C" + std::string(r.name) + cells(r));
+    }
+    void on_total(const tp::total& r) {
+        if (r.kind.empty()) std::abort();
+        add(r.line, "S" + std::string(r.kind) + cells(r));
+    }
+    void on_config(const tp::config& r) { add(r.line, "K" + std::string(r.key) + "=" + std::string(r.value)); }
+    void on_text(const logscan::line& l) {
+        if (l.text.empty() || l.text.back() == ' ' || l.text.back() == '\t') std::abort(); // trailing spaces removed
+        add(l.number, "T" + std::string(l.text));
+    }
+    void on_error(const logscan::error& e) { add(e.line, "X" + std::string(e.message)); }
+};
+
+std::vector<std::string> run(std::string_view in, std::size_t split) {
+    out o;
+    tp::parser<out> p(o, 512);
+    const fuzz::two_chunks halves(in, split);
+    p.feed(halves.first());
+    p.feed(halves.second());
+    p.finish();
+    std::uint64_t n = 0;
+    std::size_t k = 0;
+    for (std::size_t pos = 0; pos <= in.size();) {
+        std::size_t nl = in.find('\n', pos);
+        if (nl == std::string_view::npos) {
+            if (pos == in.size()) break;
+            nl = in.size();
+        }
+        std::string_view l = in.substr(pos, nl - pos);
+        ++n;
+        while (k < o.lines.size() && o.lines[k] < n) ++k;
+        const bool named = k < o.lines.size() && o.lines[k] == n;
+        const std::string_view t = logscan::internal::trim(l.ends_with('\r') ? l.substr(0, l.size() - 1) : l);
+        const bool structural = (t.starts_with("Name") && t.find("Duration (us)") != std::string_view::npos) ||
+                                t.starts_with("---") || t == "Configuration";
+        if (!named && !t.empty() && !structural) std::abort();
+        pos = nl + 1;
+    }
+    return o.events;
+}
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    return fuzz::check_split(data, size, run);
+}
