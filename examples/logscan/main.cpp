@@ -7,6 +7,7 @@
 //
 // Exit status: 0 on success; 1 when an input could not be read or yielded error records
 // (everything parseable is still written); 2 on a usage error.
+#include <logscan/formats/chainer_memtrace.hpp>
 #include <logscan/formats/megengine_log.hpp>
 #include <logscan/formats/megengine_profile.hpp>
 #include <logscan/formats/tvm_profile.hpp>
@@ -23,7 +24,7 @@ constexpr const char* usage_text =
     "       logscan --help\n"
     "\n"
     "Converts FILE (- for standard input) to NDJSON records on standard output.\n"
-    "FORMAT: megengine-log, megengine-profile, tvm-profile\n"
+    "FORMAT: megengine-log, megengine-profile, chainer-memtrace, tvm-profile\n"
     "Exit status: 0 success; 1 unreadable input or error records (the rest is still written);\n"
     "2 usage error.\n";
 
@@ -103,6 +104,14 @@ int main(int argc, char** argv) {
             errors = v.errors;
             if (e.code != logscan::error_code::io_error && e.code != logscan::error_code::open_failed)
                 e = {}; // (errors in the document are records; counted above)
+            return e;
+        });
+    }
+    if (format == logscan::chainer_memtrace::format_name) {
+        return convert(path, [](auto& src, logscan::ndjson_file& out, std::uint64_t& errors) {
+            logscan::chainer_memtrace::ndjson_visitor<logscan::ndjson_file> v{out};
+            const logscan::error e = logscan::chainer_memtrace::parse(src, v);
+            errors = v.errors;
             return e;
         });
     }

@@ -400,3 +400,23 @@ TEST_CASE("tvm_profile::damaged input never crashes and accounts for every non-b
     CHECK(r.out[1].starts_with("error 2 line longer than the line buffer"));
     CHECK(r.out[2] == "text 3 Executor: VM");
 }
+
+TEST_CASE("tvm_profile::before the dashes, a line that is no row is text even when it looks like a report line") {
+    const recorder r = run("Name       Duration (us)  Count  \n"
+                           "a                   1.50      2  \n"
+                           "Mean vm inference time (std dev): 1.00 ms (0.10 ms)\n"
+                           "Configuration\n"
+                           "----------\n"
+                           "Sum                 1.50      2  \n"
+                           "Configuration\n"
+                           "-------------\n"
+                           "Executor: VM\n");
+    const std::vector<std::string> want = {
+        "call 2 a | Duration (us)=1.50 Count=2",
+        "text 3 Mean vm inference time (std dev): 1.00 ms (0.10 ms)",
+        "text 4 Configuration",
+        "total 6 Sum | Duration (us)=1.50 Count=2",
+        "config 9 Executor=VM",
+    };
+    CHECK(r.out == want);
+}

@@ -74,7 +74,7 @@ def records(data):
         state = 'record'
 
     for n, raw in enumerate(split_lines(data), 1):
-        t = raw.rstrip(b' ')
+        t = raw.rstrip(b' \t')
         if t == b'':
             continue
         direction = t in DIRECTIONS

@@ -12,7 +12,7 @@ import sys
 
 RUN = re.compile(rb'Evaluate vm inference cost of (\S+) on (\S+)')
 MEAN = re.compile(rb'Mean .* time \(std dev\): (\d+(?:\.\d+)?) ms \((\d+(?:\.\d+)?) ms\)')
-DASHES = re.compile(rb'-+')
+DASHES = re.compile(rb'-{3,}')  # as the C++ dashes line: three or more
 CONFIG = re.compile(rb'([A-Za-z][A-Za-z0-9 _-]*): (.*)')
 CELL_RUN = re.compile(rb'[^ ]+(?: [^ ]+)*')  # runs of text separated by two or more spaces
 NUMBER = re.compile(rb'[+-]?(?:[1-9][0-9]{0,2}(?:,[0-9]{3})+|[0-9]+)(\.[0-9]+)?([eE][+-]?[0-9]+)?')
@@ -76,15 +76,17 @@ def records(data):
     while i < len(lines):
         n = i + 1
         raw = lines[i]
-        t = raw.rstrip(b' ')
+        t = raw.rstrip(b' \t')
         i += 1
         if mode in ('rows', 'footer'):
             if t == b'':
                 mode = 'out'
                 continue
             if DASHES.fullmatch(t):
-                mode = 'footer' if mode == 'rows' else 'out'
-                continue
+                if mode == 'rows':
+                    mode = 'footer'
+                    continue
+                mode = 'out'  # a second dashes line ends the table and is read as any other line
             row = row_cells(raw, columns)
             if row is not None:
                 name, cells = row
@@ -114,11 +116,11 @@ def records(data):
         if m := MEAN.fullmatch(t):
             out.append(dict(type='mean_time', line=n, mean_ms=float(m[1]), std_ms=float(m[2])))
             continue
-        if raw.startswith(b'Name') and b'Duration (us)' in raw:
+        if t.startswith(b'Name') and b'Duration (us)' in t:
             columns = [(m.group(), m.end()) for m in CELL_RUN.finditer(raw)]
             mode = 'rows'
             continue
-        if t == b'Configuration' and i < len(lines) and DASHES.fullmatch(lines[i].rstrip(b' ')):
+        if t == b'Configuration' and i < len(lines) and DASHES.fullmatch(lines[i].rstrip(b' \t')):
             i += 1  # the dashes line is structural too
             mode = 'config'
             continue

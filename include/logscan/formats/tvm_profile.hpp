@@ -2,8 +2,7 @@
 /// \file formats/tvm_profile.hpp
 /// The `tvm-profile` format: the report TVM's VM profiler prints (`vm.profile(...)`, the
 /// record contract is formats.md, section 5). Built from the toolkit's parts only: line
-/// framing, line rules for the report's own lines, `aligned_table` for its rows, and
-/// `line_router` to share lines between them.
+/// framing, line rules for the report's own lines and `aligned_table` for its rows.
 ///
 /// \code
 /// #include <logscan/formats/tvm_profile.hpp>            // (also in the umbrella <logscan.hpp>)
@@ -62,7 +61,6 @@
 #include "../ndjson.hpp"
 #include "../num.hpp"
 #include "../regex.hpp"
-#include "../route.hpp"
 #include "../rules.hpp"
 #include "../source.hpp"
 #include "../table.hpp"
@@ -224,7 +222,7 @@ auto make_rules(state<V>& st, table_t<V>& table) {
                                  parse_number<double>(m.template get<2>()).value};
             }));
         }),
-        rule<R"(Name  .*Duration \(us\).*)", "Name          Duration (us)  Percent  Device  Count  ">(
+        rule<R"(Name.*Duration \(us\).*)", "Name          Duration (us)  Percent  Device  Count  ">(
             [&st, &table](const auto&, rule_context& ctx) {
                 const table_feed f = table.start(ctx.current);
                 if (f == table_feed::stop) return flow::stop;
@@ -263,7 +261,7 @@ public:
     /// `line_too_long` errors.
     explicit parser(Visitor& vis, std::size_t max_line = line_buffer::default_capacity)
         : st_{vis}, table_(st_), rules_(detail::make_rules(st_, table_), detail::fallback<Visitor>{&st_}),
-          router_(rules_, table_), carry_(max_line), sink_{this}, splitter_(sink_, carry_.span()) {}
+          carry_(max_line), sink_{this}, splitter_(sink_, carry_.span()) {}
     parser(const parser&) = delete;
     parser& operator=(const parser&) = delete;
 
@@ -274,7 +272,7 @@ public:
         if (splitter_.finish() == flow::stop || st_.stopped) return flow::stop;
         if (flush_heading() == flow::stop) return flow::stop;
         st_.in_block = block::none;
-        return st_.note(router_.finish());
+        return st_.note(table_.finish());
     }
     /// True when a callback stopped the parse.
     bool stopped() const noexcept { return st_.stopped; }
@@ -306,7 +304,14 @@ private:
             }
             st_.in_block = block::none;
         }
-        return st_.note(router_.feed(l));
+        if (table_.active()) { // before the dashes a line that is no row is text, and the rows go on
+            switch (table_.feed(l)) {
+            case table_feed::consumed: return flow::proceed;
+            case table_feed::stop: return st_.note(flow::stop);
+            default: break; // the table ended: the line is read as usual
+            }
+        }
+        return st_.note(rules_.feed(l));
     }
 
     struct sink {
@@ -329,7 +334,6 @@ private:
     detail::state<Visitor> st_;
     detail::table_t<Visitor> table_;
     rule_reader<detail::rules_t<Visitor>, detail::fallback<Visitor>> rules_;
-    line_router<rule_reader<detail::rules_t<Visitor>, detail::fallback<Visitor>>, detail::table_t<Visitor>> router_;
     line_buffer carry_;
     sink sink_;
     line_splitter<sink> splitter_;

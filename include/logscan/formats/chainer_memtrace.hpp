@@ -1,0 +1,498 @@
+// SPDX-License-Identifier: MIT
+/// \file formats/chainer_memtrace.hpp
+/// The `chainer-memtrace` format: a Chainer computational graph dumped with the sizes of its
+/// buffers (the record contract is formats.md, section 3). Built from the toolkit's parts
+/// only: line framing, compile-time patterns for each kind of line, the numbers layer and the
+/// JSON reader (which checks each parameter line without allocating).
+///
+/// \code
+/// #include <logscan/formats/chainer_memtrace.hpp>        // (also in the umbrella <logscan.hpp>)
+/// struct sizes {                                         // every callback is optional
+///     void on_buffer(const logscan::chainer_memtrace::buffer& b) { size[b.id] = b.size; }
+///     void on_function(const logscan::chainer_memtrace::function& f) {
+///         for (auto in : f.inputs) use(in.id, in.role.value_or("_"));
+///         for (std::uint64_t out : f.outputs) use(out);
+///     }
+/// };
+/// sizes v;
+/// logscan::file_source src("graph.txt");
+/// logscan::error e = logscan::chainer_memtrace::parse(src, v);
+/// // or, for your own I/O: logscan::chainer_memtrace::parser<sizes> p(v); p.feed(chunk); ...; p.finish();
+/// \endcode
+///
+/// Layout: line 1 `B F` (the number of buffers and of functions); B buffer lines `ID SIZE
+/// NAME` (NAME is the rest of the line and may hold spaces; `_` is none); then F function
+/// records, each a direction line (`forward` or `backward`), `NIN NOUT`, NIN lines `ID ROLE`
+/// (ROLE `_` is none), NOUT lines `ID`, the function's type, and one line holding a JSON
+/// object of parameters. Trailing spaces are ignored and blank lines skipped everywhere.
+///
+/// Events (views into the input or the parser's storage, valid during the call):
+/// \code
+/// void on_header(const chainer_memtrace::header&);     // the `B F` line
+/// void on_buffer(const chainer_memtrace::buffer&);     // each buffer line
+/// void on_function(const chainer_memtrace::function&); // each whole function record (at its last line)
+/// void on_text(const logscan::line&);                  // a line before the header, or skipped after an error
+/// void on_error(const logscan::error&);                // see below
+/// \endcode
+///
+/// Broken structure is an `error` record and the parse goes on (formats.md: "resume at the
+/// next direction line"):
+/// - `expected a buffer line `ID SIZE NAME``, `expected a direction line (forward or
+///   backward)`, `function record: expected the counts `NIN NOUT``, `... an input line `ID
+///   ROLE``, `... an output line `ID``, `... a JSON object of parameters`: at the line that
+///   does not fit; the lines after it are `text` up to the next direction line;
+/// - `function record cut short`: at the direction line of a record that a new direction
+///   line (or the end of the input) interrupted;
+/// - `buffer list cut short`: at a direction line that comes before B buffers were listed
+///   (or at the header line, when the input ends first);
+/// - `function count does not match the header`: at the header line, after everything,
+///   when the number of function records (whole or broken) differs from F;
+/// - `function record larger than the parser's storage`: at the line that does not fit
+///   (`options::max_io` inputs and outputs, `options::text_capacity` bytes of roles and type);
+/// - a line longer than `options::max_line`: `line_too_long`.
+///
+/// Allocation: the parser allocates its carry buffer, the storage of one function record and
+/// the JSON reader's scratch once, at construction; nothing while parsing.
+#ifndef LOGSCAN_FORMATS_CHAINER_MEMTRACE_HPP_INCLUDED
+#define LOGSCAN_FORMATS_CHAINER_MEMTRACE_HPP_INCLUDED
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <utility>
+
+#include "../config.hpp"
+#include "../error.hpp"
+#include "../json.hpp"
+#include "../lines.hpp"
+#include "../ndjson.hpp"
+#include "../num.hpp"
+#include "../regex.hpp"
+#include "../source.hpp"
+#include "../visit.hpp"
+
+namespace logscan::chainer_memtrace {
+
+/// The format's name, as the command line and `detect` know it.
+inline constexpr std::string_view format_name = "chainer-memtrace";
+
+/// The first line: `86 92`.
+struct header {
+    std::uint64_t line;      ///< line number
+    std::uint64_t buffers;   ///< 86
+    std::uint64_t functions; ///< 92
+};
+
+/// A buffer line: `0 12845056 _`, `3 802816 input image batch`.
+struct buffer {
+    std::uint64_t line;                    ///< line number
+    std::uint64_t id;                      ///< 0
+    std::uint64_t size;                    ///< bytes: 12845056
+    std::optional<std::string_view> name;  ///< none for `_`
+};
+
+/// An input of a function: `17 _`, `4 gradient`.
+struct input {
+    std::uint64_t id;                      ///< the buffer id
+    std::optional<std::string_view> role;  ///< `input`, `output`, `gradient`; none for `_`
+};
+
+/// A whole function record.
+struct function {
+    std::uint64_t line;                ///< line number of its direction line
+    std::uint64_t index;               ///< counts function records from 0 (broken ones too)
+    std::string_view direction;        ///< `forward` or `backward`
+    std::string_view func_type;        ///< `ReLU`, `Convolution2DFunction`
+    std::span<const input> inputs;     ///< in order
+    std::span<const std::uint64_t> outputs; ///< buffer ids, in order
+    std::string_view params;           ///< the JSON object text as printed (checked: valid JSON), from `{` to `}`
+    std::optional<std::int64_t> rank;  ///< the integer `rank` key of params, when there is one
+};
+
+/// Limits of one parser, fixed at construction.
+struct options {
+    std::size_t max_line = line_buffer::default_capacity; ///< longest line that can straddle two chunks
+    std::size_t max_io = 4096;          ///< most inputs + outputs of one function
+    std::size_t text_capacity = 65536;  ///< bytes of one function's roles and type
+};
+
+LOGSCAN_EVENT(on_header, "void on_header(const logscan::chainer_memtrace::header&)");
+LOGSCAN_EVENT(on_buffer, "void on_buffer(const logscan::chainer_memtrace::buffer&)");
+LOGSCAN_EVENT(on_function, "void on_function(const logscan::chainer_memtrace::function&)");
+
+/// True when V has at least one of the format's callbacks (or derives from `validate_only`).
+template <class V>
+concept visitor = has_some_callback<V, on_header_event, on_buffer_event, on_function_event, on_text_event, on_error_event>;
+
+namespace detail {
+
+// Checks a parameter line: one JSON object, and its top-level integer `rank`.
+struct params_check {
+    std::size_t depth = 0;
+    bool rank_key = false;
+    bool is_object = false;
+    std::optional<std::int64_t> rank;
+    void on_object_begin() noexcept {
+        if (depth == 0) is_object = true;
+        ++depth;
+        rank_key = false;
+    }
+    void on_object_end() noexcept { --depth; }
+    void on_array_begin() noexcept {
+        ++depth;
+        rank_key = false;
+    }
+    void on_array_end() noexcept { --depth; }
+    void on_key(std::string_view k) noexcept { rank_key = depth == 1 && k == "rank"; }
+    void on_number(const json::number& n) noexcept {
+        if (rank_key) {
+            if (const auto v = n.to_int64()) rank = *v;
+        }
+        rank_key = false;
+    }
+    void on_string(std::string_view) noexcept { rank_key = false; }
+    void on_bool(bool) noexcept { rank_key = false; }
+    void on_null() noexcept { rank_key = false; }
+};
+
+constexpr std::string_view expected_counts = "function record: expected the counts `NIN NOUT`";
+constexpr std::string_view expected_input = "function record: expected an input line `ID ROLE`";
+constexpr std::string_view expected_output = "function record: expected an output line `ID`";
+constexpr std::string_view expected_params = "function record: expected a JSON object of parameters";
+
+} // namespace detail
+
+/// The push parser: `feed(chunk)` any number of times (chunks may split lines anywhere),
+/// then `finish()`. Holds the visitor by reference. Not copyable or movable.
+template <class Visitor>
+class parser {
+    static_assert(visitor<Visitor>,
+                  "logscan::chainer_memtrace::parser: the visitor has none of the format's callbacks (on_header, "
+                  "on_buffer, on_function, on_text, on_error): a misspelt name? Derive it from "
+                  "logscan::validate_only if it deliberately has none");
+
+public:
+    explicit parser(Visitor& vis, const options& opt = {})
+        : vis_(vis), opt_(opt), inputs_(new (std::nothrow) input[opt.max_io ? opt.max_io : 1]),
+          outputs_(new (std::nothrow) std::uint64_t[opt.max_io ? opt.max_io : 1]),
+          text_(new (std::nothrow) char[opt.text_capacity ? opt.text_capacity : 1]),
+          json_opt_{.max_depth = 1024, .scratch_capacity = opt.max_line},
+          json_storage_(new (std::nothrow) std::byte[json::reader<detail::params_check>::storage_size(json_opt_)]),
+          carry_(opt.max_line), sink_{this}, splitter_(sink_, carry_.span()) {}
+    parser(const parser&) = delete;
+    parser& operator=(const parser&) = delete;
+
+    /// Feeds the next chunk. Returns `flow::stop` once a callback has stopped the parse.
+    flow feed(std::string_view chunk) { return splitter_.feed(chunk); }
+    /// Ends the input (the last line may lack its newline).
+    flow finish() {
+        if (splitter_.finish() == flow::stop || stopped_) return flow::stop;
+        if (state_ == state::record && fail(rec_line_, "function record cut short") == flow::stop) return flow::stop;
+        state_ = state::done;
+        if (header_line_ != 0) {
+            if (buffers_ < nbuf_ && !seen_direction_ && !buffer_cut_reported_ &&
+                fail(header_line_, "buffer list cut short") == flow::stop)
+                return flow::stop;
+            if (started_ != nfunc_ && fail(header_line_, "function count does not match the header") == flow::stop)
+                return flow::stop;
+        }
+        return flow::proceed;
+    }
+    /// True when a callback stopped the parse.
+    bool stopped() const noexcept { return stopped_; }
+
+private:
+    enum class state : unsigned char { pre, buffers, direction, record, skip, done };
+    enum class part : unsigned char { counts, inputs, outputs, type, params };
+
+    flow note(flow f) noexcept {
+        if (f == flow::stop) stopped_ = true;
+        return f;
+    }
+    flow fail(std::uint64_t line, std::string_view message) {
+        return note(report_error(vis_, error{error_code::syntax, line, 0, 0, message, 0}));
+    }
+    flow text(const line& l, std::string_view t) { return note(LOGSCAN_VISIT(vis_, on_text, line{t, l.number, l.offset})); }
+
+    void start(const line& l, std::string_view t) {
+        seen_direction_ = true;
+        state_ = state::record;
+        part_ = part::counts;
+        rec_line_ = l.number;
+        rec_index_ = started_++;
+        direction_ = t == "forward" ? std::string_view("forward") : std::string_view("backward");
+        nin_ = nout_ = left_ = 0;
+        text_used_ = 0;
+        func_type_ = {};
+    }
+    // Copies s into the record's text storage; false when it does not fit.
+    bool keep(std::string_view s, std::string_view& out) noexcept {
+        if (text_ == nullptr || s.size() > opt_.text_capacity - text_used_) return false;
+        std::memcpy(text_.get() + text_used_, s.data(), s.size());
+        out = std::string_view(text_.get() + text_used_, s.size());
+        text_used_ += s.size();
+        return true;
+    }
+    flow broken(const line& l, std::string_view message) {
+        state_ = state::skip;
+        return fail(l.number, message);
+    }
+
+    flow on_line(const line& l) {
+        const std::string_view t = internal::trim_right(l.text);
+        if (t.empty()) return flow::proceed;
+        const bool direction = t == "forward" || t == "backward";
+        switch (state_) {
+        case state::pre:
+            if (const auto m = match<R"((\d+)\s+(\d+))">(t)) {
+                const auto b = parse_number<std::uint64_t>(m.template get<1>());
+                const auto f = parse_number<std::uint64_t>(m.template get<2>());
+                if (b.ok() && f.ok()) {
+                    header_line_ = l.number;
+                    nbuf_ = b.value;
+                    nfunc_ = f.value;
+                    state_ = nbuf_ > 0 ? state::buffers : state::direction;
+                    const header h{l.number, nbuf_, nfunc_};
+                    return note(LOGSCAN_VISIT(vis_, on_header, h));
+                }
+            }
+            return text(l, t);
+        case state::buffers:
+            if (const auto m = match<R"((\d+)\s+(\d+)\s+(.+))">(t)) {
+                const auto id = parse_number<std::uint64_t>(m.template get<1>());
+                const auto size = parse_number<std::uint64_t>(m.template get<2>());
+                if (id.ok() && size.ok()) {
+                    if (++buffers_ == nbuf_) state_ = state::direction;
+                    const std::string_view name = m.template get<3>();
+                    const buffer b{l.number, id.value, size.value,
+                                   name == "_" ? std::nullopt : std::optional<std::string_view>(name)};
+                    return note(LOGSCAN_VISIT(vis_, on_buffer, b));
+                }
+            }
+            if (direction) {
+                buffer_cut_reported_ = true;
+                if (fail(l.number, "buffer list cut short") == flow::stop) return flow::stop;
+                start(l, t);
+                return flow::proceed;
+            }
+            return broken(l, "expected a buffer line `ID SIZE NAME`");
+        case state::direction:
+        case state::skip:
+            if (direction) {
+                start(l, t);
+                return flow::proceed;
+            }
+            if (state_ == state::skip) return text(l, t);
+            return broken(l, "expected a direction line (forward or backward)");
+        case state::record:
+            if (direction) {
+                if (fail(rec_line_, "function record cut short") == flow::stop) return flow::stop;
+                start(l, t);
+                return flow::proceed;
+            }
+            return record_line(l, t);
+        case state::done: break;
+        }
+        return flow::proceed;
+    }
+
+    // A line of the function record being read.
+    flow record_line(const line& l, std::string_view t) {
+        switch (part_) {
+        case part::counts: {
+            const auto m = match<R"((\d+)\s+(\d+))">(t);
+            if (!m) return broken(l, detail::expected_counts);
+            const auto a = parse_number<std::uint64_t>(m.template get<1>());
+            const auto b = parse_number<std::uint64_t>(m.template get<2>());
+            if (!a.ok() || !b.ok()) return broken(l, detail::expected_counts);
+            nin_ = a.value;
+            nout_ = b.value;
+            left_ = nin_;
+            part_ = part::inputs;
+            break;
+        }
+        case part::inputs: {
+            const auto m = match<R"((\d+)\s+(\S+))">(t);
+            if (!m) return broken(l, detail::expected_input);
+            const auto id = parse_number<std::uint64_t>(m.template get<1>());
+            if (!id.ok()) return broken(l, detail::expected_input);
+            const std::size_t k = static_cast<std::size_t>(nin_ - left_);
+            std::optional<std::string_view> role;
+            if (const std::string_view r = m.template get<2>(); r != "_") {
+                std::string_view kept;
+                if (!keep(r, kept)) return too_large(l);
+                role = kept;
+            }
+            if (k >= opt_.max_io || inputs_ == nullptr) return too_large(l);
+            inputs_[k] = input{id.value, role};
+            --left_;
+            break;
+        }
+        case part::outputs: {
+            const auto m = match<R"(\d+)">(t);
+            const auto id = m ? parse_number<std::uint64_t>(t) : value_result<std::uint64_t>{};
+            if (!m || !id.ok()) return broken(l, detail::expected_output);
+            const std::size_t k = static_cast<std::size_t>(nout_ - left_);
+            if (nin_ + k >= opt_.max_io || outputs_ == nullptr) return too_large(l);
+            outputs_[k] = id.value;
+            --left_;
+            break;
+        }
+        case part::type:
+            if (!keep(t, func_type_)) return too_large(l);
+            part_ = part::params;
+            return flow::proceed;
+        case part::params: {
+            detail::params_check c;
+            {
+                json::reader<detail::params_check> r(c, json_opt_, std::span<std::byte>(json_storage_.get(), storage_bytes()));
+                r.feed(t);
+                r.finish();
+                if (!r.ok() || !c.is_object) return broken(l, detail::expected_params);
+            }
+            state_ = state::direction;
+            while (!t.empty() && (t.front() == ' ' || t.front() == '\t' || t.front() == '\r')) t.remove_prefix(1);
+            while (!t.empty() && (t.back() == ' ' || t.back() == '\t' || t.back() == '\r')) t.remove_suffix(1);
+            const function f{rec_line_, rec_index_, direction_, func_type_,
+                             std::span<const input>(inputs_.get(), static_cast<std::size_t>(nin_)),
+                             std::span<const std::uint64_t>(outputs_.get(), static_cast<std::size_t>(nout_)), t, c.rank};
+            return note(LOGSCAN_VISIT(vis_, on_function, f));
+        }
+        }
+        // past the parts that are complete
+        if (part_ == part::inputs && left_ == 0) {
+            part_ = part::outputs;
+            left_ = nout_;
+        }
+        if (part_ == part::outputs && left_ == 0) part_ = part::type;
+        return flow::proceed;
+    }
+    flow too_large(const line& l) { return broken(l, "function record larger than the parser's storage"); }
+    std::size_t storage_bytes() const noexcept {
+        return json_storage_ ? json::reader<detail::params_check>::storage_size(json_opt_) : 0;
+    }
+
+    struct sink {
+        parser* p;
+        flow on_line(const line& l) { return p->on_line(l); }
+        flow on_error(const error& e) { return p->note(report_error(p->vis_, e)); }
+    };
+
+    Visitor& vis_;
+    options opt_;
+    std::unique_ptr<input[]> inputs_;
+    std::unique_ptr<std::uint64_t[]> outputs_;
+    std::unique_ptr<char[]> text_;
+    json::options json_opt_;
+    std::unique_ptr<std::byte[]> json_storage_;
+    state state_ = state::pre;
+    part part_ = part::counts;
+    bool stopped_ = false;
+    bool seen_direction_ = false;
+    bool buffer_cut_reported_ = false;
+    std::uint64_t header_line_ = 0, nbuf_ = 0, nfunc_ = 0, buffers_ = 0, started_ = 0;
+    std::uint64_t rec_line_ = 0, rec_index_ = 0, nin_ = 0, nout_ = 0, left_ = 0;
+    std::string_view direction_, func_type_;
+    std::size_t text_used_ = 0;
+    line_buffer carry_;
+    sink sink_;
+    line_splitter<sink> splitter_;
+};
+
+/// A visitor that writes every record as formats.md's NDJSON through an `ndjson_writer`
+/// (`"type"`, then `"line"`, then the fields in the contract's order; `params` as the JSON
+/// object). Counts the records and the errors.
+template <class Writer>
+struct ndjson_visitor {
+    Writer& w;                  ///< the writer
+    std::uint64_t records = 0;  ///< records written
+    std::uint64_t errors = 0;   ///< `error` records among them
+
+    void on_header(const header& r) {
+        start("header", r.line);
+        w.field("buffers", r.buffers);
+        w.field("functions", r.functions);
+        w.end();
+    }
+    void on_buffer(const buffer& r) {
+        start("buffer", r.line);
+        w.field("id", r.id);
+        w.field("size", r.size);
+        optional_string("name", r.name);
+        w.end();
+    }
+    void on_function(const function& r) {
+        start("function", r.line);
+        w.field("index", r.index);
+        w.field("direction", r.direction);
+        w.field("func_type", r.func_type);
+        w.key("inputs");
+        w.begin_array();
+        for (const input& in : r.inputs) {
+            w.begin_object();
+            w.field("id", in.id);
+            optional_string("role", in.role);
+            w.end_object();
+        }
+        w.end_array();
+        w.key("outputs");
+        w.begin_array();
+        for (std::uint64_t id : r.outputs) w.value(id);
+        w.end_array();
+        w.key("params");
+        w.raw_value(r.params); // checked JSON (valid UTF-8), on one line
+        w.end();
+    }
+    void on_text(const line& l) {
+        start("text", l.number);
+        w.field("text", l.text);
+        w.end();
+    }
+    void on_error(const error& e) {
+        ++errors;
+        start("error", e.line);
+        if (e.column != 0) w.field("column", e.column);
+        w.field("message", e.message);
+        w.end();
+    }
+
+private:
+    void start(std::string_view type, std::uint64_t line) {
+        ++records;
+        w.begin(type, line);
+    }
+    void optional_string(std::string_view key, const std::optional<std::string_view>& s) {
+        if (s) w.field(key, *s);
+        else w.field(key, nullptr);
+    }
+};
+
+/// Parses a whole source (`file_source`, `fd_source`, `memory_source`, ...) into `vis`.
+/// Returns the source's error (with errno), `stopped` when a callback stopped, or none.
+/// Problems inside the input go to `on_error` and do not stop the parse.
+template <byte_source Source, class Visitor>
+error parse(Source& src, Visitor& vis, const options& opt = {}) {
+    parser<Visitor> p(vis, opt);
+    struct consumer {
+        parser<Visitor>& p;
+        flow feed(std::string_view c) { return p.feed(c); }
+        flow finish() { return p.finish(); }
+    } c{p};
+    return pump(src, c);
+}
+
+/// Parses a buffer in memory.
+template <class Visitor>
+error parse(std::string_view text, Visitor& vis, const options& opt = {}) {
+    memory_source src(text);
+    return parse(src, vis, opt);
+}
+
+} // namespace logscan::chainer_memtrace
+
+#endif // LOGSCAN_FORMATS_CHAINER_MEMTRACE_HPP_INCLUDED
