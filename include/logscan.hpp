@@ -19,6 +19,7 @@
 #include "logscan/formats/chainer_memtrace.hpp"
 #include "logscan/formats/megengine_log.hpp"
 #include "logscan/formats/megengine_profile.hpp"
+#include "logscan/formats/paddle_log.hpp"
 #include "logscan/formats/tvm_profile.hpp"
 
 #endif

@@ -10,6 +10,7 @@
 #include <logscan/formats/chainer_memtrace.hpp>
 #include <logscan/formats/megengine_log.hpp>
 #include <logscan/formats/megengine_profile.hpp>
+#include <logscan/formats/paddle_log.hpp>
 #include <logscan/formats/tvm_profile.hpp>
 #include <logscan/ndjson.hpp>
 
@@ -24,7 +25,7 @@ constexpr const char* usage_text =
     "       logscan --help\n"
     "\n"
     "Converts FILE (- for standard input) to NDJSON records on standard output.\n"
-    "FORMAT: megengine-log, megengine-profile, chainer-memtrace, tvm-profile\n"
+    "FORMAT: megengine-log, megengine-profile, chainer-memtrace, paddle-log, tvm-profile\n"
     "Exit status: 0 success; 1 unreadable input or error records (the rest is still written);\n"
     "2 usage error.\n";
 
@@ -111,6 +112,14 @@ int main(int argc, char** argv) {
         return convert(path, [](auto& src, logscan::ndjson_file& out, std::uint64_t& errors) {
             logscan::chainer_memtrace::ndjson_visitor<logscan::ndjson_file> v{out};
             const logscan::error e = logscan::chainer_memtrace::parse(src, v);
+            errors = v.errors;
+            return e;
+        });
+    }
+    if (format == logscan::paddle_log::format_name) {
+        return convert(path, [](auto& src, logscan::ndjson_file& out, std::uint64_t& errors) {
+            logscan::paddle_log::ndjson_visitor<logscan::ndjson_file> v{out};
+            const logscan::error e = logscan::paddle_log::parse(src, v);
             errors = v.errors;
             return e;
         });

@@ -1,0 +1,573 @@
+// SPDX-License-Identifier: MIT
+/// \file formats/paddle_log.hpp
+/// The `paddle-log` format: a PaddleDetection training log, with the summary tables of the
+/// Paddle profiler (the record contract is formats.md, section 4). Built from the toolkit's
+/// parts only: line framing, one rule for the log line with a sub-rule for training steps,
+/// `rule_table` for the profiler's tables, `pipe_table` for its Perf Summary, and
+/// `line_router` to share lines between them.
+///
+/// \code
+/// #include <logscan/formats/paddle_log.hpp>             // (also in the umbrella <logscan.hpp>)
+/// struct curve {                                         // every callback is optional
+///     void on_train_step(const logscan::paddle_log::train_step& s) {
+///         for (const auto& m : s.metrics())
+///             if (m.key == "loss") use(s.iter, m.number().value);
+///     }
+/// };
+/// curve v;
+/// logscan::file_source src("train.log");
+/// logscan::error e = logscan::paddle_log::parse(src, v);
+/// // or, for your own I/O: logscan::paddle_log::parser<curve> p(v); p.feed(chunk); ...; p.finish();
+/// \endcode
+///
+/// Events (records are views into the current line or the readers' buffers, valid during
+/// the call):
+/// \code
+/// void on_log(const paddle_log::log&);               // [MM/DD HH:MM:SS] LOGGER LEVEL: MESSAGE
+/// void on_train_step(const paddle_log::train_step&); // after the log record of an `Epoch: [E] [I/N] ...` line
+/// void on_table(const paddle_log::table&);           // a profiler table's title line
+/// void on_table_row(const paddle_log::table_row&);   // each row of a profiler table or of the Perf Summary
+/// void on_text(const logscan::line&);                // any other non-blank line, trailing spaces removed
+/// void on_error(const logscan::error&);              // a line too long; a table too wide
+/// \endcode
+///
+/// LEVEL is one of `DEBUG INFO WARNING ERROR CRITICAL`; LOGGER has no spaces. A training
+/// step's message is `Epoch: [E] [I/N]` and pairs `KEY: VALUE` (KEY of letters, digits and
+/// `_`, at the start or after a space; VALUE up to the next key, a trailing `,` removed). A
+/// VALUE that is a number, optionally followed by one unit word (`8.49 images/s`), is a
+/// number; `eta` is a duration (`5:05:37`, `1 day, 2:03:04`, `67 days, 10:28:48`) given as
+/// `eta_s`.
+///
+/// Tables: a title line (`---Operator Summary---`, `===Perf Summary===`) yields `table`; its
+/// `time_unit` is read from a `Time unit: ms` / `Time Unit: s, IPS Unit: ...` note among the
+/// lines between the title and the table's first header (that note yields nothing; the
+/// `table` record waits for it, holding up to 8 other notes of up to 4 KiB in all, which
+/// then follow it as `text`). Rows are cut by the spans of the rule line, counted in code
+/// points (see `rule_table` in table.hpp); `thread` is the `NAME` of the last
+/// `---Thread: NAME---` banner of the table; `depth` is the name's indentation / 2. Rule
+/// lines, headers, banners, the pipe table's separator lines and a lone dash line closing a
+/// table are structure and yield nothing. A log line always is a log line, also right after
+/// a table.
+///
+/// Allocation: the parser allocates its carry buffer and ANSI strip buffer once, at
+/// construction; the table readers keep headers in fixed buffers inside the parser; nothing
+/// while parsing.
+#ifndef LOGSCAN_FORMATS_PADDLE_LOG_HPP_INCLUDED
+#define LOGSCAN_FORMATS_PADDLE_LOG_HPP_INCLUDED
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <utility>
+
+#include "../config.hpp"
+#include "../error.hpp"
+#include "../lines.hpp"
+#include "../ndjson.hpp"
+#include "../num.hpp"
+#include "../regex.hpp"
+#include "../route.hpp"
+#include "../rules.hpp"
+#include "../source.hpp"
+#include "../table.hpp"
+#include "../visit.hpp"
+
+namespace logscan::paddle_log {
+
+/// The format's name, as the command line and `detect` know it.
+inline constexpr std::string_view format_name = "paddle-log";
+
+/// `[09/20 12:00:35] ppdet.data.source.coco INFO: Load [25000 samples valid, ...]`.
+struct log {
+    std::uint64_t line;       ///< line number
+    std::string_view date;    ///< `09/20`
+    std::string_view time;    ///< `12:00:35`
+    std::string_view logger;  ///< `ppdet.data.source.coco`
+    std::string_view level;   ///< `DEBUG`, `INFO`, `WARNING`, `ERROR`, `CRITICAL`
+    std::string_view message; ///< the rest of the line
+};
+
+/// One `KEY: VALUE` pair of a training step.
+struct metric {
+    std::string_view key;   ///< `loss`, `ips`
+    std::string_view value; ///< the value's text: `0.922204`, `8.49 images/s`, `5:05:37`
+    std::string_view unit;  ///< `images/s`, `MB`; empty without one (or when the value is no number)
+    std::string_view number_text; ///< the number's text (`8.49`), empty when the value is no number
+    /// The number (thousands separators allowed); `invalid_argument` when the value is none.
+    value_result<double> number() const noexcept {
+        if (number_text.empty()) return {0, value.data(), std::errc::invalid_argument};
+        return parse_grouped<double>(number_text);
+    }
+};
+
+/// The pairs of a training step, lazily (no storage).
+class metric_range {
+public:
+    constexpr explicit metric_range(std::string_view text) noexcept : s_(text) {}
+    class iterator {
+    public:
+        using value_type = metric;
+        using difference_type = std::ptrdiff_t;
+        constexpr iterator() noexcept = default;
+        constexpr iterator(std::string_view s, std::size_t key) noexcept : s_(s), key_(key) { load(); }
+        constexpr const metric& operator*() const noexcept { return m_; }
+        constexpr const metric* operator->() const noexcept { return &m_; }
+        constexpr iterator& operator++() noexcept {
+            key_ = next_;
+            load();
+            return *this;
+        }
+        constexpr iterator operator++(int) noexcept {
+            iterator t = *this;
+            ++*this;
+            return t;
+        }
+        friend constexpr bool operator==(const iterator& a, const iterator& b) noexcept { return a.key_ == b.key_; }
+
+    private:
+        static constexpr bool key_char(char c) noexcept {
+            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+        }
+        // The start of the first key at or after `from` (npos if none); `colon` its `: `.
+        constexpr std::size_t find_key(std::size_t from, std::size_t& colon) const noexcept {
+            for (std::size_t q = s_.find(": ", from); q != std::string_view::npos; q = s_.find(": ", q + 1)) {
+                std::size_t k = q;
+                while (k > from && key_char(s_[k - 1])) --k;
+                if (k < q && (k == 0 || s_[k - 1] == ' ')) {
+                    colon = q;
+                    return k;
+                }
+            }
+            return std::string_view::npos;
+        }
+        constexpr void load() noexcept {
+            if (key_ == std::string_view::npos) return;
+            std::size_t colon = 0;
+            key_ = find_key(key_, colon);
+            if (key_ == std::string_view::npos) return;
+            std::size_t next_colon = 0;
+            next_ = find_key(colon + 2, next_colon);
+            std::string_view v = s_.substr(colon + 2, (next_ == std::string_view::npos ? s_.size() : next_) - (colon + 2));
+            v = internal::trim(v);
+            if (!v.empty() && v.back() == ',') v = internal::trim_right(v.substr(0, v.size() - 1));
+            m_ = metric{s_.substr(key_, colon - key_), v, {}, {}};
+            const std::size_t sp = v.find(' ');
+            const std::string_view num = v.substr(0, sp);
+            const std::string_view unit = sp == std::string_view::npos ? std::string_view{} : v.substr(sp + 1);
+            if (unit.find(' ') == std::string_view::npos && parse_grouped<double>(num).ok()) {
+                m_.number_text = num;
+                m_.unit = unit;
+            }
+        }
+        std::string_view s_{};
+        std::size_t key_ = std::string_view::npos;
+        std::size_t next_ = std::string_view::npos;
+        metric m_{};
+    };
+    constexpr iterator begin() const noexcept { return iterator(s_, 0); }
+    constexpr iterator end() const noexcept { return iterator(s_, std::string_view::npos); }
+
+private:
+    std::string_view s_;
+};
+
+/// `eta` text as seconds: `5:05:37` -> 18337, `1 day, 2:03:04` -> 93784; none if not a duration.
+constexpr std::optional<std::uint64_t> eta_seconds(std::string_view v) noexcept {
+    std::uint64_t days = 0;
+    if (const auto m = match<R"((\d+) days?, (.*))">(v)) {
+        const auto d = parse_number<std::uint64_t>(m.template get<1>());
+        if (!d.ok()) return std::nullopt;
+        days = d.value;
+        v = m.template get<2>();
+    }
+    const auto t = match<R"((\d+):(\d\d):(\d\d))">(v);
+    if (!t) return std::nullopt;
+    const auto h = parse_number<std::uint64_t>(t.template get<1>());
+    const auto mi = parse_number<std::uint64_t>(t.template get<2>());
+    const auto s = parse_number<std::uint64_t>(t.template get<3>());
+    if (!h.ok() || !mi.ok() || !s.ok()) return std::nullopt;
+    return ((days * 24 + h.value) * 60 + mi.value) * 60 + s.value;
+}
+
+/// `Epoch: [0] [    0/12500] learning_rate: 0.000000 loss: 0.922204 eta: 5:05:37 ...`.
+struct train_step {
+    std::uint64_t line;                 ///< line number
+    std::uint64_t epoch;                ///< 0
+    std::uint64_t iter;                 ///< 0
+    std::uint64_t iters;                ///< 12500
+    std::optional<std::uint64_t> eta_s; ///< `eta` in seconds, none without a (readable) eta
+    std::string_view pairs;             ///< the `KEY: VALUE ...` text
+    /// Every pair but `eta`'s, in order: `for (const auto& m : s.metrics())`.
+    constexpr auto metrics() const noexcept { return metric_range(pairs); }
+};
+
+/// A profiler table's title line: `---Operator Summary---`.
+struct table {
+    std::uint64_t line;                        ///< line number
+    std::string_view title;                    ///< `Operator Summary`
+    std::optional<std::string_view> time_unit; ///< `ms` from `Time unit: ms`, none without it
+};
+
+/// A row of a profiler table (or of the Perf Summary's pipe table).
+struct table_row {
+    std::uint64_t line;                     ///< line number
+    std::string_view table;                 ///< the table's title
+    std::optional<std::string_view> thread; ///< NAME of the last `Thread: NAME` banner, none before one
+    std::size_t depth;                      ///< the name's indentation / 2 (0 in the pipe table)
+    std::string_view name;                  ///< the first column, trimmed
+    std::span<const cell> cells;            ///< cells[i] under columns[i] (cells[0]: the name)
+    std::span<const cell> columns;          ///< the header of the row's section
+    /// The cell under the column named `name` (trimmed comparison), or nullptr.
+    constexpr const cell* find(std::string_view column) const noexcept {
+        const std::size_t i = column_lookup::index_of(columns, column);
+        return i < cells.size() ? &cells[i] : nullptr;
+    }
+};
+
+LOGSCAN_EVENT(on_log, "void on_log(const logscan::paddle_log::log&)");
+LOGSCAN_EVENT(on_train_step, "void on_train_step(const logscan::paddle_log::train_step&)");
+LOGSCAN_EVENT(on_table, "void on_table(const logscan::paddle_log::table&)");
+LOGSCAN_EVENT(on_table_row, "void on_table_row(const logscan::paddle_log::table_row&)");
+
+/// True when V has at least one of the format's callbacks (or derives from `validate_only`).
+template <class V>
+concept visitor = has_some_callback<V, on_log_event, on_train_step_event, on_table_event, on_table_row_event,
+                                    on_text_event, on_error_event>;
+
+namespace detail {
+
+// A bounded copy of a line's text.
+template <std::size_t N>
+struct held_text {
+    char bytes[N] = {};
+    std::size_t size = 0;
+    std::string_view view() const noexcept { return {bytes, size}; }
+    void assign(std::string_view s) noexcept {
+        size = s.size() < N ? s.size() : N;
+        std::memcpy(bytes, s.data(), size);
+    }
+};
+
+template <class V>
+struct state {
+    V& vis;
+    bool stopped = false;
+
+    // a title whose `table` record waits for its time unit, and the notes held meanwhile
+    bool pending = false;
+    std::uint64_t title_line = 0;
+    held_text<256> title{};
+    struct note {
+        std::uint64_t number, offset;
+        std::size_t from, size;
+    };
+    std::array<note, 8> notes{};
+    std::size_t nnotes = 0;
+    held_text<4096> note_bytes{};
+
+    flow note_flow(flow f) noexcept {
+        if (f == flow::stop) stopped = true;
+        return f;
+    }
+    flow text(const line& l) {
+        const std::string_view t = internal::trim_right(l.text);
+        if (t.empty()) return flow::proceed;
+        return note_flow(LOGSCAN_VISIT(vis, on_text, line{t, l.number, l.offset}));
+    }
+    // Emits the pending title's record (with its time unit, if found) and the held notes.
+    flow settle(std::optional<std::string_view> unit = std::nullopt) {
+        if (!pending) return flow::proceed;
+        pending = false;
+        const table t{title_line, title.view(), unit};
+        if (note_flow(LOGSCAN_VISIT(vis, on_table, t)) == flow::stop) return flow::stop;
+        for (std::size_t i = 0; i < nnotes; ++i) {
+            const note& n = notes[i];
+            if (text(line{std::string_view(note_bytes.bytes + n.from, n.size), n.number, n.offset}) == flow::stop)
+                return flow::stop;
+        }
+        nnotes = 0;
+        note_bytes.size = 0;
+        return flow::proceed;
+    }
+
+    // rule_table and pipe_table events
+    flow on_table_title(const table_title& t) {
+        if (settle() == flow::stop) return flow::stop;
+        pending = true;
+        title_line = t.line;
+        title.assign(t.text);
+        return flow::proceed;
+    }
+    flow on_table_header(const table_header&) { return settle(); }
+    flow on_table_banner(const table_banner&) { return settle(); }
+    flow on_table_end(std::uint64_t) { return settle(); }
+    flow on_table_text(const line& l) {
+        if (pending) {
+            const std::string_view t = internal::trim_right(l.text);
+            if (const auto m = match<R"(Time [Uu]nit: ([^,\s]+)(?:,.*)?)">(t)) return settle(m.template get<1>());
+            if (nnotes < notes.size() && t.size() <= sizeof note_bytes.bytes - note_bytes.size) {
+                notes[nnotes++] = note{l.number, l.offset, note_bytes.size, t.size()};
+                std::memcpy(note_bytes.bytes + note_bytes.size, t.data(), t.size());
+                note_bytes.size += t.size();
+                return flow::proceed;
+            }
+            if (settle() == flow::stop) return flow::stop;
+        }
+        return text(l);
+    }
+    flow row(const logscan::table_row& r, bool pipe) {
+        if (settle() == flow::stop) return flow::stop;
+        std::optional<std::string_view> thread;
+        if (!r.banner.empty()) {
+            std::string_view b = r.banner;
+            if (b.starts_with("Thread:")) b = internal::trim(b.substr(7));
+            thread = b;
+        }
+        const table_row row{r.line, r.title, thread, pipe ? 0 : r.cells[0].depth(), r.cells[0].text(), r.cells, r.header};
+        return note_flow(LOGSCAN_VISIT(vis, on_table_row, row));
+    }
+    flow on_table_row(const logscan::table_row& r) { return row(r, false); }
+    flow on_error(const error& e) {
+        if (settle() == flow::stop) return flow::stop;
+        return note_flow(report_error(vis, e));
+    }
+};
+
+// The pipe table's events: rows with depth 0, the rest as the rule table's.
+template <class V>
+struct pipe_events {
+    state<V>* st;
+    flow on_table_title(const table_title& t) { return st->on_table_title(t); }
+    flow on_table_header(const table_header& h) { return st->on_table_header(h); }
+    flow on_table_row(const logscan::table_row& r) { return st->row(r, true); }
+    flow on_table_text(const line& l) { return st->on_table_text(l); }
+    flow on_table_end(std::uint64_t n) { return st->on_table_end(n); }
+    flow on_error(const error& e) { return st->on_error(e); }
+};
+
+template <class V>
+auto make_rules(state<V>& st) {
+    return rule_set(
+        rule<R"(\[(\d\d/\d\d) (\d\d:\d\d:\d\d)\] (\S+) (DEBUG|INFO|WARNING|ERROR|CRITICAL): (.*))",
+             "[09/20 12:00:35] ppdet.data.source.coco INFO: Load [25000 samples valid, 0 samples invalid]",
+             "[09/20 12:00:35] reader WARNING: Shared memory size is less than 1G">(
+            [&st](const auto& m, rule_context& ctx) {
+                if (st.settle() == flow::stop) return flow::stop;
+                return st.note_flow(LOGSCAN_VISIT_LAZY(st.vis, on_log, log, [&] {
+                    return log{ctx.current.number, m.template get<1>(), m.template get<2>(), m.template get<3>(),
+                               m.template get<4>(), internal::trim_right(m.template get<5>())};
+                }));
+            })
+            .template then<5>(rule<R"(Epoch: \[(\d+)\] \[ *(\d+)/(\d+)\] (.*))",
+                                   "Epoch: [0] [    0/12500] learning_rate: 0.000000 loss: 0.922204 eta: 5:05:37">(
+                [&st](const auto& m, rule_context& ctx) {
+                    return st.note_flow(LOGSCAN_VISIT_LAZY(st.vis, on_train_step, train_step, [&] {
+                        const std::string_view pairs = internal::trim_right(m.template get<4>());
+                        std::optional<std::uint64_t> eta;
+                        for (const metric& p : metric_range(pairs))
+                            if (p.key == "eta") {
+                                eta = eta_seconds(p.value);
+                                break;
+                            }
+                        return train_step{ctx.current.number, parse_number<std::uint64_t>(m.template get<1>()).value,
+                                          parse_number<std::uint64_t>(m.template get<2>()).value,
+                                          parse_number<std::uint64_t>(m.template get<3>()).value, eta, pairs};
+                    }));
+                })));
+}
+
+template <class V>
+struct fallback {
+    state<V>* st;
+    flow operator()(const line& l) const {
+        if (internal::trim_right(l.text).empty()) return flow::proceed;
+        if (st->settle() == flow::stop) return flow::stop;
+        return st->text(l);
+    }
+};
+
+template <class V>
+using rules_t = decltype(make_rules(std::declval<state<V>&>()));
+template <class V>
+using reader_t = rule_reader<rules_t<V>, fallback<V>>;
+template <class V>
+using rule_table_t = rule_table<state<V>, 64, 8192>;
+template <class V>
+using pipe_table_t = pipe_table<pipe_events<V>, 64, 8192>;
+
+} // namespace detail
+
+/// The push parser: `feed(chunk)` any number of times (chunks may split lines anywhere),
+/// then `finish()`. Holds the visitor by reference. Not copyable or movable (its readers
+/// refer to its state).
+template <class Visitor>
+class parser {
+    static_assert(visitor<Visitor>,
+                  "logscan::paddle_log::parser: the visitor has none of the format's callbacks (on_log, "
+                  "on_train_step, on_table, on_table_row, on_text, on_error): a misspelt name? Derive it from "
+                  "logscan::validate_only if it deliberately has none");
+
+public:
+    /// `max_line`: the longest line (bytes) that can straddle two chunks; longer lines are
+    /// `line_too_long` errors.
+    explicit parser(Visitor& vis, std::size_t max_line = line_buffer::default_capacity)
+        : st_{vis}, pipe_ev_{&st_}, pipes_(pipe_ev_), tables_(st_),
+          rules_(detail::make_rules(st_), detail::fallback<Visitor>{&st_},
+                 rule_options{.strip_ansi = false, .strip_capacity = 0}),
+          router_(rules_, pipes_, tables_), carry_(max_line), sink_{this}, splitter_(sink_, carry_.span()) {}
+    parser(const parser&) = delete;
+    parser& operator=(const parser&) = delete;
+
+    /// Feeds the next chunk. Returns `flow::stop` once a callback has stopped the parse.
+    flow feed(std::string_view chunk) { return splitter_.feed(chunk); }
+    /// Ends the input (the last line may lack its newline).
+    flow finish() {
+        if (splitter_.finish() == flow::stop || st_.stopped) return flow::stop;
+        if (st_.note_flow(router_.finish()) == flow::stop) return flow::stop;
+        return st_.settle();
+    }
+    /// True when a callback stopped the parse.
+    bool stopped() const noexcept { return st_.stopped; }
+
+private:
+    struct sink {
+        parser* p;
+        flow on_line(const line& l) { return p->st_.note_flow(p->router_.feed(l)); }
+        flow on_error(const error& e) { return p->st_.on_error(e); }
+    };
+
+    detail::state<Visitor> st_;
+    detail::pipe_events<Visitor> pipe_ev_;
+    detail::pipe_table_t<Visitor> pipes_;
+    detail::rule_table_t<Visitor> tables_;
+    detail::reader_t<Visitor> rules_;
+    line_router<detail::reader_t<Visitor>, detail::pipe_table_t<Visitor>, detail::rule_table_t<Visitor>> router_;
+    line_buffer carry_;
+    sink sink_;
+    line_splitter<sink> splitter_;
+};
+
+/// A visitor that writes every record as formats.md's NDJSON through an `ndjson_writer`
+/// (`"type"`, then `"line"`, then the fields in the contract's order; `metrics`, `units` and
+/// `cells` as objects in the input's order). Counts the records and the errors.
+template <class Writer>
+struct ndjson_visitor {
+    Writer& w;                  ///< the writer
+    std::uint64_t records = 0;  ///< records written
+    std::uint64_t errors = 0;   ///< `error` records among them
+
+    void on_log(const log& r) {
+        start("log", r.line);
+        w.field("date", r.date);
+        w.field("time", r.time);
+        w.field("logger", r.logger);
+        w.field("level", r.level);
+        w.field("message", r.message);
+        w.end();
+    }
+    void on_train_step(const train_step& r) {
+        start("train_step", r.line);
+        w.field("epoch", r.epoch);
+        w.field("iter", r.iter);
+        w.field("iters", r.iters);
+        if (r.eta_s) w.field("eta_s", *r.eta_s);
+        else w.field("eta_s", nullptr);
+        w.key("metrics");
+        w.begin_object();
+        for (const metric& m : r.metrics()) {
+            if (m.key == "eta") continue;
+            w.key(m.key);
+            if (m.number_text.empty()) w.value(m.value);
+            else w.number_or_string(m.number_text, true);
+        }
+        w.end_object();
+        w.key("units");
+        w.begin_object();
+        for (const metric& m : r.metrics())
+            if (m.key != "eta" && !m.unit.empty()) w.field(m.key, m.unit);
+        w.end_object();
+        w.end();
+    }
+    void on_table(const table& r) {
+        start("table", r.line);
+        w.field("title", r.title);
+        if (r.time_unit) w.field("time_unit", *r.time_unit);
+        else w.field("time_unit", nullptr);
+        w.end();
+    }
+    void on_table_row(const table_row& r) {
+        start("table_row", r.line);
+        w.field("table", r.table);
+        if (r.thread) w.field("thread", *r.thread);
+        else w.field("thread", nullptr);
+        w.field("depth", static_cast<std::uint64_t>(r.depth));
+        w.field("name", r.name);
+        w.key("cells");
+        w.begin_object();
+        for (std::size_t i = 1; i < r.cells.size() && i < r.columns.size(); ++i) {
+            const std::string_view t = r.cells[i].text();
+            if (t.empty()) continue;
+            w.key(r.columns[i].text());
+            if (t.find(" / ") != std::string_view::npos) {
+                w.begin_array();
+                for (const value_part& p : multi_values(t)) part(p.text);
+                w.end_array();
+            } else {
+                part(t);
+            }
+        }
+        w.end_object();
+        w.end();
+    }
+    void on_text(const line& l) {
+        start("text", l.number);
+        w.field("text", l.text);
+        w.end();
+    }
+    void on_error(const error& e) {
+        ++errors;
+        start("error", e.line);
+        if (e.column != 0) w.field("column", e.column);
+        w.field("message", e.message);
+        w.end();
+    }
+
+private:
+    void start(std::string_view type, std::uint64_t line) {
+        ++records;
+        w.begin(type, line);
+    }
+    // `-` is null, a number a number, anything else a string
+    void part(std::string_view t) {
+        if (t == "-") w.value(nullptr);
+        else w.number_or_string(t, true);
+    }
+};
+
+/// Parses a whole source (`file_source`, `fd_source`, `memory_source`, ...) into `vis`.
+/// Returns the source's error (with errno), `stopped` when a callback stopped, or none.
+/// Problems inside the input go to `on_error` and do not stop the parse.
+template <byte_source Source, class Visitor>
+error parse(Source& src, Visitor& vis, std::size_t max_line = line_buffer::default_capacity) {
+    parser<Visitor> p(vis, max_line);
+    struct consumer {
+        parser<Visitor>& p;
+        flow feed(std::string_view c) { return p.feed(c); }
+        flow finish() { return p.finish(); }
+    } c{p};
+    return pump(src, c);
+}
+
+/// Parses a buffer in memory.
+template <class Visitor>
+error parse(std::string_view text, Visitor& vis, std::size_t max_line = line_buffer::default_capacity) {
+    memory_source src(text);
+    return parse(src, vis, max_line);
+}
+
+} // namespace logscan::paddle_log
+
+#endif // LOGSCAN_FORMATS_PADDLE_LOG_HPP_INCLUDED
