@@ -161,3 +161,48 @@ TEST_CASE("route::the router allocates nothing while parsing") {
     CHECK(t.rows == 869);
     CHECK(t.logs == 43);
 }
+
+TEST_CASE("route::close ends the open regions, after the lines a table still holds") {
+    trace t;
+    logscan::rule_table<trace> table(t);
+    auto rules = logscan::rule_set(logscan::rule<R"(\[(\d\d/\d\d) (\d\d:\d\d:\d\d)\] (.*))">([&](const auto&) { ++t.logs; }));
+    logscan::rule_reader reader(rules, [&](const logscan::line&) { ++t.text; });
+    logscan::line_router router(reader, table);
+    router.feed(logscan::line{"-----Model Summary-----", 1, 0});
+    router.feed(logscan::line{"------  -----", 2, 0});
+    router.feed(logscan::line{"Name    Calls", 3, 0}); // held: a header only when a rule line follows
+    CHECK(t.ev == std::vector<std::string>{"N1:Model Summary"});
+    CHECK(router.close(4) == logscan::flow::proceed); // e.g. line 4 was too long to read
+    CHECK(t.ev == std::vector<std::string>{"N1:Model Summary", "T3", "E4"});
+    CHECK(!table.active());
+    CHECK(router.close(5) == logscan::flow::proceed); // nothing open: nothing happens
+    CHECK(t.ev.size() == 3);
+}
+
+TEST_CASE("route::rules_first: a log line right below a table's last row is a log line") {
+    const std::string text = "-----Model Summary-----\n"
+                             "------  -----\n"
+                             "Name    Calls\n"
+                             "------  -----\n"
+                             "a       1\n"
+                             "[09/20 12:00:56] ppdet.engine INFO: Epoch: [0] [   19/12500] loss: 0.5\n"
+                             "b       2\n";
+    auto run = [&](bool first) {
+        trace t;
+        logscan::rule_table<trace> table(t);
+        auto rules = logscan::rule_set(logscan::rule<R"(\[(\d\d/\d\d) (\d\d:\d\d:\d\d)\] (.*))">(
+            [&](const auto& m) { t.add([&] { return "L" + std::string(m.template get<2>()); }); }));
+        logscan::rule_reader reader(rules, [&](const logscan::line& l) { t.add([&] { return "O" + std::to_string(l.number); }); });
+        logscan::line_router router(reader, table);
+        router.rules_first(first);
+        REQUIRE(logscan::for_each_line(std::string_view(text), router).ok());
+        router.finish();
+        return t.ev;
+    };
+    // tables first (the default): the line is cut as a row of the table
+    CHECK(run(false) == std::vector<std::string>{"N1:Model Summary", "H3", "R5:Model Summary:a",
+                                                 "R6:Model Summary:[09/20 12:00:56] ppdet.engine INFO: Epoch: [0] [",
+                                                 "R7:Model Summary:b", "E0"});
+    // rules first: the log line ends the table; the next line is no table's
+    CHECK(run(true) == std::vector<std::string>{"N1:Model Summary", "H3", "R5:Model Summary:a", "E6", "L12:00:56", "O7"});
+}

@@ -30,6 +30,12 @@
 /// When a reader consumes a line, every other reader with an open region is closed (one
 /// table region at a time): e.g. a pipe table right after a title that a `rule_table` holds.
 ///
+/// `rules_first()` puts the rules before step 1 for formats whose rule lines may appear
+/// anywhere (a PaddleDetection log line printed right below a profiler table's last row,
+/// with no closing rule): a line a rule matches closes every open table and goes to its
+/// handler; the other lines go through steps 1 and 3 as above. The rules' prefilters make
+/// this cheap for table lines (one byte compare each, for rules with a literal start).
+///
 /// A table reader is any object with `feed(const line&, offer)`, `keep(const line&)`,
 /// `close(std::uint64_t)`, `active()` and `finish()` (the three readers of table.hpp); tables a rule's
 /// handler starts (an `aligned_table`'s `start`) are fed here too once started. Nothing
@@ -60,8 +66,13 @@ public:
     /// `rules` is a `rule_reader`; `tables` are table readers, in priority order.
     explicit line_router(Rules& rules, Tables&... tables) noexcept : rules_(rules), tables_(tables...) {}
 
+    /// With `on`, the rules see every line first (see the file comment): a line a rule
+    /// matches is the rule's even inside a table's rows, and ends the open tables.
+    void rules_first(bool on = true) noexcept { rules_first_ = on; }
+
     /// Routes one line. Returns `flow::stop` when a callback stopped.
     flow feed(const line& l) {
+        if (rules_first_) return feed_rules_first(l);
         std::array<bool, sizeof...(Tables)> offered{};
         std::size_t taken_by = npos;
         flow f = flow::proceed;
@@ -107,8 +118,54 @@ public:
         return f;
     }
 
+    /// Ends every open table region at `line` (`on_table_end(line)`, after the lines a table
+    /// still holds), for a line the router never sees: one the line splitter reports as too
+    /// long cannot belong to a table, and the records after it keep their line order.
+    flow close(std::uint64_t line) {
+        flow f = flow::proceed;
+        for_each_table([&](auto& t, std::size_t) {
+            if (t.active() && t.close(line) == flow::stop) f = flow::stop;
+        });
+        return f;
+    }
+
 private:
     static constexpr std::size_t npos = ~std::size_t{0};
+
+    // rules_first: the rules, then (for a line none matched) the tables as in feed().
+    flow feed_rules_first(const line& l) {
+        flow f = flow::proceed;
+        auto on_match = [&] { return close(l.number); };
+        auto on_unmatched = [&](const line& current) {
+            std::array<bool, sizeof...(Tables)> offered{};
+            std::size_t taken_by = npos;
+            for_each_table([&](auto& t, std::size_t i) {
+                if (taken_by != npos || f == flow::stop) return;
+                switch (t.feed(current, offer::loose_lines)) {
+                case table_feed::consumed: taken_by = i; break;
+                case table_feed::stop: f = flow::stop; break;
+                case table_feed::offered: offered[i] = true; break;
+                case table_feed::not_mine: break;
+                }
+            });
+            if (f == flow::stop) return true;
+            if (taken_by != npos) {
+                for_each_table([&](auto& t, std::size_t i) {
+                    if (i != taken_by && t.active() && t.close(current.number) == flow::stop) f = flow::stop;
+                });
+                return true;
+            }
+            bool kept = false;
+            for_each_table([&](auto& t, std::size_t i) {
+                if (kept || !offered[i]) return;
+                kept = true;
+                if (t.keep(current) == table_feed::stop) f = flow::stop;
+            });
+            return kept;
+        };
+        const flow g = rules_.feed(l, on_match, on_unmatched);
+        return f == flow::stop ? f : g;
+    }
 
     template <class F>
     void for_each_table(F&& f) {
@@ -127,6 +184,7 @@ private:
 
     Rules& rules_;
     std::tuple<Tables&...> tables_;
+    bool rules_first_ = false;
 };
 
 } // namespace logscan

@@ -267,6 +267,7 @@ struct state {
     std::array<note, 8> notes{};
     std::size_t nnotes = 0;
     held_text<4096> note_bytes{};
+    std::optional<error> deferred{}; // the pipe table's error about the line being routed
 
     flow note_flow(flow f) noexcept {
         if (f == flow::stop) stopped = true;
@@ -345,7 +346,13 @@ struct pipe_events {
     flow on_table_row(const logscan::table_row& r) { return st->row(r, true); }
     flow on_table_text(const line& l) { return st->on_table_text(l); }
     flow on_table_end(std::uint64_t n) { return st->on_table_end(n); }
-    flow on_error(const error& e) { return st->on_error(e); }
+    // (the pipe table sees a line before the rule table, which may still hold the line
+    // before it: its error waits until the line has been routed, to keep line order)
+    flow on_error(const error& e) {
+        if (st->deferred && st->on_error(*st->deferred) == flow::stop) return flow::stop;
+        st->deferred = e;
+        return flow::proceed;
+    }
 };
 
 template <class V>
@@ -417,7 +424,9 @@ public:
         : st_{vis}, pipe_ev_{&st_}, pipes_(pipe_ev_), tables_(st_),
           rules_(detail::make_rules(st_), detail::fallback<Visitor>{&st_},
                  rule_options{.strip_ansi = false, .strip_capacity = 0}),
-          router_(rules_, pipes_, tables_), carry_(max_line), sink_{this}, splitter_(sink_, carry_.span()) {}
+          router_(rules_, pipes_, tables_), carry_(max_line), sink_{this}, splitter_(sink_, carry_.span()) {
+        router_.rules_first(); // a log line is a log line, also right below a table's last row
+    }
     parser(const parser&) = delete;
     parser& operator=(const parser&) = delete;
 
@@ -435,8 +444,17 @@ public:
 private:
     struct sink {
         parser* p;
-        flow on_line(const line& l) { return p->st_.note_flow(p->router_.feed(l)); }
-        flow on_error(const error& e) { return p->st_.on_error(e); }
+        flow on_line(const line& l) {
+            if (p->st_.note_flow(p->router_.feed(l)) == flow::stop) return flow::stop;
+            if (!p->st_.deferred) return flow::proceed;
+            const error e = *p->st_.deferred;
+            p->st_.deferred.reset();
+            return p->st_.on_error(e);
+        }
+        flow on_error(const error& e) { // a line too long: no table goes on past it
+            if (p->st_.note_flow(p->router_.close(e.line)) == flow::stop) return flow::stop;
+            return p->st_.on_error(e);
+        }
     };
 
     detail::state<Visitor> st_;
@@ -444,6 +462,7 @@ private:
     detail::pipe_table_t<Visitor> pipes_;
     detail::rule_table_t<Visitor> tables_;
     detail::reader_t<Visitor> rules_;
+    // the pipe table first: it sees the title lines the rule table takes as structure
     line_router<detail::reader_t<Visitor>, detail::pipe_table_t<Visitor>, detail::rule_table_t<Visitor>> router_;
     line_buffer carry_;
     sink sink_;

@@ -1,0 +1,350 @@
+// SPDX-License-Identifier: MIT
+// paddle-log (formats.md section 4) on sample 003 and on hand-written logs printed the way
+// PaddleDetection and the Paddle profiler print them. Expected values come from the input:
+// counted and summed in this file with plain string operations that share nothing with the
+// module, or read off the sample by hand (line numbers given).
+#include <logscan/formats/paddle_log.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "support/alloc_counter.hpp"
+#include "support/chunking.hpp"
+
+namespace pl = logscan::paddle_log;
+
+namespace {
+
+std::string sv(std::string_view s) { return std::string(s); }
+std::string num(double d) {
+    char b[64];
+    std::snprintf(b, sizeof b, "%.17g", d);
+    return b;
+}
+
+// Every record as one string, in order.
+struct recorder {
+    std::vector<std::string> out;
+    std::size_t logs = 0, steps = 0, tables = 0, rows = 0, texts = 0, errors = 0;
+
+    void on_log(const pl::log& r) {
+        ++logs;
+        out.push_back("log " + std::to_string(r.line) + " " + sv(r.date) + " " + sv(r.time) + " " + sv(r.logger) + " " +
+                      sv(r.level) + " |" + sv(r.message));
+    }
+    void on_train_step(const pl::train_step& r) {
+        ++steps;
+        std::string s = "train_step " + std::to_string(r.line) + " " + std::to_string(r.epoch) + " " + std::to_string(r.iter) +
+                        "/" + std::to_string(r.iters) + " eta=" + (r.eta_s ? std::to_string(*r.eta_s) : std::string("null"));
+        for (const pl::metric& m : r.metrics()) {
+            if (m.key == "eta") continue;
+            s += " " + sv(m.key) + "=" + (m.number().ok() ? num(m.number().value) : "'" + sv(m.value) + "'");
+            if (!m.unit.empty()) s += "[" + sv(m.unit) + "]";
+        }
+        out.push_back(s);
+    }
+    void on_table(const pl::table& r) {
+        ++tables;
+        out.push_back("table " + std::to_string(r.line) + " " + sv(r.title) + " unit=" + (r.time_unit ? sv(*r.time_unit) : "null"));
+    }
+    void on_table_row(const pl::table_row& r) {
+        ++rows;
+        std::string s = "row " + std::to_string(r.line) + " " + sv(r.table) + " thread=" + (r.thread ? sv(*r.thread) : "null") +
+                        " depth=" + std::to_string(r.depth) + " " + sv(r.name) + " |";
+        for (std::size_t i = 1; i < r.cells.size(); ++i)
+            if (!r.cells[i].empty()) s += " " + sv(r.columns[i].text()) + "=" + sv(r.cells[i].text());
+        out.push_back(s);
+    }
+    void on_text(const logscan::line& l) {
+        ++texts;
+        out.push_back("text " + std::to_string(l.number) + " " + sv(l.text));
+    }
+    void on_error(const logscan::error& e) {
+        ++errors;
+        out.push_back("error " + std::to_string(e.line) + " " + sv(e.message));
+    }
+};
+
+std::vector<std::string> run_chunks(logscan::test::chunk_list chunks) {
+    recorder r;
+    pl::parser<recorder> p(r, 4096);
+    for (auto c : chunks) p.feed(c);
+    p.finish();
+    return r.out;
+}
+
+recorder run(std::string_view text) {
+    recorder r;
+    REQUIRE(pl::parse(text, r).ok());
+    return r;
+}
+
+const std::string& sample() {
+    static const std::string s = logscan::test::read_file(logscan::test::sample_path("003_1c776201c8b5b83e.txt"));
+    return s;
+}
+
+std::vector<std::string_view> lines_of(std::string_view t) {
+    std::vector<std::string_view> v;
+    for (std::size_t p = 0; p < t.size();) {
+        std::size_t nl = t.find('\n', p);
+        if (nl == std::string_view::npos) nl = t.size();
+        v.push_back(t.substr(p, nl - p));
+        p = nl + 1;
+    }
+    return v;
+}
+
+// A framed title (not a Thread banner): 3+ fill bytes, text, 3+ fill bytes.
+bool title_line(std::string_view l) {
+    while (!l.empty() && l.back() == ' ') l.remove_suffix(1);
+    if (l.size() < 7 || (l[0] != '-' && l[0] != '=')) return false;
+    const char f = l[0];
+    const std::size_t b = l.find_first_not_of(f), e = l.find_last_not_of(f);
+    if (b == std::string_view::npos || b < 3 || l.size() - e - 1 < 3) return false;
+    const std::string_view mid = l.substr(b, e - b + 1);
+    bool letter = false;
+    for (char c : mid) letter = letter || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z');
+    return letter && !mid.starts_with("Thread:"); // (rule lines have no letters)
+}
+
+} // namespace
+
+TEST_CASE("paddle_log::sample 003: every record type, counts and sums computed from the text") {
+    const std::string& s = sample();
+    std::size_t logs = 0, steps = 0, titles = 0, units = 0;
+    double loss_sum = 0;
+    for (std::string_view l : lines_of(s)) {
+        logs += l.starts_with("[09/");
+        if (const std::size_t e = l.find("] ppdet.engine INFO: Epoch: ["); e != std::string_view::npos) {
+            ++steps;
+            loss_sum += std::strtod(std::string(l.substr(l.find(" loss: ") + 7)).c_str(), nullptr);
+        }
+        titles += title_line(l);
+        units += l.starts_with("Time unit: ") || l.starts_with("Time Unit: ");
+    }
+    CHECK(logs == 43);
+    CHECK(steps == 40);
+    CHECK(titles == 8);
+
+    struct sums {
+        double loss = 0;
+        std::size_t with_unit = 0, ops_threaded = 0, ops = 0;
+        void on_train_step(const pl::train_step& t) {
+            for (const pl::metric& m : t.metrics())
+                if (m.key == "loss") loss += m.number().value;
+        }
+        void on_table(const pl::table& t) { with_unit += t.time_unit.has_value(); }
+        void on_table_row(const pl::table_row& r) {
+            if (r.table != "Operator Summary") return;
+            ++ops;
+            ops_threaded += r.thread == std::optional<std::string_view>("All threads merged");
+        }
+    } v;
+    REQUIRE(pl::parse(s, v).ok());
+    CHECK(std::fabs(v.loss - loss_sum) < 1e-9);
+    CHECK(v.with_unit == units);
+    CHECK(v.ops == 576); // lines 105-680
+    CHECK(v.ops_threaded == v.ops);
+
+    const recorder r = run(s);
+    CHECK(r.logs == logs);
+    CHECK(r.steps == steps);
+    CHECK(r.tables == titles);
+    // rows per table by line ranges read off the sample: Device 33-35, Overview 49-57 and
+    // 61-63, Model 86-90, Operator 105-680, Kernel 689-932, Memory 941-947, UserDefined
+    // 957-975, Perf Summary's pipe rows 1004-1006
+    CHECK(r.rows == 3 + 12 + 5 + 576 + 244 + 7 + 19 + 3);
+    CHECK(r.errors == 0);
+    // the text lines, read off the sample: the start-up prints and the tables' notes
+    std::set<std::uint64_t> want_text = {1, 2, 3, 4, 5, 6, 37, 38, 39, 40, 92, 93, 94, 1001};
+    for (std::uint64_t n = 65; n <= 76; ++n) want_text.insert(n);
+    std::set<std::uint64_t> got_text;
+    for (const auto& o : r.out)
+        if (o.starts_with("text ")) got_text.insert(std::strtoull(o.c_str() + 5, nullptr, 10));
+    CHECK(got_text == want_text);
+
+    // first and last records of each type, read off the sample
+    const auto& o = r.out;
+    const auto find = [&](std::string_view prefix) {
+        for (const auto& x : o)
+            if (x.starts_with(prefix)) return x;
+        return std::string();
+    };
+    const auto rfind = [&](std::string_view prefix) {
+        for (auto it = o.rbegin(); it != o.rend(); ++it)
+            if (it->starts_with(prefix)) return *it;
+        return std::string();
+    };
+    CHECK(find("log ") == "log 7 09/20 12:00:35 ppdet.data.source.coco INFO |Load [25000 samples valid, 0 samples invalid] "
+                          "in file dataset/coco/annotations/instances_train2017.json.");
+    // line 10: ... learning_rate: 0.000000 loss_mask: 0.637474 loss_rpn_cls: 0.055456 loss_rpn_reg: 0.069791
+    // loss_bbox_cls: 0.068547 loss_bbox_reg: 0.090937 loss: 0.922204 eta: 5:05:37 batch_cost: 1.4670 data_cost: 0.0006
+    // ips: 1.3633 images/s
+    CHECK(find("train_step ") == "train_step 10 0 0/12500 eta=" + std::to_string(5 * 3600 + 5 * 60 + 37) +
+                                     " learning_rate=" + num(0.0) + " loss_mask=" + num(0.637474) + " loss_rpn_cls=" +
+                                     num(0.055456) + " loss_rpn_reg=" + num(0.069791) + " loss_bbox_cls=" + num(0.068547) +
+                                     " loss_bbox_reg=" + num(0.090937) + " loss=" + num(0.922204) + " batch_cost=" +
+                                     num(1.4670) + " data_cost=" + num(0.0006) + " ips=" + num(1.3633) + "[images/s]");
+    CHECK(rfind("train_step ").starts_with("train_step 999 0 39/12500 eta="));
+    CHECK(find("table ") == "table 29 Device Summary unit=null");
+    CHECK(rfind("table ") == "table 1000 Perf Summary unit=s");
+    CHECK(find("row ") == "row 33 Device Summary thread=null depth=0 CPU(Process) | Utilization (%)=106.03");
+    CHECK(find("row 106 ") == "row 106 Operator Summary thread=All threads merged depth=1 conv2d infer_meta | Calls=570 "
+                              "CPU Total / Avg / Max / Min / Ratio(%)=1.67 / 0.00 / 0.01 / 0.00 / 0.38 "
+                              "GPU Total / Avg / Max / Min / Ratio(%)=0.00 / 0.00 / 0.00 / 0.00 / 0.00 FLOPs=-");
+    CHECK(find("row 61 ") == "row 61 Overview Summary thread=null depth=1 Kernel | Calls=16525 GPU Time=1856.84 Ratio (%)=69.54");
+    CHECK(o.back() == "row 1006 Perf Summary thread=null depth=0 ips | avg=1.42885 max=4.50119 min=0.10693");
+}
+
+TEST_CASE("paddle_log::identical records under any chunking, down to 1 byte") {
+    logscan::test::check_chunk_invariance(sample(), run_chunks, 3);
+}
+
+TEST_CASE("paddle_log::no allocation while parsing (after construction)") {
+    struct curve {
+        double loss = 0;
+        std::size_t rows = 0;
+        void on_train_step(const pl::train_step& t) {
+            for (const pl::metric& m : t.metrics())
+                if (m.key == "loss") loss += m.number().value;
+        }
+        void on_table_row(const pl::table_row& r) { rows += r.cells.size(); }
+        void on_table(const pl::table&) {}
+        void on_text(const logscan::line&) {}
+    } v;
+    pl::parser<curve> p(v, 4096);
+    const std::string& text = sample();
+    LOGSCAN_CHECK_NO_ALLOC(for (std::size_t i = 0; i < text.size(); i += 1000) p.feed(std::string_view(text).substr(i, 1000)); p.finish());
+    CHECK(v.rows > 0);
+}
+
+TEST_CASE("paddle_log::training lines: eta past a day, newer PaddleDetection fields, counters of any width") {
+    const recorder r = run("[11/02 08:01:02] ppdet.engine INFO: Epoch: [3] [  560/21947] learning_rate: 0.010000 loss: 1.5 "
+                           "eta: 1 day, 2:03:04 batch_cost: 0.43 ips: 8.49 images/s\n"
+                           "[11/02 08:01:03] ppdet.engine INFO: Epoch: [12] [5/10] loss: 0.25 eta: 67 days, 10:28:48\n"
+                           "[11/02 08:01:04] ppdet.engine.callbacks INFO: Epoch: [0] [ 0/8] eta: 0:00:12, loss: 0.5, "
+                           "ips: 12.3 images/s, max_mem_reserved: 1234 MB, max_mem_allocated: 567 MB\n"
+                           "[11/02 08:01:05] ppdet.engine INFO: Epoch: [1] [7/8] loss: nan eta: soon\n"
+                           "[11/02 08:01:06] ppdet.utils.checkpoint WARNING: Epoch: is not a training line\n"
+                           "[11/02 08:01:07] root ERROR: failed   \n"
+                           "[11/02 08:01:08] root NOTICE: not a level\n");
+    const std::vector<std::string> want = {
+        "log 1 11/02 08:01:02 ppdet.engine INFO |Epoch: [3] [  560/21947] learning_rate: 0.010000 loss: 1.5 eta: 1 day, "
+        "2:03:04 batch_cost: 0.43 ips: 8.49 images/s",
+        "train_step 1 3 560/21947 eta=93784 learning_rate=0.01 loss=1.5 batch_cost=0.42999999999999999 "
+        "ips=8.4900000000000002[images/s]",
+        "log 2 11/02 08:01:03 ppdet.engine INFO |Epoch: [12] [5/10] loss: 0.25 eta: 67 days, 10:28:48",
+        "train_step 2 12 5/10 eta=5826528 loss=0.25",
+        "log 3 11/02 08:01:04 ppdet.engine.callbacks INFO |Epoch: [0] [ 0/8] eta: 0:00:12, loss: 0.5, ips: 12.3 images/s, "
+        "max_mem_reserved: 1234 MB, max_mem_allocated: 567 MB",
+        "train_step 3 0 0/8 eta=12 loss=0.5 ips=12.300000000000001[images/s] max_mem_reserved=1234[MB] max_mem_allocated=567[MB]",
+        "log 4 11/02 08:01:05 ppdet.engine INFO |Epoch: [1] [7/8] loss: nan eta: soon",
+        "train_step 4 1 7/8 eta=null loss='nan'",
+        "log 5 11/02 08:01:06 ppdet.utils.checkpoint WARNING |Epoch: is not a training line",
+        "log 6 11/02 08:01:07 root ERROR |failed",
+        "text 7 [11/02 08:01:08] root NOTICE: not a level",
+    };
+    CHECK(r.out == want);
+    CHECK(pl::eta_seconds("67 days, 10:28:48") == std::optional<std::uint64_t>(((67u * 24 + 10) * 60 + 28) * 60 + 48));
+    CHECK(pl::eta_seconds("1 day, 2:03:04") == std::optional<std::uint64_t>(93784));
+    CHECK(!pl::eta_seconds("2:3:4"));
+}
+
+TEST_CASE("paddle_log::tables: spans from the rule line, wide names, banners, two sections, placeholders, pipes") {
+    // printed the way the profiler prints them: padded by characters, trailing spaces on every
+    // row, two blank lines between tables
+    const std::string in =
+        "--------------Overview Summary--------------\n"
+        "Time unit: ms\n"
+        "-------------  -----  ----------  \n"
+        "Event Type     Calls  CPU Time    \n"
+        "-------------  -----  ----------  \n"
+        "ProfileStep    10     2670.22     \n"
+        "  Operator     21174  2008.74     \n"
+        "-------------  -----  ----------  \n"
+        "               Calls  GPU Time    \n"
+        "-------------  -----  ----------  \n"
+        "  Kernel       16525  1,856.84    \n"
+        "-------------  -----  ----------  \n"
+        "Note:\n"
+        "\n"
+        "\n"
+        "--------------------Operator Summary--------------------\n"
+        "Time unit: ms\n"
+        "--------------------  ------  ------------------------------  \n"
+        "Name                  Calls   CPU Total / Avg / Ratio(%)      \n"
+        "--------------------  ------  ------------------------------  \n"
+        "-----------Thread: main thread-----------\n"
+        "数据预处理                 3       1.50 / 0.50 / 10.00             \n"
+        "  matmul infer_meta   -       - / - / -                       \n"
+        "very_long_name_cu...  7       2.00 / 0.29 / 20.00             \n"
+        "-----------Thread: 后台 worker-----------\n"
+        "full_name_longer_than_its_column  1       3.00 / 3.00 / 30.00             \n"
+        "--------------------  ------  ------------------------------  \n"
+        "\n"
+        "\n"
+        "============Perf Summary============\n"
+        "Reader Ratio: 0.106%\n"
+        "Time Unit: s, IPS Unit: steps/s\n"
+        "|                 |       avg       |       max       |\n"
+        "|   reader_cost   |     0.00074     |        -        |\n"
+        "[09/20 12:01:02] ppdet.engine INFO: done";
+    const recorder r = run(in);
+    const std::vector<std::string> want = {
+        "table 1 Overview Summary unit=ms",
+        "row 6 Overview Summary thread=null depth=0 ProfileStep | Calls=10 CPU Time=2670.22",
+        "row 7 Overview Summary thread=null depth=1 Operator | Calls=21174 CPU Time=2008.74",
+        "row 11 Overview Summary thread=null depth=1 Kernel | Calls=16525 GPU Time=1,856.84",
+        "text 13 Note:",
+        "table 16 Operator Summary unit=ms",
+        "row 22 Operator Summary thread=main thread depth=0 数据预处理 | Calls=3 CPU Total / Avg / Ratio(%)=1.50 / 0.50 / 10.00",
+        "row 23 Operator Summary thread=main thread depth=1 matmul infer_meta | Calls=- CPU Total / Avg / Ratio(%)=- / - / -",
+        "row 24 Operator Summary thread=main thread depth=0 very_long_name_cu... | Calls=7 CPU Total / Avg / Ratio(%)=2.00 / 0.29 / 20.00",
+        "row 26 Operator Summary thread=后台 worker depth=0 full_name_longer_than_its_column | Calls=1 "
+        "CPU Total / Avg / Ratio(%)=3.00 / 3.00 / 30.00",
+        "table 30 Perf Summary unit=s",
+        "text 31 Reader Ratio: 0.106%",
+        "row 34 Perf Summary thread=null depth=0 reader_cost | avg=0.00074 max=-",
+        "log 35 09/20 12:01:02 ppdet.engine INFO |done",
+    };
+    CHECK(r.out == want);
+    logscan::test::check_chunk_invariance(in, run_chunks);
+    // the same with CRLF line ends
+    std::string crlf;
+    for (char c : in) {
+        if (c == '\n') crlf += '\r';
+        crlf += c;
+    }
+    CHECK(run(crlf).out == want);
+}
+
+TEST_CASE("paddle_log::damaged input never crashes and accounts for every line it does not call structure") {
+    const std::string& s = sample();
+    for (std::size_t cut : {std::size_t{1}, std::size_t{5000}, s.size() / 7, s.size() / 3, s.size() / 2, s.size() - 2}) {
+        INFO("cut at " << cut);
+        const std::string_view part = std::string_view(s).substr(0, cut);
+        const recorder r = run(part);
+        std::size_t logs = 0;
+        for (std::string_view l : lines_of(part)) logs += l.starts_with("[09/") && l.find(": ") != std::string_view::npos;
+        CHECK(r.logs == logs);
+        CHECK(r.errors == 0);
+    }
+    std::string junk;
+    for (int i = 0; i < 20000; ++i) junk += static_cast<char>((i * 7919 + i / 13) & 0xff);
+    recorder j;
+    pl::parser<recorder> p(j, 4096);
+    p.feed(junk);
+    p.finish();
+    CHECK(j.logs == 0);
+    CHECK(run("").out.empty());
+    const std::string big = "[09/20 12:00:35] a INFO: before\n" + std::string(10u << 20, 'x') + "\n[09/20 12:00:36] a INFO: after\n";
+    const recorder b = run(big);
+    REQUIRE(b.out.size() == 3);
+    CHECK(b.out[1].starts_with("error 2 line longer than the line buffer"));
+}
