@@ -78,6 +78,7 @@
 #define LOGSCAN_TABLE_HPP_INCLUDED
 
 #include <array>
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -764,13 +765,14 @@ public:
     table_feed feed(const line& l, offer mode = offer::never) {
         if (!active_) return table_feed::not_mine;
         const std::string_view s = l.text;
-        if (internal::is_blank(s)) return end(l.number, table_feed::not_mine);
-        if (internal::is_dash_line(s)) {
+        // (the first byte decides cheaply that most rows are neither blank nor dashes)
+        if ((s.empty() || s[0] == ' ' || s[0] == '\t') && internal::is_blank(s)) return end(l.number, table_feed::not_mine);
+        if (!s.empty() && s[0] == '-' && internal::is_dash_line(s)) {
             if (footer_) return end(l.number, table_feed::not_mine);
             footer_ = true;
             return table_feed::consumed;
         }
-        std::array<cell, MaxColumns> cells{};
+        std::array<cell, MaxColumns> cells; // assign() sets cells [0, ncols_) of a row
         if (!assign(s, cells)) {
             // header_edges: before the rule, a line that is not a row (a debug print, a name
             // cut off) is a note and the rows go on; after it (or in_order) it ends the table
@@ -834,6 +836,39 @@ private:
         }
     }
 
+    // Rows of aligned tables are mostly padding: the scans below look at 8 bytes at a time
+    // (SWAR, little-endian; a byte loop elsewhere). skip_spaces: the first non-space at or
+    // after i. run_end: the end of the run of text at i (two spaces, or a space at the end).
+    static constexpr std::uint64_t swar_ones = 0x0101010101010101ull, swar_highs = 0x8080808080808080ull,
+                                   swar_spaces = 0x2020202020202020ull;
+    static constexpr bool swar = std::endian::native == std::endian::little;
+    static std::uint64_t load8(const char* p) noexcept {
+        std::uint64_t v;
+        std::memcpy(&v, p, 8);
+        return v;
+    }
+    static std::size_t skip_spaces(const char* s, std::size_t i, std::size_t n) noexcept {
+        if constexpr (swar) {
+            for (; i + 8 <= n; i += 8)
+                if (const std::uint64_t x = load8(s + i) ^ swar_spaces; x != 0)
+                    return i + static_cast<std::size_t>(std::countr_zero(x)) / 8;
+        }
+        while (i < n && s[i] == ' ') ++i;
+        return i;
+    }
+    static std::size_t run_end(const char* s, std::size_t i, std::size_t n) noexcept {
+        if constexpr (swar) {
+            for (; i + 9 <= n; i += 8) { // a zero byte of x: a space followed by a space
+                const std::uint64_t x = (load8(s + i) ^ swar_spaces) | (load8(s + i + 1) ^ swar_spaces);
+                if (const std::uint64_t z = (x - swar_ones) & ~x & swar_highs; z != 0)
+                    return i + static_cast<std::size_t>(std::countr_zero(z)) / 8; // (the lowest hit is exact)
+            }
+        }
+        for (; i < n; ++i)
+            if (s[i] == ' ' && (i + 1 == n || s[i + 1] == ' ')) return i;
+        return n;
+    }
+
     // Assigns a row's runs to columns. header_edges: a row starts with its first column's
     // cell at 0 (left-aligned), every other run goes to the column whose header's right edge
     // it ends on; the row must have a cell besides the first column's. in_order: one run per column, in order; when
@@ -854,22 +889,22 @@ private:
             }
             return false;
         }
-        std::size_t col = 0; // columns are visited left to right
-        bool fits = true, beyond_first = false;
-        tokens(s, false, [&](std::size_t b, std::size_t e) {
-            if (b == 0) {
-                cells[0] = cell{s.substr(b, e - b)};
-                col = 1;
-                return true;
-            }
-            if (col == 0) return fits = false; // the first column is left-aligned: a row starts with it
-            while (col < ncols_ && right_[col] < e) ++col;
-            if (col == ncols_ || right_[col] != e || col == 0) return fits = false;
-            cells[col++] = cell{s.substr(b, e - b)};
+        if (s.empty() || s[0] == ' ') return false; // the first column is left-aligned: a row starts with it
+        const char* p = s.data();
+        const std::size_t n = s.size();
+        std::size_t e = run_end(p, 0, n);
+        cells[0] = cell{s.substr(0, e)};
+        std::size_t col = 1; // columns are visited left to right
+        bool beyond_first = false;
+        for (std::size_t i = skip_spaces(p, e, n); i < n; i = skip_spaces(p, e, n)) {
+            e = run_end(p, i, n);
+            while (col < ncols_ && right_[col] < e) cells[col++] = cell{};
+            if (col == ncols_ || right_[col] != e) return false;
+            cells[col++] = cell{s.substr(i, e - i)};
             beyond_first = true;
-            return true;
-        });
-        return fits && beyond_first;
+        }
+        while (col < ncols_) cells[col++] = cell{};
+        return beyond_first;
     }
 
     Visitor& vis_;
