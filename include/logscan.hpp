@@ -21,5 +21,6 @@
 #include "logscan/formats/megengine_profile.hpp"
 #include "logscan/formats/paddle_log.hpp"
 #include "logscan/formats/tvm_profile.hpp"
+#include "logscan/formats/detect.hpp"
 
 #endif

@@ -1,137 +1,497 @@
 // SPDX-License-Identifier: MIT
-// logscan: the command-line tool. Converts a log of a known format into NDJSON records
-// (formats.md), one JSON object a line, on standard output.
+// logscan: the command-line tool. Detects the format of a log, converts it to NDJSON or CSV
+// records (docs/formats.md), and counts what it holds.
 //
-//   logscan convert --format FORMAT FILE      FILE may be - for standard input
-//   logscan --help
+//   logscan detect FILE...
+//   logscan convert [--format ID] [--to ndjson|csv] [--type T,...] [--out-dir DIR]
+//                   [--with-filename] FILE...        (FILE may be - for standard input)
+//   logscan stats [--format ID] FILE...
+//   logscan --help | --version | COMMAND --help
 //
-// Exit status: 0 on success; 1 when an input could not be read or yielded error records
-// (everything parseable is still written); 2 on a usage error.
-#include <logscan/formats/chainer_memtrace.hpp>
-#include <logscan/formats/megengine_log.hpp>
-#include <logscan/formats/megengine_profile.hpp>
-#include <logscan/formats/paddle_log.hpp>
-#include <logscan/formats/tvm_profile.hpp>
+// Exit status: 0 on success; 1 when an input could not be read, its format was not
+// recognised, or it yielded error records (everything parseable is still written); 2 on a
+// usage error.
+#include <logscan/formats/detect.hpp>
 #include <logscan/ndjson.hpp>
 
+#include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <string>
 #include <string_view>
+#include <vector>
+
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "writers.hpp"
 
 namespace {
 
-constexpr const char* usage_text =
-    "usage: logscan convert --format FORMAT FILE\n"
-    "       logscan --help\n"
-    "\n"
-    "Converts FILE (- for standard input) to NDJSON records on standard output.\n"
-    "FORMAT: megengine-log, megengine-profile, chainer-memtrace, paddle-log, tvm-profile\n"
-    "Exit status: 0 success; 1 unreadable input or error records (the rest is still written);\n"
-    "2 usage error.\n";
+using logscan_cli::type_filter;
 
-int usage_error(const char* what) {
-    std::fprintf(stderr, "logscan: %s\n%s", what, usage_text);
+constexpr const char* usage_text =
+    "usage: logscan detect FILE...\n"
+    "       logscan convert [--format ID] [--to ndjson|csv] [--type T,...] [--out-dir DIR]\n"
+    "                       [--with-filename] FILE...\n"
+    "       logscan stats [--format ID] FILE...\n"
+    "       logscan --help | --version | COMMAND --help\n"
+    "\n"
+    "FILE may be - for standard input. Formats (ID): megengine-log, megengine-profile,\n"
+    "chainer-memtrace, paddle-log, tvm-profile; without --format each input's format is\n"
+    "detected from its first 16 KiB.\n"
+    "Exit status: 0 success; 1 unreadable or unrecognised input, or error records (the rest is\n"
+    "still written); 2 usage error.\n";
+
+constexpr const char* detect_help =
+    "usage: logscan detect FILE...\n"
+    "Prints each FILE's name and format ID, or `unknown`, decided from its first 16 KiB:\n"
+    "  megengine-profile  a JSON object with the dump's keys (\"profiler\", \"graph_exec\", ...)\n"
+    "  chainer-memtrace   a `B F` line followed by buffer lines `ID SIZE NAME` or function records\n"
+    "  tvm-profile        `Evaluate vm inference cost of ...`, `Mean ... time (std dev)`, `Name ... Duration (us)`\n"
+    "  paddle-log         `[MM/DD HH:MM:SS] LOGGER LEVEL: ...` lines, profiler titles `---...Summary---`\n"
+    "  megengine-log      `[DD HH:MM:SS N@FILE:LOGGER] ...` lines (colours allowed)\n"
+    "The format with the most signal lines wins; other lines (warnings, commands) do not count.\n"
+    "Exit status 1 when a FILE cannot be read or is unknown.\n";
+
+constexpr const char* convert_help =
+    "usage: logscan convert [--format ID] [--to ndjson|csv] [--type T,...] [--out-dir DIR]\n"
+    "                       [--with-filename] FILE...\n"
+    "Converts each FILE (- for standard input), one after another, to records.\n"
+    "  --format ID       the format (default: detected per FILE)\n"
+    "  --to ndjson       one JSON object a line on standard output (the default)\n"
+    "  --to csv          one CSV table per record type: --type T writes T's table to standard\n"
+    "                    output; --out-dir DIR writes DIR/<type>.csv for each type. Nested\n"
+    "                    values are dotted columns (cells.Duration (us)), arrays JSON text.\n"
+    "  --type T,...      only records of these types (text and error included if named)\n"
+    "  --with-filename   each record says which FILE it came from (\"file\")\n";
+
+constexpr const char* stats_help =
+    "usage: logscan stats [--format ID] FILE...\n"
+    "Parses each FILE without writing records and prints the records per type, the text\n"
+    "and error counts, bytes, elapsed time and throughput: the parse speed on your logs.\n";
+
+int usage_error(const std::string& what) {
+    std::fprintf(stderr, "logscan: %s\n%s", what.c_str(), usage_text);
     return 2;
 }
 
-// Converts one input; returns the exit status.
-template <class Parse>
-int convert(const char* path, Parse&& parse) {
-    logscan::ndjson_file out(stdout);
-    std::uint64_t errors = 0;
-    const logscan::error e = logscan::with_input(path, [&](auto& src) { return parse(src, out, errors); });
-    const bool written = out.flush();
+bool known_format(std::string_view f) {
+    for (const auto& d : logscan::detectors)
+        if (d.name == f) return true;
+    return false;
+}
+
+// A source that hands out the bytes already read for detection, then the rest of `inner`.
+template <class Source>
+struct replay_source {
+    std::string_view head;
+    Source& inner;
+    bool head_done = false;
+    bool inner_done = false;
+    logscan::chunk next() {
+        if (!head_done) {
+            head_done = true;
+            if (!head.empty()) return {head, logscan::error_code::none, 0};
+        }
+        if (inner_done) return {};
+        return inner.next();
+    }
+};
+
+// Progress on stderr when it is a terminal: bytes, percent of a known size, MB/s, ETA.
+struct progress {
+    bool on = false;
+    std::uint64_t total = 0, done = 0;
+    std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now(), last = start;
+    void add(std::size_t n) {
+        done += n;
+        if (!on) return;
+        const auto now = std::chrono::steady_clock::now();
+        if (now - last < std::chrono::milliseconds(250)) return;
+        last = now;
+        const double s = std::chrono::duration<double>(now - start).count();
+        const double rate = s > 0 ? static_cast<double>(done) / s : 0;
+        if (total > 0) {
+            const double left = rate > 0 ? static_cast<double>(total - (done < total ? done : total)) / rate : 0;
+            std::fprintf(stderr, "\r  %.1f / %.1f MB (%.0f%%)  %.0f MB/s  ETA %.0f s   ", static_cast<double>(done) / 1e6,
+                         static_cast<double>(total) / 1e6, 100.0 * static_cast<double>(done) / static_cast<double>(total),
+                         rate / 1e6, left);
+        } else {
+            std::fprintf(stderr, "\r  %.1f MB  %.0f MB/s   ", static_cast<double>(done) / 1e6, rate / 1e6);
+        }
+    }
+    void end() {
+        if (on && last != start) std::fprintf(stderr, "\r%60s\r", "");
+    }
+};
+
+template <class Source>
+struct counted_source {
+    Source& inner;
+    progress& p;
+    logscan::chunk next() {
+        logscan::chunk c = inner.next();
+        p.add(c.data.size());
+        return c;
+    }
+};
+
+// Reads the head of `src` for detection (at most logscan::detect_bytes bytes, copied).
+template <class Source>
+logscan::error read_head(Source& src, std::string& head, bool& more) {
+    more = true;
+    while (head.size() < logscan::detect_bytes) {
+        const logscan::chunk c = src.next();
+        if (c.code != logscan::error_code::none) return {c.code, 0, 0, 0, logscan::to_string(c.code), c.sys_errno};
+        if (c.data.empty()) {
+            more = false;
+            break;
+        }
+        head.append(c.data);
+    }
+    return {};
+}
+
+// Runs the format's ndjson_visitor over `src` into writer `w`; counts error records.
+template <class Writer, class Source>
+logscan::error run_format(std::string_view format, Source& src, Writer& w, std::uint64_t& errors) {
+    namespace ls = logscan;
+    logscan::error e{};
+    auto go = [&](auto& v, auto parse) {
+        e = parse(src, v);
+        errors = v.errors;
+    };
+    if (format == ls::megengine_log::format_name) {
+        ls::megengine_log::ndjson_visitor<Writer> v{w};
+        go(v, [](auto& s, auto& vis) { return ls::megengine_log::parse(s, vis); });
+    } else if (format == ls::megengine_profile::format_name) {
+        ls::megengine_profile::ndjson_visitor<Writer> v{w};
+        go(v, [](auto& s, auto& vis) { return ls::megengine_profile::parse(s, vis); });
+        if (e.code != ls::error_code::io_error && e.code != ls::error_code::open_failed)
+            e = {}; // (errors in the document are records; counted)
+    } else if (format == ls::chainer_memtrace::format_name) {
+        ls::chainer_memtrace::ndjson_visitor<Writer> v{w};
+        go(v, [](auto& s, auto& vis) { return ls::chainer_memtrace::parse(s, vis); });
+    } else if (format == ls::paddle_log::format_name) {
+        ls::paddle_log::ndjson_visitor<Writer> v{w};
+        go(v, [](auto& s, auto& vis) { return ls::paddle_log::parse(s, vis); });
+    } else {
+        ls::tvm_profile::ndjson_visitor<Writer> v{w};
+        go(v, [](auto& s, auto& vis) { return ls::tvm_profile::parse(s, vis); });
+    }
+    return e;
+}
+
+void report_failure(const char* path, const logscan::error& e) {
+    std::fprintf(stderr, "logscan: %s: %.*s", path, static_cast<int>(e.message.size()), e.message.data());
+    if (e.sys_errno != 0) std::fprintf(stderr, " (%s)", std::strerror(e.sys_errno));
+    std::fprintf(stderr, "\n");
+}
+
+std::uint64_t file_size(const char* path) {
+    struct stat st{};
+    if (std::strcmp(path, "-") == 0) return ::fstat(0, &st) == 0 && S_ISREG(st.st_mode) ? static_cast<std::uint64_t>(st.st_size) : 0;
+    return ::stat(path, &st) == 0 && S_ISREG(st.st_mode) ? static_cast<std::uint64_t>(st.st_size) : 0;
+}
+
+// One input: open, detect (unless `forced`), then `f(format, source)`. Returns 1 when the
+// input could not be read or its format is unknown (reported), else what f returns.
+template <class F>
+int with_format(const char* path, std::string_view forced, progress& prog, F&& f) {
+    int status = 0;
+    prog.total = file_size(path);
+    prog.done = 0;
+    prog.start = prog.last = std::chrono::steady_clock::now();
+    const logscan::error e = logscan::with_input(path, [&](auto& src) -> logscan::error {
+        std::string head;
+        bool more = true;
+        if (const logscan::error h = read_head(src, head, more); !h.ok()) return h;
+        std::string_view format = forced;
+        if (format.empty()) {
+            format = logscan::detect_format(head, more).format;
+            if (format.empty()) {
+                std::fprintf(stderr, "logscan: %s: format not recognised (give --format; see logscan detect --help)\n", path);
+                status = 1;
+                return {};
+            }
+        }
+        using S = std::remove_reference_t<decltype(src)>;
+        replay_source<S> replay{head, src};
+        replay.inner_done = !more;
+        counted_source<replay_source<S>> counted{replay, prog};
+        status = f(format, counted);
+        return {};
+    });
+    prog.end();
     if (!e.ok()) {
-        std::fprintf(stderr, "logscan: %s: %.*s", path, static_cast<int>(e.message.size()), e.message.data());
-        if (e.sys_errno != 0) std::fprintf(stderr, " (%s)", std::strerror(e.sys_errno));
-        std::fprintf(stderr, "\n");
+        report_failure(path, e);
         return 1;
     }
-    if (!written) {
+    return status;
+}
+
+struct options {
+    std::string format;
+    std::string to = "ndjson";
+    type_filter types;
+    std::string out_dir;
+    bool with_filename = false;
+    std::vector<const char*> files;
+};
+
+// Parses the options of convert and stats; returns 0, or the usage error status (2) after
+// reporting it, or -1 after printing the command's help.
+int parse_options(int argc, char** argv, options& o, const char* help, bool convert) {
+    for (int i = 2; i < argc; ++i) {
+        const std::string_view a = argv[i];
+        auto value = [&](std::string_view name, std::string& out) -> bool {
+            if (a == name) {
+                if (i + 1 == argc) return false;
+                out = argv[++i];
+                return true;
+            }
+            out = std::string(a.substr(name.size() + 1));
+            return true;
+        };
+        auto is = [&](std::string_view name) { return a == name || (a.starts_with(name) && a.size() > name.size() && a[name.size()] == '='); };
+        if (a == "--help" || a == "-h") {
+            std::fputs(help, stdout);
+            return -1;
+        } else if (is("--format")) {
+            if (!value("--format", o.format)) return usage_error("--format needs a value");
+            if (!known_format(o.format)) return usage_error("unknown format '" + o.format + "'");
+        } else if (convert && is("--to")) {
+            if (!value("--to", o.to)) return usage_error("--to needs a value");
+            if (o.to != "ndjson" && o.to != "csv") return usage_error("--to is ndjson or csv");
+        } else if (convert && is("--type")) {
+            std::string list;
+            if (!value("--type", list)) return usage_error("--type needs a value");
+            for (std::size_t p = 0; p <= list.size();) {
+                std::size_t c = list.find(',', p);
+                if (c == std::string::npos) c = list.size();
+                if (c > p) o.types.types.push_back(list.substr(p, c - p));
+                p = c + 1;
+            }
+        } else if (convert && is("--out-dir")) {
+            if (!value("--out-dir", o.out_dir)) return usage_error("--out-dir needs a value");
+        } else if (convert && a == "--with-filename") {
+            o.with_filename = true;
+        } else if (a.size() > 1 && a[0] == '-') {
+            return usage_error("unknown option '" + std::string(a) + "'");
+        } else {
+            o.files.push_back(argv[i]);
+        }
+    }
+    if (o.files.empty()) return usage_error("no FILE given (- reads standard input)");
+    return 0;
+}
+
+int cmd_detect(int argc, char** argv) {
+    std::vector<const char*> files;
+    for (int i = 2; i < argc; ++i) {
+        const std::string_view a = argv[i];
+        if (a == "--help" || a == "-h") {
+            std::fputs(detect_help, stdout);
+            return 0;
+        }
+        if (a.size() > 1 && a[0] == '-') return usage_error("unknown option '" + std::string(a) + "'");
+        files.push_back(argv[i]);
+    }
+    if (files.empty()) return usage_error("no FILE given (- reads standard input)");
+    int status = 0;
+    for (const char* path : files) {
+        std::string head;
+        bool more = true;
+        const logscan::error e = logscan::with_input(path, [&](auto& src) { return read_head(src, head, more); });
+        if (!e.ok()) {
+            report_failure(path, e);
+            status = 1;
+            continue;
+        }
+        const logscan::detection d = logscan::detect_format(head, more);
+        std::printf("%s: %s\n", path, d.format.empty() ? "unknown" : std::string(d.format).c_str());
+        if (d.format.empty()) status = 1;
+    }
+    return status;
+}
+
+int cmd_convert_ndjson(const options& o) {
+    logscan::ndjson_file out(stdout);
+    logscan_cli::filter_writer<logscan::ndjson_file> w(out, o.types);
+    progress prog;
+    prog.on = ::isatty(2) != 0;
+    int status = 0;
+    for (const char* path : o.files) {
+        if (o.with_filename) w.set_file(path);
+        status |= with_format(path, o.format, prog, [&](std::string_view format, auto& src) {
+            std::uint64_t errors = 0;
+            const logscan::error e = run_format(format, src, w, errors);
+            if (!e.ok()) {
+                report_failure(path, e);
+                return 1;
+            }
+            if (errors != 0) {
+                std::fprintf(stderr, "logscan: %s: %llu error record(s)\n", path, static_cast<unsigned long long>(errors));
+                return 1;
+            }
+            return 0;
+        });
+    }
+    if (!out.flush()) {
         std::fprintf(stderr, "logscan: writing the output failed\n");
         return 1;
     }
-    if (errors != 0) {
-        std::fprintf(stderr, "logscan: %s: %llu error record(s)\n", path, static_cast<unsigned long long>(errors));
+    return status;
+}
+
+// CSV: a first pass gathers the columns of every type, a second writes the rows (standard
+// input is spooled to a temporary file for the second pass).
+int cmd_convert_csv(options& o) {
+    if (o.out_dir.empty() && o.types.types.size() != 1)
+        return usage_error("--to csv writes one table per record type: give --type T (one type) or --out-dir DIR");
+    std::vector<std::string> paths;
+    std::vector<std::string> spooled;
+    for (const char* p : o.files) {
+        if (std::strcmp(p, "-") != 0) {
+            paths.emplace_back(p);
+            continue;
+        }
+        char name[] = "/tmp/logscan-stdin-XXXXXX";
+        const int fd = ::mkstemp(name);
+        if (fd < 0) {
+            std::fprintf(stderr, "logscan: cannot create a temporary file (%s)\n", std::strerror(errno));
+            return 1;
+        }
+        char buf[1 << 16];
+        for (ssize_t n; (n = ::read(0, buf, sizeof buf)) > 0;)
+            if (::write(fd, buf, static_cast<std::size_t>(n)) != n) {
+                std::fprintf(stderr, "logscan: writing a temporary file failed (%s)\n", std::strerror(errno));
+                ::close(fd);
+                return 1;
+            }
+        ::close(fd);
+        paths.emplace_back(name);
+        spooled.emplace_back(name);
+    }
+    int status = 0;
+    progress prog; // no progress bar for the first pass
+    logscan_cli::csv_columns cols(o.types, o.with_filename);
+    for (const std::string& p : paths)
+        status |= with_format(p.c_str(), o.format, prog, [&](std::string_view format, auto& src) {
+            std::uint64_t errors = 0;
+            return run_format(format, src, cols, errors).ok() ? 0 : 1;
+        });
+    logscan_cli::csv_writer w;
+    std::vector<std::FILE*> opened;
+    for (auto& [type, columns] : cols.columns) {
+        logscan_cli::csv_writer::table t;
+        t.columns = columns;
+        if (o.out_dir.empty()) {
+            t.out = stdout;
+        } else {
+            const std::string name = o.out_dir + "/" + type + ".csv";
+            t.out = std::fopen(name.c_str(), "wb");
+            if (t.out == nullptr) {
+                std::fprintf(stderr, "logscan: cannot write %s (%s)\n", name.c_str(), std::strerror(errno));
+                return 1;
+            }
+            opened.push_back(t.out);
+        }
+        w.tables.emplace(type, std::move(t));
+    }
+    w.headers();
+    prog.on = ::isatty(2) != 0;
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+        const char* shown = o.files[i];
+        if (o.with_filename) w.set_file(shown);
+        status |= with_format(paths[i].c_str(), o.format, prog, [&](std::string_view format, auto& src) {
+            std::uint64_t errors = 0;
+            const logscan::error e = run_format(format, src, w, errors);
+            if (!e.ok()) {
+                report_failure(shown, e);
+                return 1;
+            }
+            if (errors != 0) {
+                std::fprintf(stderr, "logscan: %s: %llu error record(s)\n", shown, static_cast<unsigned long long>(errors));
+                return 1;
+            }
+            return 0;
+        });
+    }
+    bool ok = true;
+    for (auto& [type, t] : w.tables) ok = ok && t.ok;
+    for (std::FILE* f : opened) ok = (std::fclose(f) == 0) && ok;
+    if (std::fflush(stdout) != 0) ok = false;
+    for (const std::string& s : spooled) std::remove(s.c_str());
+    if (!ok) {
+        std::fprintf(stderr, "logscan: writing the output failed\n");
         return 1;
     }
-    return 0;
+    return status;
+}
+
+int cmd_stats(const options& o) {
+    int status = 0;
+    progress prog;
+    prog.on = ::isatty(2) != 0;
+    for (const char* path : o.files) {
+        logscan_cli::count_writer w;
+        std::uint64_t errors = 0;
+        std::string_view used;
+        const auto t0 = std::chrono::steady_clock::now();
+        const int s = with_format(path, o.format, prog, [&](std::string_view format, auto& src) {
+            used = format;
+            const logscan::error e = run_format(format, src, w, errors);
+            if (!e.ok()) {
+                report_failure(path, e);
+                return 1;
+            }
+            return errors != 0 ? 1 : 0;
+        });
+        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        status |= s;
+        if (used.empty()) continue;
+        std::uint64_t records = 0;
+        for (const auto& [type, n] : w.counts) records += n;
+        std::printf("%s: %.*s\n", path, static_cast<int>(used.size()), used.data());
+        std::printf("  records  %llu\n", static_cast<unsigned long long>(records));
+        for (const auto& [type, n] : w.counts)
+            std::printf("    %-18s %llu\n", type.c_str(), static_cast<unsigned long long>(n));
+        const auto find = [&](const char* t) {
+            const auto it = w.counts.find(std::string_view(t));
+            return it == w.counts.end() ? 0ull : static_cast<unsigned long long>(it->second);
+        };
+        std::printf("  text     %llu\n  errors   %llu\n", find("text"), find("error"));
+        std::printf("  bytes    %llu\n  elapsed  %.3f s\n  speed    %.1f MB/s\n", static_cast<unsigned long long>(prog.done), secs,
+                    secs > 0 ? static_cast<double>(prog.done) / secs / 1e6 : 0.0);
+    }
+    return status;
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
-    if (argc == 2 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
+    if (argc < 2) return usage_error("no command given");
+    const std::string_view cmd = argv[1];
+    if (cmd == "--help" || cmd == "-h" || cmd == "help") {
         std::fputs(usage_text, stdout);
         return 0;
     }
-    if (argc < 2) return usage_error("no command given");
-    if (std::strcmp(argv[1], "convert") != 0) return usage_error("unknown command (the command is 'convert')");
-    std::string_view format;
-    const char* path = nullptr;
-    for (int i = 2; i < argc; ++i) {
-        const std::string_view a = argv[i];
-        if (a == "--format") {
-            if (i + 1 == argc) return usage_error("--format needs a value");
-            format = argv[++i];
-        } else if (a.starts_with("--format=")) {
-            format = a.substr(9);
-        } else if (a == "--help" || a == "-h") {
-            std::fputs(usage_text, stdout);
-            return 0;
-        } else if (a.size() > 1 && a[0] == '-') {
-            std::fprintf(stderr, "logscan: unknown option '%s'\n%s", argv[i], usage_text);
-            return 2;
-        } else if (path != nullptr) {
-            return usage_error("give one FILE");
-        } else {
-            path = argv[i];
-        }
+    if (cmd == "--version") {
+        std::printf("logscan %s\n", LOGSCAN_VERSION_STRING);
+        return 0;
     }
-    if (path == nullptr) return usage_error("no FILE given (- reads standard input)");
-    if (format.empty()) return usage_error("--format is required");
-    if (format == logscan::megengine_log::format_name) {
-        return convert(path, [](auto& src, logscan::ndjson_file& out, std::uint64_t& errors) {
-            logscan::megengine_log::ndjson_visitor<logscan::ndjson_file> v{out};
-            const logscan::error e = logscan::megengine_log::parse(src, v);
-            errors = v.errors;
-            return e;
-        });
+    if (cmd == "detect") return cmd_detect(argc, argv);
+    if (cmd == "convert" || cmd == "stats") {
+        options o;
+        const int r = parse_options(argc, argv, o, cmd == "convert" ? convert_help : stats_help, cmd == "convert");
+        if (r == -1) return 0;
+        if (r != 0) return r;
+        if (cmd == "stats") return cmd_stats(o);
+        if (o.to == "csv") return cmd_convert_csv(o);
+        if (!o.out_dir.empty()) return usage_error("--out-dir is for --to csv");
+        return cmd_convert_ndjson(o);
     }
-    if (format == logscan::megengine_profile::format_name) {
-        return convert(path, [](auto& src, logscan::ndjson_file& out, std::uint64_t& errors) {
-            logscan::megengine_profile::ndjson_visitor<logscan::ndjson_file> v{out};
-            logscan::error e = logscan::megengine_profile::parse(src, v);
-            errors = v.errors;
-            if (e.code != logscan::error_code::io_error && e.code != logscan::error_code::open_failed)
-                e = {}; // (errors in the document are records; counted above)
-            return e;
-        });
-    }
-    if (format == logscan::chainer_memtrace::format_name) {
-        return convert(path, [](auto& src, logscan::ndjson_file& out, std::uint64_t& errors) {
-            logscan::chainer_memtrace::ndjson_visitor<logscan::ndjson_file> v{out};
-            const logscan::error e = logscan::chainer_memtrace::parse(src, v);
-            errors = v.errors;
-            return e;
-        });
-    }
-    if (format == logscan::paddle_log::format_name) {
-        return convert(path, [](auto& src, logscan::ndjson_file& out, std::uint64_t& errors) {
-            logscan::paddle_log::ndjson_visitor<logscan::ndjson_file> v{out};
-            const logscan::error e = logscan::paddle_log::parse(src, v);
-            errors = v.errors;
-            return e;
-        });
-    }
-    if (format == logscan::tvm_profile::format_name) {
-        return convert(path, [](auto& src, logscan::ndjson_file& out, std::uint64_t& errors) {
-            logscan::tvm_profile::ndjson_visitor<logscan::ndjson_file> v{out};
-            const logscan::error e = logscan::tvm_profile::parse(src, v);
-            errors = v.errors;
-            return e;
-        });
-    }
-    std::fprintf(stderr, "logscan: unknown FORMAT '%.*s'\n%s", static_cast<int>(format.size()), format.data(), usage_text);
-    return 2;
+    return usage_error("unknown command '" + std::string(cmd) + "' (commands: detect, convert, stats)");
 }

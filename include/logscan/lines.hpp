@@ -74,6 +74,24 @@ constexpr std::string_view trim_right(std::string_view s) noexcept {
     while (e > 0 && is_space(s[e - 1])) --e;
     return s.substr(0, e);
 }
+/// Calls `f(line_text)` for each whole line of `head` (the first bytes of an input, for
+/// format detection), at most `max_lines`, with a `\r` before the `\n` dropped; a last
+/// line without `\n` is passed too unless `head` was cut (`cut`: more input follows).
+template <class F>
+constexpr void for_each_head_line(std::string_view head, bool cut, std::size_t max_lines, F&& f) {
+    std::size_t p = 0;
+    for (std::size_t n = 0; n < max_lines && p < head.size(); ++n) {
+        std::size_t e = head.find('\n', p);
+        if (e == std::string_view::npos) {
+            if (cut) return;
+            e = head.size();
+        }
+        std::string_view l = head.substr(p, e - p);
+        if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+        f(l);
+        p = e + 1;
+    }
+}
 } // namespace internal
 
 /// An owning carry buffer for `line_splitter`, allocated once at construction.

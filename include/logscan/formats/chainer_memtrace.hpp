@@ -472,6 +472,32 @@ private:
     }
 };
 
+/// How much the first bytes of an input (`head`; `cut`: more input follows) look like a
+/// chainer-memtrace: after a `B F` counts line, the number of buffer lines `ID SIZE NAME`
+/// that follow it directly, plus the direction lines (`forward`, `backward`) followed by a
+/// `NIN NOUT` line, among the first 256 lines; 0 without the counts line and a buffer line
+/// (or a function record) after it.
+constexpr std::size_t detect(std::string_view head, bool cut = true) noexcept {
+    std::size_t score = 0, buffers = 0;
+    bool header = false, in_buffers = false, after_direction = false;
+    internal::for_each_head_line(head, cut, 256, [&](std::string_view l) {
+        l = internal::trim_right(l);
+        if (!header) {
+            header = static_cast<bool>(match<R"(\d+\s+\d+)">(l));
+            in_buffers = header;
+            return;
+        }
+        if (in_buffers && match<R"(\d+\s+\d+\s+\S.*)">(l)) {
+            ++buffers;
+            return;
+        }
+        in_buffers = false;
+        if (after_direction && match<R"(\d+\s+\d+)">(l)) ++score;
+        after_direction = l == "forward" || l == "backward";
+    });
+    return header && (buffers + score) > 0 ? buffers + score + 1 : 0;
+}
+
 /// Parses a whole source (`file_source`, `fd_source`, `memory_source`, ...) into `vis`.
 /// Returns the source's error (with errno), `stopped` when a callback stopped, or none.
 /// Problems inside the input go to `on_error` and do not stop the parse.

@@ -534,6 +534,22 @@ private:
     }
 };
 
+/// How much the first bytes of an input (`head`; `cut`: more input follows) look like a
+/// megengine-log: the number of header lines `[DD HH:MM:SS N@FILE:LOGGER] ...` (colour
+/// sequences allowed before and inside) among its first 64 lines; 0 when there is none.
+constexpr std::size_t detect(std::string_view head, bool cut = true) noexcept {
+    std::size_t score = 0;
+    internal::for_each_head_line(head, cut, 64, [&](std::string_view l) {
+        while (l.starts_with("\x1b[")) { // leading SGR sequences: `ESC [ params m`
+            const std::size_t m = l.find('m');
+            if (m == std::string_view::npos) return;
+            l.remove_prefix(m + 1);
+        }
+        if (match<R"(\[\d\d \d\d:\d\d:\d\d \d+@[^:]*:[^\]]*\].*)">(l)) ++score;
+    });
+    return score;
+}
+
 /// Parses a whole source (`file_source`, `fd_source`, `memory_source`, ...) into `vis`.
 /// Returns the source's error (with errno), `stopped` when a callback stopped, or none.
 /// Problems inside the input go to `on_error` and do not stop the parse.

@@ -804,6 +804,23 @@ private:
     json::reader<detail::handler<Visitor>> reader_;
 };
 
+/// How much the first bytes of an input (`head`; `cut`: more input follows) look like a
+/// megengine-profile: 0 unless the first non-blank byte is `{`; else the number of the
+/// dump's own keys (`"profiler"`, `"graph_exec"`, `"opr_internal_pf"`, `"opr_footprint"`,
+/// `"comp_seq"`, `"mem_chunk"`, `"interpreter"`, `"owner_opr"`) found in it, in any order
+/// and layout (pretty-printed, keys shuffled), when there are at least two.
+constexpr std::size_t detect(std::string_view head, bool = true) noexcept {
+    const std::size_t first = head.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos || head[first] != '{') return 0;
+    std::size_t score = 0;
+    for (std::string_view k : {std::string_view("\"profiler\""), std::string_view("\"graph_exec\""),
+                               std::string_view("\"opr_internal_pf\""), std::string_view("\"opr_footprint\""),
+                               std::string_view("\"comp_seq\""), std::string_view("\"mem_chunk\""),
+                               std::string_view("\"interpreter\""), std::string_view("\"owner_opr\"")})
+        if (head.find(k) != std::string_view::npos) ++score;
+    return score >= 2 ? score : 0;
+}
+
 /// Parses a whole source into `vis`. Returns the source's error (with errno), or none; the
 /// document's own errors went to `on_error` (and are in the returned error too, except for
 /// objects too large, which do not end the parse).

@@ -566,6 +566,19 @@ private:
     }
 };
 
+/// How much the first bytes of an input (`head`; `cut`: more input follows) look like a
+/// paddle-log: the number of log lines `[MM/DD HH:MM:SS] LOGGER LEVEL: ...` and profiler
+/// table titles (`---Operator Summary---`, `===Perf Summary===`) among its first 64 lines;
+/// 0 when there is none.
+constexpr std::size_t detect(std::string_view head, bool cut = true) noexcept {
+    std::size_t score = 0;
+    internal::for_each_head_line(head, cut, 64, [&](std::string_view l) {
+        if (match<R"(\[\d\d/\d\d \d\d:\d\d:\d\d\] \S+ (?:DEBUG|INFO|WARNING|ERROR|CRITICAL): .*)">(l)) ++score;
+        else if (match<R"([-=]{3,}[^-=]*Summary[-=]{3,} *)">(l)) ++score;
+    });
+    return score;
+}
+
 /// Parses a whole source (`file_source`, `fd_source`, `memory_source`, ...) into `vis`.
 /// Returns the source's error (with errno), `stopped` when a callback stopped, or none.
 /// Problems inside the input go to `on_error` and do not stop the parse.

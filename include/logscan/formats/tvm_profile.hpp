@@ -414,6 +414,20 @@ private:
     }
 };
 
+/// How much the first bytes of an input (`head`; `cut`: more input follows) look like a
+/// tvm-profile: the number of `Evaluate vm inference cost of ...`, `Mean ... time (std
+/// dev): ...` and report header (`Name ... Duration (us) ...`) lines among its first 64
+/// lines; 0 when there is none.
+constexpr std::size_t detect(std::string_view head, bool cut = true) noexcept {
+    std::size_t score = 0;
+    internal::for_each_head_line(head, cut, 64, [&](std::string_view l) {
+        if (l.starts_with("Evaluate vm inference cost of ") || (l.starts_with("Mean ") && l.find(" time (std dev): ") != std::string_view::npos) ||
+            (l.starts_with("Name ") && l.find("  Duration (us)") != std::string_view::npos))
+            ++score;
+    });
+    return score;
+}
+
 /// Parses a whole source (`file_source`, `fd_source`, `memory_source`, ...) into `vis`.
 /// Returns the source's error (with errno), `stopped` when a callback stopped, or none.
 /// Problems inside the input go to `on_error` and do not stop the parse.

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: MIT
+// Format detection (formats/detect.hpp) on the samples, their variants and non-logs; each
+// sample is recognised by its own detector only.
+#include <logscan/formats/detect.hpp>
+
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "support/chunking.hpp"
+
+namespace {
+std::string head_of(const char* sample) {
+    return logscan::test::read_file(logscan::test::sample_path(sample)).substr(0, logscan::detect_bytes);
+}
+} // namespace
+
+TEST_CASE("detect::each sample by its own detector, the others score 0") {
+    const struct {
+        const char* file;
+        std::string_view format;
+    } cases[] = {{"000_cf8afa6c099f806b.txt", "megengine-log"},
+                 {"001_825e28a4f520ddc2.txt", "megengine-profile"},
+                 {"002_925085f7148f0ebf.txt", "chainer-memtrace"},
+                 {"003_1c776201c8b5b83e.txt", "paddle-log"},
+                 {"004_d73c77cb3fb2895c.txt", "tvm-profile"}};
+    for (const auto& c : cases) {
+        INFO(c.file);
+        const std::string h = head_of(c.file);
+        CHECK(logscan::detect_format(h).format == c.format);
+        for (const auto& d : logscan::detectors) CHECK((d.detect(h, true) > 0) == (d.name == c.format));
+    }
+}
+
+TEST_CASE("detect::unknown: prose, empty, random bytes, a lone counts line") {
+    CHECK(logscan::detect_format("").format.empty());
+    CHECK(logscan::detect_format("This is prose.\n12 apples and 3 pears\n[note] see the README\n", false).format.empty());
+    std::string junk;
+    for (int i = 0; i < 8192; ++i) junk += static_cast<char>((i * 7919 + i / 13) & 0xff);
+    CHECK(logscan::detect_format(junk).format.empty());
+    CHECK(logscan::detect_format("3 4\nnothing else\n", false).format.empty());
+    CHECK(logscan::detect_format("{\"profiler\": 1}", false).format.empty()); // one key is not enough
+}
+
+TEST_CASE("detect::variants: unrelated lines first, colours and CRLF, a cut last line") {
+    CHECK(logscan::detect_format("$ python3 train.py\nWARNING: x\n\x1b[32m[06 15:13:35 330@env.py:meghair.train.env]\x1b[0m hi\r\n",
+                                 false)
+              .format == "megengine-log");
+    CHECK(logscan::detect_format("g++ -O2 x.cc\nEvaluate vm inference cost of bert on cuda0\n", false).format == "tvm-profile");
+    CHECK(logscan::detect_format("{\n  \"graph_exec\": {\n    \"comp_seq\": []\n  }\n}\n", false).format == "megengine-profile");
+    CHECK(logscan::detect_format("UserWarning: cuDNN is not enabled.\n2 1\n0 16 _\n1 32 w\nforward\n1 1\n", false).format ==
+          "chainer-memtrace");
+    // a cut head: the partial last line does not count
+    CHECK(logscan::detect_format("[09/20 12:00:35] reader WARNING: Shared memory", true).format.empty());
+    CHECK(logscan::detect_format("[09/20 12:00:35] reader WARNING: Shared memory", false).format == "paddle-log");
+}

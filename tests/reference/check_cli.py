@@ -1,0 +1,175 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# End-to-end checks of the logscan command (independent of its code: it only runs it).
+#   check_cli.py detect LOGSCAN DIR        every file of DIR is detected as the format its
+#                                          name starts with (`unknown.*`: unknown), exit 1
+#                                          when any is unknown, 0 otherwise
+#   check_cli.py csv LOGSCAN INPUT         CSV (--out-dir and --type T) reads back with
+#                                          Python's csv module to the same values as NDJSON
+#   check_cli.py stats LOGSCAN INPUT...    stats' counts per type equal the NDJSON records'
+#   check_cli.py usage LOGSCAN SAMPLE      exit statuses and messages of usage errors,
+#                                          unreadable and unrecognised inputs, --help, --version
+import csv
+import io
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+problems = []
+
+
+def check(cond, what):
+    if not cond:
+        problems.append(what)
+
+
+def run(args, stdin=None):
+    return subprocess.run(args, capture_output=True, input=stdin)
+
+
+def detect(logscan, d):
+    files = sorted(os.listdir(d))
+    paths = [os.path.join(d, f) for f in files]
+    r = run([logscan, 'detect'] + paths)
+    got = dict(line.rsplit(': ', 1) for line in r.stdout.decode().splitlines())
+    for f, p in zip(files, paths):
+        want = f.split('.')[0]
+        check(got.get(p) == want, f'{f}: detected {got.get(p)!r}, expected {want!r}')
+    check(r.returncode == (1 if any(f.startswith('unknown') for f in files) else 0),
+          f'detect exit status {r.returncode}')
+    known = [p for f, p in zip(files, paths) if not f.startswith('unknown')]
+    check(run([logscan, 'detect'] + known).returncode == 0, 'detect of known files only: exit status not 0')
+    print(f'{len(files)} files detected')
+
+
+def flatten(rec, prefix='', out=None):
+    out = {} if out is None else out
+    for k, v in rec.items():
+        if isinstance(v, dict):
+            flatten(v, prefix + k + '.', out)
+        else:
+            out[prefix + k] = v
+    return out
+
+
+def same(j, c):
+    """NDJSON value j against CSV cell text c."""
+    if j is None:
+        return c == ''
+    if isinstance(j, bool):
+        return c == ('true' if j else 'false')
+    if isinstance(j, int):
+        return c.lstrip('-').isdigit() and int(c) == j
+    if isinstance(j, float):
+        try:
+            f = float(c)
+        except ValueError:
+            return False
+        return f == j or abs(f - j) <= 1e-12 * max(abs(f), abs(j))
+    if isinstance(j, list):
+        try:
+            return json.loads(c) == j
+        except ValueError:
+            return False
+    return c == j
+
+
+def csv_check(logscan, path):
+    nd = run([logscan, 'convert', '--with-filename', path])
+    records = [json.loads(l) for l in nd.stdout.decode().splitlines()]
+    types = sorted({r['type'] for r in records})
+    with tempfile.TemporaryDirectory() as d:
+        r = run([logscan, 'convert', '--to', 'csv', '--with-filename', '--out-dir', d, path])
+        check(r.returncode == nd.returncode, f'csv exit {r.returncode}, ndjson exit {nd.returncode}')
+        check(sorted(os.listdir(d)) == [t + '.csv' for t in types], f'csv files {sorted(os.listdir(d))}')
+        compared = 0
+        for t in types:
+            raw = open(os.path.join(d, t + '.csv'), 'rb').read()
+            rows = list(csv.DictReader(io.StringIO(raw.decode('utf-8'), newline='')))
+            want = [flatten({k: v for k, v in r.items() if k != 'type'}) for r in records if r['type'] == t]
+            check(len(rows) == len(want), f'{t}: {len(rows)} CSV rows, {len(want)} records')
+            for row, rec in zip(rows, want):
+                for col, cell in row.items():
+                    if not same(rec.get(col), cell):
+                        check(False, f'{t} line {rec.get("line")}: column {col!r}: CSV {cell!r}, NDJSON {rec.get(col)!r}')
+                for col in rec:
+                    check(col in row, f'{t}: column {col!r} missing from the CSV header')
+                compared += 1
+            # --type T to standard output: the same table
+            one = run([logscan, 'convert', '--to', 'csv', '--with-filename', '--type', t, path])
+            check(one.stdout == raw, f'{t}: --type {t} differs from --out-dir')
+    print(f'{compared} CSV rows compared')
+
+
+def stats(logscan, paths):
+    for path in paths:
+        nd = run([logscan, 'convert', path])
+        counts = {}
+        for l in nd.stdout.decode().splitlines():
+            t = json.loads(l)['type']
+            counts[t] = counts.get(t, 0) + 1
+        st = run([logscan, 'stats', path])
+        check(st.returncode == nd.returncode, f'{path}: stats exit {st.returncode}, convert exit {nd.returncode}')
+        got = {}
+        lines = st.stdout.decode().splitlines()
+        for l in lines:
+            parts = l.split()
+            if l.startswith('    ') and len(parts) == 2:
+                got[parts[0]] = int(parts[1])
+        check(got == counts, f'{path}: stats {got} != records {counts}')
+        total = [l for l in lines if l.split()[:1] == ['records']]
+        check(bool(total) and int(total[0].split()[1]) == sum(counts.values()), f'{path}: records total')
+        size = os.path.getsize(path)
+        check(any(l.split() == ['bytes', str(size)] for l in lines), f'{path}: bytes is not {size}')
+        check(any(l.split()[:1] == ['speed'] and l.endswith('MB/s') for l in lines), f'{path}: no speed line')
+    print(f'{len(paths)} inputs counted')
+
+
+def usage(logscan, sample):
+    def status(args, want, err=None, out=None, stdin=None):
+        r = run([logscan] + args, stdin)
+        check(r.returncode == want, f'{args}: exit {r.returncode}, expected {want}')
+        if err is not None:
+            check(err in r.stderr.decode(), f'{args}: stderr {r.stderr.decode()!r} lacks {err!r}')
+        if out is not None:
+            check(out in r.stdout.decode(), f'{args}: stdout lacks {out!r}')
+    status([], 2, 'usage: logscan')
+    status(['frobnicate'], 2, "unknown command 'frobnicate'")
+    status(['convert'], 2, 'no FILE given')
+    status(['convert', '--format', 'nope', sample], 2, "unknown format 'nope'")
+    status(['convert', '--to', 'xml', sample], 2, '--to is ndjson or csv')
+    status(['convert', '--to', 'csv', sample], 2, 'give --type T')
+    status(['convert', '--bogus', sample], 2, "unknown option '--bogus'")
+    status(['--version'], 0, out='logscan ')
+    for c in ('detect', 'convert', 'stats'):
+        status([c, '--help'], 0, out='usage: logscan ' + c)
+    status(['--help'], 0, out='usage: logscan detect')
+    status(['convert', '/nonexistent/file'], 1, '/nonexistent/file: cannot open file (No such file or directory)')
+    status(['detect', '/nonexistent/file'], 1, '/nonexistent/file')
+    status(['convert', '-'], 1, '-: format not recognised', stdin=b'just some prose\n')
+    status(['convert', '-'], 0, stdin=open(sample, 'rb').read())
+    status(['convert', '--format', 'megengine-profile', '-'], 1, 'error record', stdin=open(sample, 'rb').read()[:100])
+    print('usage checked')
+
+
+def main():
+    mode, logscan = sys.argv[1], sys.argv[2]
+    if mode == 'detect':
+        detect(logscan, sys.argv[3])
+    elif mode == 'csv':
+        csv_check(logscan, sys.argv[3])
+    elif mode == 'stats':
+        stats(logscan, sys.argv[3:])
+    elif mode == 'usage':
+        usage(logscan, sys.argv[3])
+    for p in problems[:30]:
+        print(p)
+    if problems:
+        print(f'{len(problems)} problem(s)')
+        sys.exit(1)
+
+
+if __name__ == '__main__':
+    main()
