@@ -6,6 +6,7 @@
 //   logscan convert [--format ID] [--to ndjson|csv] [--type T,...] [--out-dir DIR]
 //                   [--with-filename] FILE...        (FILE may be - for standard input)
 //   logscan stats [--format ID] FILE...
+//   logscan summary [--format ID] [--top K] [--svg DIR] FILE...
 //   logscan --help | --version | COMMAND --help
 //
 // Exit status: 0 on success; 1 when an input could not be read, its format was not
@@ -24,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "summary.hpp"
 #include "writers.hpp"
 
 namespace {
@@ -35,6 +37,7 @@ constexpr const char* usage_text =
     "       logscan convert [--format ID] [--to ndjson|csv] [--type T,...] [--out-dir DIR]\n"
     "                       [--with-filename] FILE...\n"
     "       logscan stats [--format ID] FILE...\n"
+    "       logscan summary [--format ID] [--top K] [--svg DIR] FILE...\n"
     "       logscan --help | --version | COMMAND --help\n"
     "\n"
     "FILE may be - for standard input. Formats (ID): megengine-log, megengine-profile,\n"
@@ -65,6 +68,16 @@ constexpr const char* convert_help =
     "                    values are dotted columns (cells.Duration (us)), arrays JSON text.\n"
     "  --type T,...      only records of these types (text and error included if named)\n"
     "  --with-filename   each record says which FILE it came from (\"file\")\n";
+
+constexpr const char* summary_help =
+    "usage: logscan summary [--format ID] [--top K] [--svg DIR] FILE...\n"
+    "A report per FILE: megengine-log: the peak static allocation per comp node;\n"
+    "megengine-profile: the top operators by device time and the time per operator type;\n"
+    "chainer-memtrace: the peak of live buffer bytes over the functions in rank order;\n"
+    "paddle-log: the loss curve (first, min, last), learning rate, ips, top operators by GPU time;\n"
+    "tvm-profile: per report, the top fused kernels by duration with their share of the Sum row.\n"
+    "  --top K    how many operators or kernels (default 10)\n"
+    "  --svg DIR  also write charts as DIR/<file name>.<chart>.svg\n";
 
 constexpr const char* stats_help =
     "usage: logscan stats [--format ID] FILE...\n"
@@ -237,12 +250,14 @@ struct options {
     type_filter types;
     std::string out_dir;
     bool with_filename = false;
+    std::string svg_dir;
+    std::size_t top = 10;
     std::vector<const char*> files;
 };
 
 // Parses the options of convert and stats; returns 0, or the usage error status (2) after
 // reporting it, or -1 after printing the command's help.
-int parse_options(int argc, char** argv, options& o, const char* help, bool convert) {
+int parse_options(int argc, char** argv, options& o, const char* help, bool convert, bool summary = false) {
     for (int i = 2; i < argc; ++i) {
         const std::string_view a = argv[i];
         auto value = [&](std::string_view name, std::string& out) -> bool {
@@ -277,6 +292,14 @@ int parse_options(int argc, char** argv, options& o, const char* help, bool conv
             if (!value("--out-dir", o.out_dir)) return usage_error("--out-dir needs a value");
         } else if (convert && a == "--with-filename") {
             o.with_filename = true;
+        } else if (summary && is("--svg")) {
+            if (!value("--svg", o.svg_dir)) return usage_error("--svg needs a directory");
+        } else if (summary && is("--top")) {
+            std::string k;
+            if (!value("--top", k)) return usage_error("--top needs a number");
+            const auto n = logscan::parse_number<std::size_t>(k);
+            if (!n.ok() || n.value == 0) return usage_error("--top needs a positive number");
+            o.top = n.value;
         } else if (a.size() > 1 && a[0] == '-') {
             return usage_error("unknown option '" + std::string(a) + "'");
         } else {
@@ -469,6 +492,36 @@ int cmd_stats(const options& o) {
     return status;
 }
 
+int cmd_summary(const options& o) {
+    namespace sm = logscan_cli::summary;
+    int status = 0;
+    progress prog;
+    prog.on = ::isatty(2) != 0;
+    for (const char* path : o.files) {
+        sm::settings set{o.top, o.svg_dir, {}};
+        const std::string_view base = std::string_view(path).substr(std::string_view(path).find_last_of('/') + 1);
+        set.stem = std::strcmp(path, "-") == 0 ? "stdin" : std::string(base);
+        status |= with_format(path, o.format, prog, [&](std::string_view format, auto& src) {
+            auto go = [&](auto v) {
+                const logscan::error e = v.parse(src);
+                if (!e.ok() && format != logscan::megengine_profile::format_name) {
+                    report_failure(path, e);
+                    return 1;
+                }
+                prog.end();
+                std::printf("%s: %.*s\n", path, static_cast<int>(format.size()), format.data());
+                return v.print(set) ? 0 : 1;
+            };
+            if (format == logscan::megengine_log::format_name) return go(sm::megengine_log_summary{});
+            if (format == logscan::megengine_profile::format_name) return go(sm::megengine_profile_summary{});
+            if (format == logscan::chainer_memtrace::format_name) return go(sm::chainer_memtrace_summary{});
+            if (format == logscan::paddle_log::format_name) return go(sm::paddle_log_summary{});
+            return go(sm::tvm_profile_summary{});
+        });
+    }
+    return status;
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -483,15 +536,18 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (cmd == "detect") return cmd_detect(argc, argv);
-    if (cmd == "convert" || cmd == "stats") {
+    if (cmd == "convert" || cmd == "stats" || cmd == "summary") {
         options o;
-        const int r = parse_options(argc, argv, o, cmd == "convert" ? convert_help : stats_help, cmd == "convert");
+        const int r = parse_options(argc, argv, o,
+                                    cmd == "convert" ? convert_help : cmd == "stats" ? stats_help : summary_help,
+                                    cmd == "convert", cmd == "summary");
         if (r == -1) return 0;
         if (r != 0) return r;
         if (cmd == "stats") return cmd_stats(o);
+        if (cmd == "summary") return cmd_summary(o);
         if (o.to == "csv") return cmd_convert_csv(o);
         if (!o.out_dir.empty()) return usage_error("--out-dir is for --to csv");
         return cmd_convert_ndjson(o);
     }
-    return usage_error("unknown command '" + std::string(cmd) + "' (commands: detect, convert, stats)");
+    return usage_error("unknown command '" + std::string(cmd) + "' (commands: detect, convert, stats, summary)");
 }

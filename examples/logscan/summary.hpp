@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: MIT
+// `logscan summary`: one human report per format, from one custom visitor per format, with
+// charts when --svg DIR is given.
+// - megengine-log: the peak static memory allocation per comp node (and its line);
+// - megengine-profile: the top operators by device time (end - start of their device
+//   records) and the device time per operator type with its share;
+// - chainer-memtrace: the peak of live buffer bytes over the functions ordered by rank (a
+//   buffer is live from its first to its last use), and the functions at the peak;
+// - paddle-log: the training curve (first, min, last loss; last learning rate; mean ips) and
+//   the top operators of the profiler's Operator Summary by GPU total;
+// - tvm-profile: per report (model, device, mean time), the top fused kernels by duration
+//   with their share of the report's Sum row.
+// Memory: proportional to what is summarised (operators, buffers, steps), never to the
+// input's size in bytes.
+#ifndef LOGSCAN_COMMAND_SUMMARY_HPP
+#define LOGSCAN_COMMAND_SUMMARY_HPP
+
+#include <logscan/formats/detect.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "svg.hpp"
+
+namespace logscan_cli::summary {
+
+namespace ls = logscan;
+
+struct settings {
+    std::size_t top = 10;   // how many operators / kernels
+    std::string svg_dir;    // empty: no charts
+    std::string stem;       // chart file names: <svg_dir>/<stem>.<chart>.svg
+};
+
+inline bool write_chart(const settings& s, const std::string& chart, const std::string& text) {
+    if (s.svg_dir.empty()) return true;
+    const std::string path = s.svg_dir + "/" + s.stem + "." + chart + ".svg";
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    if (f == nullptr) {
+        std::fprintf(stderr, "logscan: cannot write %s\n", path.c_str());
+        return false;
+    }
+    const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+    return (std::fclose(f) == 0) && ok;
+}
+
+// The K largest of (name, value) pairs, largest first (stable for ties).
+inline std::vector<std::pair<std::string, double>> top_k(std::vector<std::pair<std::string, double>> v, std::size_t k) {
+    std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+    if (v.size() > k) v.resize(k);
+    return v;
+}
+
+inline void chart_bars(const settings& s, const std::string& chart, const std::string& title,
+                       const std::vector<std::pair<std::string, double>>& rows, const std::string& unit, bool& ok) {
+    std::vector<std::string> labels;
+    std::vector<double> values;
+    for (const auto& [n, v] : rows) {
+        labels.push_back(n);
+        values.push_back(v);
+    }
+    ok = write_chart(s, chart, svg::bars(title, labels, values, unit)) && ok;
+}
+
+// --- megengine-log ---------------------------------------------------------------------
+struct megengine_log_summary {
+    template <class Source>
+    logscan::error parse(Source& src) { return ls::megengine_log::parse(src, *this); }
+    struct peak {
+        std::uint64_t bytes = 0, line = 0;
+        double mib = 0;
+    };
+    std::map<std::string, peak, std::less<>> nodes;
+    std::size_t tables = 0, rows = 0;
+    void on_mem_alloc(const ls::megengine_log::mem_alloc& r) {
+        ++rows;
+        auto it = nodes.find(r.comp_node);
+        if (it == nodes.end()) it = nodes.emplace(std::string(r.comp_node), peak{}).first;
+        if (r.alloc_bytes > it->second.bytes) it->second = {r.alloc_bytes, r.line, r.alloc_mib};
+    }
+    void on_mem_alloc_stats(const ls::megengine_log::mem_alloc_stats&) { ++tables; }
+    bool print(const settings& s) const {
+        std::printf("  static memory allocation: %zu rows in %zu tables; peak per comp node:\n", rows, tables);
+        std::printf("    %-12s %12s %14s %8s\n", "comp node", "peak MiB", "bytes", "line");
+        std::vector<std::pair<std::string, double>> bars;
+        for (const auto& [n, p] : nodes) {
+            std::printf("    %-12s %12.2f %14llu %8llu\n", n.c_str(), p.mib, static_cast<unsigned long long>(p.bytes),
+                        static_cast<unsigned long long>(p.line));
+            bars.emplace_back(n, p.mib);
+        }
+        bool ok = true;
+        chart_bars(s, "peak-memory", "Peak static allocation per comp node", bars, "MiB", ok);
+        return ok;
+    }
+};
+
+// --- megengine-profile -------------------------------------------------------------------
+struct megengine_profile_summary {
+    template <class Source>
+    logscan::error parse(Source& src) { return ls::megengine_profile::parse(src, *this); }
+    struct op {
+        double device_s = 0;
+        bool timed = false;
+        std::string name, type;
+    };
+    std::map<std::string, op, std::less<>> ops;
+    op& get(std::string_view id) {
+        auto it = ops.find(id);
+        if (it == ops.end()) it = ops.emplace(std::string(id), op{}).first;
+        return it->second;
+    }
+    void on_opr_time(const ls::megengine_profile::opr_time& t) {
+        if (t.source != "device" || !t.start || !t.end) return;
+        op& o = get(t.opr_id);
+        o.device_s += *t.end - *t.start;
+        o.timed = true;
+    }
+    void on_opr(const ls::megengine_profile::opr& r) {
+        if (!r.id) return;
+        op& o = get(*r.id);
+        if (r.name) o.name = std::string(*r.name);
+        if (r.opr_type) o.type = std::string(*r.opr_type);
+    }
+    bool print(const settings& s) const {
+        std::vector<std::pair<std::string, double>> all;
+        std::map<std::string, double> by_type;
+        double total = 0;
+        for (const auto& [id, o] : ops) {
+            if (!o.timed) continue;
+            total += o.device_s;
+            all.emplace_back(id, o.device_s);
+            by_type[o.type.empty() ? "?" : o.type] += o.device_s;
+        }
+        std::printf("  device time: %.3f ms in %zu operators\n  top operators:\n", total * 1e3, all.size());
+        std::printf("    %-6s %-44s %-24s %10s %7s\n", "id", "name", "type", "ms", "share");
+        std::vector<std::pair<std::string, double>> bars;
+        for (const auto& [id, t] : top_k(all, s.top)) {
+            const op& o = ops.find(id)->second;
+            std::printf("    %-6s %-44.44s %-24.24s %10.3f %6.2f%%\n", id.c_str(), o.name.c_str(), o.type.c_str(), t * 1e3,
+                        total > 0 ? 100 * t / total : 0.0);
+            bars.emplace_back(o.name.empty() ? id : o.name, t * 1e3);
+        }
+        std::printf("  time per operator type:\n");
+        std::vector<std::pair<std::string, double>> types(by_type.begin(), by_type.end());
+        for (const auto& [type, t] : top_k(types, types.size()))
+            std::printf("    %-32s %10.3f ms %6.2f%%\n", type.c_str(), t * 1e3, total > 0 ? 100 * t / total : 0.0);
+        bool ok = true;
+        chart_bars(s, "top-operators", "Top operators by device time", bars, "ms", ok);
+        return ok;
+    }
+};
+
+// --- chainer-memtrace --------------------------------------------------------------------
+struct chainer_memtrace_summary {
+    template <class Source>
+    logscan::error parse(Source& src) { return ls::chainer_memtrace::parse(src, *this); }
+    struct fn {
+        std::uint64_t index;
+        std::int64_t rank;
+        bool ranked;
+        std::string type, direction;
+        std::vector<std::uint64_t> uses;
+    };
+    std::map<std::uint64_t, std::uint64_t> sizes; // buffer id -> bytes
+    std::vector<fn> fns;
+    void on_buffer(const ls::chainer_memtrace::buffer& b) { sizes[b.id] = b.size; }
+    void on_function(const ls::chainer_memtrace::function& f) {
+        fn x{f.index, f.rank.value_or(0), f.rank.has_value(), std::string(f.func_type), std::string(f.direction), {}};
+        for (const auto& in : f.inputs) x.uses.push_back(in.id);
+        for (std::uint64_t o : f.outputs) x.uses.push_back(o);
+        fns.push_back(std::move(x));
+    }
+    bool print(const settings& s) const {
+        std::vector<const fn*> order;
+        for (const fn& f : fns) order.push_back(&f);
+        std::stable_sort(order.begin(), order.end(), [](const fn* a, const fn* b) {
+            if (a->ranked != b->ranked) return a->ranked; // ranked ones first, in rank order
+            return a->ranked && a->rank < b->rank;
+        });
+        std::map<std::uint64_t, std::pair<std::size_t, std::size_t>> span; // buffer -> first, last position
+        for (std::size_t i = 0; i < order.size(); ++i)
+            for (std::uint64_t id : order[i]->uses) {
+                auto [it, fresh] = span.emplace(id, std::pair<std::size_t, std::size_t>{i, i});
+                if (!fresh) it->second.second = i;
+            }
+        std::vector<double> live(order.size() + 1, 0);
+        for (const auto& [id, fl] : span) {
+            const auto sz = sizes.find(id);
+            const double b = sz == sizes.end() ? 0 : static_cast<double>(sz->second);
+            live[fl.first] += b;
+            live[fl.second + 1] -= b;
+        }
+        double cur = 0, peak = 0;
+        std::vector<double> xs, ys;
+        std::vector<std::size_t> at;
+        for (std::size_t i = 0; i < order.size(); ++i) {
+            cur += live[i];
+            xs.push_back(static_cast<double>(i));
+            ys.push_back(cur / 1048576.0);
+            if (cur > peak + 0.5) {
+                peak = cur;
+                at.assign(1, i);
+            } else if (std::fabs(cur - peak) <= 0.5 && peak > 0) {
+                at.push_back(i);
+            }
+        }
+        std::uint64_t total = 0;
+        std::size_t unused = 0;
+        for (const auto& [id, b] : sizes) {
+            total += b;
+            unused += span.find(id) == span.end();
+        }
+        std::printf("  %zu buffers, %.2f MiB in all (%zu never used); %zu functions\n", sizes.size(),
+                    static_cast<double>(total) / 1048576.0, unused, fns.size());
+        std::printf("  peak of live buffers: %.0f bytes (%.2f MiB), at %zu position(s) of the rank order:\n", peak,
+                    peak / 1048576.0, at.size());
+        for (std::size_t i : at)
+            std::printf("    #%-4zu function %-4llu rank %-4lld %-9s %s\n", i, static_cast<unsigned long long>(order[i]->index),
+                        static_cast<long long>(order[i]->rank), order[i]->direction.c_str(), order[i]->type.c_str());
+        return write_chart(s, "live-memory", svg::lines("Live buffer memory over the function sequence", "function (rank order)",
+                                                        xs, "live MiB", ys));
+    }
+};
+
+// --- paddle-log --------------------------------------------------------------------------
+struct paddle_log_summary {
+    template <class Source>
+    logscan::error parse(Source& src) { return ls::paddle_log::parse(src, *this); }
+    std::vector<double> step, loss, lr, ips;
+    std::vector<std::pair<std::string, double>> ops; // Operator Summary, top level, GPU total
+    std::string time_unit = "ms";
+    void on_train_step(const ls::paddle_log::train_step& t) {
+        double l = NAN, r = NAN, i = NAN;
+        for (const auto& m : t.metrics()) {
+            const auto n = m.number();
+            if (!n.ok()) continue;
+            if (m.key == "loss") l = n.value;
+            else if (m.key == "learning_rate" || m.key == "lr") r = n.value;
+            else if (m.key == "ips") i = n.value;
+        }
+        step.push_back(static_cast<double>(t.epoch * t.iters + t.iter));
+        loss.push_back(l);
+        lr.push_back(r);
+        ips.push_back(i);
+    }
+    void on_table(const ls::paddle_log::table& t) {
+        if (t.title == "Operator Summary" && t.time_unit) time_unit = std::string(*t.time_unit);
+    }
+    void on_table_row(const ls::paddle_log::table_row& r) {
+        if (r.table != "Operator Summary" || r.depth != 0) return;
+        const ls::cell* gpu = nullptr;
+        for (std::size_t i = 1; i < r.columns.size() && i < r.cells.size(); ++i)
+            if (r.columns[i].text().starts_with("GPU Total")) gpu = &r.cells[i];
+        if (gpu == nullptr) return;
+        const auto v = ls::multi_values(gpu->text()).front().number<double>();
+        if (v.ok()) ops.emplace_back(std::string(r.name), v.value);
+    }
+    bool print(const settings& s) const {
+        bool ok = true;
+        std::size_t n = 0, imin = 0, ilast = 0;
+        double ips_sum = 0;
+        std::size_t ips_n = 0;
+        for (std::size_t i = 0; i < loss.size(); ++i) {
+            if (std::isfinite(ips[i])) ips_sum += ips[i], ++ips_n;
+            if (!std::isfinite(loss[i])) continue;
+            if (n == 0 || loss[i] < loss[imin]) imin = i;
+            ilast = i;
+            ++n;
+        }
+        std::printf("  training: %zu steps", step.size());
+        if (n > 0) {
+            std::size_t ifirst = 0;
+            while (!std::isfinite(loss[ifirst])) ++ifirst;
+            std::printf("; loss first %.6g (step %.0f), min %.6g (step %.0f), last %.6g (step %.0f)", loss[ifirst], step[ifirst],
+                        loss[imin], step[imin], loss[ilast], step[ilast]);
+        }
+        if (!lr.empty() && std::isfinite(lr.back())) std::printf("; learning rate %.6g", lr.back());
+        if (ips_n > 0) std::printf("; mean ips %.4g", ips_sum / static_cast<double>(ips_n));
+        std::printf("\n");
+        if (!ops.empty()) {
+            double total = 0;
+            for (const auto& [name, t] : ops) total += t;
+            std::printf("  top operators by GPU total (%s), of %zu:\n", time_unit.c_str(), ops.size());
+            const auto top = top_k(ops, s.top);
+            for (const auto& [name, t] : top)
+                std::printf("    %-48.48s %12.2f %6.2f%%\n", name.c_str(), t, total > 0 ? 100 * t / total : 0.0);
+            chart_bars(s, "top-operators", "Top operators by GPU total", top, time_unit, ok);
+        }
+        if (!step.empty())
+            ok = write_chart(s, "loss", svg::lines("Training loss and learning rate", "step", step, "loss", loss, "learning rate", lr)) && ok;
+        return ok;
+    }
+};
+
+// --- tvm-profile -------------------------------------------------------------------------
+struct tvm_profile_summary {
+    template <class Source>
+    logscan::error parse(Source& src) { return ls::tvm_profile::parse(src, *this); }
+    struct report {
+        std::string model, device;
+        double mean_ms = NAN, sum_us = NAN;
+        std::vector<std::pair<std::string, double>> kernels;
+    };
+    std::vector<report> reports;
+    report& cur() {
+        if (reports.empty()) reports.emplace_back();
+        return reports.back();
+    }
+    void on_run(const ls::tvm_profile::run& r) { reports.push_back({std::string(r.model), std::string(r.device), NAN, NAN, {}}); }
+    void on_mean_time(const ls::tvm_profile::mean_time& m) { cur().mean_ms = m.mean_ms; }
+    void on_call(const ls::tvm_profile::call& c) {
+        if (c.name.starts_with("vm_mod_fused")) cur().kernels.emplace_back(std::string(c.name), c.duration_us().value_or(0));
+    }
+    void on_total(const ls::tvm_profile::total& t) {
+        if (t.kind == "Sum" && t.duration_us()) cur().sum_us = *t.duration_us();
+    }
+    bool print(const settings& s) const {
+        bool ok = true;
+        std::size_t k = 0;
+        for (const report& r : reports) {
+            std::printf("  %s on %s: mean %.2f ms; top fused kernels (share of the Sum row):\n",
+                        r.model.empty() ? "?" : r.model.c_str(), r.device.empty() ? "?" : r.device.c_str(), r.mean_ms);
+            const auto top = top_k(r.kernels, s.top);
+            for (const auto& [name, us] : top)
+                std::printf("    %-60.60s %12.2f us %6.2f%%\n", name.c_str(), us,
+                            std::isfinite(r.sum_us) && r.sum_us > 0 ? 100 * us / r.sum_us : 0.0);
+            chart_bars(s, "top-kernels-" + std::to_string(k++) + "-" + r.model, "Top fused kernels: " + r.model + " on " + r.device,
+                       top, "us", ok);
+        }
+        return ok;
+    }
+};
+
+} // namespace logscan_cli::summary
+
+#endif
