@@ -5,7 +5,7 @@
 // streaming limit on the same file (page-aligned read() + memchr, ratio 1.00) and two
 // straightforward Python implementations of the same extraction, each run once (they are
 // slow): tests/reference/tvm_profile.py --count (`re`, cell by cell) and, when
-// `python3 -c 'import pandas'` works, bench/tvm_profile_pandas.py --count (one
+// `python3` (or Debian's /usr/bin/python3) imports pandas, bench/tvm_profile_pandas.py --count (one
 // pandas.read_fwf per report table); without pandas that row is skipped with a note. The
 // record counts of logscan and Python must agree (exit 1 otherwise).
 //
@@ -96,22 +96,6 @@ private:
 
 // Like bench::python_reference, for a script of bench/: `python3 bench/<script> --count
 // <path>` once; returns its wall time, `counts` its output line.
-double python_bench_script(const std::string& script, const std::string& path, std::string& counts) {
-    const std::string out = path + ".py";
-    const std::string cmd =
-        "python3 " + std::string(LOGSCAN_SOURCE_DIR) + "/bench/" + script + " --count " + path + " > " + out;
-    const auto t0 = std::chrono::steady_clock::now();
-    if (std::system(cmd.c_str()) != 0) {
-        std::fprintf(stderr, "failed: %s\n", cmd.c_str());
-        std::exit(1);
-    }
-    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    counts = bench::read_file(out);
-    while (!counts.empty() && counts.back() == '\n') counts.pop_back();
-    std::remove(out.c_str());
-    return s;
-}
-
 bool agree(const char* who, const std::string& got, const std::string& want) {
     if (got == want) return true;
     std::fprintf(stderr, "record counts differ:\n  logscan: %s\n  %s: %s\n", want.c_str(), who, got.c_str());
@@ -149,11 +133,16 @@ int main(int argc, char** argv) {
         std::string got;
         t.add("python3 re (reference/tvm_profile.py)", bench::python_reference("tvm_profile.py", path, got));
         if (!agree("python re", got, v.counts())) status = 1;
-        if (std::system("python3 -c 'import pandas' >/dev/null 2>&1") == 0) {
-            t.add("pandas read_fwf (tvm_profile_pandas.py)", python_bench_script("tvm_profile_pandas.py", path, got));
+        // python3 on the PATH, or Debian's own (python3-pandas installs for /usr/bin/python3)
+        const char* with_pandas = std::system("python3 -c 'import pandas' >/dev/null 2>&1") == 0 ? "python3"
+                                  : std::system("/usr/bin/python3 -c 'import pandas' >/dev/null 2>&1") == 0 ? "/usr/bin/python3"
+                                                                                                           : nullptr;
+        if (with_pandas != nullptr) {
+            t.add("pandas read_fwf (bench/tvm_profile_pandas.py)",
+                  bench::python_script(with_pandas, std::string(LOGSCAN_SOURCE_DIR) + "/bench/tvm_profile_pandas.py", path, got));
             if (!agree("pandas", got, v.counts())) status = 1;
         } else {
-            pandas_note = "  (python3 pandas.read_fwf row skipped: python3 -c 'import pandas' failed)\n";
+            pandas_note = "  (pandas.read_fwf row skipped: neither python3 nor /usr/bin/python3 imports pandas)\n";
         }
     }
     t.print();

@@ -111,10 +111,10 @@ inline line_counts memchr_file(const char* path) {
 
 /// Runs the Python reference `tests/reference/<script> --count <path>` once (it is slow) and
 /// returns its wall time; `counts` receives its output line (records per type).
-inline double python_reference(const std::string& script, const std::string& path, std::string& counts) {
+inline double python_script(const std::string& python, const std::string& script_path, const std::string& path,
+                            std::string& counts) {
     const std::string out = path + ".py";
-    const std::string cmd = "python3 " + std::string(LOGSCAN_SOURCE_DIR) + "/tests/reference/" + script + " --count " +
-                            path + " > " + out;
+    const std::string cmd = python + " " + script_path + " --count " + path + " > " + out;
     const auto t0 = std::chrono::steady_clock::now();
     if (std::system(cmd.c_str()) != 0) {
         std::fprintf(stderr, "failed: %s\n", cmd.c_str());
@@ -125,6 +125,11 @@ inline double python_reference(const std::string& script, const std::string& pat
     while (!counts.empty() && counts.back() == '\n') counts.pop_back();
     std::remove(out.c_str());
     return s;
+}
+
+/// Runs tests/reference/SCRIPT --count on `path` with python3: seconds; `counts` its output.
+inline double python_reference(const std::string& script, const std::string& path, std::string& counts) {
+    return python_script("python3", std::string(LOGSCAN_SOURCE_DIR) + "/tests/reference/" + script, path, counts);
 }
 
 /// Keeps a value alive so the optimiser cannot drop the work that made it.

@@ -89,6 +89,7 @@
 #include "error.hpp"
 #include "lines.hpp"
 #include "num.hpp"
+#include "utf8.hpp"
 #include "visit.hpp"
 
 namespace logscan {
@@ -465,6 +466,9 @@ public:
             state_ = state::trailer;
             return trailer(l, mode);
         case state::body: {
+            // a line that starts with none of '-', '=', ' ', '\t' can only be a row (rules,
+            // dash lines, titles and banners start with a fill byte; blank lines with a space)
+            if (!s.empty() && s[0] != '-' && s[0] != '=' && s[0] != ' ' && s[0] != '\t') return row(l);
             if (same_geometry(s)) {
                 state_ = state::after_rows;
                 return table_feed::consumed;
@@ -637,30 +641,32 @@ private:
     struct cursor {
         std::size_t byte = 0, pos = 0;
     };
-    cursor seek(std::string_view s, cursor c, std::size_t pos) const noexcept {
-        if (unit_ == position_unit::bytes) {
+    // (`bytes`: positions are byte offsets: the unit is bytes, or the line is all ASCII)
+    static cursor seek(std::string_view s, cursor c, std::size_t pos, bool bytes) noexcept {
+        if (bytes) {
             const std::size_t b = pos < s.size() ? pos : s.size();
             return {b, pos};
         }
         return {internal::advance_code_points(s, c.byte, c.pos, pos), pos};
     }
-    cursor step(std::string_view s, cursor c) const noexcept { return seek(s, c, c.pos + 1); }
+    static cursor step(std::string_view s, cursor c, bool bytes) noexcept { return seek(s, c, c.pos + 1, bytes); }
 
     // Cuts `s` into out[0..ncols_): cell i runs from span i's start to span i+1's start. A
     // cell longer than its span (Python's str.format never cuts: it pushes the rest of the
     // row right) shows as text in the gutter between the spans; it then runs to the next run
     // of two or more spaces, and the cells after it shift by as much.
     void cut(std::string_view s, std::array<cell, MaxColumns>& out) const noexcept {
+        const bool bytes = unit_ == position_unit::bytes || internal::all_ascii(s); // no code-point walk for ASCII
         std::size_t shift = 0;
         cursor at{};
         for (std::size_t c = 0; c < ncols_; ++c) {
-            const cursor b = seek(s, at, starts_[c] + shift);
+            const cursor b = seek(s, at, starts_[c] + shift, bytes);
             if (c + 1 == ncols_) {
                 out[c] = cell{s.substr(b.byte)};
                 break;
             }
-            const cursor g = seek(s, b, ends_[c] + shift);           // the gutter ...
-            cursor e = seek(s, g, starts_[c + 1] + shift);          // ... up to the next span
+            const cursor g = seek(s, b, ends_[c] + shift, bytes);    // the gutter ...
+            cursor e = seek(s, g, starts_[c + 1] + shift, bytes);   // ... up to the next span
             bool overflow = false;
             for (std::size_t k = g.byte; k < e.byte; ++k)
                 if (s[k] != ' ') overflow = true;
@@ -668,12 +674,12 @@ private:
                 cursor p = g;
                 while (p.byte < s.size() && !(s[p.byte] == ' ' && p.byte + 1 < s.size() && s[p.byte + 1] == ' ')) {
                     if (s[p.byte] == ' ' && p.byte + 1 == s.size()) break;
-                    p = step(s, p);
+                    p = step(s, p, bytes);
                 }
                 // Paddle pads with the gutter's width after every cell
                 const std::size_t next = p.pos + (starts_[c + 1] - ends_[c]);
                 shift = next - starts_[c + 1];
-                e = seek(s, p, next);
+                e = seek(s, p, next, bytes);
             }
             out[c] = cell{s.substr(b.byte, e.byte - b.byte)};
             at = e;

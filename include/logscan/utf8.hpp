@@ -7,6 +7,7 @@
 #define LOGSCAN_UTF8_HPP_INCLUDED
 
 #include <cstddef>
+#include <string_view>
 
 #include "config.hpp"
 
@@ -65,6 +66,13 @@ constexpr std::size_t utf8_invalid_length(const char* p, const char* end) noexce
         ++n;
     }
     return n;
+}
+
+/// True when every byte of `s` is ASCII (then code points and bytes count alike).
+constexpr bool all_ascii(std::string_view s) noexcept {
+    unsigned char any = 0;
+    for (const char c : s) any = static_cast<unsigned char>(any | static_cast<unsigned char>(c)); // (vectorises)
+    return any < 0x80;
 }
 
 } // namespace logscan::internal

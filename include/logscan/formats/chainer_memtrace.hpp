@@ -263,7 +263,7 @@ private:
             }
             return text(l, t);
         case state::buffers:
-            if (const auto m = match<R"((\d+)\s+(\d+)\s+(.+))">(t)) {
+            if (const auto m = match<R"((\d+)\s+(\d+)\s+(\S.*))">(t)) { // (one-pass; t has no trailing spaces)
                 const auto id = parse_number<std::uint64_t>(m.template get<1>());
                 const auto size = parse_number<std::uint64_t>(m.template get<2>());
                 if (id.ok() && size.ok()) {
