@@ -408,10 +408,9 @@ private:
 /// (`"type"`, then `"line"`, then the fields in the contract's order; `params` as the JSON
 /// object). Counts the records and the errors.
 template <class Writer>
-struct ndjson_visitor {
-    Writer& w;                  ///< the writer
-    std::uint64_t records = 0;  ///< records written
-    std::uint64_t errors = 0;   ///< `error` records among them
+struct ndjson_visitor : ndjson_line_records<Writer> {
+    using ndjson_line_records<Writer>::w;
+    using ndjson_line_records<Writer>::start;
 
     void on_header(const header& r) {
         start("header", r.line);
@@ -448,24 +447,8 @@ struct ndjson_visitor {
         w.raw_value(r.params); // checked JSON (valid UTF-8), on one line
         w.end();
     }
-    void on_text(const line& l) {
-        start("text", l.number);
-        w.field("text", l.text);
-        w.end();
-    }
-    void on_error(const error& e) {
-        ++errors;
-        start("error", e.line);
-        if (e.column != 0) w.field("column", e.column);
-        w.field("message", e.message);
-        w.end();
-    }
 
 private:
-    void start(std::string_view type, std::uint64_t line) {
-        ++records;
-        w.begin(type, line);
-    }
     void optional_string(std::string_view key, const std::optional<std::string_view>& s) {
         if (s) w.field(key, *s);
         else w.field(key, nullptr);
@@ -504,12 +487,7 @@ constexpr std::size_t detect(std::string_view head, bool cut = true) noexcept {
 template <byte_source Source, class Visitor>
 error parse(Source& src, Visitor& vis, const options& opt = {}) {
     parser<Visitor> p(vis, opt);
-    struct consumer {
-        parser<Visitor>& p;
-        flow feed(std::string_view c) { return p.feed(c); }
-        flow finish() { return p.finish(); }
-    } c{p};
-    return pump(src, c);
+    return pump(src, p); // the parser is a chunk consumer
 }
 
 /// Parses a buffer in memory.

@@ -438,10 +438,9 @@ private:
 /// (`"type"`, then `"line"`, then the fields in the contract's order; an `error` record also
 /// has its `"column"` when known). Counts the records and the errors.
 template <class Writer>
-struct ndjson_visitor {
-    Writer& w;                  ///< the writer
-    std::uint64_t records = 0;  ///< records written
-    std::uint64_t errors = 0;   ///< `error` records among them
+struct ndjson_visitor : ndjson_line_records<Writer> {
+    using ndjson_line_records<Writer>::w;
+    using ndjson_line_records<Writer>::start;
 
     void on_log(const log& r) {
         start("log", r.line);
@@ -514,24 +513,7 @@ struct ndjson_visitor {
         w.field("alloc_ms", r.alloc_ms);
         w.end();
     }
-    void on_text(const line& l) {
-        start("text", l.number);
-        w.field("text", l.text);
-        w.end();
-    }
-    void on_error(const error& e) {
-        ++errors;
-        start("error", e.line);
-        if (e.column != 0) w.field("column", e.column);
-        w.field("message", e.message);
-        w.end();
-    }
 
-private:
-    void start(std::string_view type, std::uint64_t line) {
-        ++records;
-        w.begin(type, line);
-    }
 };
 
 /// How much the first bytes of an input (`head`; `cut`: more input follows) look like a
@@ -556,12 +538,7 @@ constexpr std::size_t detect(std::string_view head, bool cut = true) noexcept {
 template <byte_source Source, class Visitor>
 error parse(Source& src, Visitor& vis, std::size_t max_line = line_buffer::default_capacity) {
     parser<Visitor> p(vis, max_line);
-    struct consumer {
-        parser<Visitor>& p;
-        flow feed(std::string_view c) { return p.feed(c); }
-        flow finish() { return p.finish(); }
-    } c{p};
-    return pump(src, c);
+    return pump(src, p); // the parser is a chunk consumer
 }
 
 /// Parses a buffer in memory.

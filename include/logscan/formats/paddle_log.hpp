@@ -473,10 +473,9 @@ private:
 /// (`"type"`, then `"line"`, then the fields in the contract's order; `metrics`, `units` and
 /// `cells` as objects in the input's order). Counts the records and the errors.
 template <class Writer>
-struct ndjson_visitor {
-    Writer& w;                  ///< the writer
-    std::uint64_t records = 0;  ///< records written
-    std::uint64_t errors = 0;   ///< `error` records among them
+struct ndjson_visitor : ndjson_line_records<Writer> {
+    using ndjson_line_records<Writer>::w;
+    using ndjson_line_records<Writer>::start;
 
     void on_log(const log& r) {
         start("log", r.line);
@@ -541,24 +540,8 @@ struct ndjson_visitor {
         w.end_object();
         w.end();
     }
-    void on_text(const line& l) {
-        start("text", l.number);
-        w.field("text", l.text);
-        w.end();
-    }
-    void on_error(const error& e) {
-        ++errors;
-        start("error", e.line);
-        if (e.column != 0) w.field("column", e.column);
-        w.field("message", e.message);
-        w.end();
-    }
 
 private:
-    void start(std::string_view type, std::uint64_t line) {
-        ++records;
-        w.begin(type, line);
-    }
     // `-` is null, a number a number, anything else a string
     void part(std::string_view t) {
         if (t == "-") w.value(nullptr);
@@ -585,12 +568,7 @@ constexpr std::size_t detect(std::string_view head, bool cut = true) noexcept {
 template <byte_source Source, class Visitor>
 error parse(Source& src, Visitor& vis, std::size_t max_line = line_buffer::default_capacity) {
     parser<Visitor> p(vis, max_line);
-    struct consumer {
-        parser<Visitor>& p;
-        flow feed(std::string_view c) { return p.feed(c); }
-        flow finish() { return p.finish(); }
-    } c{p};
-    return pump(src, c);
+    return pump(src, p); // the parser is a chunk consumer
 }
 
 /// Parses a buffer in memory.
