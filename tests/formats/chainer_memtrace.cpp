@@ -84,22 +84,11 @@ const std::string& sample() {
     return s;
 }
 
-std::vector<std::string_view> lines_of(std::string_view t) {
-    std::vector<std::string_view> v;
-    for (std::size_t p = 0; p < t.size();) {
-        std::size_t nl = t.find('\n', p);
-        if (nl == std::string_view::npos) nl = t.size();
-        v.push_back(t.substr(p, nl - p));
-        p = nl + 1;
-    }
-    return v;
-}
-
 } // namespace
 
 TEST_CASE("chainer_memtrace::sample 002: counts, sums and ids computed from the text") {
     const std::string& s = sample();
-    const std::vector<std::string_view> ls = lines_of(s);
+    const std::vector<std::string_view> ls = logscan::test::lines_of(s);
     // from the text: line 1 is "86 92"; lines 2..87 the buffers; a record per direction line
     REQUIRE(ls[0] == "86 92");
     unsigned long long bytes = 0;
@@ -171,7 +160,7 @@ TEST_CASE("chainer_memtrace::no allocation while parsing (after construction)") 
     LOGSCAN_CHECK_NO_ALLOC(for (std::size_t i = 0; i < text.size(); i += 1000) p.feed(std::string_view(text).substr(i, 1000)); p.finish());
     // the inputs and outputs: the counts lines' sums, from the text
     std::size_t ios = 0;
-    const std::vector<std::string_view> ls = lines_of(text);
+    const std::vector<std::string_view> ls = logscan::test::lines_of(text);
     for (std::size_t i = 0; i + 1 < ls.size(); ++i) {
         if (ls[i] != "forward" && ls[i] != "backward") continue;
         const std::string c(ls[i + 1]);
@@ -295,7 +284,7 @@ TEST_CASE("chainer_memtrace::damaged input never crashes; every direction line i
         INFO("cut at " << cut);
         const std::string_view part = std::string_view(s).substr(0, cut);
         std::size_t directions = 0;
-        for (std::string_view l : lines_of(part)) directions += l == "forward" || l == "backward";
+        for (std::string_view l : logscan::test::lines_of(part)) directions += l == "forward" || l == "backward";
         const recorder r = run(part);
         std::size_t broken = 0; // "function record cut short", "function record: expected ..."
         for (const auto& o : r.out) broken += o.find(" function record") != std::string::npos;

@@ -113,18 +113,6 @@ const std::string& sample() {
     return s;
 }
 
-// The lines of a text (split on \n only), for the independent counts.
-std::vector<std::string_view> lines_of(std::string_view t) {
-    std::vector<std::string_view> v;
-    for (std::size_t p = 0; p < t.size();) {
-        std::size_t nl = t.find('\n', p);
-        if (nl == std::string_view::npos) nl = t.size();
-        v.push_back(t.substr(p, nl - p));
-        p = nl + 1;
-    }
-    return v;
-}
-
 bool has(const std::vector<std::string>& v, const std::string& s) {
     for (const auto& x : v)
         if (x == s) return true;
@@ -150,7 +138,7 @@ TEST_CASE("megengine_log::sample 000: every record type, counts and sums compute
             while (*p == ',' || *p == ' ') ++p;
         }
     };
-    for (std::string_view l : lines_of(sample())) {
+    for (std::string_view l : logscan::test::lines_of(sample())) {
         if (l.starts_with("[")) {
             ++headers;
             const std::string_view msg = l.substr(l.find("] ") + 2);
@@ -186,7 +174,7 @@ TEST_CASE("megengine_log::sample 000: every record type, counts and sums compute
             ++other;
         }
     }
-    CHECK(lines_of(sample()).size() == 4601);
+    CHECK(logscan::test::lines_of(sample()).size() == 4601);
     CHECK(headers + rows + table_heads + cont_shapes + other == 4601);
     CHECK(other == 0);
     CHECK(r.logs == headers);
@@ -372,13 +360,13 @@ TEST_CASE("megengine_log::damaged input never crashes and accounts for every non
         ml::parser<recorder> p(r, 4096);
         p.feed(in);
         p.finish();
-        std::vector<bool> seen(lines_of(in).size() + 2, false);
+        std::vector<bool> seen(logscan::test::lines_of(in).size() + 2, false);
         for (const auto& s : r.out) {
             const std::size_t a = s.find(' ') + 1;
             seen[std::strtoull(s.c_str() + a, nullptr, 10)] = true;
         }
         std::size_t missing = 0, n = 0;
-        for (std::string_view l : lines_of(in)) {
+        for (std::string_view l : logscan::test::lines_of(in)) {
             ++n;
             if (!logscan::internal::trim(l).empty() && !seen[n] && !l.starts_with(" comp_node ")) ++missing;
         }

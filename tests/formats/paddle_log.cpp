@@ -89,17 +89,6 @@ const std::string& sample() {
     return s;
 }
 
-std::vector<std::string_view> lines_of(std::string_view t) {
-    std::vector<std::string_view> v;
-    for (std::size_t p = 0; p < t.size();) {
-        std::size_t nl = t.find('\n', p);
-        if (nl == std::string_view::npos) nl = t.size();
-        v.push_back(t.substr(p, nl - p));
-        p = nl + 1;
-    }
-    return v;
-}
-
 // A framed title (not a Thread banner): 3+ fill bytes, text, 3+ fill bytes.
 bool title_line(std::string_view l) {
     while (!l.empty() && l.back() == ' ') l.remove_suffix(1);
@@ -119,7 +108,7 @@ TEST_CASE("paddle_log::sample 003: every record type, counts and sums computed f
     const std::string& s = sample();
     std::size_t logs = 0, steps = 0, titles = 0, units = 0;
     double loss_sum = 0;
-    for (std::string_view l : lines_of(s)) {
+    for (std::string_view l : logscan::test::lines_of(s)) {
         logs += l.starts_with("[09/");
         if (const std::size_t e = l.find("] ppdet.engine INFO: Epoch: ["); e != std::string_view::npos) {
             ++steps;
@@ -331,7 +320,7 @@ TEST_CASE("paddle_log::damaged input never crashes and accounts for every line i
         const std::string_view part = std::string_view(s).substr(0, cut);
         const recorder r = run(part);
         std::size_t logs = 0;
-        for (std::string_view l : lines_of(part)) logs += l.starts_with("[09/") && l.find(": ") != std::string_view::npos;
+        for (std::string_view l : logscan::test::lines_of(part)) logs += l.starts_with("[09/") && l.find(": ") != std::string_view::npos;
         CHECK(r.logs == logs);
         CHECK(r.errors == 0);
     }

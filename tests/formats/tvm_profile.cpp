@@ -83,17 +83,6 @@ const std::string& sample() {
     return s;
 }
 
-std::vector<std::string_view> lines_of(std::string_view t) {
-    std::vector<std::string_view> v;
-    for (std::size_t p = 0; p < t.size();) {
-        std::size_t nl = t.find('\n', p);
-        if (nl == std::string_view::npos) nl = t.size();
-        v.push_back(t.substr(p, nl - p));
-        p = nl + 1;
-    }
-    return v;
-}
-
 // The text of a right-aligned field of a sample line: the run of non-blank bytes (single
 // spaces inside) that ends at `end` (exclusive).
 std::string_view field_ending_at(std::string_view l, std::size_t end) {
@@ -140,7 +129,7 @@ TEST_CASE("tvm_profile::sample 004: every record type, counts and sums computed 
     const recorder r = run(s);
     // counts from the text
     std::size_t runs = 0, means = 0, calls = 0, prints = 0, configs = 0, sums = 0, totals = 0;
-    for (std::string_view l : lines_of(s)) {
+    for (std::string_view l : logscan::test::lines_of(s)) {
         runs += l.starts_with("Evaluate vm inference cost of ");
         means += l.starts_with("Mean vm inference time (std dev): ");
         calls += l.starts_with("vm_mod_") || l.starts_with("VM::");
@@ -216,7 +205,7 @@ TEST_CASE("tvm_profile::sample 004: in every report the calls add up to its Sum 
     std::vector<sums::report> text;
     std::size_t dur_end = 0, count_end = 0;
     bool rows = false;
-    for (std::string_view l : lines_of(sample())) {
+    for (std::string_view l : logscan::test::lines_of(sample())) {
         if (l.starts_with("Name ") && l.find("Duration (us)") != std::string_view::npos) {
             text.emplace_back();
             dur_end = l.find("Duration (us)") + 13;
@@ -368,11 +357,11 @@ TEST_CASE("tvm_profile::damaged input never crashes and accounts for every non-b
         tp::parser<recorder> p(r, 4096);
         p.feed(in);
         p.finish();
-        std::vector<bool> seen(lines_of(in).size() + 2, false);
+        std::vector<bool> seen(logscan::test::lines_of(in).size() + 2, false);
         for (const auto& s : r.out) seen[std::strtoull(s.c_str() + s.find(' ') + 1, nullptr, 10)] = true;
         std::size_t missing = 0, n = 0;
         bool config_heading = false;
-        for (std::string_view l : lines_of(in)) {
+        for (std::string_view l : logscan::test::lines_of(in)) {
             ++n;
             const std::string_view t = logscan::internal::trim(l);
             // structure: a table header, dashes, a Configuration heading followed by dashes

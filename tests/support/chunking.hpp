@@ -38,6 +38,19 @@ struct StringMaker<std::vector<std::string>> {
 
 namespace logscan::test {
 
+/// The lines of a text, split on `\n` only (no framing rules): for the counts a test makes
+/// from its input independently of the code under test.
+inline std::vector<std::string_view> lines_of(std::string_view t) {
+    std::vector<std::string_view> v;
+    for (std::size_t p = 0; p < t.size();) {
+        std::size_t nl = t.find('\n', p);
+        if (nl == std::string_view::npos) nl = t.size();
+        v.push_back(t.substr(p, nl - p));
+        p = nl + 1;
+    }
+    return v;
+}
+
 using chunk_list = std::span<const std::string_view>;
 
 /// Owns copies of an input split into chunks.
