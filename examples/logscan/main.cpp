@@ -22,6 +22,7 @@
 #include <string_view>
 #include <vector>
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -67,7 +68,7 @@ constexpr const char* convert_help =
     "                    output; --out-dir DIR writes DIR/<type>.csv for each type. Nested\n"
     "                    values are dotted columns (cells.Duration (us)), arrays JSON text.\n"
     "  --type T,...      only records of these types (text and error included if named)\n"
-    "  --with-filename   each record says which FILE it came from (\"file\")\n";
+    "  --with-filename   each record says which FILE it came from (\"input\")\n";
 
 constexpr const char* summary_help =
     "usage: logscan summary [--format ID] [--top K] [--svg DIR] FILE...\n"
@@ -222,7 +223,9 @@ int with_format(const char* path, std::string_view forced, progress& prog, F&& f
         if (const logscan::error h = read_head(src, head, more); !h.ok()) return h;
         std::string_view format = forced;
         if (format.empty()) {
-            format = logscan::detect_format(head, more).format;
+            format = logscan::detect_format(std::string_view(head).substr(0, logscan::detect_bytes),
+                                            more || head.size() > logscan::detect_bytes)
+                         .format;
             if (format.empty()) {
                 std::fprintf(stderr, "logscan: %s: format not recognised (give --format; see logscan detect --help)\n", path);
                 status = 1;
@@ -332,7 +335,8 @@ int cmd_detect(int argc, char** argv) {
             status = 1;
             continue;
         }
-        const logscan::detection d = logscan::detect_format(head, more);
+        const logscan::detection d = logscan::detect_format(std::string_view(head).substr(0, logscan::detect_bytes),
+                                                            more || head.size() > logscan::detect_bytes);
         std::printf("%s: %s\n", path, d.format.empty() ? "unknown" : std::string(d.format).c_str());
         if (d.format.empty()) status = 1;
     }
@@ -373,29 +377,49 @@ int cmd_convert_ndjson(const options& o) {
 int cmd_convert_csv(options& o) {
     if (o.out_dir.empty() && o.types.types.size() != 1)
         return usage_error("--to csv writes one table per record type: give --type T (one type) or --out-dir DIR");
+    // inputs that cannot be read twice (standard input, pipes, FIFOs) are copied to temporary files
+    struct spool {
+        std::vector<std::string> names;
+        ~spool() {
+            for (const std::string& n : names) std::remove(n.c_str());
+        }
+    } spooled;
     std::vector<std::string> paths;
-    std::vector<std::string> spooled;
     for (const char* p : o.files) {
-        if (std::strcmp(p, "-") != 0) {
+        const bool is_stdin = std::strcmp(p, "-") == 0;
+        struct stat st{};
+        if (!is_stdin && (::stat(p, &st) != 0 || S_ISREG(st.st_mode))) { // (a missing file is reported later)
             paths.emplace_back(p);
             continue;
         }
-        char name[] = "/tmp/logscan-stdin-XXXXXX";
+        const int in = is_stdin ? 0 : ::open(p, O_RDONLY | O_CLOEXEC);
+        if (in < 0) {
+            paths.emplace_back(p);
+            continue;
+        }
+        char name[] = "/tmp/logscan-input-XXXXXX";
         const int fd = ::mkstemp(name);
         if (fd < 0) {
             std::fprintf(stderr, "logscan: cannot create a temporary file (%s)\n", std::strerror(errno));
+            if (!is_stdin) ::close(in);
             return 1;
         }
+        spooled.names.emplace_back(name);
         char buf[1 << 16];
-        for (ssize_t n; (n = ::read(0, buf, sizeof buf)) > 0;)
+        ssize_t n = 0;
+        while ((n = ::read(in, buf, sizeof buf)) > 0)
             if (::write(fd, buf, static_cast<std::size_t>(n)) != n) {
-                std::fprintf(stderr, "logscan: writing a temporary file failed (%s)\n", std::strerror(errno));
-                ::close(fd);
-                return 1;
+                n = -1;
+                break;
             }
+        const int err = errno;
         ::close(fd);
+        if (!is_stdin) ::close(in);
+        if (n < 0) {
+            std::fprintf(stderr, "logscan: %s: copying it to a temporary file failed (%s)\n", p, std::strerror(err));
+            return 1;
+        }
         paths.emplace_back(name);
-        spooled.emplace_back(name);
     }
     int status = 0;
     progress prog; // no progress bar for the first pass
@@ -446,7 +470,6 @@ int cmd_convert_csv(options& o) {
     for (auto& [type, t] : w.tables) ok = ok && t.ok;
     for (std::FILE* f : opened) ok = (std::fclose(f) == 0) && ok;
     if (std::fflush(stdout) != 0) ok = false;
-    for (const std::string& s : spooled) std::remove(s.c_str());
     if (!ok) {
         std::fprintf(stderr, "logscan: writing the output failed\n");
         return 1;
@@ -504,13 +527,17 @@ int cmd_summary(const options& o) {
         status |= with_format(path, o.format, prog, [&](std::string_view format, auto& src) {
             auto go = [&](auto v) {
                 const logscan::error e = v.parse(src);
-                if (!e.ok() && format != logscan::megengine_profile::format_name) {
+                const bool io = e.code == logscan::error_code::io_error || e.code == logscan::error_code::open_failed;
+                if (!e.ok() && (io || format != logscan::megengine_profile::format_name)) {
                     report_failure(path, e);
                     return 1;
                 }
                 prog.end();
                 std::printf("%s: %.*s\n", path, static_cast<int>(format.size()), format.data());
-                return v.print(set) ? 0 : 1;
+                const bool printed = v.print(set);
+                if (v.errors != 0)
+                    std::fprintf(stderr, "logscan: %s: %llu error record(s)\n", path, static_cast<unsigned long long>(v.errors));
+                return printed && v.errors == 0 ? 0 : 1;
             };
             if (format == logscan::megengine_log::format_name) return go(sm::megengine_log_summary{});
             if (format == logscan::megengine_profile::format_name) return go(sm::megengine_profile_summary{});

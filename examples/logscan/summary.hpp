@@ -37,9 +37,17 @@ struct settings {
     std::string stem;       // chart file names: <svg_dir>/<stem>.<chart>.svg
 };
 
+// A file name part: bytes outside [A-Za-z0-9._-] become '_' (a model name may hold '/').
+inline std::string file_part(std::string_view s) {
+    std::string o;
+    for (char c : s)
+        o += (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '-' ? c : '_';
+    return o;
+}
+
 inline bool write_chart(const settings& s, const std::string& chart, const std::string& text) {
     if (s.svg_dir.empty()) return true;
-    const std::string path = s.svg_dir + "/" + s.stem + "." + chart + ".svg";
+    const std::string path = s.svg_dir + "/" + file_part(s.stem) + "." + file_part(chart) + ".svg";
     std::FILE* f = std::fopen(path.c_str(), "wb");
     if (f == nullptr) {
         std::fprintf(stderr, "logscan: cannot write %s\n", path.c_str());
@@ -69,6 +77,8 @@ inline void chart_bars(const settings& s, const std::string& chart, const std::s
 
 // --- megengine-log ---------------------------------------------------------------------
 struct megengine_log_summary {
+    std::uint64_t errors = 0; // error records (the exit status is 1 when there are any)
+    void on_error(const logscan::error&) { ++errors; }
     template <class Source>
     logscan::error parse(Source& src) { return ls::megengine_log::parse(src, *this); }
     struct peak {
@@ -101,6 +111,8 @@ struct megengine_log_summary {
 
 // --- megengine-profile -------------------------------------------------------------------
 struct megengine_profile_summary {
+    std::uint64_t errors = 0; // error records (the exit status is 1 when there are any)
+    void on_error(const logscan::error&) { ++errors; }
     template <class Source>
     logscan::error parse(Source& src) { return ls::megengine_profile::parse(src, *this); }
     struct op {
@@ -157,6 +169,8 @@ struct megengine_profile_summary {
 
 // --- chainer-memtrace --------------------------------------------------------------------
 struct chainer_memtrace_summary {
+    std::uint64_t errors = 0; // error records (the exit status is 1 when there are any)
+    void on_error(const logscan::error&) { ++errors; }
     template <class Source>
     logscan::error parse(Source& src) { return ls::chainer_memtrace::parse(src, *this); }
     struct fn {
@@ -229,6 +243,8 @@ struct chainer_memtrace_summary {
 
 // --- paddle-log --------------------------------------------------------------------------
 struct paddle_log_summary {
+    std::uint64_t errors = 0; // error records (the exit status is 1 when there are any)
+    void on_error(const logscan::error&) { ++errors; }
     template <class Source>
     logscan::error parse(Source& src) { return ls::paddle_log::parse(src, *this); }
     std::vector<double> step, loss, lr, ips;
@@ -253,6 +269,7 @@ struct paddle_log_summary {
     }
     void on_table_row(const ls::paddle_log::table_row& r) {
         if (r.table != "Operator Summary" || r.depth != 0) return;
+        if (r.thread && *r.thread != "All threads merged") return; // per-thread sections repeat the operators
         const ls::cell* gpu = nullptr;
         for (std::size_t i = 1; i < r.columns.size() && i < r.cells.size(); ++i)
             if (r.columns[i].text().starts_with("GPU Total")) gpu = &r.cells[i];
@@ -299,6 +316,8 @@ struct paddle_log_summary {
 
 // --- tvm-profile -------------------------------------------------------------------------
 struct tvm_profile_summary {
+    std::uint64_t errors = 0; // error records (the exit status is 1 when there are any)
+    void on_error(const logscan::error&) { ++errors; }
     template <class Source>
     logscan::error parse(Source& src) { return ls::tvm_profile::parse(src, *this); }
     struct report {
@@ -323,8 +342,10 @@ struct tvm_profile_summary {
         bool ok = true;
         std::size_t k = 0;
         for (const report& r : reports) {
-            std::printf("  %s on %s: mean %.2f ms; top fused kernels (share of the Sum row):\n",
-                        r.model.empty() ? "?" : r.model.c_str(), r.device.empty() ? "?" : r.device.c_str(), r.mean_ms);
+            char mean[32] = "-";
+            if (std::isfinite(r.mean_ms)) std::snprintf(mean, sizeof mean, "%.2f ms", r.mean_ms);
+            std::printf("  %s on %s: mean %s; top fused kernels (share of the Sum row):\n",
+                        r.model.empty() ? "?" : r.model.c_str(), r.device.empty() ? "?" : r.device.c_str(), mean);
             const auto top = top_k(r.kernels, s.top);
             for (const auto& [name, us] : top)
                 std::printf("    %-60.60s %12.2f us %6.2f%%\n", name.c_str(), us,

@@ -12,9 +12,23 @@
 #include <string_view>
 #include <vector>
 
+#include <logscan/utf8.hpp>
+
 namespace logscan_cli::svg {
 
-inline std::string esc(std::string_view s) {
+inline std::string esc(std::string_view in) {
+    std::string s; // valid UTF-8 first (an SVG is an XML document)
+    for (const char* p = in.data(); p != in.data() + in.size();) {
+        if (static_cast<unsigned char>(*p) < 0x80) {
+            s += *p++;
+        } else if (const std::size_t n = logscan::internal::utf8_complete(p, in.data() + in.size()); n != 0) {
+            s.append(p, n);
+            p += n;
+        } else {
+            s += "\xEF\xBF\xBD";
+            p += logscan::internal::utf8_invalid_length(p, in.data() + in.size());
+        }
+    }
     std::string o;
     for (char c : s) {
         switch (c) {
@@ -52,7 +66,10 @@ inline std::vector<double> ticks(double lo, double hi, int n = 5) {
     }
     const double raw = (hi - lo) / n, mag = std::pow(10.0, std::floor(std::log10(raw)));
     const double step = raw / mag < 1.5 ? mag : raw / mag < 3 ? 2 * mag : raw / mag < 7 ? 5 * mag : 10 * mag;
-    for (double v = std::ceil(lo / step) * step; v <= hi + step * 1e-9; v += step) t.push_back(v);
+    for (double v = std::ceil(lo / step) * step; v <= hi + step * 1e-9 && t.size() < 50; v += step) {
+        if (!t.empty() && v <= t.back()) break; // a step below the precision of v
+        t.push_back(v);
+    }
     return t;
 }
 
@@ -67,7 +84,12 @@ inline std::string bars(std::string_view title, const std::vector<std::string>& 
     for (std::size_t i = 0; i < labels.size(); ++i) {
         const double y = top + row * static_cast<double>(i);
         const double w = mx > 0 ? bar_w * values[i] / mx : 0;
-        std::string l = labels[i].size() > 48 ? labels[i].substr(0, 45) + "..." : labels[i];
+        std::string l = labels[i];
+        if (l.size() > 48) { // cut on a code point boundary
+            std::size_t cut = 45;
+            while (cut > 0 && (static_cast<unsigned char>(l[cut]) & 0xC0u) == 0x80u) --cut;
+            l = l.substr(0, cut) + "...";
+        }
         s += "<text x=\"" + num(label_w - 6) + "\" y=\"" + num(y + 15) + "\" text-anchor=\"end\">" + esc(l) + "</text>\n";
         s += "<rect x=\"" + num(label_w) + "\" y=\"" + num(y + 3) + "\" width=\"" + num(w) + "\" height=\"" + num(row - 6) +
              "\" fill=\"#4e79a7\"/>\n";
@@ -88,9 +110,10 @@ inline std::string lines(std::string_view title, std::string_view x_name, const 
     const auto [xmin_it, xmax_it] = std::minmax_element(x.begin(), x.end());
     const double x0 = *xmin_it, x1 = *xmax_it > x0 ? *xmax_it : x0 + 1;
     auto range = [](const std::vector<double>& v) {
-        double lo = v.empty() ? 0 : v[0], hi = lo;
+        double lo = NAN, hi = NAN;
         for (double d : v)
-            if (std::isfinite(d)) lo = std::min(lo, d), hi = std::max(hi, d);
+            if (std::isfinite(d)) lo = std::isnan(lo) ? d : std::min(lo, d), hi = std::isnan(hi) ? d : std::max(hi, d);
+        if (std::isnan(lo)) lo = hi = 0;
         if (!(hi > lo)) hi = lo + 1;
         return std::pair<double, double>{lo, hi};
     };

@@ -3,7 +3,7 @@
 // records through a writer with ndjson_writer's interface (begin, key, value, begin_object,
 // ..., end); these writers take the same calls and
 // - filter_writer: forward to an NDJSON writer only the records whose type was asked for,
-//   with a "file" field after "line" when asked;
+//   with an "input" field (the file name) after "line" when asked;
 // - csv_columns: gather the columns of every record type (first pass of a CSV conversion);
 // - csv_writer: write one CSV table per record type (nested objects as dotted column names,
 //   arrays as JSON text, RFC 4180 quoting, invalid UTF-8 as U+FFFD);
@@ -62,7 +62,7 @@ private:
     char buf_[4096];
 };
 
-// Forwards the records of the wanted types to an NDJSON writer W, adding "file".
+// Forwards the records of the wanted types to an NDJSON writer W, adding "input".
 template <class W>
 class filter_writer {
 public:
@@ -73,13 +73,13 @@ public:
         on_ = f_.wants(type);
         if (!on_) return;
         w_.begin(type);
-        if (!file_.empty()) w_.field("file", file_);
+        if (!file_.empty()) w_.field("input", file_);
     }
     void begin(std::string_view type, std::uint64_t line) {
         on_ = f_.wants(type);
         if (!on_) return;
         w_.begin(type, line);
-        if (!file_.empty()) w_.field("file", file_);
+        if (!file_.empty()) w_.field("input", file_);
     }
     void end() {
         if (on_) w_.end();
@@ -158,7 +158,9 @@ public:
     template <class T>
     void value(const T& v) {
         json_.value(v);
-        if (array_depth_ == 0) put(column(), json_.take());
+        if (array_depth_ > 0) return;
+        std::string j = json_.take();
+        put(column(), j == "null" ? std::string() : std::move(j)); // (an invalid shape, a non-finite number)
     }
     void number_or_string(std::string_view t, bool grouped = false) {
         json_.number_or_string(t, grouped);
@@ -263,7 +265,7 @@ private:
     void record_done() override {
         if (!f_.wants(type())) return;
         auto& cols = columns[type()];
-        if (cols.empty() && with_file_) cols.push_back("file");
+        if (cols.empty() && with_file_) cols.push_back("input");
         for (const auto& c : cells()) {
             bool seen = false;
             for (const auto& x : cols) seen = seen || x == c.column;
@@ -306,7 +308,7 @@ private:
         std::string row;
         for (std::size_t i = 0; i < t.columns.size(); ++i) {
             const std::string* v = vals[i];
-            if (t.columns[i] == "file" && v == nullptr) append_cell(row, i, file_);
+            if (t.columns[i] == "input" && v == nullptr) append_cell(row, i, file_);
             else append_cell(row, i, v ? *v : std::string());
         }
         write(t, row);

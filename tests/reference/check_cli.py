@@ -79,6 +79,7 @@ def same(j, c):
 def csv_check(logscan, path):
     nd = run([logscan, 'convert', '--with-filename', path])
     records = [json.loads(l) for l in nd.stdout.decode().splitlines()]
+    check(all(r.get('input') == path for r in records), '--with-filename: a record without "input" = the path')
     types = sorted({r['type'] for r in records})
     with tempfile.TemporaryDirectory() as d:
         r = run([logscan, 'convert', '--to', 'csv', '--with-filename', '--out-dir', d, path])
@@ -151,6 +152,12 @@ def usage(logscan, sample):
     status(['convert', '-'], 1, '-: format not recognised', stdin=b'just some prose\n')
     status(['convert', '-'], 0, stdin=open(sample, 'rb').read())
     status(['convert', '--format', 'megengine-profile', '-'], 1, 'error record', stdin=open(sample, 'rb').read()[:100])
+    # a pipe is detected from its first 16 KiB like a file; CSV reads a pipe twice (spooled)
+    status(['detect', '-'], 0, out='-: megengine-profile', stdin=open(sample, 'rb').read())
+    r = run(['sh', '-c', f'cat "{sample}" | "{logscan}" convert --to csv --type opr /dev/stdin | wc -l'])
+    check(int(r.stdout.decode().split()[0]) > 200, f'CSV from /dev/stdin (a pipe): {r.stdout!r}')
+    # summary: error records make the exit status 1
+    status(['summary', '--format', 'megengine-profile', '-'], 1, 'error record', stdin=open(sample, 'rb').read()[:5000])
     print('usage checked')
 
 
