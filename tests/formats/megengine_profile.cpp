@@ -192,3 +192,24 @@ TEST_CASE("megengine_profile::a visitor of one callback: the other sections are 
     CHECK(v.n == 234); // the elements of graph_exec.comp_seq
     CHECK(v.named == 234);
 }
+
+TEST_CASE("megengine_profile::shapes lists holding something else than lists of integers are null (fuzz finding)") {
+    struct fp {
+        std::vector<std::string> out;
+        void on_opr_footprint(const logscan::megengine_profile::opr_footprint& r) {
+            std::string s = std::string(r.opr_id) + ":";
+            s += r.in_shapes ? std::to_string(r.in_shapes->size()) : std::string("null");
+            s += ",";
+            s += r.out_shapes ? std::to_string(r.out_shapes->size()) : std::string("null");
+            out.push_back(s);
+        }
+    } v;
+    REQUIRE(logscan::megengine_profile::parse(std::string_view(
+                R"({"profiler": {"opr_footprint": {)"
+                R"("1": {"in_shapes": [[10, 512, 28, 28], "6"], "out_shapes": [[1, 2]]},)"
+                R"("2": {"in_shapes": [[1], 7], "out_shapes": [[3], null]},)"
+                R"("3": {"in_shapes": [true], "out_shapes": [[1, 2], [3]]}}}})"),
+            v)
+                .ok());
+    CHECK(v.out == std::vector<std::string>{"1:null,1", "2:null,null", "3:null,2"});
+}

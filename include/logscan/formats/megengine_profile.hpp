@@ -385,6 +385,7 @@ public:
         case role::opr_out: list_add(s); break;
         case role::var_shape:
         case role::fp_shape: shape_bad_ = true; break;
+        case role::fp_shapes: shapes_bad_ = true; break; // a string where a shape belongs
         default: set_string(s); break;
         }
         return json::action::proceed;
@@ -398,6 +399,7 @@ public:
         case role::opr_out: list_bad_ = true; break;
         case role::var_shape:
         case role::fp_shape: shape_dim(n); break;
+        case role::fp_shapes: shapes_bad_ = true; break; // a number where a shape belongs
         default: set_number(n); break;
         }
         key_ = field::none;
@@ -582,7 +584,10 @@ private:
             break;
         case role::fp_shapes: {
             std::optional<shape_sequence> seq;
-            if (!shapes_bad_ && !b_.overflow) seq = shape_lists(b_.span(shapes_begin_));
+            if (!shapes_bad_ && !b_.overflow) {
+                const shape_sequence q = shape_lists(b_.span(shapes_begin_));
+                if (q.ok()) seq = q; // (anything but lists of integers is null)
+            }
             (shapes_in_ ? fp_.in_shapes : fp_.out_shapes) = seq;
             break;
         }
@@ -656,6 +661,7 @@ private:
         case role::opr_out: list_bad_ = true; break;
         case role::var_shape:
         case role::fp_shape: shape_bad_ = true; break;
+        case role::fp_shapes: shapes_bad_ = true; break;
         default: break; // null / bool where a string or number belongs: the field stays null
         }
         key_ = field::none;
