@@ -4,8 +4,8 @@
 //
 //   logscan detect FILE...
 //   logscan convert [--format ID] [--to ndjson|csv] [--type T,...] [--out-dir DIR]
-//                   [--with-filename] FILE...        (FILE may be - for standard input)
-//   logscan stats [--format ID] FILE...
+//                   [--with-filename] [--threads N] FILE...   (FILE may be - for standard input)
+//   logscan stats [--format ID] [--threads N] FILE...
 //   logscan summary [--format ID] [--top K] [--svg DIR] FILE...
 //   logscan --help | --version | COMMAND --help
 //
@@ -26,6 +26,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "parts.hpp"
 #include "summary.hpp"
 #include "writers.hpp"
 
@@ -36,8 +37,8 @@ using logscan_cli::type_filter;
 constexpr const char* usage_text =
     "usage: logscan detect FILE...\n"
     "       logscan convert [--format ID] [--to ndjson|csv] [--type T,...] [--out-dir DIR]\n"
-    "                       [--with-filename] FILE...\n"
-    "       logscan stats [--format ID] FILE...\n"
+    "                       [--with-filename] [--threads N] FILE...\n"
+    "       logscan stats [--format ID] [--threads N] FILE...\n"
     "       logscan summary [--format ID] [--top K] [--svg DIR] FILE...\n"
     "       logscan --help | --version | COMMAND --help\n"
     "\n"
@@ -60,7 +61,7 @@ constexpr const char* detect_help =
 
 constexpr const char* convert_help =
     "usage: logscan convert [--format ID] [--to ndjson|csv] [--type T,...] [--out-dir DIR]\n"
-    "                       [--with-filename] FILE...\n"
+    "                       [--with-filename] [--threads N] [--part-size BYTES] FILE...\n"
     "Converts each FILE (- for standard input), one after another, to records.\n"
     "  --format ID       the format (default: detected per FILE)\n"
     "  --to ndjson       one JSON object a line on standard output (the default)\n"
@@ -68,7 +69,10 @@ constexpr const char* convert_help =
     "                    output; --out-dir DIR writes DIR/<type>.csv for each type. Nested\n"
     "                    values are dotted columns (cells.Duration (us)), arrays JSON text.\n"
     "  --type T,...      only records of these types (text and error included if named)\n"
-    "  --with-filename   each record says which FILE it came from (\"input\")\n";
+    "  --with-filename   each record says which FILE it came from (\"input\")\n"
+    "  --threads N       NDJSON: parse each FILE in parts, N at a time (megengine-log, paddle-log,\n"
+    "                    tvm-profile; the output is the same as with one thread; default 1)\n"
+    "  --part-size BYTES the size of a part with --threads (default 262144)\n";
 
 constexpr const char* summary_help =
     "usage: logscan summary [--format ID] [--top K] [--svg DIR] FILE...\n"
@@ -81,9 +85,12 @@ constexpr const char* summary_help =
     "  --svg DIR  also write charts as DIR/<file name>.<chart>.svg\n";
 
 constexpr const char* stats_help =
-    "usage: logscan stats [--format ID] FILE...\n"
+    "usage: logscan stats [--format ID] [--threads N] [--part-size BYTES] FILE...\n"
     "Parses each FILE without writing records and prints the records per type, the text\n"
-    "and error counts, bytes, elapsed time and throughput: the parse speed on your logs.\n";
+    "and error counts, bytes, elapsed time and throughput: the parse speed on your logs.\n"
+    "  --threads N       parse each FILE in parts, N at a time (megengine-log, paddle-log,\n"
+    "                    tvm-profile; the counts are the same as with one thread; default 1)\n"
+    "  --part-size BYTES the size of a part with --threads (default 262144)\n";
 
 int usage_error(const std::string& what) {
     std::fprintf(stderr, "logscan: %s\n%s", what.c_str(), usage_text);
@@ -197,6 +204,68 @@ logscan::error run_format(std::string_view format, Source& src, Writer& w, std::
     return e;
 }
 
+// --threads: the formats whose inputs can be cut into parts parsed in parallel.
+bool splittable(std::string_view format) {
+    namespace ls = logscan;
+    return format == ls::megengine_log::format_name || format == ls::paddle_log::format_name ||
+           format == ls::tvm_profile::format_name;
+}
+
+// Runs the format's ndjson_visitor over `src` in parts (parts.hpp), each writing to an Out
+// made from `ctx`; `drain(out)` takes a kept part's output, in input order.
+template <class Out, class Source, class Drain>
+logscan::error run_format_parts(std::string_view format, Source& src, const logscan_cli::parts_options& po,
+                                const typename Out::context& ctx, Drain drain, std::uint64_t& errors,
+                                logscan_cli::parts_count& count) {
+    namespace ls = logscan;
+    auto go = [&]<template <class> class P, template <class> class V>(auto point) {
+        using slot = logscan_cli::part_slot<P, V, Out>;
+        return logscan_cli::parse_in_parts<slot>(
+            src, po, point, [&] { return std::make_unique<slot>(ctx); }, [&](slot& s) { drain(s.out); }, errors, count);
+    };
+    if (format == ls::megengine_log::format_name)
+        return go.template operator()<ls::megengine_log::parser, ls::megengine_log::ndjson_visitor>(ls::megengine_log::split_point);
+    if (format == ls::paddle_log::format_name)
+        return go.template operator()<ls::paddle_log::parser, ls::paddle_log::ndjson_visitor>(ls::paddle_log::split_point);
+    return go.template operator()<ls::tvm_profile::parser, ls::tvm_profile::ndjson_visitor>(ls::tvm_profile::split_point);
+}
+
+// A part's NDJSON, in memory until the part is kept.
+struct ndjson_part {
+    struct context {
+        const type_filter* types;
+        std::string file; // for --with-filename (empty: no "input")
+    };
+    using writer_t = logscan::ndjson_writer<logscan_cli::string_sink>;
+    std::string text;
+    std::unique_ptr<char[]> buf = std::make_unique<char[]>(buf_size);
+    writer_t w{logscan_cli::string_sink{&text}, std::span<char>(buf.get(), buf_size)};
+    logscan_cli::filter_writer<writer_t> fw;
+    explicit ndjson_part(const context& c) : fw(w, *c.types) { fw.set_file(c.file); }
+    logscan_cli::filter_writer<writer_t>& writer() { return fw; }
+    void clear() {
+        w.flush();
+        text.clear();
+    }
+    // Writes what the part holds to `f`; false when that failed.
+    bool drain(std::FILE* f) {
+        w.flush();
+        const bool ok = text.empty() || std::fwrite(text.data(), 1, text.size(), f) == text.size();
+        text.clear();
+        return ok;
+    }
+    static constexpr std::size_t buf_size = 1 << 16;
+};
+
+// A part's record counts (logscan stats).
+struct count_part {
+    struct context {};
+    logscan_cli::count_writer c;
+    explicit count_part(const context&) {}
+    logscan_cli::count_writer& writer() { return c; }
+    void clear() { c.clear(); }
+};
+
 void report_failure(const char* path, const logscan::error& e) {
     std::fprintf(stderr, "logscan: %s: %.*s", path, static_cast<int>(e.message.size()), e.message.data());
     if (e.sys_errno != 0) std::fprintf(stderr, " (%s)", std::strerror(e.sys_errno));
@@ -255,6 +324,7 @@ struct options {
     bool with_filename = false;
     std::string svg_dir;
     std::size_t top = 10;
+    logscan_cli::parts_options parts{1, std::size_t{256} << 10};
     std::vector<const char*> files;
 };
 
@@ -291,6 +361,18 @@ int parse_options(int argc, char** argv, options& o, const char* help, bool conv
                 if (c > p) o.types.types.push_back(list.substr(p, c - p));
                 p = c + 1;
             }
+        } else if (!summary && is("--threads")) {
+            std::string n;
+            if (!value("--threads", n)) return usage_error("--threads needs a number");
+            const auto v = logscan::parse_number<unsigned>(n);
+            if (!v.ok() || v.value == 0 || v.value > 256) return usage_error("--threads needs a number from 1 to 256");
+            o.parts.threads = v.value;
+        } else if (!summary && is("--part-size")) {
+            std::string n;
+            if (!value("--part-size", n)) return usage_error("--part-size needs a number of bytes");
+            const auto v = logscan::parse_number<std::size_t>(n);
+            if (!v.ok() || v.value == 0 || v.value > (std::size_t{1} << 30)) return usage_error("--part-size needs a number of bytes from 1 to 2^30");
+            o.parts.part_bytes = v.value;
         } else if (convert && is("--out-dir")) {
             if (!value("--out-dir", o.out_dir)) return usage_error("--out-dir needs a value");
         } else if (convert && a == "--with-filename") {
@@ -310,7 +392,15 @@ int parse_options(int argc, char** argv, options& o, const char* help, bool conv
         }
     }
     if (o.files.empty()) return usage_error("no FILE given (- reads standard input)");
+    if (o.parts.threads > 1 && o.to == "csv") return usage_error("--threads is for NDJSON output (and stats); CSV is written by one thread");
     return 0;
+}
+
+// The note for --threads on a format that one thread reads.
+void one_thread_note(const options& o, const char* path, std::string_view format) {
+    if (o.parts.threads > 1 && !splittable(format))
+        std::fprintf(stderr, "logscan: %s: %.*s is read by one thread (--threads applies to megengine-log, paddle-log and tvm-profile)\n",
+                     path, static_cast<int>(format.size()), format.data());
 }
 
 int cmd_detect(int argc, char** argv) {
@@ -353,7 +443,20 @@ int cmd_convert_ndjson(const options& o) {
         if (o.with_filename) w.set_file(path);
         status |= with_format(path, o.format, prog, [&](std::string_view format, auto& src) {
             std::uint64_t errors = 0;
-            const logscan::error e = run_format(format, src, w, errors);
+            logscan::error e{};
+            one_thread_note(o, path, format);
+            if (o.parts.threads > 1 && splittable(format)) {
+                logscan_cli::parts_count count;
+                bool written = out.flush();
+                e = run_format_parts<ndjson_part>(format, src, o.parts, {&o.types, o.with_filename ? std::string(path) : std::string()},
+                                                  [&](ndjson_part& p) { written = p.drain(stdout) && written; }, errors, count);
+                if (!written) {
+                    std::fprintf(stderr, "logscan: writing the output failed\n");
+                    return 1;
+                }
+            } else {
+                e = run_format(format, src, w, errors);
+            }
             if (!e.ok()) {
                 report_failure(path, e);
                 return 1;
@@ -365,7 +468,7 @@ int cmd_convert_ndjson(const options& o) {
             return 0;
         });
     }
-    if (!out.flush()) {
+    if (!out.flush() || std::fflush(stdout) != 0) {
         std::fprintf(stderr, "logscan: writing the output failed\n");
         return 1;
     }
@@ -485,10 +588,23 @@ int cmd_stats(const options& o) {
         logscan_cli::count_writer w;
         std::uint64_t errors = 0;
         std::string_view used;
+        logscan_cli::parts_count parts;
         const auto t0 = std::chrono::steady_clock::now();
         const int s = with_format(path, o.format, prog, [&](std::string_view format, auto& src) {
             used = format;
-            const logscan::error e = run_format(format, src, w, errors);
+            one_thread_note(o, path, format);
+            const logscan::error e = o.parts.threads > 1 && splittable(format)
+                                         ? run_format_parts<count_part>(format, src, o.parts, {},
+                                                                        [&](count_part& p) {
+                                                                            for (const auto& [type, n] : p.c.counts) {
+                                                                                const auto it = w.counts.find(type);
+                                                                                if (it == w.counts.end()) w.counts.emplace(type, n);
+                                                                                else it->second += n;
+                                                                            }
+                                                                            p.clear();
+                                                                        },
+                                                                        errors, parts)
+                                         : run_format(format, src, w, errors);
             if (!e.ok()) {
                 report_failure(path, e);
                 return 1;
@@ -509,6 +625,9 @@ int cmd_stats(const options& o) {
             return it == w.counts.end() ? 0ull : static_cast<unsigned long long>(it->second);
         };
         std::printf("  text     %llu\n  errors   %llu\n", find("text"), find("error"));
+        if (o.parts.threads > 1 && splittable(used)) 
+            std::printf("  threads  %u (%llu parts in parallel, %llu read again after a record across a cut)\n", o.parts.threads,
+                        static_cast<unsigned long long>(parts.kept), static_cast<unsigned long long>(parts.redone));
         std::printf("  bytes    %llu\n  elapsed  %.3f s\n  speed    %.1f MB/s\n", static_cast<unsigned long long>(prog.done), secs,
                     secs > 0 ? static_cast<double>(prog.done) / secs / 1e6 : 0.0);
     }

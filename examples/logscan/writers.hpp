@@ -350,6 +350,12 @@ struct count_writer {
     void end_array() {}
     void begin_object() {}
     void end_object() {}
+    // Forgets the counts.
+    void clear() {
+        counts.clear();
+        last_type_ = {};
+        last_ = nullptr;
+    }
 
 private:
     std::uint64_t& slot(std::string_view type) {

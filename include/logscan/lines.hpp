@@ -213,6 +213,16 @@ public:
         return flow::proceed;
     }
 
+    /// Numbers the lines and offsets as in a larger input of which this splitter reads a part
+    /// that starts at a line boundary, after `lines_before` lines and `offset` bytes (parsing
+    /// one file in pieces, e.g. in parallel). Call before the first `feed`.
+    void start_at(std::uint64_t lines_before, std::uint64_t offset) noexcept {
+        lines_ = lines_before;
+        consumed_ = offset;
+    }
+    /// True between lines: no partial line is held or being skipped.
+    bool at_line_start() const noexcept { return pending_ == 0 && !skipping_; }
+
     /// Lines seen so far (including lines reported as too long).
     std::uint64_t lines() const noexcept { return lines_; }
     /// Bytes fed so far.
@@ -265,6 +275,44 @@ private:
     bool skipping_ = false; // inside a too-long line, looking for its end
     bool stopped_ = false;
 };
+
+/// Where to cut `text` into parts that can be parsed separately: the start of the first line
+/// that begins in [`from`, `from + reach`) and for which `pred(previous_line, line)` is true
+/// (both without their line ends; `previous_line` is empty at the start of `text`), or, when
+/// none does, the start of the first line at or after `from`; `text.size()` when no line
+/// starts there. A format module's `split_point` is such a predicate: a place where its
+/// parser is usually at rest (`parser::at_rest`), so that a part can start with a fresh one.
+template <class Pred>
+constexpr std::size_t find_split(std::string_view text, std::size_t from, std::size_t reach, Pred&& pred) {
+    constexpr std::size_t npos = std::string_view::npos;
+    auto strip = [](std::string_view l) {
+        if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+        return l;
+    };
+    if (from >= text.size()) return text.size();
+    std::size_t p = 0; // the first line start at or after from
+    if (from > 0) {
+        const std::size_t nl = text.find('\n', from - 1);
+        if (nl == npos || nl + 1 == text.size()) return text.size();
+        p = nl + 1;
+    }
+    const std::size_t first = p;
+    std::string_view prev;
+    if (p > 0) {
+        const std::size_t b = p == 1 ? npos : text.rfind('\n', p - 2);
+        prev = strip(text.substr(b == npos ? 0 : b + 1, p - 1 - (b == npos ? 0 : b + 1)));
+    }
+    const std::size_t end = reach > text.size() - from ? text.size() : from + reach;
+    while (p < end) {
+        std::size_t nl = text.find('\n', p);
+        if (nl == npos) nl = text.size();
+        const std::string_view l = strip(text.substr(p, nl - p));
+        if (pred(prev, l)) return p;
+        prev = l;
+        p = nl + 1;
+    }
+    return first;
+}
 
 /// Calls `vis.on_line` for every line of a contiguous buffer. Never allocates.
 /// Returns `error_code::stopped` if a callback stopped, else no error.

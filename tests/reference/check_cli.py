@@ -9,6 +9,11 @@
 #   check_cli.py stats LOGSCAN INPUT...    stats' counts per type equal the NDJSON records'
 #   check_cli.py usage LOGSCAN SAMPLE      exit statuses and messages of usage errors,
 #                                          unreadable and unrecognised inputs, --help, --version
+#   check_cli.py threads LOGSCAN INPUT...  --threads: each input repeated (and damaged: cut
+#                                          copies between whole ones, no final newline) gives
+#                                          byte-identical NDJSON, stderr and exit status with
+#                                          2 and 3 threads and parts of many sizes (records
+#                                          across the cuts), from a file and from a pipe
 import csv
 import io
 import json
@@ -143,6 +148,13 @@ def usage(logscan, sample):
     status(['convert', '--to', 'xml', sample], 2, '--to is ndjson or csv')
     status(['convert', '--to', 'csv', sample], 2, 'give --type T')
     status(['convert', '--bogus', sample], 2, "unknown option '--bogus'")
+    status(['convert', '--threads', '0', sample], 2, '--threads needs a number from 1 to 256')
+    status(['stats', '--threads', 'x', sample], 2, '--threads needs a number from 1 to 256')
+    status(['convert', '--part-size', '0', sample], 2, '--part-size needs a number of bytes')
+    status(['convert', '--threads', '2', '--to', 'csv', '--type', 'opr', sample], 2, '--threads is for NDJSON output')
+    status(['summary', '--threads', '2', sample], 2, "unknown option '--threads'")
+    # a format that one thread reads says so, and its output is the one-thread output
+    status(['convert', '--threads', '2', sample], 0, 'megengine-profile is read by one thread')
     status(['--version'], 0, out='logscan ')
     for c in ('detect', 'convert', 'stats'):
         status([c, '--help'], 0, out='usage: logscan ' + c)
@@ -161,6 +173,54 @@ def usage(logscan, sample):
     print('usage checked')
 
 
+def threads(logscan, paths):
+    def stat_line(out):
+        for l in out.decode().splitlines():
+            if l.split()[:1] == ['threads']:
+                w = l.replace('(', ' ').split()
+                return int(w[2]), int(w[6])  # kept, read again
+        return None
+    kept_total = redone_total = 0
+    with tempfile.TemporaryDirectory() as d:
+        for path in paths:
+            data = open(path, 'rb').read()
+            name = os.path.basename(path)
+            # whole copies, with copies cut short between them: records straddle every kind of cut
+            variants = {'repeated': data * 3,
+                        'damaged': data + data[:len(data) // 3] + b'\n' + data[len(data) // 2:] + data[:len(data) * 2 // 3]}
+            for kind, text in variants.items():
+                f = os.path.join(d, f'{kind}.{name}')
+                open(f, 'wb').write(text)
+                one = run([logscan, 'convert', '--with-filename', f])
+                check(one.returncode in (0, 1) and one.stdout, f'{kind} {name}: one thread failed: {one.stderr!r}')
+                st1 = run([logscan, 'stats', f])
+                counts1 = [l for l in st1.stdout.decode().splitlines() if l.startswith('    ')]
+                for t, size in ((2, 1), (2, 97), (3, 1000), (2, 4096), (3, 65536), (2, None)):
+                    opt = ['--threads', str(t)] + (['--part-size', str(size)] if size else [])
+                    many = run([logscan, 'convert', '--with-filename'] + opt + [f])
+                    check(many.stdout == one.stdout, f'{kind} {name} {opt}: NDJSON differs from one thread')
+                    check(many.returncode == one.returncode and many.stderr == one.stderr,
+                          f'{kind} {name} {opt}: exit {many.returncode} {many.stderr!r} != {one.returncode} {one.stderr!r}')
+                    st = run([logscan, 'stats'] + opt + [f])
+                    counts = [l for l in st.stdout.decode().splitlines() if l.startswith('    ')]
+                    check(counts == counts1 and st.returncode == st1.returncode, f'{kind} {name} {opt}: stats differ')
+                    k = stat_line(st.stdout)
+                    check(k is not None, f'{kind} {name} {opt}: stats has no threads line')
+                    if k:
+                        kept_total += k[0]
+                        redone_total += k[1]
+                # a pipe, and a type filter
+                pipe = run(['sh', '-c', f'cat "{f}" | "{logscan}" convert --threads 2 --part-size 3000 -'])
+                ref = run([logscan, 'convert', '-'], stdin=text)
+                check(pipe.stdout == ref.stdout, f'{kind} {name}: a pipe with --threads differs')
+                types = run([logscan, 'convert', '--type', 'text,error', f])
+                types2 = run([logscan, 'convert', '--type', 'text,error', '--threads', '2', '--part-size', '500', f])
+                check(types.stdout == types2.stdout, f'{kind} {name}: --type with --threads differs')
+    # both ways a part can go happened: kept as parsed in parallel, and read again
+    check(kept_total > 100 and redone_total > 100, f'parts kept {kept_total}, read again {redone_total}')
+    print(f'{len(paths)} inputs: parts kept {kept_total}, read again {redone_total}')
+
+
 def main():
     mode, logscan = sys.argv[1], sys.argv[2]
     if mode == 'detect':
@@ -171,6 +231,8 @@ def main():
         stats(logscan, sys.argv[3:])
     elif mode == 'usage':
         usage(logscan, sys.argv[3])
+    elif mode == 'threads':
+        threads(logscan, sys.argv[3:])
     for p in problems[:30]:
         print(p)
     if problems:

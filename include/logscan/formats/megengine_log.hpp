@@ -418,6 +418,13 @@ public:
     flow finish() { return splitter_.finish(); }
     /// True when a callback stopped the parse.
     bool stopped() const noexcept { return st_.stopped; }
+    /// For parsing one input in parts (see `split_point`): numbers lines and offsets as if
+    /// `lines_before` lines and `offset` bytes came before the first chunk. Call before `feed`.
+    void start_at(std::uint64_t lines_before, std::uint64_t offset) noexcept { splitter_.start_at(lines_before, offset); }
+    /// True when nothing read so far can change a later record and `finish()` would add none:
+    /// between lines, outside a block (shapes of var nodes, a memory table). A fresh parser
+    /// given the rest of the input (with `start_at`) then yields what this one would.
+    bool at_rest() const noexcept { return splitter_.at_line_start() && reader_.mode() == detail::normal && !st_.stopped; }
     /// Matcher runs so far (see `rule_reader::matcher_calls`).
     std::uint64_t matcher_calls() const noexcept { return reader_.matcher_calls(); }
 
@@ -516,20 +523,33 @@ struct ndjson_visitor : ndjson_line_records<Writer> {
 
 };
 
+namespace detail {
+// `[DD HH:MM:SS N@FILE:LOGGER] ...`, colour sequences allowed before and inside.
+constexpr bool is_header_line(std::string_view l) noexcept {
+    while (l.starts_with("\x1b[")) { // leading SGR sequences: `ESC [ params m`
+        const std::size_t m = l.find('m');
+        if (m == std::string_view::npos) return false;
+        l.remove_prefix(m + 1);
+    }
+    return static_cast<bool>(match<R"(\[\d\d \d\d:\d\d:\d\d \d+@[^:]*:[^\]]*\].*)">(l));
+}
+} // namespace detail
+
 /// How much the first bytes of an input (`head`; `cut`: more input follows) look like a
 /// megengine-log: the number of header lines `[DD HH:MM:SS N@FILE:LOGGER] ...` (colour
 /// sequences allowed before and inside) among its first 64 lines; 0 when there is none.
 constexpr std::size_t detect(std::string_view head, bool cut = true) noexcept {
     std::size_t score = 0;
     internal::for_each_head_line(head, cut, 64, [&](std::string_view l) {
-        while (l.starts_with("\x1b[")) { // leading SGR sequences: `ESC [ params m`
-            const std::size_t m = l.find('m');
-            if (m == std::string_view::npos) return;
-            l.remove_prefix(m + 1);
-        }
-        if (match<R"(\[\d\d \d\d:\d\d:\d\d \d+@[^:]*:[^\]]*\].*)">(l)) ++score;
+        if (detail::is_header_line(l)) ++score;
     });
     return score;
+}
+
+/// Where one input can be cut into parts parsed apart (`find_split`): between two header
+/// lines, where the parser is at rest unless the first opened a block that has no line.
+constexpr bool split_point(std::string_view previous, std::string_view next) noexcept {
+    return detail::is_header_line(next) && detail::is_header_line(previous);
 }
 
 /// Parses a whole source (`file_source`, `fd_source`, `memory_source`, ...) into `vis`.

@@ -441,6 +441,16 @@ public:
     }
     /// True when a callback stopped the parse.
     bool stopped() const noexcept { return st_.stopped; }
+    /// For parsing one input in parts (see `split_point`): numbers lines and offsets as if
+    /// `lines_before` lines and `offset` bytes came before the first chunk. Call before `feed`.
+    void start_at(std::uint64_t lines_before, std::uint64_t offset) noexcept { splitter_.start_at(lines_before, offset); }
+    /// True when nothing read so far can change a later record and `finish()` would add none:
+    /// between lines, no table open, no title waiting for its time unit. A fresh parser given
+    /// the rest of the input (with `start_at`) then yields what this one would.
+    bool at_rest() const noexcept {
+        return splitter_.at_line_start() && !st_.pending && !st_.deferred && !pipes_.active() && !tables_.active() &&
+               rules_.mode() == 0 && !st_.stopped;
+    }
 
 private:
     struct sink {
@@ -550,6 +560,13 @@ private:
     }
 };
 
+namespace detail {
+// `[MM/DD HH:MM:SS] LOGGER LEVEL: ...` (the log rule's language)
+constexpr bool is_log_line(std::string_view l) noexcept {
+    return static_cast<bool>(match<R"(\[\d\d/\d\d \d\d:\d\d:\d\d\] \S+ (?:DEBUG|INFO|WARNING|ERROR|CRITICAL): .*)">(l));
+}
+} // namespace detail
+
 /// How much the first bytes of an input (`head`; `cut`: more input follows) look like a
 /// paddle-log: the number of log lines `[MM/DD HH:MM:SS] LOGGER LEVEL: ...` and profiler
 /// table titles (`---Operator Summary---`, `===Perf Summary===`) among its first 64 lines;
@@ -557,11 +574,15 @@ private:
 constexpr std::size_t detect(std::string_view head, bool cut = true) noexcept {
     std::size_t score = 0;
     internal::for_each_head_line(head, cut, 64, [&](std::string_view l) {
-        if (match<R"(\[\d\d/\d\d \d\d:\d\d:\d\d\] \S+ (?:DEBUG|INFO|WARNING|ERROR|CRITICAL): .*)">(l)) ++score;
+        if (detail::is_log_line(l)) ++score;
         else if (match<R"([-=]{3,}[^-=]*Summary[-=]{3,} *)">(l)) ++score;
     });
     return score;
 }
+
+/// Where one input can be cut into parts parsed apart (`find_split`): after a log line,
+/// which ends every table (the parser is then at rest).
+constexpr bool split_point(std::string_view previous, std::string_view) noexcept { return detail::is_log_line(previous); }
 
 /// Parses a whole source (`file_source`, `fd_source`, `memory_source`, ...) into `vis`.
 /// Returns the source's error (with errno), `stopped` when a callback stopped, or none.

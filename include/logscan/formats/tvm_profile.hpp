@@ -278,6 +278,16 @@ public:
     }
     /// True when a callback stopped the parse.
     bool stopped() const noexcept { return st_.stopped; }
+    /// For parsing one input in parts (see `split_point`): numbers lines and offsets as if
+    /// `lines_before` lines and `offset` bytes came before the first chunk. Call before `feed`.
+    void start_at(std::uint64_t lines_before, std::uint64_t offset) noexcept { splitter_.start_at(lines_before, offset); }
+    /// True when nothing read so far can change a later record and `finish()` would add none:
+    /// between lines, no report table open, outside a Configuration block. A fresh parser
+    /// given the rest of the input (with `start_at`) then yields what this one would.
+    bool at_rest() const noexcept {
+        return splitter_.at_line_start() && !table_.active() && st_.in_block == block::none && rules_.mode() == 0 &&
+               !st_.stopped;
+    }
 
 private:
     using block = typename detail::state<Visitor>::block;
@@ -409,6 +419,12 @@ constexpr std::size_t detect(std::string_view head, bool cut = true) noexcept {
             ++score;
     });
     return score;
+}
+
+/// Where one input can be cut into parts parsed apart (`find_split`): before a report's
+/// `Evaluate vm inference cost of ...` line, where the previous report has ended.
+constexpr bool split_point(std::string_view, std::string_view next) noexcept {
+    return next.starts_with("Evaluate vm inference cost of ");
 }
 
 /// Parses a whole source (`file_source`, `fd_source`, `memory_source`, ...) into `vis`.

@@ -1,0 +1,240 @@
+// SPDX-License-Identifier: MIT
+// `--threads N`: one input parsed in parts, in parallel, with output identical to one thread.
+//
+// This thread reads the input and cuts it into parts of about part-size bytes at the format's
+// `split_point` places (`logscan::find_split`: the first such place from part-size bytes
+// into the part to half a part further, else the first line start there). N workers parse
+// the parts, each with a fresh parser that numbers lines and offsets from where its part
+// starts (`parser::start_at`), into an output buffer of its own; at most 2N parts are in
+// flight, so memory stays bounded.
+//
+// Then, in order: a part's output is kept when the parser of the part before it ended at
+// rest (`parser::at_rest`: nothing it read can change a later record, and `finish()` would
+// add none): the fresh parser saw what the one before would have seen. Otherwise (a record
+// straddles the cut) the part's output is dropped and the parser of the part before reads
+// the part itself, as one thread would have. So the result is the one-thread result whatever
+// the cuts; the cuts only decide how much runs in parallel.
+#ifndef LOGSCAN_COMMAND_PARTS_HPP
+#define LOGSCAN_COMMAND_PARTS_HPP
+
+#include <logscan/lines.hpp>
+#include <logscan/source.hpp>
+
+#include <algorithm>
+#include <condition_variable>
+#include <deque>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+namespace logscan_cli {
+
+// One part: its bytes, where it starts, and its parser, visitor and output. Out has
+// `writer()` (what the visitor writes to) and `clear()` (drops what was written).
+template <template <class> class Parser, template <class> class Visitor, class Out>
+struct part_slot {
+    using writer_type = std::remove_reference_t<decltype(std::declval<Out&>().writer())>;
+    using visitor_type = Visitor<writer_type>;
+
+    Out out;
+    std::optional<visitor_type> vis;
+    std::optional<Parser<visitor_type>> parser;
+    std::string bytes;                      // the part
+    std::uint64_t lines_before = 0, offset = 0; // where it starts in the input
+    bool parsed = false;                    // (guarded by the driver's mutex)
+    bool at_rest = false;
+
+    template <class... A>
+    explicit part_slot(A&&... a) : out(std::forward<A>(a)...) {}
+
+    // A fresh parser reads the part.
+    void parse() {
+        release();
+        vis.emplace(visitor_type{out.writer()}); // (an aggregate: no parenthesised init in clang 14)
+        parser.emplace(*vis);
+        parser->start_at(lines_before, offset);
+        read(bytes);
+    }
+    // This parser reads on.
+    void read(std::string_view more) {
+        parser->feed(more);
+        at_rest = parser->at_rest();
+    }
+    void release() {
+        parser.reset();
+        vis.reset();
+        out.clear();
+        at_rest = false;
+    }
+};
+
+// The number of '\n' in s.
+inline std::uint64_t newlines(std::string_view s) {
+    std::uint64_t n = 0;
+    for (const char *p = s.data(), *end = p + s.size(); (p = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)))) != nullptr; ++p)
+        ++n;
+    return n;
+}
+
+struct parts_options {
+    unsigned threads = 2;
+    std::size_t part_bytes = std::size_t{256} << 10;
+};
+
+// How the parts went: kept as parsed in parallel, or read again by the parser before them.
+struct parts_count {
+    std::uint64_t kept = 0, redone = 0;
+};
+
+// Parses `src` in parts with Slot (a part_slot); `make()` returns a new Slot (unique_ptr),
+// `drain(slot)` takes what a kept part's output holds so far, in input order. Returns the
+// source's error (everything read before it is parsed); adds the error records to `errors`
+// and the parts to `count`.
+template <class Slot, class Source, class Point, class Make, class Drain>
+logscan::error parse_in_parts(Source& src, const parts_options& o, Point split_point, Make make, Drain drain,
+                              std::uint64_t& errors, parts_count& count) {
+    const unsigned threads = o.threads == 0 ? 1 : o.threads;
+    const std::size_t part = o.part_bytes == 0 ? 1 : o.part_bytes;
+    const std::size_t in_flight = 2 * std::size_t{threads};
+
+    std::vector<std::unique_ptr<Slot>> pool;
+    std::vector<Slot*> idle;
+    auto take = [&]() -> Slot* {
+        if (!idle.empty()) {
+            Slot* s = idle.back();
+            idle.pop_back();
+            return s;
+        }
+        pool.push_back(make());
+        return pool.back().get();
+    };
+
+    // reading: the next part's bytes (those after the last cut, then the source's)
+    std::string carry;
+    std::uint64_t lines_before = 0, offset = 0;
+    bool eof = false;
+    logscan::error failure{};
+    auto fill = [&](Slot* s) -> bool {
+        s->bytes.swap(carry);
+        carry.clear();
+        while (!eof && s->bytes.size() < part + part / 2) {
+            const logscan::chunk c = src.next();
+            if (c.code != logscan::error_code::none) {
+                failure = {c.code, 0, 0, 0, logscan::to_string(c.code), c.sys_errno};
+                eof = true;
+            } else if (c.data.empty()) {
+                eof = true;
+            } else {
+                s->bytes.append(c.data);
+            }
+        }
+        if (s->bytes.empty()) return false;
+        const std::string_view b(s->bytes);
+        std::size_t e = b.size();
+        if (!eof) {
+            const std::size_t nl = b.rfind('\n');
+            // (no line end at all: a part that ends inside a line, which the next part's
+            // parser cannot start after, so that part is read again by this one)
+            if (nl != std::string_view::npos) e = b.size() <= part ? nl + 1 : logscan::find_split(b.substr(0, nl + 1), part, part / 2, split_point);
+        }
+        carry.assign(b.substr(e));
+        s->bytes.resize(e);
+        s->lines_before = lines_before;
+        s->offset = offset;
+        lines_before += newlines(s->bytes);
+        offset += e;
+        return true;
+    };
+
+    // the workers: parse the queued parts, oldest first
+    std::mutex m;
+    std::condition_variable work_cv, done_cv;
+    std::deque<Slot*> queue;
+    bool closing = false;
+    auto work = [&] {
+        for (;;) {
+            Slot* s = nullptr;
+            {
+                std::unique_lock l(m);
+                work_cv.wait(l, [&] { return closing || !queue.empty(); });
+                if (queue.empty()) return;
+                s = queue.front();
+                queue.pop_front();
+            }
+            s->parse();
+            {
+                std::lock_guard l(m);
+                s->parsed = true;
+            }
+            done_cv.notify_all();
+        }
+    };
+    std::vector<std::jthread> workers;
+    for (unsigned t = 0; t < threads; ++t) workers.emplace_back(work);
+
+    // this thread: read and cut parts, then keep or redo them in order
+    Slot* chain = nullptr; // the parser that has read everything kept so far
+    std::deque<Slot*> order;
+    for (;;) {
+        while (order.size() < in_flight) {
+            Slot* s = take();
+            if (!fill(s)) {
+                idle.push_back(s);
+                break;
+            }
+            {
+                std::lock_guard l(m);
+                s->parsed = false;
+                queue.push_back(s);
+            }
+            order.push_back(s);
+            work_cv.notify_one();
+        }
+        if (order.empty()) break;
+        Slot* s = order.front();
+        order.pop_front();
+        {
+            std::unique_lock l(m);
+            done_cv.wait(l, [&] { return s->parsed; });
+        }
+        if (chain == nullptr || chain->at_rest) {
+            if (chain != nullptr) {
+                errors += chain->vis->errors;
+                chain->release();
+                idle.push_back(chain);
+            }
+            chain = s;
+            ++count.kept;
+        } else { // a record across the cut: the parser before reads the part
+            s->release();
+            chain->read(s->bytes);
+            idle.push_back(s);
+            ++count.redone;
+        }
+        drain(*chain);
+    }
+    {
+        std::lock_guard l(m);
+        closing = true;
+    }
+    work_cv.notify_all();
+    workers.clear(); // (joins)
+    if (chain != nullptr) {
+        chain->parser->finish();
+        drain(*chain);
+        errors += chain->vis->errors;
+        chain->release();
+    }
+    return failure;
+}
+
+} // namespace logscan_cli
+
+#endif // LOGSCAN_COMMAND_PARTS_HPP

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: MIT
+// One input parsed in parts (what `logscan convert --threads` does): a parser that says it is
+// at rest after a prefix (`parser::at_rest`) may be dropped unfinished, and a fresh parser
+// started at the same place (`parser::start_at`) must yield exactly the records the first
+// would have. Checked on the samples and the hand-written inputs of the three line formats
+// that can be cut (megengine-log, paddle-log, tvm-profile), at many line boundaries: every
+// boundary of the small inputs, an even spread and the format's `split_point` places of the
+// samples. The expected output is the whole input's output, from one parser.
+#include <logscan/formats/megengine_log.hpp>
+#include <logscan/formats/paddle_log.hpp>
+#include <logscan/formats/tvm_profile.hpp>
+#include <logscan/ndjson.hpp>
+
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "support/chunking.hpp"
+
+namespace {
+
+struct string_sink {
+    std::string* out;
+    bool operator()(std::string_view s) const {
+        out->append(s);
+        return true;
+    }
+};
+using string_writer = logscan::ndjson_writer<string_sink>;
+
+// NDJSON of `text` read by one parser started after `lines_before` lines and `offset`
+// bytes; `finish` ends the input; `at_rest` receives the parser's at_rest() at the end.
+template <template <class> class Parser, template <class> class Visitor>
+std::string render(std::string_view text, std::uint64_t lines_before, std::uint64_t offset, bool finish, bool* at_rest = nullptr) {
+    std::string out;
+    char buf[4096];
+    string_writer w(string_sink{&out}, buf);
+    Visitor<string_writer> v{w};
+    Parser<Visitor<string_writer>> p(v);
+    p.start_at(lines_before, offset);
+    p.feed(text);
+    if (at_rest != nullptr) *at_rest = p.at_rest();
+    if (finish) p.finish();
+    w.flush();
+    return out;
+}
+
+// True when split_point holds before the line that starts at byte b.
+template <class Point>
+bool is_point(std::string_view text, std::size_t b, Point split_point) {
+    if (b == 0 || b >= text.size()) return false;
+    const std::size_t pb = b < 2 ? std::string_view::npos : text.rfind('\n', b - 2);
+    const std::size_t from = pb == std::string_view::npos ? 0 : pb + 1;
+    const std::size_t e = text.find('\n', b);
+    std::string_view prev = text.substr(from, b - 1 - from);
+    std::string_view next = text.substr(b, (e == std::string_view::npos ? text.size() : e) - b);
+    if (!prev.empty() && prev.back() == '\r') prev.remove_suffix(1);
+    if (!next.empty() && next.back() == '\r') next.remove_suffix(1);
+    return split_point(prev, next);
+}
+
+// The line starts to try: every one for a small input, else an even spread of about
+// `spread` plus up to `spread` places where `split_point` holds.
+template <class Point>
+std::vector<std::size_t> boundaries(std::string_view text, std::size_t spread, Point split_point, std::size_t& hints) {
+    std::vector<std::size_t> starts;
+    for (std::size_t p = 0; p < text.size();) {
+        starts.push_back(p);
+        const std::size_t nl = text.find('\n', p);
+        if (nl == std::string_view::npos) break;
+        p = nl + 1;
+    }
+    starts.push_back(text.size());
+    hints = 0;
+    if (starts.size() <= 2 * spread) return starts;
+    std::vector<std::size_t> out;
+    for (std::size_t i = 0; i < starts.size(); i += starts.size() / spread) out.push_back(starts[i]);
+    std::vector<std::size_t> hinted;
+    for (std::size_t p : starts)
+        if (is_point(text, p, split_point)) hinted.push_back(p);
+    hints = hinted.size();
+    for (std::size_t i = 0; i < hinted.size(); i += std::max<std::size_t>(1, hinted.size() / spread)) out.push_back(hinted[i]);
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+}
+
+struct outcome {
+    std::size_t tried = 0, at_rest = 0, hints = 0, hints_at_rest = 0;
+};
+
+template <template <class> class Parser, template <class> class Visitor, class Point>
+outcome check_parts(std::string_view text, Point split_point, std::size_t spread = 150) {
+    const std::string whole = render<Parser, Visitor>(text, 0, 0, true);
+    std::size_t hints = 0;
+    outcome o;
+    for (std::size_t b : boundaries(text, spread, split_point, hints)) {
+        ++o.tried;
+        const bool hint = is_point(text, b, split_point);
+        o.hints += hint ? 1 : 0;
+        bool rest = false;
+        const std::string head = render<Parser, Visitor>(text.substr(0, b), 0, 0, false, &rest);
+        if (!rest) continue;
+        ++o.at_rest;
+        const auto lines_before = static_cast<std::uint64_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(b), '\n'));
+        const std::string tail = render<Parser, Visitor>(text.substr(b), lines_before, b, true);
+        INFO("cut at byte " << b << " (after line " << lines_before << ")");
+        REQUIRE(head + tail == whole);
+        if (hint) ++o.hints_at_rest;
+    }
+    return o;
+}
+
+const std::string& file(const char* name, bool sample) {
+    static std::vector<std::pair<std::string, std::string>> cache;
+    for (const auto& [n, t] : cache)
+        if (n == name) return t;
+    const std::string path =
+        sample ? logscan::test::sample_path(name) : std::string(LOGSCAN_SOURCE_DIR) + "/tests/data/" + name;
+    cache.emplace_back(name, logscan::test::read_file(path));
+    return cache.back().second;
+}
+
+// The places split_point names in `text` (prev, next pairs, counted here by hand).
+template <class Point>
+std::size_t count_points(std::string_view text, Point split_point) {
+    const auto lines = logscan::test::lines_of(text);
+    std::size_t n = 0;
+    for (std::size_t i = 1; i < lines.size(); ++i) {
+        std::string_view a = lines[i - 1], b = lines[i];
+        if (!a.empty() && a.back() == '\r') a.remove_suffix(1);
+        if (!b.empty() && b.back() == '\r') b.remove_suffix(1);
+        if (split_point(a, b)) ++n;
+    }
+    return n;
+}
+
+} // namespace
+
+namespace ml = logscan::megengine_log;
+namespace pl = logscan::paddle_log;
+namespace tp = logscan::tvm_profile;
+
+TEST_CASE("find_split: the first qualifying line start in reach, else the first line start") {
+    const std::string_view t = "aa\nbb\ncc\ndd\n";
+    auto never = [](std::string_view, std::string_view) { return false; };
+    auto at_cc = [](std::string_view, std::string_view l) { return l == "cc"; };
+    auto after_bb = [](std::string_view prev, std::string_view) { return prev == "bb"; };
+    CHECK(logscan::find_split(t, 0, 100, never) == 0);
+    CHECK(logscan::find_split(t, 1, 100, never) == 3);  // mid-line: the next line start
+    CHECK(logscan::find_split(t, 3, 100, never) == 3);  // a line start itself
+    CHECK(logscan::find_split(t, 1, 100, at_cc) == 6);
+    CHECK(logscan::find_split(t, 1, 2, at_cc) == 3);    // cc is out of reach
+    CHECK(logscan::find_split(t, 4, 100, after_bb) == 6);
+    CHECK(logscan::find_split(t, 6, 100, after_bb) == 6); // prev is the line before from
+    CHECK(logscan::find_split(t, 10, 100, never) == t.size()); // no line starts after 10
+    CHECK(logscan::find_split("aa\r\nbb\r\n", 1, 100, [](std::string_view p, std::string_view l) { return p == "aa" && l == "bb"; }) == 4);
+    CHECK(logscan::find_split("no newline", 3, 100, never) == 10);
+}
+
+TEST_CASE("megengine-log: cut where the parser is at rest, the parts yield the whole's records") {
+    for (const auto& input : {std::pair{"000_cf8afa6c099f806b.txt", true}, std::pair{"megengine_log_hand.txt", false}}) {
+        const char* name = input.first;
+        const bool sample = input.second;
+        CAPTURE(std::string(name));
+        const std::string& t = file(name, sample);
+        const outcome o = check_parts<ml::parser, ml::ndjson_visitor>(t, ml::split_point);
+        CHECK(o.at_rest > 0);
+        // every place split_point names is one where the parser is at rest
+        CHECK(count_points(t, ml::split_point) > 0);
+        CHECK(o.hints > 0);
+        CHECK(o.hints_at_rest == o.hints);
+    }
+    // inside a memory table the parser is not at rest: the next line could be a row
+    bool rest = true;
+    render<ml::parser, ml::ndjson_visitor>("[06 15:13:36 272@x.py:megbrain] static memory allocation:\n", 0, 0, false, &rest);
+    CHECK_FALSE(rest);
+    render<ml::parser, ml::ndjson_visitor>("[06 15:13:36 272@x.py:megbrain] hello\n", 0, 0, false, &rest);
+    CHECK(rest);
+    render<ml::parser, ml::ndjson_visitor>("[06 15:13:36 272@x.py:megbrain] hel", 0, 0, false, &rest);
+    CHECK_FALSE(rest); // mid-line
+}
+
+TEST_CASE("paddle-log: cut where the parser is at rest, the parts yield the whole's records") {
+    for (const auto& input : {std::pair{"003_1c776201c8b5b83e.txt", true}, std::pair{"paddle_log_hand.txt", false},
+                                       std::pair{"paddle_log_crlf.txt", false}}) {
+        const char* name = input.first;
+        const bool sample = input.second;
+        CAPTURE(std::string(name));
+        const std::string& t = file(name, sample);
+        const outcome o = check_parts<pl::parser, pl::ndjson_visitor>(t, pl::split_point);
+        CHECK(o.at_rest > 0);
+        CHECK(o.at_rest < o.tried); // tables: places that are not at rest
+        CHECK(o.hints > 0);
+        CHECK(o.hints_at_rest == o.hints);
+    }
+}
+
+TEST_CASE("tvm-profile: cut where the parser is at rest, the parts yield the whole's records") {
+    for (const auto& input : {std::pair{"004_d73c77cb3fb2895c.txt", true}, std::pair{"tvm_profile_hand.txt", false},
+                                       std::pair{"tvm_profile_crlf.txt", false}}) {
+        const char* name = input.first;
+        const bool sample = input.second;
+        CAPTURE(std::string(name));
+        const std::string& t = file(name, sample);
+        const outcome o = check_parts<tp::parser, tp::ndjson_visitor>(t, tp::split_point);
+        CHECK(o.at_rest > 0);
+        CHECK(o.at_rest < o.tried);
+        // every `Evaluate vm inference cost` line after the first is a place at rest
+        std::size_t evaluate = 0;
+        for (std::string_view l : logscan::test::lines_of(t))
+            if (l.starts_with("Evaluate vm inference cost of ")) ++evaluate;
+        CHECK(count_points(t, tp::split_point) == evaluate - (t.starts_with("Evaluate") ? 1 : 0));
+        CHECK(o.hints == evaluate - (t.starts_with("Evaluate") ? 1 : 0));
+        CHECK(o.hints_at_rest == o.hints);
+    }
+}
