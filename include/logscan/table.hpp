@@ -934,6 +934,9 @@ public:
     explicit pipe_table(Visitor& vis) noexcept : vis_(vis) {}
 
     bool active() const noexcept { return active_; }
+    /// True when a title is remembered for the next table (see `feed`): state that a
+    /// caller resuming an input in parts must not lose.
+    bool holds_title() const noexcept { return title_.size != 0; }
 
     /// A line starting with `|` starts (first line: header) or continues the table. A title
     /// line (`===Perf Summary===`) fed while no table is open is remembered (and left to the

@@ -92,7 +92,7 @@ struct outcome {
 };
 
 template <template <class> class Parser, template <class> class Visitor, class Point>
-outcome check_parts(std::string_view text, Point split_point, std::size_t spread = 150) {
+outcome check_parts(std::string_view text, Point split_point, std::size_t spread = 80) {
     const std::string whole = render<Parser, Visitor>(text, 0, 0, true);
     std::size_t hints = 0;
     outcome o;
@@ -194,8 +194,40 @@ TEST_CASE("paddle-log: cut where the parser is at rest, the parts yield the whol
         CHECK(o.at_rest > 0);
         CHECK(o.at_rest < o.tried); // tables: places that are not at rest
         CHECK(o.hints > 0);
-        CHECK(o.hints_at_rest == o.hints);
+        // (paddle_log_hand.txt has a log line right below a table whose last framed line, a
+        // `---Thread: All threads merged---` banner, a pipe table would take as its title:
+        // a split point where the parser, holding that title, is rightly not at rest)
+        if (std::string_view(name) == "paddle_log_hand.txt") CHECK(o.hints_at_rest + 1 == o.hints);
+        else CHECK(o.hints_at_rest == o.hints);
     }
+}
+
+TEST_CASE("paddle-log: a title remembered for a pipe table is not a place of rest") {
+    // (review finding: a log line between a title and its pipe table kept at_rest true, and
+    // a fresh parser after it gave the table no title)
+    const std::string t = "[09/20 12:00:35] ppdet INFO: start\n"
+                          "====Perf Summary====\n"
+                          "[09/20 12:00:36] ppdet INFO: between\n"
+                          "| a | b |\n"
+                          "|---|---|\n"
+                          "| 1 | 2 |\n";
+    const std::string whole = render<pl::parser, pl::ndjson_visitor>(t, 0, 0, true);
+    CHECK(whole.find(R"("type":"table_row","line":6,"table":"Perf Summary")") != std::string::npos);
+    bool rest = true;
+    const std::size_t cut = t.find("| a");
+    render<pl::parser, pl::ndjson_visitor>(std::string_view(t).substr(0, cut), 0, 0, false, &rest);
+    CHECK_FALSE(rest);
+    render<pl::parser, pl::ndjson_visitor>(std::string_view(t).substr(0, t.find("====")), 0, 0, false, &rest);
+    CHECK(rest);
+    // a blank line forgets the title: at rest again, and the parts agree
+    const std::string u = "[09/20 12:00:35] ppdet INFO: start\n====Perf Summary====\n\n[09/20 12:00:36] ppdet INFO: x\n| a | b |\n|---|---|\n| 1 | 2 |\n";
+    const std::size_t c2 = u.find("| a");
+    const std::string head = render<pl::parser, pl::ndjson_visitor>(std::string_view(u).substr(0, c2), 0, 0, false, &rest);
+    CHECK(rest);
+    CHECK(head + render<pl::parser, pl::ndjson_visitor>(std::string_view(u).substr(c2), 4, c2, true) ==
+          render<pl::parser, pl::ndjson_visitor>(u, 0, 0, true));
+    const outcome o = check_parts<pl::parser, pl::ndjson_visitor>(t, pl::split_point);
+    CHECK(o.at_rest > 0);
 }
 
 TEST_CASE("tvm-profile: cut where the parser is at rest, the parts yield the whole's records") {

@@ -445,11 +445,12 @@ public:
     /// `lines_before` lines and `offset` bytes came before the first chunk. Call before `feed`.
     void start_at(std::uint64_t lines_before, std::uint64_t offset) noexcept { splitter_.start_at(lines_before, offset); }
     /// True when nothing read so far can change a later record and `finish()` would add none:
-    /// between lines, no table open, no title waiting for its time unit. A fresh parser given
+    /// between lines, no table open, no title waiting for its time unit or remembered for a
+    /// pipe table (a blank line forgets it). A fresh parser given
     /// the rest of the input (with `start_at`) then yields what this one would.
     bool at_rest() const noexcept {
-        return splitter_.at_line_start() && !st_.pending && !st_.deferred && !pipes_.active() && !tables_.active() &&
-               rules_.mode() == 0 && !st_.stopped;
+        return splitter_.at_line_start() && !st_.pending && !st_.deferred && !pipes_.active() && !pipes_.holds_title() &&
+               !tables_.active() && rules_.mode() == 0 && !st_.stopped;
     }
 
 private:
