@@ -4,8 +4,10 @@
 //  (a) the megengine-log header pattern with 6 captures, matched on every line;
 //  (b) search_all of a thousands-separated number pattern over TVM profiler tables;
 //  (c) a rare-literal search (`static mem alloc`) over the megengine log.
-// Usage: bench_regex [--mb N] [--runs N]   (default 100 MB per input, best of 5 runs; the
-// slow std::regex rows run once).
+//  (d) pathological patterns over 1 MB;
+//  (e) capture patterns that are not one-pass (bounded backtracker) against PCRE2-JIT and RE2.
+// Usage: bench_regex [--mb N] [--runs N] [--sections abcde]   (default 100 MB per input, best
+// of 5 runs, every section; the slow std::regex rows and the Pike VM rows run once).
 // Built with -DLOGSCAN_BENCH_COMPILE_50 this file is instead the compile-cost benchmark: one
 // translation unit instantiating 50 realistic log-line patterns (see bench/regex.cmake).
 #include <logscan/regex.hpp>
@@ -130,16 +132,104 @@ void row(bench::table& t, const char* name, int runs, outcome& out, const outcom
     t.add(name, s, reference, note);
 }
 
+/// Lines of `text` for which keep(line) holds, each followed by '\n', repeated to `mb` MB.
+template <class F>
+std::string lines_where(const std::string& text, double mb, F&& keep) {
+    std::string unit;
+    each_line(text, [&](const char* p, std::size_t n) {
+        if (keep(std::string_view(p, n))) unit.append(p, n).push_back('\n');
+    });
+    return bench::repeat_to(unit, mb);
+}
+
+/// One table of section (e): pattern P on every line of `text`, `match` (whole line) or
+/// `search`, by logscan, by logscan's Pike VM alone (the engine such patterns had before),
+/// PCRE2-JIT and RE2; the outcome counts the matches and sums the length of group G.
+template <logscan::fixed_string P, std::size_t G>
+void capture_table(const char* title, const std::string& text, bool search, int runs) {
+    using C = logscan::regex_internal::compiled<P>;
+    constexpr std::size_t groups = static_cast<std::size_t>(C::ngroups);
+    static_assert(G < groups);
+    bench::table t(title, text.size());
+    outcome ref, out;
+    row(t, search ? "logscan::search" : "logscan::match", runs, ref, ref, true, [&] {
+        outcome r;
+        each_line(text, [&](const char* p, std::size_t n) {
+            const auto m = search ? logscan::search<P>(std::string_view(p, n)) : logscan::match<P>(std::string_view(p, n));
+            if (m) ++r.count, r.bytes += m.template get<G>().size();
+        });
+        return r;
+    });
+    row(t, "logscan, Pike VM alone (before)", 1, out, ref, false, [&] {
+        outcome r;
+        std::size_t slots[static_cast<std::size_t>(C::nslots)];
+        each_line(text, [&](const char* p, std::size_t n) {
+            if (logscan::regex_internal::pike_run<C>(p, n, 0, !search, !search, false, slots, nullptr))
+                ++r.count, r.bytes += slots[2 * G + 1] - slots[2 * G];
+        });
+        return r;
+    });
+#ifdef LOGSCAN_BENCH_PCRE2
+    {
+        int err = 0;
+        PCRE2_SIZE off = 0;
+        pcre2_code* re = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(P.chars), PCRE2_ZERO_TERMINATED,
+                                       search ? 0u : (PCRE2_ANCHORED | PCRE2_ENDANCHORED), &err, &off, nullptr);
+        pcre2_jit_compile(re, PCRE2_JIT_COMPLETE);
+        pcre2_match_data* md = pcre2_match_data_create_from_pattern(re, nullptr);
+        pcre2_match_context* mc = pcre2_match_context_create(nullptr);
+        row(t, "PCRE2-JIT", runs, out, ref, false, [&] {
+            outcome r;
+            each_line(text, [&](const char* p, std::size_t n) {
+                if (pcre2_jit_match(re, reinterpret_cast<PCRE2_SPTR>(p), n, 0, 0, md, mc) > 0) {
+                    const PCRE2_SIZE* ov = pcre2_get_ovector_pointer(md);
+                    ++r.count, r.bytes += ov[2 * G + 1] - ov[2 * G];
+                }
+            });
+            return r;
+        });
+        pcre2_match_context_free(mc);
+        pcre2_match_data_free(md);
+        pcre2_code_free(re);
+    }
+#endif
+#ifdef LOGSCAN_BENCH_RE2
+    {
+        RE2 re(std::string("(") + P.chars + ")"); // group 0 as group 1
+        re2::StringPiece g[groups];
+        RE2::Arg a[groups];
+        const RE2::Arg* args[groups];
+        for (std::size_t k = 0; k < groups; ++k) a[k] = &g[k], args[k] = &a[k];
+        row(t, search ? "RE2 (PartialMatchN)" : "RE2 (FullMatchN)", runs, out, ref, false, [&] {
+            outcome r;
+            each_line(text, [&](const char* p, std::size_t n) {
+                const re2::StringPiece in(p, n);
+                if (search ? RE2::PartialMatchN(in, re, args, static_cast<int>(groups))
+                           : RE2::FullMatchN(in, re, args, static_cast<int>(groups)))
+                    ++r.count, r.bytes += g[G].size();
+            });
+            return r;
+        });
+    }
+#endif
+    t.print();
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
     const bench::options o = bench::parse_args(argc, argv, 100);
+    // --sections abcde: run only these sections (default: all)
+    std::string only;
+    for (int i = 1; i + 1 < argc; ++i)
+        if (std::strcmp(argv[i], "--sections") == 0) only = argv[i + 1];
+    auto section = [&](char s) { return only.empty() || only.find(s) != std::string::npos; };
     const int slow_runs = 1;
     const std::string mege = bench::repeat_to(bench::sample("000_cf8afa6c099f806b.txt"), o.mb);
     const std::string tvm = bench::repeat_to(bench::sample("004_d73c77cb3fb2895c.txt"), o.mb);
 
     // (a) header pattern, 6 captures, every line
-    {
+    if (section('a')) {
         bench::table t("(a) megengine header, 6 captures, match on every line", mege.size());
         outcome ref, out;
         row(t, "logscan::match", o.runs, ref, ref, true, [&] {
@@ -216,7 +306,7 @@ int main(int argc, char** argv) {
     }
 
     // (b) thousands-separated numbers, search_all over TVM tables
-    {
+    if (section('b')) {
         bench::table t("(b) search_all of \\d{1,3}(?:,\\d{3})*(?:\\.\\d+)? over TVM tables", tvm.size());
         outcome ref, out;
         const std::string_view text = tvm;
@@ -282,7 +372,7 @@ int main(int argc, char** argv) {
     }
 
     // (c) rare literal over the megengine log
-    {
+    if (section('c')) {
         bench::table t("(c) rare literal 'static mem alloc', every occurrence, megengine log", mege.size());
         outcome ref, out;
         const std::string_view text = mege;
@@ -346,9 +436,30 @@ int main(int argc, char** argv) {
         t.print();
     }
 
+    // (e) capture patterns that are not one-pass (the bounded backtracker's work)
+    if (section('e')) {
+        const std::string paddle = bench::sample("003_1c776201c8b5b83e.txt");
+        const std::string paddle_all = bench::repeat_to(paddle, o.mb);
+        const std::string paddle_epoch =
+            lines_where(paddle, o.mb, [](std::string_view l) { return l.find(" INFO: Epoch: ") != l.npos; });
+        const std::string paddle_other =
+            lines_where(paddle, o.mb, [](std::string_view l) { return l.find(" INFO: Epoch: ") == l.npos; });
+        constexpr logscan::fixed_string epoch = R"(\[[^\]]*\] \S+ INFO: Epoch: \[(\d+)\] \[ *(\d+)/(\d+)\] .* loss: (\S+) .*)";
+        capture_table<epoch, 4>("(e1) paddle epoch line, 4 captures, .* before and after the loss; match on every line",
+                                paddle_all, false, o.runs);
+        capture_table<epoch, 4>("(e2) the same, on the matching lines only", paddle_epoch, false, o.runs);
+        capture_table<epoch, 4>("(e3) the same, on the other lines only", paddle_other, false, o.runs);
+        constexpr logscan::fixed_string bridged = R"(\[(.*) (\d+)@(.*):(.*)\] (.*))";
+        capture_table<bridged, 4>("(e4) megengine header written with .* between the fields; match on every line",
+                                  mege, false, o.runs);
+        constexpr logscan::fixed_string tvm_row = R"((\S+)\s+([\d,.]+)\s+([\d.]+)\s+(\w+)\s+(\d+)\s+(.*\]))";
+        capture_table<tvm_row, 6>("(e5) tvm row, 6 captures up to the last ']' of the shapes; search in every line",
+                                  tvm, true, o.runs);
+    }
+
     // (d) the issue's pathological patterns over 1,000,000 'a's (no match), and the same
     // with a final 'b' (a match: the Pike VM runs over the whole input)
-    {
+    if (section('d')) {
         const std::string a(1000000, 'a'), ab = a + "b";
         std::printf("\n(d) pathological patterns, 1,000,000 bytes, best of %d (ms)\n", o.runs);
         auto time_ms = [&](auto f) {

@@ -68,6 +68,12 @@ std::string spans(const regex_result<P>& m, std::string_view input) {
     return out;
 }
 
+/// Cases the bounded backtracker was checked on (over every part run so far).
+inline std::size_t& backtracked_cases() {
+    static std::size_t n = 0;
+    return n;
+}
+
 inline std::string escaped(std::string_view s) {
     std::string o;
     for (char ch : s) {
@@ -105,12 +111,26 @@ std::size_t check_pattern(int idx) {
         const std::string pike_full = pf ? spans(regex_result<P>::from_slots(in, slots), in) : "n";
         const bool ps = logscan::regex_internal::pike_run<C>(in.data(), in.size(), 0, false, false, false, slots, nullptr);
         const std::string pike_search = ps ? spans(regex_result<P>::from_slots(in, slots), in) : "n";
+        // the bounded backtracker alone (the facade also uses it for the patterns it can run)
+        std::string bt_full = c.full, bt_search = c.search;
+        using B = logscan::regex_internal::backtrack<C>;
+        if constexpr (B::ok) {
+            using logscan::regex_internal::run_status;
+            REQUIRE(in.size() <= B::max_input);
+            const run_status bf = logscan::regex_internal::backtrack_run<C>(in.data(), in.size(), 0, true, true, false, slots, nullptr);
+            bt_full = bf == run_status::match ? spans(regex_result<P>::from_slots(in, slots), in) : bf == run_status::no_match ? "n" : "gave up";
+            const run_status bs = logscan::regex_internal::backtrack_run<C>(in.data(), in.size(), 0, false, false, false, slots, nullptr);
+            bt_search = bs == run_status::match ? spans(regex_result<P>::from_slots(in, slots), in) : bs == run_status::no_match ? "n" : "gave up";
+            ++backtracked_cases();
+        }
         INFO("pattern #" << idx << " " << P.view() << "  input \"" << escaped(in) << "\"");
         CHECK(full == c.full);
         CHECK(srch == c.search);
         CHECK(alls == c.all);
         CHECK(pike_full == c.full);
         CHECK(pike_search == c.search);
+        CHECK(bt_full == c.full);
+        CHECK(bt_search == c.search);
         ++n;
     }
     return n;

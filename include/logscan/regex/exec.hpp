@@ -797,6 +797,624 @@ constexpr bool pike_run(const char* t, std::size_t n, std::size_t start, bool an
     return pike_core(P, cand, sp, t, n, start, anchored, full, must_advance, out, steps);
 }
 
+// ---------------------------------------------------------------------------------------
+// Bounded backtracker (the approach of RE2's BitState and of the Rust regex crate's
+// bounded backtracker): depth-first search of the program in priority order, which gives
+// leftmost-first captures directly, with a bit per (instruction, position) so that no state
+// is explored twice: time O(program x input). It runs when the bits fit a fixed buffer
+// (log-line-sized inputs) and the job stack does not overflow; otherwise the Pike VM runs.
+//
+// What makes it fast on log lines:
+// - only instructions that can be reached in more than one way have a row of bits (a state
+//   with one way in is explored at most as often as that way: at most once);
+// - a loop over one byte or set (`.*`, `\d+`, `[^\]]*`, greedy or lazy) is one run: the
+//   bytes it takes are found with memchr or a set test, its states are marked in words, and
+//   the places where the rest of the pattern may go on are tried longest (greedy) or
+//   shortest (lazy) first, skipping those whose next byte or literal cannot follow;
+// - a run of literal bytes is compared at once.
+// Patterns with loops whose body may match empty (`(a*)*`) keep the Pike VM: whether such a
+// loop may go round again depends on captured positions, not on (instruction, position).
+// ---------------------------------------------------------------------------------------
+
+/// Per-instruction facts of the bounded backtracker, computed at compile time.
+struct bt_inst {
+    std::int32_t row = -1;      ///< row of this instruction in the visited bits; -1: not needed
+    std::int32_t exit = 0;      ///< loop head: where the loop goes on
+    std::int32_t body = 0;      ///< loop head: the byte or set instruction repeated
+    std::int32_t need = -1;     ///< first byte/set instruction reached from here through save/jmp, -1 none
+    std::uint16_t need_len = 0; ///< need is a byte: bytes of the literal starting there
+    std::uint16_t need_i1 = 0;  ///< need literal: position of its rarest byte
+    std::uint16_t need_i2 = 0;  ///< need literal: position of another rare byte (0 if one byte)
+    std::uint16_t lit = 1;      ///< byte: bytes compared in one step (the later ones have one way in)
+    std::int16_t stop = -1;     ///< loop head: the one byte its body does not take, -1 if not one
+    std::uint8_t loop = 0;      ///< split heading a one-instruction loop: 1 greedy, 2 lazy
+    std::uint8_t possessive = 0;///< greedy loop whose exit needs a byte its body never takes:
+                                ///< only the run's end can be an exit (nothing to come back to)
+};
+
+/// Most instructions a program run by the backtracker may have (larger ones use the Pike VM).
+inline constexpr std::size_t bt_max_program = 1024;
+/// Words of visited bits on the stack (16 KiB: 131072 instruction-position pairs).
+inline constexpr std::size_t bt_words = 2048;
+/// Jobs of the backtracker's stack (16 bytes each); more pending work falls to the Pike VM.
+inline constexpr std::size_t bt_jobs = 2048;
+
+/// The backtracker's tables for pattern C.
+template <class C>
+struct backtrack {
+    static constexpr std::size_t S = C::size;
+    static constexpr bool has_progress = [] {
+        for (const inst& in : C::code)
+            if (in.o == op::progress) return true;
+        return false;
+    }();
+    /// Whether the backtracker can run this program at all.
+    static constexpr bool ok = C::ok && !has_progress && S <= bt_max_program;
+
+    struct tables {
+        std::array<bt_inst, S> in{};
+        std::array<char, S> lits{}; // byte of each byte instruction
+        std::array<std::array<std::uint8_t, 256>, C::nsets> out{}; // per set: 1 for the bytes not in it
+        std::size_t rows = 0;
+    };
+    static constexpr bool consumes(const inst& i) noexcept { return i.o == op::byte || i.o == op::set; }
+    static constexpr tables make() noexcept {
+        tables tb;
+        if constexpr (!ok) {
+            return tb;
+        } else {
+            const auto& code = C::code;
+            for (std::size_t k = 0; k < C::nsets; ++k)
+                for (unsigned c = 0; c < 256; ++c) tb.out[k][c] = C::sets[k].test(c) ? 0 : 1;
+            // one-instruction loops first: their runs take the body without exploring it
+            for (std::size_t pc = 0; pc < S; ++pc) {
+                const inst& in = code[pc];
+                bt_inst& b = tb.in[pc];
+                if (in.o == op::byte) tb.lits[pc] = static_cast<char>(in.b);
+                if (in.o != op::split) continue;
+                const auto s = static_cast<std::int32_t>(pc);
+                const auto star = [&](std::int32_t to) {
+                    return to == s + 1 && pc + 2 < S && consumes(code[pc + 1]) && code[pc + 2].o == op::jmp &&
+                           code[pc + 2].x == s;
+                };
+                const auto plus = [&](std::int32_t to) { return to == s - 1 && pc >= 1 && consumes(code[pc - 1]); };
+                if (star(in.x) || plus(in.x)) {
+                    b.loop = 1;
+                    b.body = in.x;
+                    b.exit = in.y;
+                } else if (star(in.y) || plus(in.y)) {
+                    b.loop = 2;
+                    b.body = in.y;
+                    b.exit = in.x;
+                }
+                if (b.loop == 0) continue;
+                const inst& body = code[static_cast<std::size_t>(b.body)];
+                if (body.o == op::set) {
+                    byteset out = C::sets[body.arg];
+                    out.invert();
+                    if (out.count() == 1)
+                        for (unsigned c = 0; c < 256; ++c)
+                            if (out.test(c)) b.stop = static_cast<std::int16_t>(c);
+                }
+            }
+            // ways into each instruction as the backtracker explores: a loop head's edge to its
+            // body is taken by runs, and so are the edges out of a star loop's body and jmp
+            // (when nothing else leads there)
+            auto count_preds = [&](const std::array<bool, S>& implicit) {
+                std::array<int, S> preds{};
+                preds[0] = 1; // the entry
+                for (std::size_t pc = 0; pc < S; ++pc) {
+                    if (implicit[pc]) continue;
+                    const inst& in = code[pc];
+                    const bt_inst& b = tb.in[pc];
+                    switch (in.o) {
+                    case op::byte:
+                    case op::set:
+                    case op::save:
+                    case op::assertion:
+                        if (pc + 1 < S) ++preds[pc + 1];
+                        break;
+                    case op::jmp: ++preds[static_cast<std::size_t>(in.x)]; break;
+                    case op::split:
+                    case op::progress:
+                        if (b.loop == 0 || b.body != in.x) ++preds[static_cast<std::size_t>(in.x)];
+                        if (b.loop == 0 || b.body != in.y) ++preds[static_cast<std::size_t>(in.y)];
+                        break;
+                    case op::match: break;
+                    }
+                }
+                return preds;
+            };
+            std::array<bool, S> implicit{};
+            const std::array<int, S> raw = count_preds(implicit);
+            for (std::size_t pc = 0; pc < S; ++pc) {
+                const bt_inst& b = tb.in[pc];
+                if (b.loop != 0 && static_cast<std::size_t>(b.body) == pc + 1 && raw[pc + 1] == 0 && raw[pc + 2] == 1)
+                    implicit[pc + 1] = implicit[pc + 2] = true;
+            }
+            const std::array<int, S> preds = count_preds(implicit);
+            for (std::size_t pc = 0; pc < S; ++pc) {
+                bt_inst& b = tb.in[pc];
+                if (preds[pc] > 1 || b.loop != 0) b.row = static_cast<std::int32_t>(tb.rows++);
+            }
+            for (std::size_t pc = 0; pc < S; ++pc) {
+                bt_inst& b = tb.in[pc];
+                if (code[pc].o == op::byte) {
+                    std::size_t k = pc + 1;
+                    while (k < S && code[k].o == op::byte && tb.in[k].row < 0 && k - pc < 0xFFFF) ++k;
+                    b.lit = static_cast<std::uint16_t>(k - pc);
+                }
+                std::size_t q = pc;
+                for (std::size_t guard = 0; guard < S; ++guard) {
+                    if (code[q].o == op::save) ++q;
+                    else if (code[q].o == op::jmp) q = static_cast<std::size_t>(code[q].x);
+                    else break;
+                }
+                if (consumes(code[q])) {
+                    b.need = static_cast<std::int32_t>(q);
+                    std::size_t k = q;
+                    while (k < S && code[k].o == op::byte && k - q < 0xFFFF) ++k;
+                    b.need_len = static_cast<std::uint16_t>(k - q);
+                    if (b.need_len >= 2) {
+                        auto rank = [&](std::size_t i) { return byte_rank(code[q + i].b); };
+                        std::size_t i1 = 0;
+                        for (std::size_t i = 1; i < b.need_len; ++i)
+                            if (rank(i) < rank(i1)) i1 = i;
+                        std::size_t i2 = i1 == 0 ? 1 : 0;
+                        for (std::size_t i = 0; i < b.need_len; ++i)
+                            if (i != i1 && rank(i) < rank(i2)) i2 = i;
+                        b.need_i1 = static_cast<std::uint16_t>(i1);
+                        b.need_i2 = static_cast<std::uint16_t>(i2);
+                    }
+                }
+            }
+            for (std::size_t pc = 0; pc < S; ++pc) {
+                bt_inst& b = tb.in[pc];
+                const std::int32_t nd = tb.in[static_cast<std::size_t>(b.exit)].need;
+                if (b.loop != 1 || nd < 0) continue;
+                const auto bytes = [&](const inst& i) {
+                    byteset s;
+                    if (i.o == op::byte) s.set(i.b);
+                    else s = C::sets[i.arg];
+                    return s;
+                };
+                const byteset body = bytes(code[static_cast<std::size_t>(b.body)]);
+                const byteset next = bytes(code[static_cast<std::size_t>(nd)]);
+                bool meet = false;
+                for (int w = 0; w < 4; ++w) meet = meet || (body.w[w] & next.w[w]) != 0;
+                b.possessive = meet ? 0 : 1;
+            }
+            return tb;
+        }
+    }
+    static constexpr tables tab = make();
+
+    /// A byte every match contains (the rarest such), or -1: bytes consumed on every path
+    /// from an instruction to `match`, a greatest fixed point over the program.
+    static constexpr int make_required() noexcept {
+        if constexpr (!ok) {
+            return -1;
+        } else {
+            const auto& code = C::code;
+            std::array<byteset, S> req{};
+            for (auto& r : req) r.invert(); // start from "every byte", shrink until stable
+            bool stable = false;
+            for (int pass = 0; pass < 32 && !stable; ++pass) {
+                stable = true;
+                for (std::size_t k = S; k-- > 0;) {
+                    const inst& in = code[k];
+                    byteset r;
+                    switch (in.o) {
+                    case op::match: break;
+                    case op::byte:
+                        r = req[k + 1];
+                        r.set(in.b);
+                        break;
+                    case op::set:
+                    case op::save:
+                    case op::assertion: r = req[k + 1]; break;
+                    case op::jmp: r = req[static_cast<std::size_t>(in.x)]; break;
+                    case op::split:
+                    case op::progress:
+                        r = req[static_cast<std::size_t>(in.x)];
+                        for (int w = 0; w < 4; ++w) r.w[w] &= req[static_cast<std::size_t>(in.y)].w[w];
+                        break;
+                    }
+                    if (!(r == req[k])) {
+                        req[k] = r;
+                        stable = false;
+                    }
+                }
+            }
+            if (!stable) return -1;
+            int best = -1;
+            for (unsigned c = 0; c < 256; ++c)
+                if (req[0].test(c) && (best < 0 || byte_rank(static_cast<unsigned char>(c)) < byte_rank(static_cast<unsigned char>(best))))
+                    best = static_cast<int>(c);
+            return best;
+        }
+    }
+    static constexpr int required = make_required();
+    /// Longest input (bytes from where matching starts) whose visited bits fit the buffer.
+    static constexpr std::size_t max_input = ok ? bt_words * 64 / (tab.rows > 0 ? tab.rows : 1) - 1 : 0;
+};
+
+/// A job of the backtracker: explore (pc >= 0), restore a slot (pc == -1), try the exits of
+/// a greedy loop run from b down to a (pc == -2), step a lazy loop on from a (pc == -3).
+/// Positions are relative to the start of the span searched.
+struct bt_job {
+    std::int32_t pc;
+    std::int32_t aux; ///< slot to restore, or the loop head
+    std::uint32_t a, b;
+};
+
+/// The pattern-independent view of a program the backtracker runs.
+struct bt_view {
+    const inst* code;
+    const byteset* sets;
+    const bt_inst* in;
+    const char* lits;
+    const std::array<std::uint8_t, 256>* out; ///< per set: 1 for the bytes not in it
+    std::size_t rows;
+};
+
+/// Where the backtracker works: its visited bits and its job stack.
+struct bt_space {
+    std::uint64_t* bits; ///< rows x (span + 1) bits, cleared by the caller
+    bt_job* stack;       ///< bt_jobs entries
+};
+
+/// Sets the bits [k0, k1) (k0 < k1) until one is found set already; returns that one's
+/// index, or k1.
+inline std::size_t bt_mark_run(std::uint64_t* bits, std::size_t k0, std::size_t k1) noexcept {
+    std::size_t w = k0 >> 6;
+    const std::size_t last = (k1 - 1) >> 6;
+    std::uint64_t mask = ~std::uint64_t{0} << (k0 & 63u);
+    for (;; ++w, mask = ~std::uint64_t{0}) {
+        if (w == last) mask &= ~std::uint64_t{0} >> (63u - ((k1 - 1) & 63u));
+        const std::uint64_t hit = bits[w] & mask;
+        if (hit != 0) {
+            const auto first = static_cast<unsigned>(__builtin_ctzll(hit));
+            bits[w] |= mask & ((std::uint64_t{1} << first) - 1);
+            return (w << 6) + first;
+        }
+        bits[w] |= mask;
+        if (w == last) return k1;
+    }
+}
+
+/// Last position in [from, to) of byte c in t, or npos (memrchr where the C library has it).
+inline std::size_t find_byte_back(const char* t, std::size_t from, std::size_t to, char c) noexcept {
+#if defined(__GLIBC__)
+    if (from >= to) return npos;
+    const void* r = ::memrchr(t + from, c, to - from);
+    return r ? static_cast<std::size_t>(static_cast<const char*>(r) - t) : npos;
+#else
+    while (to > from)
+        if (t[--to] == c) return to;
+    return npos;
+#endif
+}
+
+/// Whether a[0, k) == b[0, k) (short literals: inline, 8 bytes at a time).
+inline bool bt_same(const char* a, const char* b, std::size_t k) noexcept {
+    const auto eq = [](const char* x, const char* y, auto w) noexcept {
+        decltype(w) p, q;
+        std::memcpy(&p, x, sizeof p);
+        std::memcpy(&q, y, sizeof q);
+        return p == q;
+    };
+    if (k >= 8) { // 8 bytes at a time, the last 8 overlapping
+        for (; k > 8; k -= 8, a += 8, b += 8)
+            if (!eq(a, b, std::uint64_t{})) return false;
+        return eq(a + k - 8, b + k - 8, std::uint64_t{});
+    }
+    if (k >= 4) return eq(a, b, std::uint32_t{}) && eq(a + k - 4, b + k - 4, std::uint32_t{});
+    if (k >= 2) return eq(a, b, std::uint16_t{}) && eq(a + k - 2, b + k - 2, std::uint16_t{});
+    return k == 0 || *a == *b;
+}
+
+/// Last x in [lo, hi] with t[x, x + len) == lit (len >= 2, hi + len <= the text's length),
+/// or npos; filters candidates on the bytes at i1 and i2 (SSE2: 16 at a time).
+inline std::size_t find_literal_back(const char* t, std::size_t lo, std::size_t hi, const char* lit, std::size_t len,
+                                     std::size_t i1, std::size_t i2) noexcept {
+    if (hi < lo) return npos;
+    std::size_t end = hi + 1; // candidates [lo, end) remain
+#if defined(__SSE2__)
+    const __m128i v1 = _mm_set1_epi8(lit[i1]);
+    const __m128i v2 = _mm_set1_epi8(lit[i2]);
+    while (end - lo >= 16) {
+        const std::size_t s = end - 16;
+        const __m128i a = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t + s + i1));
+        const __m128i b = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t + s + i2));
+        auto m = static_cast<unsigned>(_mm_movemask_epi8(_mm_and_si128(_mm_cmpeq_epi8(a, v1), _mm_cmpeq_epi8(b, v2))));
+        while (m != 0) {
+            const std::size_t k = 31u - static_cast<unsigned>(__builtin_clz(m));
+            if (bt_same(t + s + k, lit, len)) return s + k;
+            m &= ~(1u << k);
+        }
+        end = s;
+    }
+#endif
+    while (end > lo) {
+        --end;
+        if (t[end + i1] == lit[i1] && bt_same(t + end, lit, len)) return end;
+    }
+    return npos;
+}
+
+/// One anchored attempt of the backtracker at `start`, over positions [base, n] (the bits
+/// have `width` = n - base + 1 columns and are shared by the attempts of one search).
+/// Returns match (slots in caps), no_match, or gave_up when the job stack overflows.
+inline run_status bt_attempt(const bt_view& v, const bt_space& m, const char* t, std::size_t n, std::size_t base,
+                             std::size_t start, bool full, bool must_advance, std::size_t ns, std::size_t* caps,
+                             std::size_t* steps) noexcept {
+    const std::size_t width = n - base + 1;
+    const inst* code = v.code;
+    const bt_inst* bi = v.in;
+    const auto* u = reinterpret_cast<const unsigned char*>(t);
+    std::uint64_t* bits = m.bits;
+    bt_job* stack = m.stack;
+    std::size_t sp = 0;
+    std::size_t visits = 0;
+    for (std::size_t k = 0; k < ns; ++k) caps[k] = npos;
+
+    auto seen = [&](std::int32_t row, std::size_t pos) noexcept {
+        const std::size_t k = static_cast<std::size_t>(row) * width + (pos - base);
+        std::uint64_t& w = bits[k >> 6];
+        const std::uint64_t b = std::uint64_t{1} << (k & 63u);
+        if ((w & b) != 0) return true;
+        w |= b;
+        return false;
+    };
+    auto takes = [&](const inst& body, std::size_t pos) noexcept {
+        return pos < n && (body.o == op::byte ? u[pos] == body.b : !v.out[body.arg][u[pos]]);
+    };
+    // end of the run of bytes `body` takes from pos
+    auto run_end = [&](const inst& body, std::size_t pos) noexcept {
+        if (body.o == op::set) return scan_table(t, pos, n, v.out[body.arg]);
+        while (pos < n && u[pos] == body.b) ++pos;
+        return pos;
+    };
+    // may the program go on at `pos` from the instruction described by e (its first byte or
+    // literal is there)
+    auto need_ok = [&](const bt_inst& e, std::size_t pos) noexcept {
+        if (e.need < 0) return true;
+        const inst& c = code[e.need];
+        if (c.o == op::set) return pos < n && !v.out[c.arg][u[pos]];
+        if (pos >= n || u[pos] != c.b) return false;
+        return e.need_len == 1 || (n - pos >= e.need_len && bt_same(t + pos + 1, v.lits + e.need + 1, e.need_len - 1u));
+    };
+    // the last position in [lo, hi] where need_ok(e, .) holds, or npos
+    auto last_ok = [&](const bt_inst& e, std::size_t lo, std::size_t hi) noexcept {
+        if (e.need < 0) return hi;
+        const inst& c = code[e.need];
+        if (c.o == op::set) {
+            for (std::size_t x = hi + 1; x > lo;)
+                if (--x < n && !v.out[c.arg][u[x]]) return x;
+            return npos;
+        }
+        if (e.need_len == 1) return find_byte_back(t, lo, hi + 1, static_cast<char>(c.b));
+        if (n - lo < e.need_len) return npos;
+        if (hi > n - e.need_len) hi = n - e.need_len;
+        return find_literal_back(t, lo, hi, v.lits + e.need, e.need_len, e.need_i1, e.need_i2);
+    };
+    auto rel = [&](std::size_t p) noexcept { return static_cast<std::uint32_t>(p - base); };
+    std::size_t choices = 0; // jobs on the stack other than restores: while none, a failure
+                             // ends the attempt and slots need no restoring
+    auto push = [&](std::int32_t pc, std::int32_t aux, std::uint32_t a, std::uint32_t b) noexcept {
+        if (sp == bt_jobs) return false;
+        stack[sp++] = bt_job{pc, aux, a, b};
+        choices += pc != -1;
+        return true;
+    };
+
+    std::int32_t pc = 0;
+    std::size_t pos = start;
+    run_status result = run_status::no_match;
+    for (;;) {
+        // explore (pc, pos) until it fails
+        bool failed = false;
+        while (!failed) {
+            const bt_inst& e = bi[pc];
+            ++visits;
+            if (e.row >= 0 && seen(e.row, pos)) break;
+            const inst& c = code[pc];
+            switch (c.o) {
+            case op::byte: {
+                const std::size_t k = e.lit;
+                if (pos >= n || u[pos] != c.b) {
+                    failed = true;
+                    break;
+                }
+                if (k > 1 && (n - pos < k || !bt_same(t + pos + 1, v.lits + pc + 1, k - 1))) {
+                    failed = true;
+                    break;
+                }
+                pc += static_cast<std::int32_t>(k);
+                pos += k;
+                break;
+            }
+            case op::set:
+                if (pos >= n || v.out[c.arg][u[pos]]) {
+                    failed = true;
+                    break;
+                }
+                ++pc;
+                ++pos;
+                break;
+            case op::jmp: pc = c.x; break;
+            case op::save:
+                if (choices != 0 && !push(-1, static_cast<std::int32_t>(c.arg), caps[c.arg] == npos ? ~std::uint32_t{0} : rel(caps[c.arg]), 0)) {
+                    result = run_status::gave_up;
+                    goto done;
+                }
+                caps[c.arg] = pos;
+                ++pc;
+                break;
+            case op::assertion:
+                if (!check_asserts(c.b, t, n, pos)) failed = true;
+                else ++pc;
+                break;
+            case op::match:
+                if ((full && pos != n) || (must_advance && pos == start)) {
+                    failed = true;
+                    break;
+                }
+                result = run_status::match;
+                goto done;
+            case op::progress: failed = true; break; // not in programs run here
+            case op::split: {
+                if (e.loop == 0) {
+                    if (!push(c.y, 0, rel(pos), 0)) {
+                        result = run_status::gave_up;
+                        goto done;
+                    }
+                    pc = c.x;
+                    break;
+                }
+                const inst& body = code[e.body];
+                const bt_inst& ex = bi[e.exit];
+                if (e.loop == 1) { // greedy: take the whole run, then try the exits from its end
+                    std::size_t q = pos;
+                    if (e.stop >= 0) q = find_byte(t, pos, n, static_cast<char>(e.stop));
+                    else q = run_end(body, pos);
+                    std::size_t hi = q;
+                    if (q > pos) {
+                        const std::size_t row0 = static_cast<std::size_t>(e.row) * width - base;
+                        const std::size_t f = bt_mark_run(bits, row0 + pos + 1, row0 + q + 1);
+                        hi = f - row0 - 1; // the run up to an already-explored state
+                    }
+                    visits += hi - pos;
+                    if (e.possessive) { // the run's end is the one place the exit may follow
+                        if (hi != q || !need_ok(ex, q)) {
+                            failed = true;
+                            break;
+                        }
+                        pc = e.exit;
+                        pos = q;
+                        break;
+                    }
+                    hi = last_ok(ex, pos, hi);
+                    if (hi == npos) {
+                        failed = true;
+                        break;
+                    }
+                    if (hi > pos && !push(-2, pc, rel(pos), rel(hi - 1))) {
+                        result = run_status::gave_up;
+                        goto done;
+                    }
+                    pc = e.exit;
+                    pos = hi;
+                    break;
+                }
+                // lazy: the exit first (a job takes one more byte when it fails)
+                if (!push(-3, pc, rel(pos), 0)) {
+                    result = run_status::gave_up;
+                    goto done;
+                }
+                if (!need_ok(ex, pos)) {
+                    failed = true;
+                    break;
+                }
+                pc = e.exit;
+                break;
+            }
+            }
+        }
+        // take the next job
+        for (;;) {
+            if (sp == 0) goto done;
+            bt_job& j = stack[sp - 1];
+            if (j.pc >= 0) {
+                pc = j.pc;
+                pos = base + j.a;
+                --sp;
+                --choices;
+                break;
+            }
+            if (j.pc == -1) {
+                caps[j.aux] = j.a == ~std::uint32_t{0} ? npos : base + j.a;
+                --sp;
+                continue;
+            }
+            const bt_inst& e = bi[j.aux];
+            const bt_inst& ex = bi[e.exit];
+            if (j.pc == -2) { // greedy exits from b down to a
+                const std::size_t lo = base + j.a;
+                const std::size_t hi = last_ok(ex, lo, base + j.b);
+                if (hi == npos) {
+                    --sp;
+                    --choices;
+                    continue;
+                }
+                if (hi > lo) {
+                    j.b = rel(hi - 1);
+                } else {
+                    --sp;
+                    --choices;
+                }
+                pc = e.exit;
+                pos = hi;
+                break;
+            }
+            // lazy: the exit at a failed; take one more byte, and more while the exit cannot follow
+            const inst& body = code[e.body];
+            std::size_t x = base + j.a;
+            bool found = false;
+            for (;;) {
+                if (!takes(body, x)) break;
+                ++x;
+                ++visits;
+                if (seen(e.row, x)) break;
+                if (need_ok(ex, x)) {
+                    found = true;
+                    break;
+                }
+            }
+            if (!found) {
+                --sp;
+                --choices;
+                continue;
+            }
+            j.a = rel(x);
+            pc = e.exit;
+            pos = x;
+            break;
+        }
+    }
+done:
+    if (steps) *steps += visits;
+    return result;
+}
+
+/// The bounded backtracker on pattern C over t[from, n): anchored at `from` or searching
+/// leftmost-first from it. Needs backtrack<C>::ok and n - from <= backtrack<C>::max_input;
+/// gave_up when its job stack overflowed (the caller then runs the Pike VM).
+template <class C>
+inline run_status backtrack_run(const char* t, std::size_t n, std::size_t from, bool anchored, bool full,
+                                bool must_advance, std::size_t* caps, std::size_t* steps) noexcept {
+    using B = backtrack<C>;
+    static_assert(B::ok, "backtrack_run: the program has empty-matchable loops or is too large");
+    if (n - from > B::max_input) return run_status::gave_up;
+    if constexpr (B::required >= 0) // a byte every match has: one memchr rejects most inputs
+        if (find_byte(t, from, n, static_cast<char>(B::required)) == n) return run_status::no_match;
+    std::uint64_t bits[bt_words];
+    bt_job stack[bt_jobs];
+    const std::size_t words = (B::tab.rows * (n - from + 1) + 63) / 64;
+    std::memset(bits, 0, words * sizeof(std::uint64_t));
+    const bt_view v{C::code.data(), C::sets.data(), B::tab.in.data(), B::tab.lits.data(), B::tab.out.data(), B::tab.rows};
+    const bt_space m{bits, stack};
+    constexpr auto ns = static_cast<std::size_t>(C::nslots);
+    if (anchored) return bt_attempt(v, m, t, n, from, from, full, must_advance, ns, caps, steps);
+    candidates<C> cand{t, n};
+    for (std::size_t s = cand.next(from); s != npos; s = s >= n ? npos : cand.next(s + 1)) {
+        const run_status r = bt_attempt(v, m, t, n, from, s, full, must_advance && s == from, ns, caps, steps);
+        if (r != run_status::no_match) return r;
+    }
+    return run_status::no_match;
+}
+
 /// The pattern-independent view of a bitnfa's tables (one filter loop serves all patterns).
 struct bitnfa_view {
     const std::uint64_t* on_class;                 ///< per byte class
@@ -882,6 +1500,13 @@ constexpr bool full_match(const char* t, std::size_t n, std::size_t* caps, std::
             for (std::size_t k = 0; k < pl; ++k)
                 if (t[k] != info<C>::start.prefix[k]) return false;
         }
+        // the backtracker rejects as fast as the filter would; the Pike VM needs the filter
+        if constexpr (backtrack<C>::ok) {
+            if (!std::is_constant_evaluated() && n <= backtrack<C>::max_input) {
+                const run_status r = backtrack_run<C>(t, n, 0, true, true, false, caps, steps);
+                if (r != run_status::gave_up) return r == run_status::match;
+            }
+        }
         if (!may_match<C>(t, n, 0, true, steps)) return false;
         return pike_run<C>(t, n, 0, true, true, false, caps, steps);
     }
@@ -919,6 +1544,12 @@ constexpr bool search_from(const char* t, std::size_t n, std::size_t from, bool 
         if (steps) *steps += used_before;
         return false;
     } else {
+        if constexpr (backtrack<C>::ok) {
+            if (!std::is_constant_evaluated() && n - from <= backtrack<C>::max_input) {
+                const run_status r = backtrack_run<C>(t, n, from, false, false, must_advance, caps, steps);
+                if (r != run_status::gave_up) return r == run_status::match;
+            }
+        }
         if (!may_match<C>(t, n, from, false, steps)) return false;
         return pike_run<C>(t, n, from, false, false, must_advance, caps, steps);
     }
