@@ -816,8 +816,17 @@ constexpr bool pike_run(const char* t, std::size_t n, std::size_t start, bool an
 // loop may go round again depends on captured positions, not on (instruction, position).
 // ---------------------------------------------------------------------------------------
 
+#if !defined(LOGSCAN_BT_THREADED)
+#if defined(__GNUC__) // GCC and Clang: labels as values (threaded dispatch in bt_attempt)
+#define LOGSCAN_BT_THREADED 1
+#else
+#define LOGSCAN_BT_THREADED 0
+#endif
+#endif
+
 /// Per-instruction facts of the bounded backtracker, computed at compile time.
 struct bt_inst {
+    inst c{};                   ///< the instruction itself (one load brings both)
     std::int32_t row = -1;      ///< row of this instruction in the visited bits; -1: not needed
     std::int32_t exit = 0;      ///< loop head: where the loop goes on
     std::int32_t body = 0;      ///< loop head: the byte or set instruction repeated
@@ -870,6 +879,7 @@ struct backtrack {
             for (std::size_t pc = 0; pc < S; ++pc) {
                 const inst& in = code[pc];
                 bt_inst& b = tb.in[pc];
+                b.c = in;
                 if (in.o == op::byte) tb.lits[pc] = static_cast<char>(in.b);
                 if (in.o != op::split) continue;
                 const auto s = static_cast<std::int32_t>(pc);
@@ -1060,7 +1070,8 @@ struct bt_view {
 
 /// Where the backtracker works: its visited bits and its job stack.
 struct bt_space {
-    std::uint64_t* bits; ///< rows x (span + 1) bits, cleared by the caller
+    std::uint64_t* bits; ///< rows x (span + 1) bits
+    std::size_t words;   ///< words of bits in use; a single attempt clears them at its first choice
     bt_job* stack;       ///< bt_jobs entries
 };
 
@@ -1146,11 +1157,22 @@ inline std::size_t find_literal_back(const char* t, std::size_t lo, std::size_t 
 /// One anchored attempt of the backtracker at `start`, over positions [base, n] (the bits
 /// have `width` = n - base + 1 columns and are shared by the attempts of one search).
 /// Returns match (slots in caps), no_match, or gave_up when the job stack overflows.
+///
+/// `single`: this is the only attempt on these bits (an anchored match). Then, until the
+/// first choice is pushed, the path is a line that cannot meet itself and nothing is marked
+/// (a state seen there can be explored once more after a backtrack, which marks it: at most
+/// twice the work, still linear); searches mark from the start, as their attempts share bits.
+#if LOGSCAN_BT_THREADED
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wpedantic" // labels as values are a GNU extension
+#if defined(__clang__)
+#pragma clang diagnostic ignored "-Wgnu-label-as-value"
+#endif
+#endif
 inline run_status bt_attempt(const bt_view& v, const bt_space& m, const char* t, std::size_t n, std::size_t base,
-                             std::size_t start, bool full, bool must_advance, std::size_t ns, std::size_t* caps,
-                             std::size_t* steps) noexcept {
+                             std::size_t start, bool full, bool must_advance, bool single, std::size_t ns,
+                             std::size_t* caps, std::size_t* steps) noexcept {
     const std::size_t width = n - base + 1;
-    const inst* code = v.code;
     const bt_inst* bi = v.in;
     const auto* u = reinterpret_cast<const unsigned char*>(t);
     std::uint64_t* bits = m.bits;
@@ -1180,7 +1202,7 @@ inline run_status bt_attempt(const bt_view& v, const bt_space& m, const char* t,
     // literal is there)
     auto need_ok = [&](const bt_inst& e, std::size_t pos) noexcept {
         if (e.need < 0) return true;
-        const inst& c = code[e.need];
+        const inst& c = bi[e.need].c;
         if (c.o == op::set) return pos < n && !v.out[c.arg][u[pos]];
         if (pos >= n || u[pos] != c.b) return false;
         return e.need_len == 1 || (n - pos >= e.need_len && bt_same(t + pos + 1, v.lits + e.need + 1, e.need_len - 1u));
@@ -1188,7 +1210,7 @@ inline run_status bt_attempt(const bt_view& v, const bt_space& m, const char* t,
     // the last position in [lo, hi] where need_ok(e, .) holds, or npos
     auto last_ok = [&](const bt_inst& e, std::size_t lo, std::size_t hi) noexcept {
         if (e.need < 0) return hi;
-        const inst& c = code[e.need];
+        const inst& c = bi[e.need].c;
         if (c.o == op::set) {
             for (std::size_t x = hi + 1; x > lo;)
                 if (--x < n && !v.out[c.arg][u[x]]) return x;
@@ -1202,126 +1224,132 @@ inline run_status bt_attempt(const bt_view& v, const bt_space& m, const char* t,
     auto rel = [&](std::size_t p) noexcept { return static_cast<std::uint32_t>(p - base); };
     std::size_t choices = 0; // jobs on the stack other than restores: while none, a failure
                              // ends the attempt and slots need no restoring
+    bool cleared = !single; // a search's bits are cleared by the caller
     auto push = [&](std::int32_t pc, std::int32_t aux, std::uint32_t a, std::uint32_t b) noexcept {
         if (sp == bt_jobs) return false;
         stack[sp++] = bt_job{pc, aux, a, b};
-        choices += pc != -1;
+        if (pc != -1) {
+            ++choices;
+            if (!cleared) { // the first choice: from here on, states are marked
+                std::memset(bits, 0, m.words * sizeof(std::uint64_t));
+                cleared = true;
+            }
+        }
         return true;
     };
 
     std::int32_t pc = 0;
     std::size_t pos = start;
     run_status result = run_status::no_match;
+    const bt_inst* e = nullptr;
+    // Explore (pc, pos) until it fails, then take the next job. With GCC and Clang each
+    // instruction ends in its own indirect jump to the next one (threaded code: the branch
+    // predictor learns each successor), elsewhere a switch in a loop.
+#if LOGSCAN_BT_THREADED
+    static const void* const next_op[] = {&&k_byte, &&k_set, &&k_split, &&k_jmp, &&k_save, &&k_assertion, &&k_progress, &&k_match};
+#define LOGSCAN_BT_NEXT                                                                          \
+    do {                                                                                         \
+        e = bi + pc;                                                                             \
+        ++visits;                                                                                \
+        if (e->row >= 0 && (choices != 0 || !single) && seen(e->row, pos)) goto fail;           \
+        goto* next_op[static_cast<std::size_t>(e->c.o)];                                         \
+    } while (false)
+#define LOGSCAN_BT_CASE(name) k_##name:
+#else
+#define LOGSCAN_BT_NEXT continue
+#define LOGSCAN_BT_CASE(name) case op::name:
+#endif
     for (;;) {
-        // explore (pc, pos) until it fails
-        bool failed = false;
-        while (!failed) {
-            const bt_inst& e = bi[pc];
+#if LOGSCAN_BT_THREADED
+        LOGSCAN_BT_NEXT;
+        {
+#else
+        for (;;) {
+            e = bi + pc;
             ++visits;
-            if (e.row >= 0 && seen(e.row, pos)) break;
-            const inst& c = code[pc];
-            switch (c.o) {
-            case op::byte: {
-                const std::size_t k = e.lit;
-                if (pos >= n || u[pos] != c.b) {
-                    failed = true;
-                    break;
-                }
-                if (k > 1 && (n - pos < k || !bt_same(t + pos + 1, v.lits + pc + 1, k - 1))) {
-                    failed = true;
-                    break;
-                }
+            if (e->row >= 0 && (choices != 0 || !single) && seen(e->row, pos)) goto fail;
+            switch (e->c.o) {
+#endif
+            LOGSCAN_BT_CASE(byte) {
+                const std::size_t k = e->lit;
+                if (pos >= n || u[pos] != e->c.b) goto fail;
+                if (k > 1 && (n - pos < k || !bt_same(t + pos + 1, v.lits + pc + 1, k - 1))) goto fail;
                 pc += static_cast<std::int32_t>(k);
                 pos += k;
-                break;
+                LOGSCAN_BT_NEXT;
             }
-            case op::set:
-                if (pos >= n || v.out[c.arg][u[pos]]) {
-                    failed = true;
-                    break;
-                }
+            LOGSCAN_BT_CASE(set) {
+                if (pos >= n || v.out[e->c.arg][u[pos]]) goto fail;
                 ++pc;
                 ++pos;
-                break;
-            case op::jmp: pc = c.x; break;
-            case op::save:
-                if (choices != 0 && !push(-1, static_cast<std::int32_t>(c.arg), caps[c.arg] == npos ? ~std::uint32_t{0} : rel(caps[c.arg]), 0)) {
-                    result = run_status::gave_up;
-                    goto done;
-                }
-                caps[c.arg] = pos;
+                LOGSCAN_BT_NEXT;
+            }
+            LOGSCAN_BT_CASE(jmp) {
+                pc = e->c.x;
+                LOGSCAN_BT_NEXT;
+            }
+            LOGSCAN_BT_CASE(save) {
+                const std::size_t slot = e->c.arg;
+                if (choices != 0 && !push(-1, static_cast<std::int32_t>(slot), caps[slot] == npos ? ~std::uint32_t{0} : rel(caps[slot]), 0))
+                    goto overflow;
+                caps[slot] = pos;
                 ++pc;
-                break;
-            case op::assertion:
-                if (!check_asserts(c.b, t, n, pos)) failed = true;
-                else ++pc;
-                break;
-            case op::match:
-                if ((full && pos != n) || (must_advance && pos == start)) {
-                    failed = true;
-                    break;
-                }
+                LOGSCAN_BT_NEXT;
+            }
+            LOGSCAN_BT_CASE(assertion) {
+                if (!check_asserts(e->c.b, t, n, pos)) goto fail;
+                ++pc;
+                LOGSCAN_BT_NEXT;
+            }
+            LOGSCAN_BT_CASE(match) {
+                if ((full && pos != n) || (must_advance && pos == start)) goto fail;
                 result = run_status::match;
                 goto done;
-            case op::progress: failed = true; break; // not in programs run here
-            case op::split: {
-                if (e.loop == 0) {
-                    if (!push(c.y, 0, rel(pos), 0)) {
-                        result = run_status::gave_up;
-                        goto done;
-                    }
-                    pc = c.x;
-                    break;
+            }
+            LOGSCAN_BT_CASE(progress) { goto fail; } // not in programs run here
+            LOGSCAN_BT_CASE(split) {
+                if (e->loop == 0) {
+                    if (!push(e->c.y, 0, rel(pos), 0)) goto overflow;
+                    pc = e->c.x;
+                    LOGSCAN_BT_NEXT;
                 }
-                const inst& body = code[e.body];
-                const bt_inst& ex = bi[e.exit];
-                if (e.loop == 1) { // greedy: take the whole run, then try the exits from its end
-                    std::size_t q = pos;
-                    if (e.stop >= 0) q = find_byte(t, pos, n, static_cast<char>(e.stop));
-                    else q = run_end(body, pos);
+                const inst& body = bi[e->body].c;
+                const bt_inst& ex = bi[e->exit];
+                if (e->loop == 1) { // greedy: take the whole run, then try the exits from its end
+                    const std::size_t q = e->stop >= 0 ? find_byte(t, pos, n, static_cast<char>(e->stop)) : run_end(body, pos);
                     std::size_t hi = q;
-                    if (q > pos) {
-                        const std::size_t row0 = static_cast<std::size_t>(e.row) * width - base;
+                    if (q > pos && (choices != 0 || !single)) {
+                        const std::size_t row0 = static_cast<std::size_t>(e->row) * width - base;
                         const std::size_t f = bt_mark_run(bits, row0 + pos + 1, row0 + q + 1);
                         hi = f - row0 - 1; // the run up to an already-explored state
                     }
                     visits += hi - pos;
-                    if (e.possessive) { // the run's end is the one place the exit may follow
-                        if (hi != q || !need_ok(ex, q)) {
-                            failed = true;
-                            break;
-                        }
-                        pc = e.exit;
+                    if (e->possessive) { // the run's end is the one place the exit may follow
+                        if (hi != q || !need_ok(ex, q)) goto fail;
+                        pc = e->exit;
                         pos = q;
-                        break;
+                        LOGSCAN_BT_NEXT;
                     }
                     hi = last_ok(ex, pos, hi);
-                    if (hi == npos) {
-                        failed = true;
-                        break;
-                    }
-                    if (hi > pos && !push(-2, pc, rel(pos), rel(hi - 1))) {
-                        result = run_status::gave_up;
-                        goto done;
-                    }
-                    pc = e.exit;
+                    if (hi == npos) goto fail;
+                    if (hi > pos && !push(-2, pc, rel(pos), rel(hi - 1))) goto overflow;
+                    pc = e->exit;
                     pos = hi;
-                    break;
+                    LOGSCAN_BT_NEXT;
                 }
                 // lazy: the exit first (a job takes one more byte when it fails)
-                if (!push(-3, pc, rel(pos), 0)) {
-                    result = run_status::gave_up;
-                    goto done;
-                }
-                if (!need_ok(ex, pos)) {
-                    failed = true;
-                    break;
-                }
-                pc = e.exit;
-                break;
+                if (!push(-3, pc, rel(pos), 0)) goto overflow;
+                if (!need_ok(ex, pos)) goto fail;
+                pc = e->exit;
+                LOGSCAN_BT_NEXT;
             }
+#if !LOGSCAN_BT_THREADED
             }
+#endif
         }
+#undef LOGSCAN_BT_NEXT
+#undef LOGSCAN_BT_CASE
+    fail:
         // take the next job
         for (;;) {
             if (sp == 0) goto done;
@@ -1338,8 +1366,8 @@ inline run_status bt_attempt(const bt_view& v, const bt_space& m, const char* t,
                 --sp;
                 continue;
             }
-            const bt_inst& e = bi[j.aux];
-            const bt_inst& ex = bi[e.exit];
+            const bt_inst& lh = bi[j.aux];
+            const bt_inst& ex = bi[lh.exit];
             if (j.pc == -2) { // greedy exits from b down to a
                 const std::size_t lo = base + j.a;
                 const std::size_t hi = last_ok(ex, lo, base + j.b);
@@ -1354,19 +1382,19 @@ inline run_status bt_attempt(const bt_view& v, const bt_space& m, const char* t,
                     --sp;
                     --choices;
                 }
-                pc = e.exit;
+                pc = lh.exit;
                 pos = hi;
                 break;
             }
             // lazy: the exit at a failed; take one more byte, and more while the exit cannot follow
-            const inst& body = code[e.body];
+            const inst& body = bi[lh.body].c;
             std::size_t x = base + j.a;
             bool found = false;
             for (;;) {
                 if (!takes(body, x)) break;
                 ++x;
                 ++visits;
-                if (seen(e.row, x)) break;
+                if (seen(lh.row, x)) break;
                 if (need_ok(ex, x)) {
                     found = true;
                     break;
@@ -1378,15 +1406,20 @@ inline run_status bt_attempt(const bt_view& v, const bt_space& m, const char* t,
                 continue;
             }
             j.a = rel(x);
-            pc = e.exit;
+            pc = lh.exit;
             pos = x;
             break;
         }
     }
+overflow:
+    result = run_status::gave_up;
 done:
     if (steps) *steps += visits;
     return result;
 }
+#if LOGSCAN_BT_THREADED
+#pragma GCC diagnostic pop
+#endif
 
 /// The bounded backtracker on pattern C over t[from, n): anchored at `from` or searching
 /// leftmost-first from it. Needs backtrack<C>::ok and n - from <= backtrack<C>::max_input;
@@ -1402,14 +1435,14 @@ inline run_status backtrack_run(const char* t, std::size_t n, std::size_t from, 
     std::uint64_t bits[bt_words];
     bt_job stack[bt_jobs];
     const std::size_t words = (B::tab.rows * (n - from + 1) + 63) / 64;
-    std::memset(bits, 0, words * sizeof(std::uint64_t));
+    if (!anchored) std::memset(bits, 0, words * sizeof(std::uint64_t));
     const bt_view v{C::code.data(), C::sets.data(), B::tab.in.data(), B::tab.lits.data(), B::tab.out.data(), B::tab.rows};
-    const bt_space m{bits, stack};
+    const bt_space m{bits, words, stack};
     constexpr auto ns = static_cast<std::size_t>(C::nslots);
-    if (anchored) return bt_attempt(v, m, t, n, from, from, full, must_advance, ns, caps, steps);
+    if (anchored) return bt_attempt(v, m, t, n, from, from, full, must_advance, true, ns, caps, steps);
     candidates<C> cand{t, n};
     for (std::size_t s = cand.next(from); s != npos; s = s >= n ? npos : cand.next(s + 1)) {
-        const run_status r = bt_attempt(v, m, t, n, from, s, full, must_advance && s == from, ns, caps, steps);
+        const run_status r = bt_attempt(v, m, t, n, from, s, full, must_advance && s == from, false, ns, caps, steps);
         if (r != run_status::no_match) return r;
     }
     return run_status::no_match;
