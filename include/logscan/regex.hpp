@@ -4,8 +4,10 @@
 ///
 /// The pattern is a template argument. It is parsed and compiled when the program is
 /// built; a malformed pattern is a compile error naming the problem and its offset
-/// (e.g. `missing_close_paren_at_offset<3>`). Matching never backtracks: every call takes
-/// time linear in the input (times the pattern size) and a fixed amount of stack.
+/// (e.g. `missing_close_paren_at_offset<3>`). Every call takes time linear in the input
+/// (times the pattern size) and a fixed amount of stack: patterns are matched one-pass, by
+/// a bounded backtracker that never explores a state twice, or by a Pike VM
+/// (`regex_info<P>::engine` tells which).
 ///
 /// \code
 /// auto m = logscan::match<R"(\[(\d+) (?<time>\d\d:\d\d:\d\d)\] (.*))">(line); // whole input
@@ -129,6 +131,52 @@ struct checked {
 };
 
 } // namespace regex_internal
+
+/// The matcher a pattern runs on (see `regex_info`).
+enum class regex_engine {
+    one_pass,  ///< each byte decides the path: a table-driven walk, no backtracking
+    backtrack, ///< a bounded backtracker: depth-first, each (instruction, position) once
+    pike_vm,   ///< every path at once, capture slots copied per thread (slowest; any input)
+};
+
+/// What logscan does with pattern P, at compile time: `static_assert(regex_info<P>::engine ==
+/// regex_engine::one_pass)` documents (and guards) that a pattern is on the fastest path.
+///
+/// - `engine`: the matcher for inputs up to `backtrack_limit` bytes (every input for
+///   one-pass and Pike VM patterns);
+/// - `backtrack_limit`: for backtracked patterns, the longest input (bytes from where
+///   matching starts) whose visited bits fit its fixed 16 KiB buffer; longer inputs run on
+///   the Pike VM, as does an input whose choices nest deeper than its job stack (2048 jobs).
+///   0 for the other engines;
+/// - `engine_for(bytes)`: the matcher for an input of that length;
+/// - `groups`: capture groups including group 0.
+///
+/// Every engine gives the same results (Python/PCRE leftmost-first captures) in time linear
+/// in the input; they differ in speed only. See docs/regex.md, "Fast patterns".
+template <fixed_string P>
+struct regex_info {
+private:
+    using K = regex_internal::checked<P>;
+    using C = typename K::C;
+    static constexpr regex_engine from(regex_internal::engine_kind k) noexcept {
+        return k == regex_internal::engine_kind::one_pass    ? regex_engine::one_pass
+               : k == regex_internal::engine_kind::backtrack ? regex_engine::backtrack
+                                                             : regex_engine::pike_vm;
+    }
+
+public:
+    /// Capture groups, including group 0.
+    static constexpr std::size_t groups = static_cast<std::size_t>(C::ngroups);
+    /// The matcher for an input of `bytes` bytes.
+    static constexpr regex_engine engine_for(std::size_t bytes) noexcept {
+        return from(regex_internal::engine_for<C>(bytes));
+    }
+    /// The matcher for inputs up to backtrack_limit bytes (all inputs, for the others).
+    static constexpr regex_engine engine = engine_for(0);
+    /// Longest input the backtracker takes (0 when the engine is not the backtracker).
+    static constexpr std::size_t backtrack_limit =
+        engine == regex_engine::backtrack ? regex_internal::backtrack<C>::max_input : 0;
+};
 
 /// The result of `match`, `search` or one step of `search_all`: whether the pattern
 /// matched, and the text of every group as a view into the input.

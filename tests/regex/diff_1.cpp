@@ -13,5 +13,6 @@ TEST_CASE("regex::differential_vs_python_re_part_1") {
 #undef LOGSCAN_RX
     CHECK(patterns == 85);
     CHECK(inputs >= patterns * 30);
-    MESSAGE("cases run on the backtracker alone: " << logscan::test::rx::backtracked_cases() - backtracked_before);
+    // most patterns can run on the bounded backtracker: it was checked alone on their cases
+    CHECK(logscan::test::rx::backtracked_cases() - backtracked_before >= inputs / 2);
 }

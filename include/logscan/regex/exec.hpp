@@ -7,6 +7,9 @@
 ///   (a plain DFA walk when only group 0 is captured);
 /// - `may_match`: a bit-parallel position automaton that tells, at a few ns a byte, when
 ///   an input cannot match, so the Pike VM does not run on it;
+/// - `backtrack_run`: a bounded backtracker for the other patterns on log-line-sized inputs
+///   (depth-first in priority order, a visited bit per instruction and position, loops over
+///   one byte class taken as runs); time O(input x pattern), fixed storage;
 /// - `pike_run`: a Pike VM (threads in priority order, capture registers copied per
 ///   thread) for every pattern; time O(input x pattern), fixed storage;
 /// - `find_literal`: literal prefilter (SSE2, and AVX2 when the CPU has it);
@@ -1070,9 +1073,11 @@ struct bt_view {
 
 /// Where the backtracker works: its visited bits and its job stack.
 struct bt_space {
-    std::uint64_t* bits; ///< rows x (span + 1) bits
-    std::size_t words;   ///< words of bits in use; a single attempt clears them at its first choice
-    bt_job* stack;       ///< bt_jobs entries
+    std::uint64_t* bits;  ///< rows x (span + 1) bits
+    std::size_t words;    ///< words of bits in use
+    bt_job* stack;        ///< bt_jobs entries
+    bool cleared = false; ///< bits cleared (done at the first choice of the first attempt, or
+                          ///< before a later attempt)
 };
 
 /// Sets the bits [k0, k1) (k0 < k1) until one is found set already; returns that one's
@@ -1158,10 +1163,11 @@ inline std::size_t find_literal_back(const char* t, std::size_t lo, std::size_t 
 /// have `width` = n - base + 1 columns and are shared by the attempts of one search).
 /// Returns match (slots in caps), no_match, or gave_up when the job stack overflows.
 ///
-/// `single`: this is the only attempt on these bits (an anchored match). Then, until the
-/// first choice is pushed, the path is a line that cannot meet itself and nothing is marked
-/// (a state seen there can be explored once more after a backtrack, which marks it: at most
-/// twice the work, still linear); searches mark from the start, as their attempts share bits.
+/// `first`: the first attempt on these bits (an anchored match, or a search's first start).
+/// Until its first choice is pushed, the path is a line that cannot meet itself: nothing is
+/// marked and the bits are not even cleared. A state seen there may be explored once more
+/// later (after a backtrack, or by a later attempt), which marks it: at most twice the work,
+/// still linear. Later attempts mark from their start.
 #if LOGSCAN_BT_THREADED
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wpedantic" // labels as values are a GNU extension
@@ -1169,8 +1175,8 @@ inline std::size_t find_literal_back(const char* t, std::size_t lo, std::size_t 
 #pragma clang diagnostic ignored "-Wgnu-label-as-value"
 #endif
 #endif
-inline run_status bt_attempt(const bt_view& v, const bt_space& m, const char* t, std::size_t n, std::size_t base,
-                             std::size_t start, bool full, bool must_advance, bool single, std::size_t ns,
+inline run_status bt_attempt(const bt_view& v, bt_space& m, const char* t, std::size_t n, std::size_t base,
+                             std::size_t start, bool full, bool must_advance, bool first, std::size_t ns,
                              std::size_t* caps, std::size_t* steps) noexcept {
     const std::size_t width = n - base + 1;
     const bt_inst* bi = v.in;
@@ -1194,7 +1200,18 @@ inline run_status bt_attempt(const bt_view& v, const bt_space& m, const char* t,
     };
     // end of the run of bytes `body` takes from pos
     auto run_end = [&](const inst& body, std::size_t pos) noexcept {
-        if (body.o == op::set) return scan_table(t, pos, n, v.out[body.arg]);
+        if (body.o == op::set) {
+            const auto& out = v.out[body.arg];
+#if defined(__SSE2__)
+            if (!out[' ']) { // a set with the space (\s, [ \t]): table padding, 16 spaces at a time
+                const __m128i sp16 = _mm_set1_epi8(' ');
+                while (n - pos >= 16 && _mm_movemask_epi8(_mm_cmpeq_epi8(
+                                            _mm_loadu_si128(reinterpret_cast<const __m128i*>(t + pos)), sp16)) == 0xFFFF)
+                    pos += 16;
+            }
+#endif
+            return scan_table(t, pos, n, out);
+        }
         while (pos < n && u[pos] == body.b) ++pos;
         return pos;
     };
@@ -1224,15 +1241,19 @@ inline run_status bt_attempt(const bt_view& v, const bt_space& m, const char* t,
     auto rel = [&](std::size_t p) noexcept { return static_cast<std::uint32_t>(p - base); };
     std::size_t choices = 0; // jobs on the stack other than restores: while none, a failure
                              // ends the attempt and slots need no restoring
-    bool cleared = !single; // a search's bits are cleared by the caller
+    if (!first && !m.cleared) {
+        std::memset(bits, 0, m.words * sizeof(std::uint64_t));
+        m.cleared = true;
+    }
+    const bool single = first; // no marks until the first choice
     auto push = [&](std::int32_t pc, std::int32_t aux, std::uint32_t a, std::uint32_t b) noexcept {
         if (sp == bt_jobs) return false;
         stack[sp++] = bt_job{pc, aux, a, b};
         if (pc != -1) {
             ++choices;
-            if (!cleared) { // the first choice: from here on, states are marked
+            if (!m.cleared) { // the first choice: from here on, states are marked
                 std::memset(bits, 0, m.words * sizeof(std::uint64_t));
-                cleared = true;
+                m.cleared = true;
             }
         }
         return true;
@@ -1435,14 +1456,14 @@ inline run_status backtrack_run(const char* t, std::size_t n, std::size_t from, 
     std::uint64_t bits[bt_words];
     bt_job stack[bt_jobs];
     const std::size_t words = (B::tab.rows * (n - from + 1) + 63) / 64;
-    if (!anchored) std::memset(bits, 0, words * sizeof(std::uint64_t));
     const bt_view v{C::code.data(), C::sets.data(), B::tab.in.data(), B::tab.lits.data(), B::tab.out.data(), B::tab.rows};
-    const bt_space m{bits, words, stack};
+    bt_space m{bits, words, stack};
     constexpr auto ns = static_cast<std::size_t>(C::nslots);
     if (anchored) return bt_attempt(v, m, t, n, from, from, full, must_advance, true, ns, caps, steps);
     candidates<C> cand{t, n};
-    for (std::size_t s = cand.next(from); s != npos; s = s >= n ? npos : cand.next(s + 1)) {
-        const run_status r = bt_attempt(v, m, t, n, from, s, full, must_advance && s == from, false, ns, caps, steps);
+    const std::size_t first = cand.next(from);
+    for (std::size_t s = first; s != npos; s = s >= n ? npos : cand.next(s + 1)) {
+        const run_status r = bt_attempt(v, m, t, n, from, s, full, must_advance && s == from, s == first, ns, caps, steps);
         if (r != run_status::no_match) return r;
     }
     return run_status::no_match;
@@ -1518,6 +1539,20 @@ constexpr bool may_match(const char* t, std::size_t n, std::size_t from, bool fu
     }
 }
 
+/// The matchers a pattern can run on (see regex_info in regex.hpp).
+enum class engine_kind : std::uint8_t { one_pass, backtrack, pike };
+
+/// The matcher that runs C over `span` bytes (the whole text for a match, from the start
+/// position for a search). A backtracker run whose job stack overflows (deeply nested
+/// choices) and a one-pass search that would take more than linear time hand over to the
+/// Pike VM.
+template <class C>
+constexpr engine_kind engine_for(std::size_t span) noexcept {
+    if constexpr (onepass<C>::ok) return engine_kind::one_pass;
+    else if constexpr (backtrack<C>::ok) return span <= backtrack<C>::max_input ? engine_kind::backtrack : engine_kind::pike;
+    else return engine_kind::pike;
+}
+
 /// Whole-text match: slots of the match into caps (C::nslots entries).
 template <class C>
 constexpr bool full_match(const char* t, std::size_t n, std::size_t* caps, std::size_t* steps) noexcept {
@@ -1535,7 +1570,7 @@ constexpr bool full_match(const char* t, std::size_t n, std::size_t* caps, std::
         }
         // the backtracker rejects as fast as the filter would; the Pike VM needs the filter
         if constexpr (backtrack<C>::ok) {
-            if (!std::is_constant_evaluated() && n <= backtrack<C>::max_input) {
+            if (!std::is_constant_evaluated() && engine_for<C>(n) == engine_kind::backtrack) {
                 const run_status r = backtrack_run<C>(t, n, 0, true, true, false, caps, steps);
                 if (r != run_status::gave_up) return r == run_status::match;
             }
@@ -1578,7 +1613,7 @@ constexpr bool search_from(const char* t, std::size_t n, std::size_t from, bool 
         return false;
     } else {
         if constexpr (backtrack<C>::ok) {
-            if (!std::is_constant_evaluated() && n - from <= backtrack<C>::max_input) {
+            if (!std::is_constant_evaluated() && engine_for<C>(n - from) == engine_kind::backtrack) {
                 const run_status r = backtrack_run<C>(t, n, from, false, false, must_advance, caps, steps);
                 if (r != run_status::gave_up) return r == run_status::match;
             }
