@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Fuzz target of logscan::regex: a fixed set of patterns (one-pass and Pike VM ones) runs on
-// the fuzzed input; on inputs up to 64 bytes every group span of match and search is
+// Fuzz target of logscan::regex: a fixed set of patterns (one-pass, backtracked and Pike VM
+// ones) runs on the fuzzed input; match and search agree with the Pike VM alone on every
+// input; on inputs up to 64 bytes every group span of match and search is
 // compared with std::regex (ECMAScript, on patterns where ECMAScript and Python agree:
 // no `$`, no `.`, no groups inside repetitions). Longer inputs check the structural
 // invariants only (views inside the input, search_all ordered and non-overlapping).
@@ -35,6 +36,22 @@ void check(std::string_view in) {
         if (count > in.size() + 1) std::abort();
     }
     if (count == 0 && s) std::abort();
+    // whatever engine the facade chose (one-pass, backtracker), the Pike VM alone agrees
+    using C = logscan::regex_internal::compiled<P>;
+    std::size_t slots[C::nslots];
+    auto same_slots = [&](const auto& ours, bool found) {
+        if (static_cast<bool>(ours) != found) return false;
+        if (!found) return true;
+        const auto pike = logscan::regex_result<P>::from_slots(in, slots);
+        for (std::size_t g = 0; g < ours.size(); ++g)
+            if (ours[g].data() != pike[g].data() || ours[g].size() != pike[g].size()) return false;
+        return true;
+    };
+    if (!same_slots(m, logscan::regex_internal::pike_run<C>(in.data(), in.size(), 0, true, true, false, slots, nullptr)) ||
+        !same_slots(s, logscan::regex_internal::pike_run<C>(in.data(), in.size(), 0, false, false, false, slots, nullptr))) {
+        std::fprintf(stderr, "differs from the Pike VM: %s\n", P.chars);
+        std::abort();
+    }
     if (in.size() > 64) return;
 
     static const std::regex re(std::string(P.view()), std::regex::ECMAScript);
@@ -82,5 +99,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     check<R"([ab]*a[ab]b)">(in);         // Pike VM behind the bit-parallel filter
     check<R"(a[ab]*c)">(in);            // one-pass search that hands over to the Pike VM
     check<R"(\d+(?:,\d{3})*\.\d+)">(in); // group-0-only one-pass walk
+    // bounded backtracker: runs backed off to a literal, lazy loops, possessive runs
+    check<R"(([^\n]*) loss: (\S+)( [^\n]*)?)">(in);
+    check<R"(([^,]*?),([^\n]*))">(in);
+    check<R"((\S+)\s+([\d,.]+)\s+([^\n]*\]))">(in);
+    check<R"((\w+?)(\d*)x)">(in);
     return 0;
 }

@@ -1233,7 +1233,7 @@ inline run_status bt_attempt(const bt_view& v, bt_space& m, const char* t, std::
                 if (--x < n && !v.out[c.arg][u[x]]) return x;
             return npos;
         }
-        if (e.need_len == 1) return find_byte_back(t, lo, hi + 1, static_cast<char>(c.b));
+        if (e.need_len == 1) return find_byte_back(t, lo, hi < n ? hi + 1 : n, static_cast<char>(c.b));
         if (n - lo < e.need_len) return npos;
         if (hi > n - e.need_len) hi = n - e.need_len;
         return find_literal_back(t, lo, hi, v.lits + e.need, e.need_len, e.need_i1, e.need_i2);
