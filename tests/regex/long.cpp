@@ -113,6 +113,13 @@ TEST_CASE("regex::engine_choice_is_visible") {
     static_assert(regex_info<"(a*)*b">::engine == regex_engine::pike_vm);
     static_assert(regex_info<"(a|b?)+c">::engine == regex_engine::pike_vm);
     static_assert(regex_info<"(a|aa)*b">::engine == regex_engine::backtrack);
+    // docs/regex.md, "Fast patterns": the unambiguous spelling is one-pass, the `.*` one is not
+    static_assert(regex_info<R"(\[([^\]]*)\])">::engine == regex_engine::one_pass);
+    static_assert(regex_info<R"(\[(.*)\])">::engine == regex_engine::backtrack);
+    static_assert(regex_info<R"((\d+)\.(\d+))">::engine == regex_engine::one_pass);
+    static_assert(regex_info<R"((.*)\.(.*))">::engine == regex_engine::backtrack);
+    using epoch = regex_info<R"(Epoch: \[(\d+)\] .* loss: (\S+) .*)">;
+    static_assert(epoch::engine == regex_engine::backtrack && epoch::backtrack_limit > 4096);
     // the generator's lengths straddle limits computed from this many bits
     static_assert(rxi::bt_words * 64 == 131072, "regenerate tests/data/regex/long_cases.txt");
 }

@@ -1215,6 +1215,28 @@ inline run_status bt_attempt(const bt_view& v, bt_space& m, const char* t, std::
         while (pos < n && u[pos] == body.b) ++pos;
         return pos;
     };
+    // end of a run up to the byte `stop`: the 16 bytes from pos looked at inline, else
+    // memchr; for '\n' (the `.` of `.*`), the last answer is kept: the next `.*` of a line
+    // is answered without reading it again
+    std::size_t nl_from = npos, nl_at = npos; // the first '\n' at or after any p in [nl_from, nl_at] is nl_at
+    auto stop_at = [&](int stop, std::size_t pos) noexcept {
+        const char c = static_cast<char>(stop);
+        if (c == '\n' && pos >= nl_from && pos <= nl_at) return nl_at;
+        std::size_t q;
+#if defined(__SSE2__)
+        if (n - pos >= 16) {
+            const auto hit = static_cast<unsigned>(_mm_movemask_epi8(
+                _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(t + pos)), _mm_set1_epi8(c))));
+            q = hit != 0 ? pos + static_cast<std::size_t>(__builtin_ctz(hit)) : find_byte(t, pos + 16, n, c);
+        } else {
+            q = find_byte(t, pos, n, c);
+        }
+#else
+        q = find_byte(t, pos, n, c);
+#endif
+        if (c == '\n') nl_from = pos, nl_at = q;
+        return q;
+    };
     // may the program go on at `pos` from the instruction described by e (its first byte or
     // literal is there)
     auto need_ok = [&](const bt_inst& e, std::size_t pos) noexcept {
@@ -1337,7 +1359,7 @@ inline run_status bt_attempt(const bt_view& v, bt_space& m, const char* t, std::
                 const inst& body = bi[e->body].c;
                 const bt_inst& ex = bi[e->exit];
                 if (e->loop == 1) { // greedy: take the whole run, then try the exits from its end
-                    const std::size_t q = e->stop >= 0 ? find_byte(t, pos, n, static_cast<char>(e->stop)) : run_end(body, pos);
+                    const std::size_t q = e->stop >= 0 ? stop_at(e->stop, pos) : run_end(body, pos);
                     std::size_t hi = q;
                     if (q > pos && (choices != 0 || !single)) {
                         const std::size_t row0 = static_cast<std::size_t>(e->row) * width - base;
