@@ -20,6 +20,8 @@ Run: python3 tests/data/regex/long_gen.py
 import os
 import re
 
+from gen import spans  # the span format of cases.txt
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 BITS = 131072
 
@@ -49,16 +51,6 @@ PATTERNS = [
     # word boundaries, .* backed off to the last word
     (r"\b(\w+)\b.*\b(\w+)\b", [("ab", " ", "cd"), ("", "z", " q"), ("a", " ", ""), ("a.", "-", "-")]),
 ]
-
-
-def spans(m, ngroups):
-    if m is None:
-        return "n"
-    parts = []
-    for g in range(ngroups):
-        b, e = m.span(g)
-        parts.append("x" if b < 0 else "%d:%d" % (b, e))
-    return ",".join(parts)
 
 
 def hexs(s):
