@@ -274,7 +274,7 @@ TEST_CASE("regex::constant_stack_on_long_input") {
 
 TEST_CASE("regex::no_allocation") {
     const std::string text = logscan::test::read_file(logscan::test::sample_path("000_cf8afa6c099f806b.txt"));
-    std::size_t lines = 0, headers = 0, numbers = 0, shapes = 0;
+    std::size_t lines = 0, headers = 0, numbers = 0, shapes = 0, bridged = 0, lazy = 0;
     LOGSCAN_CHECK_NO_ALLOC({
         std::size_t start = 0;
         while (start < text.size()) {
@@ -288,6 +288,9 @@ TEST_CASE("regex::no_allocation") {
             (void)logscan::search<"((a*)*|b)*c(x|y|z|w|v|u|t|s|r|q|p|o|n|m|l|k|j|i){3,9}">(line);
             (void)logscan::search<"(a|aa)*b">(line);       // bit-parallel filter, then Pike VM
             (void)logscan::match<"(a*)*b">(line);
+            // the bounded backtracker, anchored and searching (its bits and jobs are on the stack)
+            if (logscan::match<R"(\[(.*) (\d+)@(.*):(.*)\] (.*))">(line)) ++bridged;
+            if (logscan::search<R"((\w+)\b.*:(.*?) )">(line)) ++lazy;
             start = end + 1;
         }
     });
@@ -296,4 +299,8 @@ TEST_CASE("regex::no_allocation") {
     CHECK(headers == 276);
     CHECK(shapes == 21);
     CHECK(numbers == 31884);
+    CHECK(bridged == 276);
+    CHECK(lazy == 4559);
+    static_assert(logscan::regex_info<R"(\[(.*) (\d+)@(.*):(.*)\] (.*))">::engine == logscan::regex_engine::backtrack);
+    static_assert(logscan::regex_info<R"((\w+)\b.*:(.*?) )">::engine == logscan::regex_engine::backtrack);
 }

@@ -596,11 +596,7 @@ int cmd_stats(const options& o) {
             const logscan::error e = o.parts.threads > 1 && splittable(format)
                                          ? run_format_parts<count_part>(format, src, o.parts, {},
                                                                         [&](count_part& p) {
-                                                                            for (const auto& [type, n] : p.c.counts) {
-                                                                                const auto it = w.counts.find(type);
-                                                                                if (it == w.counts.end()) w.counts.emplace(type, n);
-                                                                                else it->second += n;
-                                                                            }
+                                                                            w.add(p.c);
                                                                             p.clear();
                                                                         },
                                                                         errors, parts)

@@ -350,6 +350,14 @@ struct count_writer {
     void end_array() {}
     void begin_object() {}
     void end_object() {}
+    // Adds the counts of another writer (a part of the input counted apart).
+    void add(const count_writer& o) {
+        for (const auto& [type, n] : o.counts) {
+            const auto it = counts.find(type);
+            if (it == counts.end()) counts.emplace(type, n);
+            else it->second += n;
+        }
+    }
     // Forgets the counts.
     void clear() {
         counts.clear();

@@ -64,7 +64,7 @@ bool is_point(std::string_view text, std::size_t b, Point split_point) {
 // The line starts to try: every one for a small input, else an even spread of about
 // `spread` plus up to `spread` places where `split_point` holds.
 template <class Point>
-std::vector<std::size_t> boundaries(std::string_view text, std::size_t spread, Point split_point, std::size_t& hints) {
+std::vector<std::size_t> boundaries(std::string_view text, std::size_t spread, Point split_point) {
     std::vector<std::size_t> starts;
     for (std::size_t p = 0; p < text.size();) {
         starts.push_back(p);
@@ -73,14 +73,12 @@ std::vector<std::size_t> boundaries(std::string_view text, std::size_t spread, P
         p = nl + 1;
     }
     starts.push_back(text.size());
-    hints = 0;
     if (starts.size() <= 2 * spread) return starts;
     std::vector<std::size_t> out;
     for (std::size_t i = 0; i < starts.size(); i += starts.size() / spread) out.push_back(starts[i]);
     std::vector<std::size_t> hinted;
     for (std::size_t p : starts)
         if (is_point(text, p, split_point)) hinted.push_back(p);
-    hints = hinted.size();
     for (std::size_t i = 0; i < hinted.size(); i += std::max<std::size_t>(1, hinted.size() / spread)) out.push_back(hinted[i]);
     std::sort(out.begin(), out.end());
     out.erase(std::unique(out.begin(), out.end()), out.end());
@@ -94,9 +92,8 @@ struct outcome {
 template <template <class> class Parser, template <class> class Visitor, class Point>
 outcome check_parts(std::string_view text, Point split_point, std::size_t spread = 80) {
     const std::string whole = render<Parser, Visitor>(text, 0, 0, true);
-    std::size_t hints = 0;
     outcome o;
-    for (std::size_t b : boundaries(text, spread, split_point, hints)) {
+    for (std::size_t b : boundaries(text, spread, split_point)) {
         ++o.tried;
         const bool hint = is_point(text, b, split_point);
         o.hints += hint ? 1 : 0;

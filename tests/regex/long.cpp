@@ -184,4 +184,25 @@ TEST_CASE("regex::backtracker_linear_time") {
         CHECK(m2 <= 2 * m1 + 64);
         CHECK(m2 <= 2 * rxi::compiled<"(a+)+ab">::size * (2 * k + 3));
     }
+    // review findings: a lazy loop re-entering a greedy run (marks must stay on once the
+    // first choice was made), and greedy runs entered at descending positions (a run reads
+    // the text only up to the first state explored before); the step count includes every
+    // byte a run reads
+    for (const std::size_t k : {1000u, 2000u}) {
+        const std::string a(k, 'a'), a2(2 * k, 'a');
+        const std::size_t l1 = backtrack_steps<"(?:a*a)+?">(a + "b", false, sp);
+        CHECK(sp == "n");
+        const std::size_t l2 = backtrack_steps<"(?:a*a)+?">(a2 + "b", false, sp);
+        CHECK(l2 <= 2 * l1 + 64);
+        const std::size_t w1 = backtrack_steps<R"((\w*)(\w*))">(a + " ", false, sp);
+        const std::size_t w2 = backtrack_steps<R"((\w*)(\w*))">(a2 + " ", false, sp);
+        CHECK(sp == "n");
+        CHECK(w2 <= 2 * w1 + 64);
+        const std::string d(k, '1'), d2(2 * k, '1');
+        const std::size_t e1 = backtrack_steps<R"((.*)(\d+)$)">(d + "a", true, sp);
+        const std::size_t e2 = backtrack_steps<R"((.*)(\d+)$)">(d2 + "a", true, sp);
+        CHECK(sp == "n");
+        CHECK(e2 <= 2 * e1 + 64);
+        CHECK(e2 <= 2 * rxi::compiled<R"((.*)(\d+)$)">::size * (d2.size() + 2));
+    }
 }

@@ -1080,6 +1080,22 @@ struct bt_space {
                           ///< before a later attempt)
 };
 
+/// Index of the first set bit in [k0, k1), or k1.
+inline std::size_t bt_first_set(const std::uint64_t* bits, std::size_t k0, std::size_t k1) noexcept {
+    if (k0 >= k1) return k1;
+    std::size_t w = k0 >> 6;
+    const std::size_t last = (k1 - 1) >> 6;
+    std::uint64_t word = bits[w] & (~std::uint64_t{0} << (k0 & 63u));
+    for (;;) {
+        if (word != 0) {
+            const std::size_t k = (w << 6) + static_cast<std::size_t>(__builtin_ctzll(word));
+            return k < k1 ? k : k1;
+        }
+        if (w == last) return k1;
+        word = bits[++w];
+    }
+}
+
 /// Sets the bits [k0, k1) (k0 < k1) until one is found set already; returns that one's
 /// index, or k1.
 inline std::size_t bt_mark_run(std::uint64_t* bits, std::size_t k0, std::size_t k1) noexcept {
@@ -1199,42 +1215,42 @@ inline run_status bt_attempt(const bt_view& v, bt_space& m, const char* t, std::
         return pos < n && (body.o == op::byte ? u[pos] == body.b : !v.out[body.arg][u[pos]]);
     };
     // end of the run of bytes `body` takes from pos
-    auto run_end = [&](const inst& body, std::size_t pos) noexcept {
+    auto run_end = [&](const inst& body, std::size_t pos, std::size_t to) noexcept {
         if (body.o == op::set) {
             const auto& out = v.out[body.arg];
 #if defined(__SSE2__)
             if (!out[' ']) { // a set with the space (\s, [ \t]): table padding, 16 spaces at a time
                 const __m128i sp16 = _mm_set1_epi8(' ');
-                while (n - pos >= 16 && _mm_movemask_epi8(_mm_cmpeq_epi8(
-                                            _mm_loadu_si128(reinterpret_cast<const __m128i*>(t + pos)), sp16)) == 0xFFFF)
+                while (to - pos >= 16 && _mm_movemask_epi8(_mm_cmpeq_epi8(
+                                             _mm_loadu_si128(reinterpret_cast<const __m128i*>(t + pos)), sp16)) == 0xFFFF)
                     pos += 16;
             }
 #endif
-            return scan_table(t, pos, n, out);
+            return scan_table(t, pos, to, out);
         }
-        while (pos < n && u[pos] == body.b) ++pos;
+        while (pos < to && u[pos] == body.b) ++pos;
         return pos;
     };
     // end of a run up to the byte `stop`: the 16 bytes from pos looked at inline, else
     // memchr; for '\n' (the `.` of `.*`), the last answer is kept: the next `.*` of a line
     // is answered without reading it again
     std::size_t nl_from = npos, nl_at = npos; // the first '\n' at or after any p in [nl_from, nl_at] is nl_at
-    auto stop_at = [&](int stop, std::size_t pos) noexcept {
+    auto stop_at = [&](int stop, std::size_t pos, std::size_t to) noexcept {
         const char c = static_cast<char>(stop);
-        if (c == '\n' && pos >= nl_from && pos <= nl_at) return nl_at;
+        if (c == '\n' && pos >= nl_from && pos <= nl_at) return nl_at < to ? nl_at : to;
         std::size_t q;
 #if defined(__SSE2__)
-        if (n - pos >= 16) {
+        if (to - pos >= 16) {
             const auto hit = static_cast<unsigned>(_mm_movemask_epi8(
                 _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(t + pos)), _mm_set1_epi8(c))));
-            q = hit != 0 ? pos + static_cast<std::size_t>(__builtin_ctz(hit)) : find_byte(t, pos + 16, n, c);
+            q = hit != 0 ? pos + static_cast<std::size_t>(__builtin_ctz(hit)) : find_byte(t, pos + 16, to, c);
         } else {
-            q = find_byte(t, pos, n, c);
+            q = find_byte(t, pos, to, c);
         }
 #else
-        q = find_byte(t, pos, n, c);
+        q = find_byte(t, pos, to, c);
 #endif
-        if (c == '\n') nl_from = pos, nl_at = q;
+        if (c == '\n' && (q < to || to == n)) nl_from = pos, nl_at = q;
         return q;
     };
     // may the program go on at `pos` from the instruction described by e (its first byte or
@@ -1267,7 +1283,6 @@ inline run_status bt_attempt(const bt_view& v, bt_space& m, const char* t, std::
         std::memset(bits, 0, m.words * sizeof(std::uint64_t));
         m.cleared = true;
     }
-    const bool single = first; // no marks until the first choice
     auto push = [&](std::int32_t pc, std::int32_t aux, std::uint32_t a, std::uint32_t b) noexcept {
         if (sp == bt_jobs) return false;
         stack[sp++] = bt_job{pc, aux, a, b};
@@ -1294,7 +1309,7 @@ inline run_status bt_attempt(const bt_view& v, bt_space& m, const char* t, std::
     do {                                                                                         \
         e = bi + pc;                                                                             \
         ++visits;                                                                                \
-        if (e->row >= 0 && (choices != 0 || !single) && seen(e->row, pos)) goto fail;           \
+        if (e->row >= 0 && m.cleared && seen(e->row, pos)) goto fail;                           \
         goto* next_op[static_cast<std::size_t>(e->c.o)];                                         \
     } while (false)
 #define LOGSCAN_BT_CASE(name) k_##name:
@@ -1310,7 +1325,7 @@ inline run_status bt_attempt(const bt_view& v, bt_space& m, const char* t, std::
         for (;;) {
             e = bi + pc;
             ++visits;
-            if (e->row >= 0 && (choices != 0 || !single) && seen(e->row, pos)) goto fail;
+            if (e->row >= 0 && m.cleared && seen(e->row, pos)) goto fail;
             switch (e->c.o) {
 #endif
             LOGSCAN_BT_CASE(byte) {
@@ -1359,16 +1374,34 @@ inline run_status bt_attempt(const bt_view& v, bt_space& m, const char* t, std::
                 const inst& body = bi[e->body].c;
                 const bt_inst& ex = bi[e->exit];
                 if (e->loop == 1) { // greedy: take the whole run, then try the exits from its end
-                    const std::size_t q = e->stop >= 0 ? stop_at(e->stop, pos) : run_end(body, pos);
-                    std::size_t hi = q;
-                    if (q > pos && (choices != 0 || !single)) {
+                    std::size_t q = pos, hi = pos;
+                    bool blocked = false; // the run reached a loop state explored before
+                    if (!m.cleared) { // nothing marked yet: the whole run
+                        q = hi = e->stop >= 0 ? stop_at(e->stop, pos, n) : run_end(body, pos, n);
+                    } else {
+                        // read the text only up to the first explored state of the loop: a
+                        // block of positions at a time, each twice the last, bits first
                         const std::size_t row0 = static_cast<std::size_t>(e->row) * width - base;
-                        const std::size_t f = bt_mark_run(bits, row0 + pos + 1, row0 + q + 1);
-                        hi = f - row0 - 1; // the run up to an already-explored state
+                        std::size_t x = pos;
+                        for (std::size_t len = 512;; len *= 2) {
+                            const std::size_t end = n - x > len ? x + len : n;
+                            const std::size_t f = bt_first_set(bits, row0 + x + 1, row0 + end + 1) - row0;
+                            const std::size_t to = f <= end ? f : end;
+                            q = e->stop >= 0 ? stop_at(e->stop, x, to) : run_end(body, x, to);
+                            if (q < to) break;
+                            if (f <= end) {
+                                blocked = true;
+                                break;
+                            }
+                            x = to;
+                            if (x >= n) break;
+                        }
+                        hi = blocked ? q - 1 : q;
+                        if (hi > pos) bt_mark_run(bits, row0 + pos + 1, row0 + hi + 1); // all clear
                     }
-                    visits += hi - pos;
+                    visits += q - pos;
                     if (e->possessive) { // the run's end is the one place the exit may follow
-                        if (hi != q || !need_ok(ex, q)) goto fail;
+                        if (blocked || !need_ok(ex, q)) goto fail;
                         pc = e->exit;
                         pos = q;
                         LOGSCAN_BT_NEXT;
