@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Shared helpers of the benchmark programs: argument parsing, inputs built from the bundled
-// samples, a best-of-N timer, and the result table (MB/s and the ratio to a reference row).
+// samples, best-of-N timers (one contender, or several taking turns), and the result table (MB/s and the ratio to a reference row).
 #ifndef LOGSCAN_BENCH_UTIL_HPP
 #define LOGSCAN_BENCH_UTIL_HPP
 
@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -147,6 +148,20 @@ double best_seconds(int runs, F&& f) {
         f();
         const auto t1 = std::chrono::steady_clock::now();
         best = std::min(best, std::chrono::duration<double>(t1 - t0).count());
+    }
+    return best;
+}
+
+/// Runs the contenders `fs...` in turns, `runs` rounds of one run each, and returns the best
+/// wall time of each in seconds (in the order given): a noisy spell of the shared machine
+/// then falls on every contender instead of on one, which keeps the ratios of one run honest.
+template <class... F>
+std::array<double, sizeof...(F)> best_seconds_turns(int runs, F&&... fs) {
+    std::array<double, sizeof...(F)> best;
+    best.fill(1e300);
+    for (int r = 0; r < runs; ++r) {
+        std::size_t i = 0;
+        ((best[i] = std::min(best[i], best_seconds(1, fs)), ++i), ...);
     }
     return best;
 }
