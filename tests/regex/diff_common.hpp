@@ -30,22 +30,31 @@ inline std::string unhex(const std::string& h) {
     return out;
 }
 
+/// Calls `f(fields)` for every line of tests/data/regex/`name`, with `fields` a stream over
+/// the line's space-separated fields.
+template <class F>
+void each_data_line(const char* name, F&& f) {
+    std::ifstream in(std::string(LOGSCAN_SOURCE_DIR) + "/tests/data/regex/" + name);
+    REQUIRE(in.good());
+    std::string line;
+    while (std::getline(in, line)) {
+        std::istringstream fields(line);
+        f(fields);
+    }
+}
+
 /// All cases, grouped by pattern index.
 inline const std::vector<std::vector<expected_case>>& cases() {
     static const std::vector<std::vector<expected_case>> all = [] {
         std::vector<std::vector<expected_case>> v;
-        std::ifstream in(std::string(LOGSCAN_SOURCE_DIR) + "/tests/data/regex/cases.txt");
-        REQUIRE(in.good());
-        std::string line;
-        while (std::getline(in, line)) {
-            std::istringstream ls(line);
+        each_data_line("cases.txt", [&](std::istringstream& ls) {
             expected_case c;
             std::string hex;
             ls >> c.pattern >> hex >> c.full >> c.search >> c.all;
             c.input = unhex(hex);
             if (static_cast<std::size_t>(c.pattern) >= v.size()) v.resize(static_cast<std::size_t>(c.pattern) + 1);
             v[static_cast<std::size_t>(c.pattern)].push_back(std::move(c));
-        }
+        });
         return v;
     }();
     return all;

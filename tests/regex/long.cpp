@@ -31,11 +31,7 @@ struct long_case {
 const std::vector<long_case>& long_cases() {
     static const std::vector<long_case> all = [] {
         std::vector<long_case> v;
-        std::ifstream in(std::string(LOGSCAN_SOURCE_DIR) + "/tests/data/regex/long_cases.txt");
-        REQUIRE(in.good());
-        std::string line;
-        while (std::getline(in, line)) {
-            std::istringstream ls(line);
+        rx::each_data_line("long_cases.txt", [&](std::istringstream& ls) {
             long_case c;
             std::string h, u, t;
             ls >> c.pattern >> h >> u >> c.count >> t >> c.full >> c.search;
@@ -43,7 +39,7 @@ const std::vector<long_case>& long_cases() {
             c.unit = rx::unhex(u);
             c.tail = rx::unhex(t);
             v.push_back(std::move(c));
-        }
+        });
         return v;
     }();
     return all;

@@ -1063,12 +1063,9 @@ struct bt_job {
 
 /// The pattern-independent view of a program the backtracker runs.
 struct bt_view {
-    const inst* code;
-    const byteset* sets;
-    const bt_inst* in;
-    const char* lits;
+    const bt_inst* in;                        ///< per pc
+    const char* lits;                         ///< per pc: the byte of a byte instruction
     const std::array<std::uint8_t, 256>* out; ///< per set: 1 for the bytes not in it
-    std::size_t rows;
 };
 
 /// Where the backtracker works: its visited bits and its job stack.
@@ -1511,7 +1508,7 @@ inline run_status backtrack_run(const char* t, std::size_t n, std::size_t from, 
     std::uint64_t bits[bt_words];
     bt_job stack[bt_jobs];
     const std::size_t words = (B::tab.rows * (n - from + 1) + 63) / 64;
-    const bt_view v{C::code.data(), C::sets.data(), B::tab.in.data(), B::tab.lits.data(), B::tab.out.data(), B::tab.rows};
+    const bt_view v{B::tab.in.data(), B::tab.lits.data(), B::tab.out.data()};
     bt_space m{bits, words, stack};
     constexpr auto ns = static_cast<std::size_t>(C::nslots);
     if (anchored) return bt_attempt(v, m, t, n, from, from, full, must_advance, true, ns, caps, steps);
