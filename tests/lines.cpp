@@ -237,4 +237,13 @@ TEST_CASE("lines::a callable is a line visitor") {
     auto two = [&](const logscan::line&) { return ++n < 2; };
     CHECK(logscan::for_each_line(std::string_view("a\nb\nc\n"), two).code == logscan::error_code::stopped);
     CHECK(n == 2);
+    // a lambda written in the call (a temporary), contiguous and streamed
+    std::size_t bytes = 0;
+    CHECK(logscan::for_each_line(std::string_view("ab\ncde\n"), [&](const logscan::line& l) { bytes += l.text.size(); }).ok());
+    CHECK(bytes == 5);
+    logscan::memory_source src(std::string_view("x\nyz"));
+    char carry[16];
+    std::size_t lines = 0;
+    CHECK(logscan::for_each_line(src, [&](const logscan::line&) { ++lines; }, std::span<char>(carry)).ok());
+    CHECK(lines == 2);
 }

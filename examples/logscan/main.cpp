@@ -15,6 +15,7 @@
 #include <logscan/formats/detect.hpp>
 #include <logscan/ndjson.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -40,6 +41,7 @@ constexpr const char* usage_text =
     "                       [--with-filename] [--threads N] FILE...\n"
     "       logscan stats [--format ID] [--threads N] FILE...\n"
     "       logscan summary [--format ID] [--top K] [--svg DIR] FILE...\n"
+    "       (convert, stats and summary also take --max-line BYTES)\n"
     "       logscan --help | --version | COMMAND --help\n"
     "\n"
     "FILE may be - for standard input. Formats (ID): megengine-log, megengine-profile,\n"
@@ -61,7 +63,7 @@ constexpr const char* detect_help =
 
 constexpr const char* convert_help =
     "usage: logscan convert [--format ID] [--to ndjson|csv] [--type T,...] [--out-dir DIR]\n"
-    "                       [--with-filename] [--threads N] [--part-size BYTES] FILE...\n"
+    "                       [--with-filename] [--threads N] [--part-size BYTES] [--max-line BYTES] FILE...\n"
     "Converts each FILE (- for standard input), one after another, to records.\n"
     "  --format ID       the format (default: detected per FILE)\n"
     "  --to ndjson       one JSON object a line on standard output (the default)\n"
@@ -72,25 +74,30 @@ constexpr const char* convert_help =
     "  --with-filename   each record says which FILE it came from (\"input\")\n"
     "  --threads N       NDJSON: parse each FILE in parts, N at a time (megengine-log, paddle-log,\n"
     "                    tvm-profile; the output is the same as with one thread; default 1)\n"
-    "  --part-size BYTES the size of a part with --threads (default 262144)\n";
+    "  --part-size BYTES the size of a part with --threads (default 262144)\n"
+    "  --max-line BYTES  the longest line read (default 1048576); a longer one is an error record\n"
+    "                    and reading goes on with the next line\n";
 
 constexpr const char* summary_help =
-    "usage: logscan summary [--format ID] [--top K] [--svg DIR] FILE...\n"
+    "usage: logscan summary [--format ID] [--top K] [--svg DIR] [--max-line BYTES] FILE...\n"
     "A report per FILE: megengine-log: the peak static allocation per comp node;\n"
     "megengine-profile: the top operators by device time and the time per operator type;\n"
     "chainer-memtrace: the peak of live buffer bytes over the functions in rank order;\n"
     "paddle-log: the loss curve (first, min, last), learning rate, ips, top operators by GPU time;\n"
     "tvm-profile: per report, the top fused kernels by duration with their share of the Sum row.\n"
     "  --top K    how many operators or kernels (default 10)\n"
-    "  --svg DIR  also write charts as DIR/<file name>.<chart>.svg\n";
+    "  --svg DIR  also write charts as DIR/<file name>.<chart>.svg\n"
+    "  --max-line BYTES  the longest line read (default 1048576)\n";
 
 constexpr const char* stats_help =
-    "usage: logscan stats [--format ID] [--threads N] [--part-size BYTES] FILE...\n"
+    "usage: logscan stats [--format ID] [--threads N] [--part-size BYTES] [--max-line BYTES] FILE...\n"
     "Parses each FILE without writing records and prints the records per type, the text\n"
     "and error counts, bytes, elapsed time and throughput: the parse speed on your logs.\n"
     "  --threads N       parse each FILE in parts, N at a time (megengine-log, paddle-log,\n"
     "                    tvm-profile; the counts are the same as with one thread; default 1)\n"
-    "  --part-size BYTES the size of a part with --threads (default 262144)\n";
+    "  --part-size BYTES the size of a part with --threads (default 262144)\n"
+    "  --max-line BYTES  the longest line read (default 1048576); a longer one is an error record\n"
+    "                    and reading goes on with the next line\n";
 
 int usage_error(const std::string& what) {
     std::fprintf(stderr, "logscan: %s\n%s", what.c_str(), usage_text);
@@ -101,6 +108,22 @@ bool known_format(std::string_view f) {
     for (const auto& d : logscan::detectors)
         if (d.name == f) return true;
     return false;
+}
+
+// Empty when some format (`format`, or any when empty) has records of type `t`; else the
+// types there are, for the usage error.
+std::string unknown_type(std::string_view t, std::string_view format) {
+    std::vector<std::string_view> known;
+    for (const auto& d : logscan::detectors) {
+        if (!format.empty() && d.name != format) continue;
+        for (std::string_view k : d.types) {
+            if (k == t) return {};
+            if (std::find(known.begin(), known.end(), k) == known.end()) known.push_back(k);
+        }
+    }
+    std::string list = "types:";
+    for (std::string_view k : known) list += (list.size() > 6 ? ", " : " ") + std::string(k);
+    return list;
 }
 
 // A source that hands out the bytes already read for detection, then the rest of `inner`.
@@ -176,7 +199,7 @@ logscan::error read_head(Source& src, std::string& head, bool& more) {
 
 // Runs the format's ndjson_visitor over `src` into writer `w`; counts error records.
 template <class Writer, class Source>
-logscan::error run_format(std::string_view format, Source& src, Writer& w, std::uint64_t& errors) {
+logscan::error run_format(std::string_view format, Source& src, Writer& w, std::uint64_t& errors, std::size_t max_line) {
     namespace ls = logscan;
     logscan::error e{};
     auto go = [&](auto& v, auto parse) {
@@ -185,7 +208,7 @@ logscan::error run_format(std::string_view format, Source& src, Writer& w, std::
     };
     if (format == ls::megengine_log::format_name) {
         ls::megengine_log::ndjson_visitor<Writer> v{w};
-        go(v, [](auto& s, auto& vis) { return ls::megengine_log::parse(s, vis); });
+        go(v, [&](auto& s, auto& vis) { return ls::megengine_log::parse(s, vis, max_line); });
     } else if (format == ls::megengine_profile::format_name) {
         ls::megengine_profile::ndjson_visitor<Writer> v{w};
         go(v, [](auto& s, auto& vis) { return ls::megengine_profile::parse(s, vis); });
@@ -193,13 +216,13 @@ logscan::error run_format(std::string_view format, Source& src, Writer& w, std::
             e = {}; // (errors in the document are records; counted)
     } else if (format == ls::chainer_memtrace::format_name) {
         ls::chainer_memtrace::ndjson_visitor<Writer> v{w};
-        go(v, [](auto& s, auto& vis) { return ls::chainer_memtrace::parse(s, vis); });
+        go(v, [&](auto& s, auto& vis) { return ls::chainer_memtrace::parse(s, vis, {.max_line = max_line}); });
     } else if (format == ls::paddle_log::format_name) {
         ls::paddle_log::ndjson_visitor<Writer> v{w};
-        go(v, [](auto& s, auto& vis) { return ls::paddle_log::parse(s, vis); });
+        go(v, [&](auto& s, auto& vis) { return ls::paddle_log::parse(s, vis, max_line); });
     } else {
         ls::tvm_profile::ndjson_visitor<Writer> v{w};
-        go(v, [](auto& s, auto& vis) { return ls::tvm_profile::parse(s, vis); });
+        go(v, [&](auto& s, auto& vis) { return ls::tvm_profile::parse(s, vis, max_line); });
     }
     return e;
 }
@@ -221,7 +244,13 @@ logscan::error run_format_parts(std::string_view format, Source& src, const logs
     auto go = [&]<template <class> class P, template <class> class V>(auto point) {
         using slot = logscan_cli::part_slot<P, V, Out>;
         return logscan_cli::parse_in_parts<slot>(
-            src, po, point, [&] { return std::make_unique<slot>(ctx); }, [&](slot& s) { drain(s.out); }, errors, count);
+            src, po, point,
+            [&] {
+                auto s = std::make_unique<slot>(ctx);
+                s->max_line = po.max_line;
+                return s;
+            },
+            [&](slot& s) { drain(s.out); }, errors, count);
     };
     if (format == ls::megengine_log::format_name)
         return go.template operator()<ls::megengine_log::parser, ls::megengine_log::ndjson_visitor>(ls::megengine_log::split_point);
@@ -326,6 +355,7 @@ struct options {
     std::size_t top = 10;
     logscan_cli::parts_options parts{1, std::size_t{256} << 10};
     std::vector<const char*> files;
+    std::size_t max_line = logscan::line_buffer::default_capacity; // --max-line
 };
 
 // Parses the options of convert and stats; returns 0, or the usage error status (2) after
@@ -373,6 +403,13 @@ int parse_options(int argc, char** argv, options& o, const char* help, bool conv
             const auto v = logscan::parse_number<std::size_t>(n);
             if (!v.ok() || v.value == 0 || v.value > (std::size_t{1} << 30)) return usage_error("--part-size needs a number of bytes from 1 to 2^30");
             o.parts.part_bytes = v.value;
+        } else if (is("--max-line")) {
+            std::string n;
+            if (!value("--max-line", n)) return usage_error("--max-line needs a number of bytes");
+            const auto v = logscan::parse_number<std::size_t>(n);
+            if (!v.ok() || v.value == 0 || v.value > (std::size_t{1} << 31)) return usage_error("--max-line needs a number of bytes from 1 to 2^31");
+            o.max_line = v.value;
+            o.parts.max_line = v.value;
         } else if (convert && is("--out-dir")) {
             if (!value("--out-dir", o.out_dir)) return usage_error("--out-dir needs a value");
         } else if (convert && a == "--with-filename") {
@@ -392,6 +429,10 @@ int parse_options(int argc, char** argv, options& o, const char* help, bool conv
         }
     }
     if (o.files.empty()) return usage_error("no FILE given (- reads standard input)");
+    for (const std::string& t : o.types.types) // a misspelt type would select nothing, in silence
+        if (std::string known = unknown_type(t, o.format); !known.empty())
+            return usage_error("--type: '" + t + "' is no record type of " + (o.format.empty() ? std::string("any format") : o.format) +
+                               " (" + known + ")");
     if (o.parts.threads > 1 && o.to == "csv") return usage_error("--threads is for NDJSON output (and stats); CSV is written by one thread");
     return 0;
 }
@@ -455,7 +496,7 @@ int cmd_convert_ndjson(const options& o) {
                     return 1;
                 }
             } else {
-                e = run_format(format, src, w, errors);
+                e = run_format(format, src, w, errors, o.max_line);
             }
             if (!e.ok()) {
                 report_failure(path, e);
@@ -530,7 +571,7 @@ int cmd_convert_csv(options& o) {
     for (const std::string& p : paths)
         status |= with_format(p.c_str(), o.format, prog, [&](std::string_view format, auto& src) {
             std::uint64_t errors = 0;
-            return run_format(format, src, cols, errors).ok() ? 0 : 1;
+            return run_format(format, src, cols, errors, o.max_line).ok() ? 0 : 1;
         });
     logscan_cli::csv_writer w;
     std::vector<std::FILE*> opened;
@@ -557,7 +598,7 @@ int cmd_convert_csv(options& o) {
         if (o.with_filename) w.set_file(shown);
         status |= with_format(paths[i].c_str(), o.format, prog, [&](std::string_view format, auto& src) {
             std::uint64_t errors = 0;
-            const logscan::error e = run_format(format, src, w, errors);
+            const logscan::error e = run_format(format, src, w, errors, o.max_line);
             if (!e.ok()) {
                 report_failure(shown, e);
                 return 1;
@@ -600,7 +641,7 @@ int cmd_stats(const options& o) {
                                                                             p.clear();
                                                                         },
                                                                         errors, parts)
-                                         : run_format(format, src, w, errors);
+                                         : run_format(format, src, w, errors, o.max_line);
             if (!e.ok()) {
                 report_failure(path, e);
                 return 1;
@@ -622,8 +663,9 @@ int cmd_stats(const options& o) {
         };
         std::printf("  text     %llu\n  errors   %llu\n", find("text"), find("error"));
         if (o.parts.threads > 1 && splittable(used)) 
-            std::printf("  threads  %u (%llu parts in parallel, %llu read again after a record across a cut)\n", o.parts.threads,
-                        static_cast<unsigned long long>(parts.kept), static_cast<unsigned long long>(parts.redone));
+            std::printf("  threads  %u (%llu %s in parallel, %llu read again after a record across a cut)\n", o.parts.threads,
+                        static_cast<unsigned long long>(parts.kept), parts.kept == 1 ? "part" : "parts",
+                        static_cast<unsigned long long>(parts.redone));
         std::printf("  bytes    %llu\n  elapsed  %.3f s\n  speed    %.1f MB/s\n", static_cast<unsigned long long>(prog.done), secs,
                     secs > 0 ? static_cast<double>(prog.done) / secs / 1e6 : 0.0);
     }
@@ -641,7 +683,7 @@ int cmd_summary(const options& o) {
         set.stem = std::strcmp(path, "-") == 0 ? "stdin" : std::string(base);
         status |= with_format(path, o.format, prog, [&](std::string_view format, auto& src) {
             auto go = [&](auto v) {
-                const logscan::error e = v.parse(src);
+                const logscan::error e = v.parse(src, o.max_line);
                 const bool io = e.code == logscan::error_code::io_error || e.code == logscan::error_code::open_failed;
                 if (!e.ok() && (io || format != logscan::megengine_profile::format_name)) {
                     report_failure(path, e);

@@ -48,6 +48,7 @@ struct part_slot {
     std::optional<Parser<visitor_type>> parser;
     std::string bytes;                      // the part
     std::uint64_t lines_before = 0, offset = 0; // where it starts in the input
+    std::size_t max_line = logscan::line_buffer::default_capacity; // the parser's longest line
     bool parsed = false;                    // (guarded by the driver's mutex)
     bool at_rest = false;
 
@@ -58,7 +59,7 @@ struct part_slot {
     void parse() {
         release();
         vis.emplace(visitor_type{out.writer()}); // (an aggregate: no parenthesised init in clang 14)
-        parser.emplace(*vis);
+        parser.emplace(*vis, max_line);
         parser->start_at(lines_before, offset);
         read(bytes);
     }
@@ -86,6 +87,7 @@ inline std::uint64_t newlines(std::string_view s) {
 struct parts_options {
     unsigned threads = 2;
     std::size_t part_bytes = std::size_t{256} << 10;
+    std::size_t max_line = logscan::line_buffer::default_capacity; // each part's parser's
 };
 
 // How the parts went: kept as parsed in parallel, or read again by the parser before them.

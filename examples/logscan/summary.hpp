@@ -58,6 +58,18 @@ inline bool write_chart(const settings& s, const std::string& chart, const std::
 }
 
 // The K largest of (name, value) pairs, largest first (stable for ties).
+// `s` in at most `w` code points: cut with "..." at its end when longer (a column of a report).
+inline std::string fit(std::string_view s, std::size_t w) {
+    auto starts = [&](std::size_t i) { return (static_cast<unsigned char>(s[i]) & 0xC0u) != 0x80u; };
+    std::size_t cps = 0, keep = s.size(); // keep: bytes of the first w - 3 code points
+    for (std::size_t i = 0; i < s.size(); ++i) {
+        if (!starts(i)) continue;
+        if (cps == w - 3) keep = i;
+        if (++cps > w) return std::string(s.substr(0, keep)) + "...";
+    }
+    return std::string(s);
+}
+
 inline std::vector<std::pair<std::string, double>> top_k(std::vector<std::pair<std::string, double>> v, std::size_t k) {
     std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
     if (v.size() > k) v.resize(k);
@@ -80,7 +92,7 @@ struct megengine_log_summary {
     std::uint64_t errors = 0; // error records (the exit status is 1 when there are any)
     void on_error(const logscan::error&) { ++errors; }
     template <class Source>
-    logscan::error parse(Source& src) { return ls::megengine_log::parse(src, *this); }
+    logscan::error parse(Source& src, std::size_t max_line) { return ls::megengine_log::parse(src, *this, max_line); }
     struct peak {
         std::uint64_t bytes = 0, line = 0;
         double mib = 0;
@@ -89,11 +101,16 @@ struct megengine_log_summary {
     std::size_t tables = 0, rows = 0;
     void on_mem_alloc(const ls::megengine_log::mem_alloc& r) {
         ++rows;
+        on_mem_alloc_row_table(r.line);
         auto it = nodes.find(r.comp_node);
         if (it == nodes.end()) it = nodes.emplace(std::string(r.comp_node), peak{}).first;
         if (r.alloc_bytes > it->second.bytes) it->second = {r.alloc_bytes, r.line, r.alloc_mib};
     }
-    void on_mem_alloc_stats(const ls::megengine_log::mem_alloc_stats&) { ++tables; }
+    std::uint64_t last_row = 0; // a table's rows are consecutive lines: a gap starts another
+    void on_mem_alloc_row_table(std::uint64_t line) {
+        if (line != last_row + 1) ++tables;
+        last_row = line;
+    }
     bool print(const settings& s) const {
         std::printf("  static memory allocation: %zu rows in %zu tables; peak per comp node:\n", rows, tables);
         std::printf("    %-12s %12s %14s %8s\n", "comp node", "peak MiB", "bytes", "line");
@@ -114,7 +131,7 @@ struct megengine_profile_summary {
     std::uint64_t errors = 0; // error records (the exit status is 1 when there are any)
     void on_error(const logscan::error&) { ++errors; }
     template <class Source>
-    logscan::error parse(Source& src) { return ls::megengine_profile::parse(src, *this); }
+    logscan::error parse(Source& src, std::size_t) { return ls::megengine_profile::parse(src, *this); } // (no lines)
     struct op {
         double device_s = 0;
         bool timed = false;
@@ -153,7 +170,7 @@ struct megengine_profile_summary {
         std::vector<std::pair<std::string, double>> bars;
         for (const auto& [id, t] : top_k(all, s.top)) {
             const op& o = ops.find(id)->second;
-            std::printf("    %-6s %-44.44s %-24.24s %10.3f %6.2f%%\n", id.c_str(), o.name.c_str(), o.type.c_str(), t * 1e3,
+            std::printf("    %-6s %-44s %-24s %10.3f %6.2f%%\n", id.c_str(), fit(o.name, 44).c_str(), fit(o.type, 24).c_str(), t * 1e3,
                         total > 0 ? 100 * t / total : 0.0);
             bars.emplace_back(o.name.empty() ? id : o.name, t * 1e3);
         }
@@ -172,7 +189,7 @@ struct chainer_memtrace_summary {
     std::uint64_t errors = 0; // error records (the exit status is 1 when there are any)
     void on_error(const logscan::error&) { ++errors; }
     template <class Source>
-    logscan::error parse(Source& src) { return ls::chainer_memtrace::parse(src, *this); }
+    logscan::error parse(Source& src, std::size_t max_line) { return ls::chainer_memtrace::parse(src, *this, {.max_line = max_line}); }
     struct fn {
         std::uint64_t index;
         std::int64_t rank;
@@ -246,7 +263,7 @@ struct paddle_log_summary {
     std::uint64_t errors = 0; // error records (the exit status is 1 when there are any)
     void on_error(const logscan::error&) { ++errors; }
     template <class Source>
-    logscan::error parse(Source& src) { return ls::paddle_log::parse(src, *this); }
+    logscan::error parse(Source& src, std::size_t max_line) { return ls::paddle_log::parse(src, *this, max_line); }
     std::vector<double> step, loss, lr, ips;
     std::vector<std::pair<std::string, double>> ops; // Operator Summary, top level, GPU total
     std::string time_unit = "ms";
@@ -305,7 +322,7 @@ struct paddle_log_summary {
             std::printf("  top operators by GPU total (%s), of %zu:\n", time_unit.c_str(), ops.size());
             const auto top = top_k(ops, s.top);
             for (const auto& [name, t] : top)
-                std::printf("    %-48.48s %12.2f %6.2f%%\n", name.c_str(), t, total > 0 ? 100 * t / total : 0.0);
+                std::printf("    %-48s %12.2f %6.2f%%\n", fit(name, 48).c_str(), t, total > 0 ? 100 * t / total : 0.0);
             chart_bars(s, "top-operators", "Top operators by GPU total", top, time_unit, ok);
         }
         if (!step.empty())
@@ -319,7 +336,7 @@ struct tvm_profile_summary {
     std::uint64_t errors = 0; // error records (the exit status is 1 when there are any)
     void on_error(const logscan::error&) { ++errors; }
     template <class Source>
-    logscan::error parse(Source& src) { return ls::tvm_profile::parse(src, *this); }
+    logscan::error parse(Source& src, std::size_t max_line) { return ls::tvm_profile::parse(src, *this, max_line); }
     struct report {
         std::string model, device;
         double mean_ms = NAN, sum_us = NAN;
@@ -348,7 +365,7 @@ struct tvm_profile_summary {
                         r.model.empty() ? "?" : r.model.c_str(), r.device.empty() ? "?" : r.device.c_str(), mean);
             const auto top = top_k(r.kernels, s.top);
             for (const auto& [name, us] : top)
-                std::printf("    %-60.60s %12.2f us %6.2f%%\n", name.c_str(), us,
+                std::printf("    %-60s %12.2f us %6.2f%%\n", fit(name, 60).c_str(), us,
                             std::isfinite(r.sum_us) && r.sum_us > 0 ? 100 * us / r.sum_us : 0.0);
             chart_bars(s, "top-kernels-" + std::to_string(k++) + "-" + r.model, "Top fused kernels: " + r.model + " on " + r.device,
                        top, "us", ok);

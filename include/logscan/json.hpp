@@ -398,9 +398,9 @@ LOGSCAN_FORCE_INLINE constexpr action call_as_action(F&& f) {
     } else if constexpr (std::is_same_v<std::remove_cvref_t<R>, flow>) {
         return std::forward<F>(f)() == flow::stop ? action::stop : action::proceed;
     } else {
-        static_assert(std::is_convertible_v<R, bool>,
-                      "logscan::json: a visitor callback must return void, bool, logscan::flow "
-                      "or logscan::json::action");
+        static_assert(std::is_same_v<std::remove_cvref_t<R>, bool>, // (an int would stop on 0)
+                      "logscan::json: a visitor callback must return void, bool (false stops), "
+                      "logscan::flow or logscan::json::action");
         return static_cast<bool>(std::forward<F>(f)()) ? action::proceed : action::stop;
     }
 }

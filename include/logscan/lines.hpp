@@ -254,8 +254,7 @@ private:
         const std::uint64_t cap = limit_;
         return report_error(vis_, error{error_code::line_too_long, lines_, cap + 1,
                                         pending_offset_ + cap,
-                                        "line longer than the line buffer; it is skipped "
-                                        "(give a larger line_buffer)",
+                                        "line longer than the line buffer (max_line); it is skipped",
                                         0});
     }
 
@@ -317,8 +316,8 @@ constexpr std::size_t find_split(std::string_view text, std::size_t from, std::s
 /// Calls `vis.on_line` for every line of a contiguous buffer. Never allocates.
 /// Returns `error_code::stopped` if a callback stopped, else no error.
 template <class Visitor>
-error for_each_line(std::string_view text, Visitor& vis) {
-    line_splitter<Visitor> s(vis);
+error for_each_line(std::string_view text, Visitor&& vis) { // (a temporary lambda too)
+    line_splitter<std::remove_reference_t<Visitor>> s(vis);
     if (s.feed(text) == flow::stop || s.finish() == flow::stop)
         return {error_code::stopped, s.lines(), 0, s.bytes(), to_string(error_code::stopped), 0};
     return {};
@@ -328,8 +327,8 @@ error for_each_line(std::string_view text, Visitor& vis) {
 /// Returns the source's error (after delivering every line read before it), `stopped`, or
 /// no error. Allocates nothing.
 template <byte_source Source, class Visitor>
-error for_each_line(Source& src, Visitor& vis, std::span<char> carry) {
-    line_splitter<Visitor> s(vis, carry);
+error for_each_line(Source& src, Visitor&& vis, std::span<char> carry) { // (a temporary lambda too)
+    line_splitter<std::remove_reference_t<Visitor>> s(vis, carry);
     error e = pump(src, s);
     e.line = s.lines();
     e.offset = s.bytes();

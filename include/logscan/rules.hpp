@@ -244,7 +244,8 @@ constexpr line_rule<P, Handler> rule(Handler h) {
     static_assert(internal::rule_handler<Handler, P>,
                   "logscan::rule: the handler cannot be called with the match. Write it as "
                   "[&](const auto& m, logscan::rule_context& ctx) { ... } or [&](const auto& m) { ... } "
-                  "(m is a const logscan::regex_result<P>&: m.get<1>(), or auto [all, a, b] = m;), "
+                  "(m is a const logscan::regex_result<P>&: auto [all, a, b] = m; or, in a generic lambda, "
+                  "m.template get<1>()), "
                   "returning void, bool or logscan::flow");
     static_assert(internal::samples_match<P, Samples...>(std::make_index_sequence<sizeof...(Samples)>{}));
     return {std::move(h), 1u};

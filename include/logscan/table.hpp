@@ -45,7 +45,9 @@
 /// - `pipe_table` (`| a | b |`): the first pipe line is the header; `|---|---|` separator
 ///   lines are skipped; the table ends at the first line that does not start with `|`. A
 ///   title line fed to it before the table (and not followed by a blank line) is the table's
-///   title.
+///   title: a framed title, `===Perf Summary===` or `---Title---` (a plain line of text is no
+///   title). A row with fewer cells than the header has its missing cells empty (`text()`
+///   empty, like a blank cell); one with more has them all delivered, past the header's.
 ///
 /// Every reader also has `feed(line, offer::loose_lines)`, `keep(line)` and `close(line)`,
 /// the protocol `line_router` (route.hpp) uses to share lines with line rules.

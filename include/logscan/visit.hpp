@@ -62,8 +62,10 @@ LOGSCAN_FORCE_INLINE constexpr flow call_as_flow(F&& f, A&&... a) {
     } else if constexpr (std::is_same_v<std::remove_cvref_t<R>, flow>) {
         return std::forward<F>(f)(std::forward<A>(a)...);
     } else {
-        static_assert(std::is_convertible_v<R, bool>,
-                      "logscan: a visitor callback must return void, bool or logscan::flow");
+        // (only bool itself: an int would convert too, and a C habit of returning 0 for
+        // "fine" would silently stop the parse)
+        static_assert(std::is_same_v<std::remove_cvref_t<R>, bool>,
+                      "logscan: a visitor callback must return void, bool (false stops) or logscan::flow");
         return static_cast<bool>(std::forward<F>(f)(std::forward<A>(a)...)) ? flow::proceed
                                                                              : flow::stop;
     }

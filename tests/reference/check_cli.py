@@ -130,6 +130,11 @@ def stats(logscan, paths):
         size = os.path.getsize(path)
         check(any(l.split() == ['bytes', str(size)] for l in lines), f'{path}: bytes is not {size}')
         check(any(l.split()[:1] == ['speed'] and l.endswith('MB/s') for l in lines), f'{path}: no speed line')
+        # every type the input has is one --type knows, and selects just its records
+        for t, n in counts.items():
+            one = run([logscan, 'convert', '--type', t, path])
+            check(one.returncode == nd.returncode, f'{path}: --type {t}: exit {one.returncode} ({one.stderr.decode()!r})')
+            check(len(one.stdout.decode().splitlines()) == n, f'{path}: --type {t}: not {n} records')
     print(f'{len(paths)} inputs counted')
 
 
@@ -153,6 +158,27 @@ def usage(logscan, sample):
     status(['convert', '--part-size', '0', sample], 2, '--part-size needs a number of bytes')
     status(['convert', '--threads', '2', '--to', 'csv', '--type', 'opr', sample], 2, '--threads is for NDJSON output')
     status(['summary', '--threads', '2', sample], 2, "unknown option '--threads'")
+    # a misspelt record type is a usage error naming the types (the sample is a megengine-profile)
+    status(['convert', '--type', 'calls', sample], 2, "'calls' is no record type of any format (types: opr, var,")
+    status(['convert', '--format', 'megengine-profile', '--type', 'opr,call', sample], 2,
+           "'call' is no record type of megengine-profile (types: opr, var, mem_chunk, exec, opr_time, opr_footprint, error)")
+    status(['convert', '--type', 'call,opr', sample], 0)  # (call: a tvm-profile type)
+    # --max-line: a 2 MiB line is an error record by default (exit 1, the next line still read),
+    # a text record under a larger limit, in convert, stats and summary alike
+    hdr = b'[06 15:13:35 330@env.py:meghair.train.env] WRN hello\n'
+    big = hdr + b'x' * (2 << 20) + b'\n' + hdr
+    status(['convert', '--format', 'megengine-log', '-'], 1, 'error record', stdin=big)
+    r = run([logscan, 'convert', '--format', 'megengine-log', '-'], big)
+    types = [json.loads(l)['type'] for l in r.stdout.decode().splitlines()]
+    check(types == ['log', 'error', 'log'], f'--max-line default: {types}')
+    r = run([logscan, 'convert', '--max-line', str(3 << 20), '--format', 'megengine-log', '-'], big)
+    types = [json.loads(l)['type'] for l in r.stdout.decode().splitlines()]
+    check(r.returncode == 0 and types == ['log', 'text', 'log'], f'--max-line 3 MiB: exit {r.returncode}, {types}')
+    status(['stats', '--max-line=3145728', '--format', 'megengine-log', '-'], 0, stdin=big)
+    status(['stats', '--threads', '2', '--max-line', '3145728', '--format', 'megengine-log', '-'], 0, stdin=big)
+    status(['summary', '--max-line', '3145728', '--format', 'megengine-log', '-'], 0, stdin=big)
+    status(['summary', '--format', 'megengine-log', '-'], 1, stdin=big)
+    status(['convert', '--max-line', '0', sample], 2, '--max-line needs a number of bytes')
     # a format that one thread reads says so, and its output is the one-thread output
     status(['convert', '--threads', '2', sample], 0, 'megengine-profile is read by one thread')
     status(['--version'], 0, out='logscan ')

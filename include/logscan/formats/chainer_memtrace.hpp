@@ -81,6 +81,10 @@ namespace logscan::chainer_memtrace {
 /// The format's name, as the command line and `detect` know it.
 inline constexpr std::string_view format_name = "chainer-memtrace";
 
+/// The `"type"` of every record the format yields, as its NDJSON writer names them (with the
+/// `text` and `error` records of formats.md's common rules where it has them).
+inline constexpr std::string_view record_types[] = {"header", "buffer", "function", "text", "error"};
+
 /// The first line: `86 92`.
 struct header {
     std::uint64_t line;      ///< line number

@@ -29,6 +29,7 @@
 
 #include <array>
 #include <cstddef>
+#include <span>
 #include <string_view>
 
 #include "chainer_memtrace.hpp"
@@ -52,15 +53,16 @@ struct detection {
 struct format_detector {
     std::string_view name;                          ///< e.g. `"paddle-log"`
     std::size_t (*detect)(std::string_view, bool);  ///< its detector
+    std::span<const std::string_view> types;        ///< its record types (`record_types`)
 };
 
 /// The five detectors, in the order that breaks ties.
 inline constexpr std::array<format_detector, 5> detectors = {{
-    {megengine_profile::format_name, [](std::string_view h, bool c) { return megengine_profile::detect(h, c); }},
-    {chainer_memtrace::format_name, [](std::string_view h, bool c) { return chainer_memtrace::detect(h, c); }},
-    {tvm_profile::format_name, [](std::string_view h, bool c) { return tvm_profile::detect(h, c); }},
-    {paddle_log::format_name, [](std::string_view h, bool c) { return paddle_log::detect(h, c); }},
-    {megengine_log::format_name, [](std::string_view h, bool c) { return megengine_log::detect(h, c); }},
+    {megengine_profile::format_name, [](std::string_view h, bool c) { return megengine_profile::detect(h, c); }, megengine_profile::record_types},
+    {chainer_memtrace::format_name, [](std::string_view h, bool c) { return chainer_memtrace::detect(h, c); }, chainer_memtrace::record_types},
+    {tvm_profile::format_name, [](std::string_view h, bool c) { return tvm_profile::detect(h, c); }, tvm_profile::record_types},
+    {paddle_log::format_name, [](std::string_view h, bool c) { return paddle_log::detect(h, c); }, paddle_log::record_types},
+    {megengine_log::format_name, [](std::string_view h, bool c) { return megengine_log::detect(h, c); }, megengine_log::record_types},
 }};
 
 /// The format of an input whose first bytes are `head` (`cut`: the input goes on after

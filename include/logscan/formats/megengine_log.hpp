@@ -79,6 +79,10 @@ namespace logscan::megengine_log {
 /// The format's name, as the command line and `detect` know it.
 inline constexpr std::string_view format_name = "megengine-log";
 
+/// The `"type"` of every record the format yields, as its NDJSON writer names them (with the
+/// `text` and `error` records of formats.md's common rules where it has them).
+inline constexpr std::string_view record_types[] = {"log", "fprop_start", "var_shape", "graph_opt", "opr_seq", "mem_alloc", "workspace_bound", "mem_alloc_stats", "text", "error"};
+
 /// A header line: `[06 15:13:35 330@env.py:meghair.train.env] WRN --fast-run not enabled`.
 struct log {
     std::uint64_t line;        ///< line number

@@ -64,6 +64,10 @@ namespace logscan::megengine_profile {
 /// The format's name, as the command line knows it.
 inline constexpr std::string_view format_name = "megengine-profile";
 
+/// The `"type"` of every record the format yields, as its NDJSON writer names them (with the
+/// `text` and `error` records of formats.md's common rules where it has them).
+inline constexpr std::string_view record_types[] = {"opr", "var", "mem_chunk", "exec", "opr_time", "opr_footprint", "error"};
+
 /// A list of strings held in the parser's scratch buffer (`inputs`, `outputs`, `flags`):
 /// iterate it for `std::string_view`s.
 class string_list {

@@ -80,6 +80,10 @@ namespace logscan::paddle_log {
 /// The format's name, as the command line and `detect` know it.
 inline constexpr std::string_view format_name = "paddle-log";
 
+/// The `"type"` of every record the format yields, as its NDJSON writer names them (with the
+/// `text` and `error` records of formats.md's common rules where it has them).
+inline constexpr std::string_view record_types[] = {"log", "train_step", "table", "table_row", "text", "error"};
+
 /// `[09/20 12:00:35] ppdet.data.source.coco INFO: Load [25000 samples valid, ...]`.
 struct log {
     std::uint64_t line;       ///< line number

@@ -71,6 +71,10 @@ namespace logscan::tvm_profile {
 /// The format's name, as the command line and `detect` know it.
 inline constexpr std::string_view format_name = "tvm-profile";
 
+/// The `"type"` of every record the format yields, as its NDJSON writer names them (with the
+/// `text` and `error` records of formats.md's common rules where it has them).
+inline constexpr std::string_view record_types[] = {"run", "mean_time", "call", "total", "config", "text", "error"};
+
 /// `Evaluate vm inference cost of resnet18 on cpu(0)`: a report begins.
 struct run {
     std::uint64_t line;      ///< line number
