@@ -11,7 +11,7 @@
 //
 // Exit status: 0 on success; 1 when an input could not be read, its format was not
 // recognised, or it yielded error records (everything parseable is still written); 2 on a
-// usage error.
+// usage error. An empty or blank input needs no format: no records, exit 0.
 #include <logscan/formats/detect.hpp>
 #include <logscan/ndjson.hpp>
 
@@ -48,7 +48,7 @@ constexpr const char* usage_text =
     "chainer-memtrace, paddle-log, tvm-profile; without --format each input's format is\n"
     "detected from its first 16 KiB.\n"
     "Exit status: 0 success; 1 unreadable or unrecognised input, or error records (the rest is\n"
-    "still written); 2 usage error.\n";
+    "still written); 2 usage error. An empty or blank input has no records (exit 0).\n";
 
 constexpr const char* detect_help =
     "usage: logscan detect FILE...\n"
@@ -324,6 +324,11 @@ int with_format(const char* path, std::string_view forced, progress& prog, F&& f
             format = logscan::detect_format(std::string_view(head).substr(0, logscan::detect_bytes),
                                             more || head.size() > logscan::detect_bytes)
                          .format;
+            if (format.empty() && !more && head.find_first_not_of(" \t\r\n") == std::string::npos) {
+                // nothing but blank lines: no format to tell, and no record in any
+                std::fprintf(stderr, "logscan: %s: empty input, no records\n", path);
+                return {};
+            }
             if (format.empty()) {
                 std::fprintf(stderr, "logscan: %s: format not recognised (give --format; see logscan detect --help)\n", path);
                 status = 1;

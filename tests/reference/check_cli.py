@@ -188,6 +188,10 @@ def usage(logscan, sample):
     status(['convert', '/nonexistent/file'], 1, '/nonexistent/file: cannot open file (No such file or directory)')
     status(['detect', '/nonexistent/file'], 1, '/nonexistent/file')
     status(['convert', '-'], 1, '-: format not recognised', stdin=b'just some prose\n')
+    # an empty or blank input has no records, whatever its format: exit 0, a note on stderr
+    for blank in (b'', b'\n', b' \r\n\t\n'):
+        for c in ('convert', 'stats', 'summary'):
+            status([c, '-'], 0, '-: empty input, no records', stdin=blank)
     status(['convert', '-'], 0, stdin=open(sample, 'rb').read())
     status(['convert', '--format', 'megengine-profile', '-'], 1, 'error record', stdin=open(sample, 'rb').read()[:100])
     # a pipe is detected from its first 16 KiB like a file; CSV reads a pipe twice (spooled)
