@@ -153,3 +153,54 @@ TEST_CASE("ndjson::a buffer smaller than a record; a failing sink; no allocation
     } w2.flush());
     CHECK(sink_out.size() == 100 * std::string("{\"type\":\"r\",\"line\":0,\"v\":1.25,\"s\":\"x\\ufffd\"}\n").size() + 90);
 }
+
+TEST_CASE("ndjson::calls out of order turn ok() false instead of writing text that is not JSON") {
+    using writer = logscan::ndjson_writer<string_sink>;
+    auto misused = [](void (*f)(writer&)) {
+        std::string out;
+        char buf[256];
+        writer w(string_sink{&out}, buf);
+        f(w);
+        return !w.ok() && w.misused() && !w.flush() && out.empty(); // nothing reaches the sink
+    };
+    CHECK(misused([](writer& w) { w.begin("a"); w.value(std::int64_t{1}); w.end(); }));            // {"type":"a",1}
+    CHECK(misused([](writer& w) { w.begin("a"); w.key("x"); w.key("y"); w.value(true); w.end(); })); // "x":"y":true
+    CHECK(misused([](writer& w) { w.begin("a"); w.key("x"); w.begin_array(); w.value(std::int64_t{1}); w.end(); })); // [1}
+    CHECK(misused([](writer& w) { w.begin("a"); w.key("x"); w.begin_array(); w.key("k"); }));       // a key in an array
+    CHECK(misused([](writer& w) { w.begin("a"); w.key("x"); w.begin_array(); w.end_object(); }));   // [}
+    CHECK(misused([](writer& w) { w.begin("a"); w.end_object(); }));                                // closes the record
+    CHECK(misused([](writer& w) { w.begin("a"); w.key("x"); w.end(); }));                           // a key with no value
+    CHECK(misused([](writer& w) { w.begin("a"); w.begin("b"); }));                                  // no end() between
+    CHECK(misused([](writer& w) { w.key("x"); }));                                                  // a key outside any object
+    CHECK(misused([](writer& w) { w.end_array(); }));                                               // nothing open
+    // nesting: 64 levels (the record and 63 arrays) are written, the 65th is refused
+    auto nested = [](int arrays) {
+        std::string out;
+        char buf[256];
+        writer w(string_sink{&out}, buf);
+        w.begin("n");
+        w.key("a");
+        for (int i = 0; i < arrays; ++i) w.begin_array();
+        for (int i = 0; i < arrays; ++i) w.end_array();
+        w.end();
+        w.flush();
+        return std::make_pair(w.ok(), out);
+    };
+    const auto [ok63, text63] = nested(63);
+    CHECK(ok63);
+    CHECK(text63 == "{\"type\":\"n\",\"a\":" + std::string(63, '[') + std::string(63, ']') + "}\n");
+    CHECK_FALSE(nested(64).first);
+    CHECK_FALSE(nested(70).first);
+    // a standalone value (not a record) stays allowed: the writer also renders JSON fragments
+    const std::string frag = [] {
+        std::string out;
+        char buf[64];
+        writer w(string_sink{&out}, buf);
+        w.begin_object();
+        w.field("k", std::int64_t{2});
+        w.end_object();
+        CHECK(w.flush());
+        return out;
+    }();
+    CHECK(frag == "{\"k\":2}");
+}

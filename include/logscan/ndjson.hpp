@@ -18,7 +18,11 @@
 /// Output goes through a fixed buffer handed to a sink when full and at `flush()`; nothing
 /// allocates per record. The sink is any callable taking `std::string_view` and returning
 /// `bool` (false: the write failed; `ok()` turns false and later output is dropped).
-/// Records longer than the buffer are written in pieces. Nesting is limited to 64 levels.
+/// Records longer than the buffer are written in pieces. Calls out of order, which would not
+/// give JSON, turn `ok()` false the same way (`misused()` then tells): a value in an object
+/// without its key, a key outside an object or right after another, `end_array()` or
+/// `end_object()` where they close nothing of their kind, `end()` with a container still
+/// open, `begin()` before the last record's `end()`, nesting deeper than 64 levels.
 #ifndef LOGSCAN_NDJSON_HPP_INCLUDED
 #define LOGSCAN_NDJSON_HPP_INCLUDED
 
@@ -49,10 +53,13 @@ public:
 
     /// Starts a record: `{"type":"TYPE"`.
     void begin(std::string_view type) {
+        if (depth_ != 0 || after_key_) misuse();
         depth_ = 0;
+        after_key_ = false;
+        in_record_ = true;
         put('{');
         first_ = 0;
-        push(true);
+        push(true, true);
         field("type", type);
     }
     /// Starts a record with a line number: `{"type":"TYPE","line":N`.
@@ -62,14 +69,17 @@ public:
     }
     /// Ends the record: `}` and a newline.
     void end() {
+        if (depth_ != 1 || after_key_ || (object_ & 1u) == 0 || !in_record_) misuse();
         put('}');
         put('\n');
         depth_ = 0;
+        after_key_ = false;
+        in_record_ = false;
     }
 
     /// Writes `,"k":` (the comma when needed); a value must follow.
     void key(std::string_view k) {
-        comma();
+        comma(true);
         string_body(k);
         put(':');
         after_key_ = true;
@@ -163,22 +173,22 @@ public:
     void begin_array() {
         comma();
         put('[');
-        push(true);
+        push(true, false);
     }
     /// `]`.
     void end_array() {
-        pop();
+        pop(false);
         put(']');
     }
     /// `{`, then `key`/`field`s, then `end_object()`.
     void begin_object() {
         comma();
         put('{');
-        push(true);
+        push(true, true);
     }
     /// `}`.
     void end_object() {
-        pop();
+        pop(true);
         put('}');
     }
 
@@ -188,28 +198,45 @@ public:
         used_ = 0;
         return ok_;
     }
-    /// False once the sink failed.
+    /// False once the sink failed or a call came out of order.
     bool ok() const noexcept { return ok_; }
+    /// True once a call came out of order (see the file comment).
+    bool misused() const noexcept { return misused_; }
     /// The sink.
     Sink& sink() noexcept { return sink_; }
 
 private:
-    void push(bool fresh) {
-        if (depth_ < 64) first_ |= (fresh ? std::uint64_t{1} : 0) << depth_;
+    static constexpr unsigned max_depth = 64;
+    void misuse() noexcept {
+        misused_ = true;
+        ok_ = false;
+    }
+    void push(bool fresh, bool object) {
+        if (depth_ == max_depth) return misuse(); // (depth_ stays: the bits hold 64 levels)
+        const std::uint64_t bit = std::uint64_t{1} << depth_;
+        first_ = fresh ? first_ | bit : first_ & ~bit;
+        object_ = object ? object_ | bit : object_ & ~bit;
         ++depth_;
     }
-    void pop() {
-        if (depth_ > 0) --depth_;
+    void pop(bool object) {
+        // what closes must be open, of its kind, and not after a key; the record itself
+        // (depth 1 after begin()) is closed by end(), not end_object()
+        if (depth_ == 0 || after_key_ || ((object_ >> (depth_ - 1) & 1u) != 0) != object || (in_record_ && depth_ == 1))
+            return misuse();
+        --depth_;
     }
     // A comma before every value or key but the first of its array or object (and none
-    // right after a key).
-    void comma() {
+    // right after a key); checks that a key comes where one belongs and a value after it.
+    void comma(bool is_key = false) {
+        const bool in_object = depth_ != 0 && (object_ >> (depth_ - 1) & 1u) != 0;
         if (after_key_) {
             after_key_ = false;
+            if (is_key) misuse(); // two keys in a row
             return;
         }
+        if (is_key != in_object) misuse(); // a key outside an object, a value without its key
         if (depth_ == 0) return;
-        const std::uint64_t bit = std::uint64_t{1} << ((depth_ - 1) < 64 ? depth_ - 1 : 63);
+        const std::uint64_t bit = std::uint64_t{1} << (depth_ - 1);
         if (first_ & bit) first_ &= ~bit;
         else put(',');
     }
@@ -273,10 +300,13 @@ private:
     Sink sink_;
     std::span<char> buf_;
     std::size_t used_ = 0;
-    std::uint64_t first_ = 0; // bit d: nothing written yet at depth d
+    std::uint64_t first_ = 0;  // bit d: nothing written yet at depth d
+    std::uint64_t object_ = 0; // bit d: the container at depth d is an object
     unsigned depth_ = 0;
     bool after_key_ = false;
     bool ok_ = true;
+    bool misused_ = false;
+    bool in_record_ = false; // between begin() and end()
 };
 
 /// A sink writing to a `FILE*` (fwrite); false when it fails.

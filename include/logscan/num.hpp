@@ -45,7 +45,8 @@
 /// or no number; `parse_number_value` / `parse_grouped_value` return a `number` that holds
 /// an `int64_t` or a `double` accordingly.
 ///
-/// **Overflow.** An integer outside the range of `T` gives `result_out_of_range`. A floating
+/// **Overflow.** An integer outside the range of `T` gives `result_out_of_range`; for an
+/// unsigned `T` a minus sign is `invalid_argument` at the sign (even `-0`). A floating
 /// number whose magnitude rounds beyond the largest finite value gives `result_out_of_range`
 /// with `value` = ±infinity (what `strtod` returns as `HUGE_VAL`); a nonzero number that
 /// rounds to zero or to a subnormal (`1e-400`) is *not* an error: the value is the correctly
@@ -55,7 +56,14 @@
 /// `min`, `h`. Byte units: `B`/`byte`/`bytes`; decimal `kB`/`KB` = 1000, `MB` = 1000²,
 /// `GB` = 1000³, `TB` = 1000⁴, `PB` = 1000⁵; binary `KiB` = 1024, `MiB` = 1024², `GiB` = 1024³,
 /// `TiB` = 1024⁴, `PiB` = 1024⁵. Unit names are case-sensitive. Numbers before a unit or `%`
-/// may be grouped and may be separated from it by spaces or tabs.
+/// may be grouped and may be separated from it by spaces or tabs, and may be negative (a
+/// change in memory, `-4.00 MB`, as profilers print it).
+///
+/// **Clock durations** (`parse_clock_duration`, as Python's `timedelta` prints them):
+/// `H:MM:SS`, `D day(s), H:MM:SS`, fractional seconds `H:MM:SS.ffffff`, negative days
+/// (`-1 day, 23:59:59` is -1 s); seconds as `double`, or exactly as `std::int64_t` with
+/// `parse_clock_duration<std::int64_t>` (also in constant expressions; fractions are then
+/// `invalid_argument`). `H` is not checked against 24 when days are present.
 ///
 /// \code
 /// #include <logscan/num.hpp>
@@ -935,7 +943,8 @@ struct byte_size {
 
 /// Parses a byte size at the start of [first, last): a (possibly grouped) decimal number,
 /// optional spaces or tabs, and a byte unit word ending at a byte that is not a letter
-/// (`"196.00MiB( 205520896bytes)"` gives 196 MiB, `ptr` at `(`). The unit is required.
+/// (`"196.00MiB( 205520896bytes)"` gives 196 MiB, `ptr` at `(`). The unit is required. The
+/// number may be negative: `-1 MB` is -1000000 bytes, a change in memory.
 inline value_result<byte_size> parse_byte_size_prefix(const char* first,
                                                       const char* last) noexcept {
     const internal::decimal_scan s = internal::scan_decimal(first, last, true, true);

@@ -18,6 +18,9 @@
 ///   reported and remembered for the rows after them; any other framed title ends the table
 ///   and opens the next title. A blank line inside the rows ends the table (Paddle omits the
 ///   closing rule of its last table), and so does a lone dash line (trailing spaces allowed);
+///   the table does not end at a rule alone, so the line after its last rule still belongs
+///   to it (a note, `on_table_text`) unless it is blank: a reader used alone, without
+///   `line_router`, should end the table with `close()` where its own lines resume;
 ///   `close()` ends it from outside. Lines in the region that are none of these (notes such
 ///   as `Time unit: ms`) go to `on_table_text`.
 ///   Cell i runs from the start of span i to the start of span i+1; positions count UTF-8
@@ -46,7 +49,8 @@
 ///   lines are skipped; the table ends at the first line that does not start with `|`. A
 ///   title line fed to it before the table (and not followed by a blank line) is the table's
 ///   title: a framed title, `===Perf Summary===` or `---Title---` (a plain line of text is no
-///   title). A row with fewer cells than the header has its missing cells empty (`text()`
+///   title). It shows in the table's header and rows (`title`), with no `on_table_title`
+///   event; `feed` returns `not_mine` for the title line, which stays the caller's too. A row with fewer cells than the header has its missing cells empty (`text()`
 ///   empty, like a blank cell); one with more has them all delivered, past the header's.
 ///
 /// Every reader also has `feed(line, offer::loose_lines)`, `keep(line)` and `close(line)`,
@@ -55,7 +59,7 @@
 /// Events (every one optional, see visit.hpp; a misdeclared one is a compile error):
 /// \code
 /// struct my_visitor {
-///     void on_table_title(const logscan::table_title& t);   // t.text: "Operator Summary"
+///     void on_table_title(const logscan::table_title& t);   // rule_table only; t.text: "Operator Summary"
 ///     void on_table_header(const logscan::table_header& h); // h.columns[i].text(), h.index_of("Calls")
 ///     void on_table_row(const logscan::table_row& r);       // r.cells[i] under r.header[i], r.find_prefix("CPU")
 ///     void on_table_banner(const logscan::table_banner& b); // rule_table only
