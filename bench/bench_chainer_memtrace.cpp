@@ -211,30 +211,14 @@ params_floor json_params_only(const char* path) {
     no_callbacks nv;
     const logscan::json::options jo{};
     std::vector<std::byte> storage(logscan::json::reader<no_callbacks>::storage_size(jo));
-    const int fd = ::open(path, O_RDONLY);
-    constexpr std::size_t size = std::size_t{256} << 10;
-    char* buf = static_cast<char*>(std::aligned_alloc(4096, 2 * size));
-    std::size_t kept = 0; // a line begun in the previous read, moved to the front
-    for (;;) {
-        const ::ssize_t n = ::read(fd, buf + kept, size);
-        if (n <= 0) break;
-        const char* p = buf;
-        const char* end = buf + kept + static_cast<std::size_t>(n);
-        while (const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)))) {
-            if (*p == '{') {
-                logscan::json::reader<no_callbacks> r(nv, jo, storage);
-                r.feed(std::string_view(p, static_cast<std::size_t>(nl - p)));
-                r.finish();
-                if (r.ok()) ++f.objects;
-                f.bytes += static_cast<std::uint64_t>(nl - p + 1);
-            }
-            p = nl + 1;
-        }
-        kept = static_cast<std::size_t>(end - p);
-        std::memmove(buf, p, kept);
-    }
-    std::free(buf);
-    ::close(fd);
+    bench::each_file_line(path, [&](const char* p, const char* nl) {
+        if (*p != '{') return;
+        logscan::json::reader<no_callbacks> r(nv, jo, storage);
+        r.feed(std::string_view(p, static_cast<std::size_t>(nl - p)));
+        r.finish();
+        if (r.ok()) ++f.objects;
+        f.bytes += static_cast<std::uint64_t>(nl - p + 1);
+    });
     return f;
 }
 } // namespace

@@ -118,24 +118,9 @@ inline bool hand_var_shape(const char* p, const char* e, hand_counts& c) {
 }
 hand_counts hand_written(const char* path) {
     hand_counts c;
-    const int fd = ::open(path, O_RDONLY);
-    constexpr std::size_t size = std::size_t{256} << 10;
-    char* buf = static_cast<char*>(std::aligned_alloc(4096, 2 * size));
-    std::size_t kept = 0; // a line begun in the previous read, moved to the front
-    for (;;) {
-        const ::ssize_t n = ::read(fd, buf + kept, size);
-        if (n <= 0) break;
-        const char* p = buf;
-        const char* end = buf + kept + static_cast<std::size_t>(n);
-        while (const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)))) {
-            if (*p == ' ') hand_var_shape(p, nl, c);
-            p = nl + 1;
-        }
-        kept = static_cast<std::size_t>(end - p);
-        std::memmove(buf, p, kept);
-    }
-    std::free(buf);
-    ::close(fd);
+    bench::each_file_line(path, [&](const char* p, const char* nl) {
+        if (*p == ' ') hand_var_shape(p, nl, c);
+    });
     return c;
 }
 } // namespace
