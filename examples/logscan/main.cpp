@@ -239,7 +239,7 @@ bool splittable(std::string_view format) {
 template <class Out, class Source, class Drain>
 logscan::error run_format_parts(std::string_view format, Source& src, const logscan_cli::parts_options& po,
                                 const typename Out::context& ctx, Drain drain, std::uint64_t& errors,
-                                logscan_cli::parts_count& count) {
+                                logscan_cli::parts_count& count, std::size_t max_line) {
     namespace ls = logscan;
     auto go = [&]<template <class> class P, template <class> class V>(auto point) {
         using slot = logscan_cli::part_slot<P, V, Out>;
@@ -247,7 +247,7 @@ logscan::error run_format_parts(std::string_view format, Source& src, const logs
             src, po, point,
             [&] {
                 auto s = std::make_unique<slot>(ctx);
-                s->max_line = po.max_line;
+                s->max_line = max_line;
                 return s;
             },
             [&](slot& s) { drain(s.out); }, errors, count);
@@ -414,7 +414,6 @@ int parse_options(int argc, char** argv, options& o, const char* help, bool conv
             const auto v = logscan::parse_number<std::size_t>(n);
             if (!v.ok() || v.value == 0 || v.value > (std::size_t{1} << 31)) return usage_error("--max-line needs a number of bytes from 1 to 2^31");
             o.max_line = v.value;
-            o.parts.max_line = v.value;
         } else if (convert && is("--out-dir")) {
             if (!value("--out-dir", o.out_dir)) return usage_error("--out-dir needs a value");
         } else if (convert && a == "--with-filename") {
@@ -495,7 +494,8 @@ int cmd_convert_ndjson(const options& o) {
                 logscan_cli::parts_count count;
                 bool written = out.flush();
                 e = run_format_parts<ndjson_part>(format, src, o.parts, {&o.types, o.with_filename ? std::string(path) : std::string()},
-                                                  [&](ndjson_part& p) { written = p.drain(stdout) && written; }, errors, count);
+                                                  [&](ndjson_part& p) { written = p.drain(stdout) && written; }, errors, count,
+                                                  o.max_line);
                 if (!written) {
                     std::fprintf(stderr, "logscan: writing the output failed\n");
                     return 1;
@@ -645,7 +645,7 @@ int cmd_stats(const options& o) {
                                                                             w.add(p.c);
                                                                             p.clear();
                                                                         },
-                                                                        errors, parts)
+                                                                        errors, parts, o.max_line)
                                          : run_format(format, src, w, errors, o.max_line);
             if (!e.ok()) {
                 report_failure(path, e);

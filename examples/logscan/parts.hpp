@@ -87,7 +87,6 @@ inline std::uint64_t newlines(std::string_view s) {
 struct parts_options {
     unsigned threads = 2;
     std::size_t part_bytes = std::size_t{256} << 10;
-    std::size_t max_line = logscan::line_buffer::default_capacity; // each part's parser's
 };
 
 // How the parts went: kept as parsed in parallel, or read again by the parser before them.

@@ -57,7 +57,6 @@ inline bool write_chart(const settings& s, const std::string& chart, const std::
     return (std::fclose(f) == 0) && ok;
 }
 
-// The K largest of (name, value) pairs, largest first (stable for ties).
 // `s` in at most `w` code points: cut with "..." at its end when longer (a column of a report).
 inline std::string fit(std::string_view s, std::size_t w) {
     auto starts = [&](std::size_t i) { return (static_cast<unsigned char>(s[i]) & 0xC0u) != 0x80u; };
@@ -70,6 +69,7 @@ inline std::string fit(std::string_view s, std::size_t w) {
     return std::string(s);
 }
 
+// The K largest of (name, value) pairs, largest first (stable for ties).
 inline std::vector<std::pair<std::string, double>> top_k(std::vector<std::pair<std::string, double>> v, std::size_t k) {
     std::stable_sort(v.begin(), v.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
     if (v.size() > k) v.resize(k);
@@ -99,17 +99,14 @@ struct megengine_log_summary {
     };
     std::map<std::string, peak, std::less<>> nodes;
     std::size_t tables = 0, rows = 0;
+    std::uint64_t last_row = 0; // a table's rows are consecutive lines: a gap starts another
     void on_mem_alloc(const ls::megengine_log::mem_alloc& r) {
         ++rows;
-        on_mem_alloc_row_table(r.line);
+        if (r.line != last_row + 1) ++tables;
+        last_row = r.line;
         auto it = nodes.find(r.comp_node);
         if (it == nodes.end()) it = nodes.emplace(std::string(r.comp_node), peak{}).first;
         if (r.alloc_bytes > it->second.bytes) it->second = {r.alloc_bytes, r.line, r.alloc_mib};
-    }
-    std::uint64_t last_row = 0; // a table's rows are consecutive lines: a gap starts another
-    void on_mem_alloc_row_table(std::uint64_t line) {
-        if (line != last_row + 1) ++tables;
-        last_row = line;
     }
     bool print(const settings& s) const {
         std::printf("  static memory allocation: %zu rows in %zu tables; peak per comp node:\n", rows, tables);
