@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -582,6 +583,59 @@ TEST_CASE("table::rule_table: banners, dash cells and dash lines as Paddle print
         CHECK(run_rule_table(logscan::test::chunked_input(text, {}).chunks()) ==
               std::vector<std::string>{"H2s0:Name|Calls", "R4:-|-", "R5:x|1", "E6", "O7"});
     }
+}
+
+TEST_CASE("table::rule_table: binary lines and lines with no cell past the name are notes, the table goes on") {
+    // (formats.md section 4: a control character, tab included, or bytes that are not UTF-8
+    // make a line text; so does a row line with no cell past the name column)
+    SUBCASE("in the rows") {
+        const std::string text = std::string("------  -----  -----\nName    Calls  Total\n------  -----  -----\n") +
+                                 "a       1      2\n" +
+                                 std::string("\x89PNG\r\x1a\n", 7) +     // line 5: binary (control bytes)
+                                 "b       3      4\n"
+                                 "matmul_v2 compute\n"                     // line 7: cut after its name
+                                 "c\x80\xff    5      6\n"                 // line 8: not UTF-8
+                                 "tab\there 7      8\n"                    // line 9: a tab
+                                 "d       9      10\n"
+                                 "------  -----  -----\n";
+        CHECK(run_rule_table(logscan::test::chunked_input(text, {}).chunks()) ==
+              std::vector<std::string>{"H2s0:Name|Calls|Total", "R4:a|1|2", "T5:" + std::string("\x89PNG\r\x1a", 6), "R6:b|3|4",
+                                       "T7:matmul_v2 compute", "T8:c\x80\xff    5      6", "T9:tab\there 7      8",
+                                       "R10:d|9|10", "E0"});
+    }
+    SUBCASE("where the header is due, it still is after a binary line") {
+        const std::string text = "------  -----\n\x01\x02garbage\nName    Calls\n------  -----\nx       1\n------  -----\n";
+        CHECK(run_rule_table(logscan::test::chunked_input(text, {}).chunks()) ==
+              std::vector<std::string>{"T2:\x01\x02garbage", "H3s0:Name|Calls", "R5:x|1", "E0"});
+    }
+    SUBCASE("after a closing rule a binary line is a note, not the next section's header") {
+        const std::string text = "------  -----\nName    Calls\n------  -----\nx       1\n------  -----\n\x7f\x7f  junk\nafter\n";
+        const auto got = run_rule_table(logscan::test::chunked_input(text, {}).chunks());
+        CHECK(std::find(got.begin(), got.end(), "T6:\x7f\x7f  junk") != got.end());
+        CHECK(std::none_of(got.begin(), got.end(), [](const std::string& e) { return e.starts_with("H6"); }));
+    }
+    SUBCASE("the binary test itself") {
+        CHECK_FALSE(logscan::internal::is_binary_text("plain ASCII, spaces  and ~"));
+        CHECK_FALSE(logscan::internal::is_binary_text("数据预处理 é"));
+        CHECK(logscan::internal::is_binary_text(std::string_view("a\0b", 3)));
+        CHECK(logscan::internal::is_binary_text("a\tb"));
+        CHECK(logscan::internal::is_binary_text("a\x7f"));
+        CHECK(logscan::internal::is_binary_text("\xe6\x95"));          // a cut sequence
+        CHECK(logscan::internal::is_binary_text("\xc0\xaf"));          // overlong
+        CHECK(logscan::internal::is_binary_text("\xed\xa0\x80"));      // a surrogate
+        static_assert(!logscan::internal::is_binary_text("ok"));
+    }
+}
+
+TEST_CASE("table::pipe_table: a row with no cell past the first, or a binary one, is a note") {
+    recorder r;
+    logscan::pipe_table<recorder> t(r);
+    const char* lines[] = {"| Model | ips | mem |", "|---|---|---|", "| a | 1 | 2 |", "|   ips   |   |   |", "|",
+                           "| \x89PNG\x1a | 3 | 4 |", "| b | | 5 |", "after"};
+    std::uint64_t n = 0;
+    for (const char* l : lines) (void)t.feed(logscan::line{l, ++n, 0});
+    CHECK(r.events == std::vector<std::string>{"H1s0:Model|ips|mem", "R3:a|1|2", "T4:|   ips   |   |   |", "T5:|",
+                                               "T6:| \x89PNG\x1a | 3 | 4 |", "R7:b||5", "E8"});
 }
 
 TEST_CASE("table::multi_values: access, count, a missing last value") {

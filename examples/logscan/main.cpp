@@ -10,8 +10,9 @@
 //   logscan --help | --version | COMMAND --help
 //
 // Exit status: 0 on success; 1 when an input could not be read, its format was not
-// recognised, or it yielded error records (everything parseable is still written); 2 on a
-// usage error. An empty or blank input needs no format: no records, exit 0.
+// recognised, it yielded error records (everything parseable is still written), or it yielded
+// no record of its format, only text; 2 on a usage error. An empty or blank input needs no
+// format: no records, exit 0.
 #include <logscan/formats/detect.hpp>
 #include <logscan/ndjson.hpp>
 
@@ -47,8 +48,9 @@ constexpr const char* usage_text =
     "FILE may be - for standard input. Formats (ID): megengine-log, megengine-profile,\n"
     "chainer-memtrace, paddle-log, tvm-profile; without --format each input's format is\n"
     "detected from its first 16 KiB.\n"
-    "Exit status: 0 success; 1 unreadable or unrecognised input, or error records (the rest is\n"
-    "still written); 2 usage error. An empty or blank input has no records (exit 0).\n";
+    "Exit status: 0 success; 1 unreadable or unrecognised input, error records (the rest is\n"
+    "still written), or no record of the format at all, only text; 2 usage error. An empty or\n"
+    "blank input has no records (exit 0).\n";
 
 constexpr const char* detect_help =
     "usage: logscan detect FILE...\n"
@@ -275,6 +277,7 @@ struct ndjson_part {
     void clear() {
         w.flush();
         text.clear();
+        fw.seen = {};
     }
     // Writes what the part holds to `f`; false when that failed.
     bool drain(std::FILE* f) {
@@ -299,6 +302,16 @@ void report_failure(const char* path, const logscan::error& e) {
     std::fprintf(stderr, "logscan: %s: %.*s", path, static_cast<int>(e.message.size()), e.message.data());
     if (e.sys_errno != 0) std::fprintf(stderr, " (%s)", std::strerror(e.sys_errno));
     std::fprintf(stderr, "\n");
+}
+
+// A non-empty input that yielded nothing of its format, only `text` (a file of another kind
+// given with --format, or detected from a few lines): said on standard error, status 1.
+int check_yield(const char* path, std::string_view format, const logscan_cli::tally& t) {
+    if (t.records != 0 || t.text == 0) return 0;
+    std::fprintf(stderr, "logscan: %s: no %.*s records; %llu non-blank line%s text\n", path,
+                 static_cast<int>(format.size()), format.data(), static_cast<unsigned long long>(t.text),
+                 t.text == 1 ? " was" : "s were");
+    return 1;
 }
 
 std::uint64_t file_size(const char* path) {
@@ -490,18 +503,25 @@ int cmd_convert_ndjson(const options& o) {
             std::uint64_t errors = 0;
             logscan::error e{};
             one_thread_note(o, path, format);
+            logscan_cli::tally seen;
             if (o.parts.threads > 1 && splittable(format)) {
                 logscan_cli::parts_count count;
                 bool written = out.flush();
                 e = run_format_parts<ndjson_part>(format, src, o.parts, {&o.types, o.with_filename ? std::string(path) : std::string()},
-                                                  [&](ndjson_part& p) { written = p.drain(stdout) && written; }, errors, count,
-                                                  o.max_line);
+                                                  [&](ndjson_part& p) { // (what the part holds so far)
+                                                      seen.add(p.fw.seen);
+                                                      p.fw.seen = {};
+                                                      written = p.drain(stdout) && written;
+                                                  },
+                                                  errors, count, o.max_line);
                 if (!written) {
                     std::fprintf(stderr, "logscan: writing the output failed\n");
                     return 1;
                 }
             } else {
+                w.seen = {};
                 e = run_format(format, src, w, errors, o.max_line);
+                seen = w.seen;
             }
             if (!e.ok()) {
                 report_failure(path, e);
@@ -511,7 +531,7 @@ int cmd_convert_ndjson(const options& o) {
                 std::fprintf(stderr, "logscan: %s: %llu error record(s)\n", path, static_cast<unsigned long long>(errors));
                 return 1;
             }
-            return 0;
+            return check_yield(path, format, seen);
         });
     }
     if (!out.flush() || std::fflush(stdout) != 0) {
@@ -603,6 +623,7 @@ int cmd_convert_csv(options& o) {
         if (o.with_filename) w.set_file(shown);
         status |= with_format(paths[i].c_str(), o.format, prog, [&](std::string_view format, auto& src) {
             std::uint64_t errors = 0;
+            w.seen = {};
             const logscan::error e = run_format(format, src, w, errors, o.max_line);
             if (!e.ok()) {
                 report_failure(shown, e);
@@ -612,7 +633,7 @@ int cmd_convert_csv(options& o) {
                 std::fprintf(stderr, "logscan: %s: %llu error record(s)\n", shown, static_cast<unsigned long long>(errors));
                 return 1;
             }
-            return 0;
+            return check_yield(shown, format, w.seen);
         });
     }
     bool ok = true;
@@ -651,7 +672,7 @@ int cmd_stats(const options& o) {
                 report_failure(path, e);
                 return 1;
             }
-            return errors != 0 ? 1 : 0;
+            return errors != 0 ? 1 : check_yield(path, format, w.seen());
         });
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         status |= s;
@@ -695,6 +716,7 @@ int cmd_summary(const options& o) {
                     return 1;
                 }
                 prog.end();
+                if (v.errors == 0 && check_yield(path, format, v.seen) != 0) return 1; // (no report of nothing)
                 std::printf("%s: %.*s\n", path, static_cast<int>(format.size()), format.data());
                 const bool printed = v.print(set);
                 if (v.errors != 0)

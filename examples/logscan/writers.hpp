@@ -36,6 +36,20 @@ struct type_filter {
     }
 };
 
+// What an input yielded, for the check that it held something of its format: records of
+// the format (neither `text` nor `error`) and `text` records (non-blank lines).
+struct tally {
+    std::uint64_t records = 0, text = 0;
+    void count(std::string_view type) {
+        if (type == "text") ++text;
+        else if (type != "error") ++records;
+    }
+    void add(const tally& o) {
+        records += o.records;
+        text += o.text;
+    }
+};
+
 // An NDJSON writer that renders into a std::string (for JSON text inside CSV cells).
 struct string_sink {
     std::string* out;
@@ -67,15 +81,18 @@ template <class W>
 class filter_writer {
 public:
     filter_writer(W& w, const type_filter& f) : w_(w), f_(f) {}
+    tally seen; // every record, wanted or not
     void set_file(std::string_view name) { file_ = name; }
 
     void begin(std::string_view type) {
+        seen.count(type);
         on_ = f_.wants(type);
         if (!on_) return;
         w_.begin(type);
         if (!file_.empty()) w_.field("input", file_);
     }
     void begin(std::string_view type, std::uint64_t line) {
+        seen.count(type);
         on_ = f_.wants(type);
         if (!on_) return;
         w_.begin(type, line);
@@ -131,6 +148,7 @@ public:
     struct cell_value {
         std::string column, text;
     };
+    tally seen; // every record flattened
 
     void begin(std::string_view type) { start(type); }
     void begin(std::string_view type, std::uint64_t line) {
@@ -221,6 +239,7 @@ public:
 
 private:
     void start(std::string_view type) {
+        seen.count(type);
         type_ = std::string(type);
         cells_.clear();
         prefix_.clear();
@@ -267,9 +286,9 @@ private:
         auto& cols = columns[type()];
         if (cols.empty() && with_file_) cols.push_back("input");
         for (const auto& c : cells()) {
-            bool seen = false;
-            for (const auto& x : cols) seen = seen || x == c.column;
-            if (!seen) cols.push_back(c.column);
+            bool known = false;
+            for (const auto& x : cols) known = known || x == c.column;
+            if (!known) cols.push_back(c.column);
         }
     }
     const type_filter& f_;
@@ -336,6 +355,15 @@ private:
 // Counts the records per type (logscan stats); renders nothing.
 struct count_writer {
     std::map<std::string, std::uint64_t, std::less<>> counts;
+    // The records of the format and the text records counted.
+    tally seen() const {
+        tally t;
+        for (const auto& [type, n] : counts) {
+            if (type == "text") t.text += n;
+            else if (type != "error") t.records += n;
+        }
+        return t;
+    }
     void begin(std::string_view type) { ++slot(type); }
     void begin(std::string_view type, std::uint64_t) { ++slot(type); }
     void end() {}

@@ -22,7 +22,11 @@
 ///   to it (a note, `on_table_text`) unless it is blank: a reader used alone, without
 ///   `line_router`, should end the table with `close()` where its own lines resume;
 ///   `close()` ends it from outside. Lines in the region that are none of these (notes such
-///   as `Time unit: ms`) go to `on_table_text`.
+///   as `Time unit: ms`) go to `on_table_text`. A binary line (a control character, tab
+///   included, or bytes that are not UTF-8: `internal::is_binary_text`) is never a header,
+///   section header or row, and a line in the rows with no cell past the first column (a
+///   debug print, a row cut off mid-name) is no row: both go to `on_table_text` and the
+///   table goes on in the state it was in (where the header was due, it still is).
 ///   Cell i runs from the start of span i to the start of span i+1; positions count UTF-8
 ///   code points by default (Python's `str.format` pads by characters). A value longer than
 ///   its span (str.format never cuts one) shows as text in the gutter between two spans: the
@@ -47,6 +51,8 @@
 ///   line that still does not fit ends the table.
 /// - `pipe_table` (`| a | b |`): the first pipe line is the header; `|---|---|` separator
 ///   lines are skipped; the table ends at the first line that does not start with `|`. A
+///   pipe line that is binary, or has no cell past the first (`|   ips   |   |`, `|` alone),
+///   is no row: it goes to `on_table_text` and the table goes on. A
 ///   title line fed to it before the table (and not followed by a blank line) is the table's
 ///   title: a framed title, `===Perf Summary===` or `---Title---` (a plain line of text is no
 ///   title). It shows in the table's header and rows (`title`), with no `on_table_title`
@@ -462,6 +468,7 @@ public:
             return loose(l, mode);
         case state::want_header:
             if (internal::is_blank(s)) return table_feed::consumed;
+            if (internal::is_binary_text(s)) return to_feed(LOGSCAN_VISIT(vis_, on_table_text, l)); // the header is still due
             if (!pending_.assign(s, l.number, l.offset)) return too_long(l, state::trailer);
             state_ = state::want_header_rule;
             return table_feed::consumed;
@@ -512,7 +519,7 @@ public:
     /// `feed(l)` would have: a note (`on_table_text`), or a new section's header candidate
     /// after a closing rule.
     table_feed keep(const line& l) {
-        if (state_ == state::after_rows) {
+        if (state_ == state::after_rows && !internal::is_binary_text(l.text)) {
             if (!pending_.assign(l.text, l.number, l.offset)) return too_long(l, state::trailer);
             state_ = state::want_header_rule;
             return table_feed::consumed;
@@ -702,9 +709,16 @@ private:
                                                   title_.view()}));
     }
 
+    // A line in the rows: a row, unless it is binary (a control character or bytes that are
+    // not UTF-8) or has no cell past the first column (a debug print, a row cut off mid-name):
+    // those are notes (`on_table_text`) and the rows go on.
     table_feed row(const line& l) {
         std::array<cell, MaxColumns> cells;
+        if (internal::is_binary_text(l.text)) return to_feed(LOGSCAN_VISIT(vis_, on_table_text, l));
         cut(l.text, cells);
+        bool beyond_first = ncols_ < 2;
+        for (std::size_t c = 1; c < ncols_ && !beyond_first; ++c) beyond_first = !cells[c].empty();
+        if (!beyond_first) return to_feed(LOGSCAN_VISIT(vis_, on_table_text, l));
         return to_feed(LOGSCAN_VISIT(
             vis_, on_table_row,
             table_row{l.number, std::span<const cell>(cells.data(), ncols_), std::span<const cell>(header_.data(), ncols_),
@@ -974,7 +988,12 @@ public:
         }
         std::array<cell, MaxColumns> cells{};
         std::size_t n = 0;
+        // a binary line, or one with no cell past the first (`|   ips   |   |`), is a note
+        if (internal::is_binary_text(s)) return note(l);
         if (!split(s, cells, n)) return too_many(l);
+        bool beyond_first = ncols_ < 2 && n > 0 && !cells[0].empty(); // (a one-column table: its one cell)
+        for (std::size_t c = 1; c < n && !beyond_first; ++c) beyond_first = !cells[c].empty();
+        if (!beyond_first) return note(l);
         // missing cells stay empty; extra cells (beyond the header) are delivered too
         const std::size_t shown = n < ncols_ ? ncols_ : n;
         const flow f = LOGSCAN_VISIT(vis_, on_table_row,
@@ -1023,6 +1042,10 @@ private:
             i = j + 1;
         }
         return true;
+    }
+
+    table_feed note(const line& l) {
+        return LOGSCAN_VISIT(vis_, on_table_text, l) == flow::stop ? table_feed::stop : table_feed::consumed;
     }
 
     table_feed too_many(const line& l) {

@@ -75,6 +75,33 @@ constexpr bool all_ascii(std::string_view s) noexcept {
     return any < 0x80;
 }
 
+/// True when `s` holds a control character (U+0000-U+001F, tab included, or U+007F) or bytes
+/// that are not UTF-8: a binary or garbage line (a crashed process's output, a terminal's
+/// escape sequences), which the table readers never take as structure or a row. One
+/// vectorisable pass over ASCII lines; UTF-8 is validated only when a byte >= 0x80 is seen.
+constexpr bool is_binary_text(std::string_view s) noexcept {
+    bool control = false, high = false;
+    for (const char ch : s) {
+        const auto c = static_cast<unsigned char>(ch);
+        control |= (c < 0x20) | (c == 0x7F);
+        high |= c >= 0x80;
+    }
+    if (control) return true;
+    if (!high) return false;
+    const char* p = s.data();
+    const char* const end = p + s.size();
+    while (p < end) {
+        if (static_cast<unsigned char>(*p) < 0x80) {
+            ++p;
+            continue;
+        }
+        const std::size_t k = utf8_complete(p, end);
+        if (k == 0) return true;
+        p += k;
+    }
+    return false;
+}
+
 } // namespace logscan::internal
 
 #endif // LOGSCAN_UTF8_HPP_INCLUDED

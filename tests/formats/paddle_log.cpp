@@ -313,6 +313,47 @@ TEST_CASE("paddle_log::tables: spans from the rule line, wide names, banners, tw
     CHECK(run(crlf).out == want);
 }
 
+TEST_CASE("paddle_log::a line inside a table that is not a row is text, and the table goes on (formats.md section 4)") {
+    // binary garbage (a PNG signature with its NUL and SUB bytes, bytes that are not UTF-8), a
+    // row cut after its name, a pipe row with no cell past the name: each is `text` with its
+    // whole line, and the rows after it are still rows of the same table
+    const std::string png("\x89PNG\r\n\x1a\x00\x00\x00\rIHDR", 15); // the line ends at the \n: "\x89PNG\r" + "\n"
+    const std::string in = std::string(
+                               "----------Operator Summary----------\n"
+                               "Time unit: ms\n"
+                               "-------------  ------  ----------  \n"
+                               "Name           Calls   CPU Total   \n"
+                               "-------------  ------  ----------  \n"
+                               "conv2d         10      2.50        \n") +
+                           png + "\n" +                              // lines 7 ("\x89PNG") and 8 (the rest)
+                           "    matmul_v2 compute\n"                  // line 9: cut after its name
+                           "relu\xff\xfe       4       0.25        \n" // line 10: not UTF-8
+                           "pool2d         2       0.50        \n"
+                           "-------------  ------  ----------  \n"
+                           "\n"
+                           "============Perf Summary============\n"
+                           "|                 |       avg       |       max       |\n"
+                           "|   ips   |   |   |\n"                      // line 16: no cell past the name
+                           "|   reader_cost   |     0.00074     |        -        |\n";
+    const recorder r = run(in);
+    const std::vector<std::string> want = {
+        "table 1 Operator Summary unit=ms",
+        "row 6 Operator Summary thread=null depth=0 conv2d | Calls=10 CPU Total=2.50",
+        "text 7 \x89PNG", // (the \r before the \n ends the line, as on any line)
+        "text 8 " + std::string("\x1a\x00\x00\x00\rIHDR", 9),
+        "text 9     matmul_v2 compute",
+        "text 10 relu\xff\xfe       4       0.25",
+        "row 11 Operator Summary thread=null depth=0 pool2d | Calls=2 CPU Total=0.50",
+        "table 14 Perf Summary unit=null",
+        "text 16 |   ips   |   |   |",
+        "row 17 Perf Summary thread=null depth=0 reader_cost | avg=0.00074 max=-",
+    };
+    CHECK(r.out == want);
+    CHECK(r.rows == 3);   // conv2d, pool2d, reader_cost: the three lines with cells
+    CHECK(r.texts == 5);  // the five lines that are none
+    logscan::test::check_chunk_invariance(in, run_chunks);
+}
+
 TEST_CASE("paddle_log::damaged input never crashes and accounts for every line it does not call structure") {
     const std::string& s = sample();
     for (std::size_t cut : {std::size_t{1}, std::size_t{5000}, s.size() / 7, s.size() / 3, s.size() / 2, s.size() - 2}) {

@@ -192,6 +192,27 @@ def usage(logscan, sample):
     for blank in (b'', b'\n', b' \r\n\t\n'):
         for c in ('convert', 'stats', 'summary'):
             status([c, '-'], 0, '-: empty input, no records', stdin=blank)
+    # an input of another kind given with --format yields only text: said, exit 1, in convert
+    # (NDJSON, CSV, --threads), stats (also --threads) and summary, which prints no report;
+    # the count is the input's non-blank lines, counted here
+    prose = (b'root:x:0:0:root:/root:/bin/bash\n\n   \ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n'
+             b'Just some prose, no log line at all.\n\x89PNG\x1a binary\n')
+    nonblank = sum(1 for l in prose.split(b'\n') if l.strip())
+    for fmt in ('megengine-log', 'paddle-log', 'tvm-profile'):
+        r = run([logscan, 'convert', '--format', fmt, '-'], prose)
+        types = [json.loads(l)['type'] for l in r.stdout.decode().splitlines()]
+        check(types == ['text'] * nonblank, f'{fmt} on prose: {types}')  # (formats.md: any other line is text)
+        said = f'-: no {fmt} records; {nonblank} non-blank lines were text'
+        for args in (['convert'], ['convert', '--threads', '2', '--part-size', '16'], ['convert', '--to', 'csv', '--type', 'text'],
+                     ['stats'], ['stats', '--threads', '2', '--part-size', '16'], ['summary']):
+            status(args + ['--format', fmt, '-'], 1, said, stdin=prose)
+        r = run([logscan, 'summary', '--format', fmt, '-'], prose)
+        check(r.stdout == b'', f'summary {fmt} on prose printed a report: {r.stdout!r}')
+        with tempfile.TemporaryDirectory() as d:  # a file, named in the message; one line: singular
+            p = os.path.join(d, 'passwd')
+            with open(p, 'wb') as f:
+                f.write(b'root:x:0:0:root:/root:/bin/bash\n')
+            status(['stats', '--format', fmt, p], 1, f'{p}: no {fmt} records; 1 non-blank line was text')
     status(['convert', '-'], 0, stdin=open(sample, 'rb').read())
     status(['convert', '--format', 'megengine-profile', '-'], 1, 'error record', stdin=open(sample, 'rb').read()[:100])
     # a pipe is detected from its first 16 KiB like a file; CSV reads a pipe twice (spooled)

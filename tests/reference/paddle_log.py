@@ -64,6 +64,17 @@ def split_lines(data):
 
 # --- line shapes (the lines are right-trimmed of spaces and tabs) ---
 
+def is_binary(t):
+    """A control character (tab included) or bytes that are not UTF-8: never structure or a row."""
+    if any(b < 0x20 or b == 0x7F for b in t):
+        return True
+    try:
+        t.decode('utf-8')
+        return False
+    except UnicodeDecodeError:
+        return True
+
+
 def is_rule_line(t):
     """Dash runs separated by spaces, from column 0, with at least one space."""
     return t[:1] == b'-' and b' ' in t and not t.replace(b'-', b'').replace(b' ', b'')
@@ -277,6 +288,9 @@ class Parser:
 
     def row(self, n, t):
         cells = cut(t, self.spans)
+        if is_binary(t) or not any(c.strip(SPACES) for c in cells[1:]):
+            self.note(n, t)  # binary, or no cell past the name: text, and the rows go on
+            return
         first = cells[0]
         indent = len(first) - len(first.lstrip(b' '))
         depth = 0 if indent == len(first) else indent // 2
@@ -303,6 +317,9 @@ class Parser:
         if is_pipe_separator(t):
             return
         cells = pipe_cells(t)
+        if self.pipe_keys is not None and (is_binary(t) or not any(c.strip(SPACES) for c in cells[1:])):
+            self.note(n, t)
+            return
         if self.pipe_keys is None:
             self.pipe_keys = [s(c.strip(SPACES)) for c in cells[1:]]
             self.resolve()
@@ -352,7 +369,9 @@ class Parser:
             else:
                 self.note(n, t)
         elif st == 'want_header':
-            if t:
+            if t and is_binary(t):
+                self.note(n, t)  # the header is still due
+            elif t:
                 self.held = (n, t)
                 self.state = 'want_header_rule'
         elif st == 'want_header_rule':
@@ -385,6 +404,8 @@ class Parser:
                 self.state = 'body'
             elif (title := title_of(t)) is not None:
                 self.retitle(n, title)
+            elif is_binary(t):
+                self.note(n, t)
             else:
                 self.held = (n, t)  # a new section's header, or a note
                 self.state = 'want_header_rule'

@@ -325,7 +325,6 @@ struct state {
     }
     flow row(const logscan::table_row& r, bool pipe) {
         if (settle() == flow::stop) return flow::stop;
-        if (r.cells.empty()) return flow::proceed; // (a pipe line `|` alone: a table of no columns)
         std::optional<std::string_view> thread;
         if (!r.banner.empty()) {
             std::string_view b = r.banner;

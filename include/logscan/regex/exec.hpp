@@ -90,6 +90,10 @@ constexpr bool check_asserts(std::uint8_t bits, const char* t, std::size_t n, st
 /// First position >= from of byte c in t[from, to), or `to`.
 constexpr std::size_t find_byte(const char* t, std::size_t from, std::size_t to, char c) noexcept {
     if (from >= to) return to;
+    if (std::is_constant_evaluated()) { // (g++'s -fsanitize=null makes `r != nullptr` below non-constant)
+        while (from < to && t[from] != c) ++from;
+        return from;
+    }
     const char* r = std::char_traits<char>::find(t + from, to - from, c);
     return r ? static_cast<std::size_t>(r - t) : to;
 }
@@ -351,27 +355,30 @@ constexpr run_status onepass_exec(const onepass_view& w, bool full, const char* 
             pos = q;
             if (budget == 0) return run_status::gave_up;
         }
-        const op_entry* e = nullptr;
+        // `step`: whether a transition is taken at pos (a flag, not a null `e`: g++'s
+        // -fsanitize=null makes a pointer into a static table compared with null non-constant).
+        const op_entry* e = &w.trans[0];
+        bool step = false;
         if (pos < n) {
             e = &w.trans[s * ncls + cls[static_cast<unsigned char>(t[pos])]];
-            if (e->next == 0xFFFF || (asserts && e->asserts != 0 && !check_asserts(e->asserts, t, n, pos))) e = nullptr;
+            step = !(e->next == 0xFFFF || (asserts && e->asserts != 0 && !check_asserts(e->asserts, t, n, pos)));
         }
         if (full) {
-            if (e == nullptr) {
+            if (!step) {
                 if (pos != n || !st.has_match) return run_status::no_match;
                 if (asserts && st.match_asserts != 0 && !check_asserts(st.match_asserts, t, n, pos))
                     return run_status::no_match;
                 for (std::uint64_t m = st.match_mask; m != 0; m &= m - 1) caps[__builtin_ctzll(m)] = pos;
                 return run_status::match;
             }
-        } else if (st.has_match || e == nullptr) {
+        } else if (st.has_match || !step) {
             const bool m_ok = st.has_match && !(must_advance && pos == start) &&
                               (!asserts || st.match_asserts == 0 || check_asserts(st.match_asserts, t, n, pos));
-            if (m_ok && (e == nullptr || e->match_first)) {
+            if (m_ok && (!step || e->match_first)) {
                 for (std::uint64_t m = st.match_mask; m != 0; m &= m - 1) caps[__builtin_ctzll(m)] = pos;
                 return run_status::match;
             }
-            if (e == nullptr) {
+            if (!step) {
                 if (!has_fb) return run_status::no_match;
                 take_fallback();
                 return run_status::match;
