@@ -55,7 +55,7 @@ struct out {
 
 std::vector<std::string> run(std::string_view in, std::size_t split) {
     out o;
-    pl::parser<out> p(o, 512);
+    pl::parser<out> p(o, {.max_line = 512});
     const fuzz::two_chunks halves(in, split);
     p.feed(halves.first());
     p.feed(halves.second());

@@ -16,6 +16,7 @@
 #include "logscan/route.hpp"
 #include "logscan/json.hpp"
 #include "logscan/ndjson.hpp"
+#include "logscan/format.hpp"
 #include "logscan/formats/chainer_memtrace.hpp"
 #include "logscan/formats/megengine_log.hpp"
 #include "logscan/formats/megengine_profile.hpp"

@@ -59,7 +59,7 @@ struct part_slot {
     void parse() {
         release();
         vis.emplace(visitor_type{out.writer()}); // (an aggregate: no parenthesised init in clang 14)
-        parser.emplace(*vis, max_line);
+        parser.emplace(*vis, logscan::format_options{.max_line = max_line});
         parser->start_at(lines_before, offset);
         read(bytes);
     }

@@ -90,6 +90,7 @@ inline void chart_bars(const settings& s, const std::string& chart, const std::s
 
 // --- megengine-log ---------------------------------------------------------------------
 struct megengine_log_summary {
+    static constexpr const char* what = "the peak static allocation per comp node";
     std::uint64_t errors = 0; // error records (the exit status is 1 when there are any)
     void on_error(const logscan::error&) { ++errors; }
     // what the input yielded (an input of only text is reported): every record counted
@@ -103,7 +104,7 @@ struct megengine_log_summary {
     void on_workspace_bound(const ls::megengine_log::workspace_bound&) { ++seen.records; }
     void on_mem_alloc_stats(const ls::megengine_log::mem_alloc_stats&) { ++seen.records; }
     template <class Source>
-    logscan::error parse(Source& src, std::size_t max_line) { return ls::megengine_log::parse(src, *this, max_line); }
+    logscan::error parse(Source& src, std::size_t max_line) { return ls::megengine_log::parse(src, *this, {.max_line = max_line}); }
     struct peak {
         std::uint64_t bytes = 0, line = 0;
         double mib = 0;
@@ -137,6 +138,7 @@ struct megengine_log_summary {
 
 // --- megengine-profile -------------------------------------------------------------------
 struct megengine_profile_summary {
+    static constexpr const char* what = "the top operators by device time and the time per operator type";
     std::uint64_t errors = 0; // error records (the exit status is 1 when there are any)
     void on_error(const logscan::error&) { ++errors; }
     // what the input yielded (an input of only text is reported): every record counted
@@ -203,6 +205,7 @@ struct megengine_profile_summary {
 
 // --- chainer-memtrace --------------------------------------------------------------------
 struct chainer_memtrace_summary {
+    static constexpr const char* what = "the peak of live buffer bytes over the functions in rank order";
     std::uint64_t errors = 0; // error records (the exit status is 1 when there are any)
     void on_error(const logscan::error&) { ++errors; }
     // what the input yielded (an input of only text is reported): every record counted
@@ -282,6 +285,7 @@ struct chainer_memtrace_summary {
 
 // --- paddle-log --------------------------------------------------------------------------
 struct paddle_log_summary {
+    static constexpr const char* what = "the loss curve (first, min, last), learning rate, ips, top operators by GPU time";
     std::uint64_t errors = 0; // error records (the exit status is 1 when there are any)
     void on_error(const logscan::error&) { ++errors; }
     // what the input yielded (an input of only text is reported): every record counted
@@ -289,7 +293,7 @@ struct paddle_log_summary {
     void on_text(const logscan::line&) { ++seen.text; }
     void on_log(const ls::paddle_log::log&) { ++seen.records; }
     template <class Source>
-    logscan::error parse(Source& src, std::size_t max_line) { return ls::paddle_log::parse(src, *this, max_line); }
+    logscan::error parse(Source& src, std::size_t max_line) { return ls::paddle_log::parse(src, *this, {.max_line = max_line}); }
     std::vector<double> step, loss, lr, ips;
     std::vector<std::pair<std::string, double>> ops; // Operator Summary, top level, GPU total
     std::string time_unit = "ms";
@@ -362,6 +366,7 @@ struct paddle_log_summary {
 
 // --- tvm-profile -------------------------------------------------------------------------
 struct tvm_profile_summary {
+    static constexpr const char* what = "per report, the top fused kernels by duration with their share of the Sum row";
     std::uint64_t errors = 0; // error records (the exit status is 1 when there are any)
     void on_error(const logscan::error&) { ++errors; }
     // what the input yielded (an input of only text is reported): every record counted
@@ -369,7 +374,7 @@ struct tvm_profile_summary {
     void on_text(const logscan::line&) { ++seen.text; }
     void on_config(const ls::tvm_profile::config&) { ++seen.records; }
     template <class Source>
-    logscan::error parse(Source& src, std::size_t max_line) { return ls::tvm_profile::parse(src, *this, max_line); }
+    logscan::error parse(Source& src, std::size_t max_line) { return ls::tvm_profile::parse(src, *this, {.max_line = max_line}); }
     struct report {
         std::string model, device;
         double mean_ms = NAN, sum_us = NAN;
@@ -408,6 +413,15 @@ struct tvm_profile_summary {
         return ok;
     }
 };
+
+// The report of each format (a format without one has no `of<F>::type`).
+template <class Format>
+struct of {};
+template <> struct of<ls::megengine_log::format> { using type = megengine_log_summary; };
+template <> struct of<ls::megengine_profile::format> { using type = megengine_profile_summary; };
+template <> struct of<ls::chainer_memtrace::format> { using type = chainer_memtrace_summary; };
+template <> struct of<ls::paddle_log::format> { using type = paddle_log_summary; };
+template <> struct of<ls::tvm_profile::format> { using type = tvm_profile_summary; };
 
 } // namespace logscan_cli::summary
 

@@ -366,6 +366,9 @@ public:
 
     /// The current mode.
     std::uint32_t mode() const noexcept { return mode_; }
+    /// True in mode 0, the mode a new reader starts in: nothing read carries over to the
+    /// next line (see format.hpp's `line_parser::at_rest`).
+    bool at_rest() const noexcept { return mode_ == 0; }
     /// Sets the mode (e.g. to reset it at the start of an input).
     void set_mode(std::uint32_t m) noexcept { mode_ = m < 32 ? m : 0; }
     /// Number of full matcher runs so far, sub-rules included (lines rejected by a

@@ -447,6 +447,8 @@ public:
 
     /// True inside a table region: from a title or an opening rule to the end of the table.
     bool active() const noexcept { return state_ != state::idle; }
+    /// True outside any table region: the state a new reader starts in.
+    bool at_rest() const noexcept { return state_ == state::idle; }
     /// The current title (empty if the table has none or no region is open).
     std::string_view title() const noexcept { return title_.view(); }
 
@@ -751,6 +753,8 @@ public:
 
     /// True after a successful `start` until the table ends.
     bool active() const noexcept { return active_; }
+    /// True outside a table: the state a new reader starts in.
+    bool at_rest() const noexcept { return !active_; }
 
     /// Starts a table at its header line. Returns `not_mine` if the line has too many columns
     /// or is too long for the header buffer (reported to `on_error`), else delivers
@@ -957,6 +961,8 @@ public:
     /// True when a title is remembered for the next table (see `feed`): state that a
     /// caller resuming an input in parts must not lose.
     bool holds_title() const noexcept { return title_.size != 0; }
+    /// True outside a table with no title remembered: the state a new reader starts in.
+    bool at_rest() const noexcept { return !active_ && title_.size == 0; }
 
     /// A line starting with `|` starts (first line: header) or continues the table. A title
     /// line (`===Perf Summary===`) fed while no table is open is remembered (and left to the

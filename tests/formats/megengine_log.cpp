@@ -96,7 +96,7 @@ struct recorder {
 
 std::vector<std::string> run_chunks(logscan::test::chunk_list chunks) {
     recorder r;
-    ml::parser<recorder> p(r, 4096);
+    ml::parser<recorder> p(r, {.max_line = 4096});
     for (auto c : chunks) p.feed(c);
     p.finish();
     return r.out;
@@ -246,7 +246,7 @@ TEST_CASE("megengine_log::no allocation while parsing (after construction)") {
         void on_workspace_bound(const ml::workspace_bound&) { ++n; }
         void on_text(const logscan::line&) { ++n; }
     } c;
-    ml::parser<counts> p(c, 4096);
+    ml::parser<counts> p(c, {.max_line = 4096});
     const std::string& text = sample();
     LOGSCAN_CHECK_NO_ALLOC(for (std::size_t i = 0; i < text.size(); i += 1000) p.feed(std::string_view(text).substr(i, 1000)); p.finish());
     CHECK(c.bytes == 80609128448ull);
@@ -357,7 +357,7 @@ TEST_CASE("megengine_log::damaged input never crashes and accounts for every non
     // text or an error), or is structural (the memory table's header line)
     auto accounted = [](std::string_view in) {
         recorder r;
-        ml::parser<recorder> p(r, 4096);
+        ml::parser<recorder> p(r, {.max_line = 4096});
         p.feed(in);
         p.finish();
         std::vector<bool> seen(logscan::test::lines_of(in).size() + 2, false);

@@ -72,7 +72,7 @@ struct recorder {
 
 std::vector<std::string> run_chunks(logscan::test::chunk_list chunks) {
     recorder r;
-    pl::parser<recorder> p(r, 4096);
+    pl::parser<recorder> p(r, {.max_line = 4096});
     for (auto c : chunks) p.feed(c);
     p.finish();
     return r.out;
@@ -207,7 +207,7 @@ TEST_CASE("paddle_log::no allocation while parsing (after construction)") {
         void on_table(const pl::table&) {}
         void on_text(const logscan::line&) {}
     } v;
-    pl::parser<curve> p(v, 4096);
+    pl::parser<curve> p(v, {.max_line = 4096});
     const std::string& text = sample();
     LOGSCAN_CHECK_NO_ALLOC(for (std::size_t i = 0; i < text.size(); i += 1000) p.feed(std::string_view(text).substr(i, 1000)); p.finish());
     CHECK(v.rows > 0);
@@ -368,7 +368,7 @@ TEST_CASE("paddle_log::damaged input never crashes and accounts for every line i
     std::string junk;
     for (int i = 0; i < 20000; ++i) junk += static_cast<char>((i * 7919 + i / 13) & 0xff);
     recorder j;
-    pl::parser<recorder> p(j, 4096);
+    pl::parser<recorder> p(j, {.max_line = 4096});
     p.feed(junk);
     p.finish();
     CHECK(j.logs == 0);

@@ -66,7 +66,7 @@ struct recorder {
 
 std::vector<std::string> run_chunks(logscan::test::chunk_list chunks) {
     recorder r;
-    tp::parser<recorder> p(r, 4096);
+    tp::parser<recorder> p(r, {.max_line = 4096});
     for (auto c : chunks) p.feed(c);
     p.finish();
     return r.out;
@@ -255,7 +255,7 @@ TEST_CASE("tvm_profile::no allocation while parsing (after construction)") {
         void on_config(const tp::config&) { ++n; }
         void on_text(const logscan::line&) { ++n; }
     } v;
-    tp::parser<top> p(v, 4096);
+    tp::parser<top> p(v, {.max_line = 4096});
     const std::string& text = sample();
     LOGSCAN_CHECK_NO_ALLOC(for (std::size_t i = 0; i < text.size(); i += 1000) p.feed(std::string_view(text).substr(i, 1000)); p.finish());
     CHECK(v.best == 26794.66); // line 239, the largest duration of the sample
@@ -354,7 +354,7 @@ TEST_CASE("tvm_profile::CRLF and a blank line end the table; a second dashes lin
 TEST_CASE("tvm_profile::damaged input never crashes and accounts for every non-blank line") {
     auto accounted = [](std::string_view in) {
         recorder r;
-        tp::parser<recorder> p(r, 4096);
+        tp::parser<recorder> p(r, {.max_line = 4096});
         p.feed(in);
         p.finish();
         std::vector<bool> seen(logscan::test::lines_of(in).size() + 2, false);

@@ -68,6 +68,7 @@
 
 #include "../config.hpp"
 #include "../error.hpp"
+#include "../format.hpp"
 #include "../json.hpp"
 #include "../lines.hpp"
 #include "../ndjson.hpp"
@@ -118,12 +119,9 @@ struct function {
     std::optional<std::int64_t> rank;  ///< the integer `rank` key of params, when there is one
 };
 
-/// Limits of one parser, fixed at construction.
-struct options {
-    std::size_t max_line = line_buffer::default_capacity; ///< longest line that can straddle two chunks
-    std::size_t max_io = 4096;          ///< most inputs + outputs of one function
-    std::size_t text_capacity = 65536;  ///< bytes of one function's roles and type
-};
+/// Limits of one parser, fixed at construction: `max_line`, `max_io` (most inputs + outputs
+/// of one function), `text_capacity` (bytes of one function's roles and type).
+using options = format_options;
 
 LOGSCAN_EVENT(on_header, "void on_header(const logscan::chainer_memtrace::header&)");
 LOGSCAN_EVENT(on_buffer, "void on_buffer(const logscan::chainer_memtrace::buffer&)");
@@ -169,33 +167,24 @@ constexpr std::string_view expected_input = "function record: expected an input 
 constexpr std::string_view expected_output = "function record: expected an output line `ID`";
 constexpr std::string_view expected_params = "function record: expected a JSON object of parameters";
 
-} // namespace detail
-
-/// The push parser: `feed(chunk)` any number of times (chunks may split lines anywhere),
-/// then `finish()`. Holds the visitor by reference. Not copyable or movable.
+// The format's reader of lines (a line_parser core, format.hpp).
 template <class Visitor>
-class parser {
+class core {
     static_assert(visitor<Visitor>,
                   "logscan::chainer_memtrace::parser: the visitor has none of the format's callbacks (on_header, "
                   "on_buffer, on_function, on_text, on_error): a misspelt name? Derive it from "
                   "logscan::validate_only if it deliberately has none");
 
 public:
-    explicit parser(Visitor& vis, const options& opt = {})
+    core(Visitor& vis, const format_options& opt)
         : vis_(vis), opt_(opt), inputs_(new (std::nothrow) input[opt.max_io ? opt.max_io : 1]),
           outputs_(new (std::nothrow) std::uint64_t[opt.max_io ? opt.max_io : 1]),
           text_(new (std::nothrow) char[opt.text_capacity ? opt.text_capacity : 1]),
           json_opt_{.max_depth = 1024, .scratch_capacity = opt.max_line},
-          json_storage_(new (std::nothrow) std::byte[json::reader<detail::params_check>::storage_size(json_opt_)]),
-          carry_(opt.max_line), sink_{this}, splitter_(sink_, carry_.span()) {}
-    parser(const parser&) = delete;
-    parser& operator=(const parser&) = delete;
+          json_storage_(new (std::nothrow) std::byte[json::reader<detail::params_check>::storage_size(json_opt_)]) {}
 
-    /// Feeds the next chunk. Returns `flow::stop` once a callback has stopped the parse.
-    flow feed(std::string_view chunk) { return splitter_.feed(chunk); }
-    /// Ends the input (the last line may lack its newline).
+    // After the last line: a record or buffer list cut short, counts that do not match.
     flow finish() {
-        if (splitter_.finish() == flow::stop || stopped_) return flow::stop;
         if (state_ == state::record && fail(rec_line_, "function record cut short") == flow::stop) return flow::stop;
         state_ = state::done;
         if (header_line_ != 0) {
@@ -207,21 +196,16 @@ public:
         }
         return flow::proceed;
     }
-    /// True when a callback stopped the parse.
-    bool stopped() const noexcept { return stopped_; }
+    flow line_too_long(const error& e) { return report_error(vis_, e); }
 
 private:
     enum class state : unsigned char { pre, buffers, direction, record, skip, done };
     enum class part : unsigned char { counts, inputs, outputs, type, params };
 
-    flow note(flow f) noexcept {
-        if (f == flow::stop) stopped_ = true;
-        return f;
-    }
     flow fail(std::uint64_t line, std::string_view message) {
-        return note(report_error(vis_, error{error_code::syntax, line, 0, 0, message, 0}));
+        return report_error(vis_, error{error_code::syntax, line, 0, 0, message, 0});
     }
-    flow text(const line& l, std::string_view t) { return note(LOGSCAN_VISIT(vis_, on_text, line{t, l.number, l.offset})); }
+    flow text(const line& l, std::string_view t) { return LOGSCAN_VISIT(vis_, on_text, line{t, l.number, l.offset}); }
 
     void start(const line& l, std::string_view t) {
         seen_direction_ = true;
@@ -247,7 +231,8 @@ private:
         return fail(l.number, message);
     }
 
-    flow on_line(const line& l) {
+public:
+    flow read_line(const line& l) {
         const std::string_view t = internal::trim_right(l.text);
         if (t.empty()) return flow::proceed;
         const bool direction = t == "forward" || t == "backward";
@@ -262,7 +247,7 @@ private:
                     nfunc_ = f.value;
                     state_ = nbuf_ > 0 ? state::buffers : state::direction;
                     const header h{l.number, nbuf_, nfunc_};
-                    return note(LOGSCAN_VISIT(vis_, on_header, h));
+                    return LOGSCAN_VISIT(vis_, on_header, h);
                 }
             }
             return text(l, t);
@@ -275,7 +260,7 @@ private:
                     const std::string_view name = m.template get<3>();
                     const buffer b{l.number, id.value, size.value,
                                    name == "_" ? std::nullopt : std::optional<std::string_view>(name)};
-                    return note(LOGSCAN_VISIT(vis_, on_buffer, b));
+                    return LOGSCAN_VISIT(vis_, on_buffer, b);
                 }
             }
             if (direction) {
@@ -305,6 +290,7 @@ private:
         return flow::proceed;
     }
 
+private:
     // A line of the function record being read.
     flow record_line(const line& l, std::string_view t) {
         switch (part_) {
@@ -365,7 +351,7 @@ private:
             const function f{rec_line_, rec_index_, direction_, func_type_,
                              std::span<const input>(inputs_.get(), static_cast<std::size_t>(nin_)),
                              std::span<const std::uint64_t>(outputs_.get(), static_cast<std::size_t>(nout_)), t, c.rank};
-            return note(LOGSCAN_VISIT(vis_, on_function, f));
+            return LOGSCAN_VISIT(vis_, on_function, f);
         }
         }
         // past the parts that are complete
@@ -381,14 +367,8 @@ private:
         return json_storage_ ? json::reader<detail::params_check>::storage_size(json_opt_) : 0;
     }
 
-    struct sink {
-        parser* p;
-        flow on_line(const line& l) { return p->on_line(l); }
-        flow on_error(const error& e) { return p->note(report_error(p->vis_, e)); }
-    };
-
     Visitor& vis_;
-    options opt_;
+    format_options opt_;
     std::unique_ptr<input[]> inputs_;
     std::unique_ptr<std::uint64_t[]> outputs_;
     std::unique_ptr<char[]> text_;
@@ -396,17 +376,21 @@ private:
     std::unique_ptr<std::byte[]> json_storage_;
     state state_ = state::pre;
     part part_ = part::counts;
-    bool stopped_ = false;
     bool seen_direction_ = false;
     bool buffer_cut_reported_ = false;
     std::uint64_t header_line_ = 0, nbuf_ = 0, nfunc_ = 0, buffers_ = 0, started_ = 0;
     std::uint64_t rec_line_ = 0, rec_index_ = 0, nin_ = 0, nout_ = 0, left_ = 0;
     std::string_view direction_, func_type_;
     std::size_t text_used_ = 0;
-    line_buffer carry_;
-    sink sink_;
-    line_splitter<sink> splitter_;
 };
+
+} // namespace detail
+
+/// The push parser (format.hpp's `line_parser`): `feed(chunk)` any number of times (chunks
+/// may split lines anywhere), then `finish()`. Holds the visitor by reference. Not copyable
+/// or movable.
+template <class Visitor>
+using parser = line_parser<detail::core<Visitor>>;
 
 /// A visitor that writes every record as formats.md's NDJSON through an `ndjson_writer`
 /// (`"type"`, then `"line"`, then the fields in the contract's order; `params` as the JSON
@@ -459,6 +443,9 @@ private:
     }
 };
 
+/// What `detect` counts, in a few words (for `logscan detect --help`).
+inline constexpr std::string_view detect_signals = "a `B F` line followed by buffer lines `ID SIZE NAME` or function records";
+
 /// How much the first bytes of an input (`head`; `cut`: more input follows) look like a
 /// chainer-memtrace: after a `B F` counts line, the number of buffer lines `ID SIZE NAME`
 /// that follow it directly, plus the direction lines (`forward`, `backward`) followed by a
@@ -485,21 +472,14 @@ constexpr std::size_t detect(std::string_view head, bool cut = true) noexcept {
     return header && (buffers + score) > 0 ? buffers + score + 1 : 0;
 }
 
-/// Parses a whole source (`file_source`, `fd_source`, `memory_source`, ...) into `vis`.
-/// Returns the source's error (with errno), `stopped` when a callback stopped, or none.
-/// Problems inside the input go to `on_error` and do not stop the parse.
-template <byte_source Source, class Visitor>
-error parse(Source& src, Visitor& vis, const options& opt = {}) {
-    parser<Visitor> p(vis, opt);
-    return pump(src, p); // the parser is a chunk consumer
-}
+/// `parse(source, vis, options)` reads a whole source (`file_source`, `fd_source`,
+/// `memory_source`, ...), `parse(text, vis, options)` a buffer in memory (format.hpp's
+/// `format_parse`): the source's error, `stopped`, or none; problems inside the input go to
+/// `on_error` and do not stop the parse.
+inline constexpr format_parse<parser> parse{};
 
-/// Parses a buffer in memory.
-template <class Visitor>
-error parse(std::string_view text, Visitor& vis, const options& opt = {}) {
-    memory_source src(text);
-    return parse(src, vis, opt);
-}
+/// The format as generic code sees it (format.hpp's `format_entry`; formats/registry.hpp).
+using format = format_entry<format_name, record_types, detect, detect_signals, parser, ndjson_visitor>;
 
 } // namespace logscan::chainer_memtrace
 

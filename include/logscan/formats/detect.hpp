@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /// \file formats/detect.hpp
-/// Which of the five formats an input is, decided from its first bytes by the detectors the
+/// Which of the formats (formats/registry.hpp) an input is, decided from its first bytes by the detectors the
 /// format modules carry next to their rules (`megengine_log::detect`, ...): each counts the
 /// signal lines (or, for the JSON dump, the keys) of its format in the head of the input;
 /// the highest count wins, ties going to the earlier format in `detectors`; none at all is
@@ -32,11 +32,7 @@
 #include <span>
 #include <string_view>
 
-#include "chainer_memtrace.hpp"
-#include "megengine_log.hpp"
-#include "megengine_profile.hpp"
-#include "paddle_log.hpp"
-#include "tvm_profile.hpp"
+#include "registry.hpp"
 
 namespace logscan {
 
@@ -56,20 +52,21 @@ struct format_detector {
     std::span<const std::string_view> types;        ///< its record types (`record_types`)
 };
 
-/// The five detectors, in the order that breaks ties.
-inline constexpr std::array<format_detector, 5> detectors = {{
-    {megengine_profile::format_name, [](std::string_view h, bool c) { return megengine_profile::detect(h, c); }, megengine_profile::record_types},
-    {chainer_memtrace::format_name, [](std::string_view h, bool c) { return chainer_memtrace::detect(h, c); }, chainer_memtrace::record_types},
-    {tvm_profile::format_name, [](std::string_view h, bool c) { return tvm_profile::detect(h, c); }, tvm_profile::record_types},
-    {paddle_log::format_name, [](std::string_view h, bool c) { return paddle_log::detect(h, c); }, paddle_log::record_types},
-    {megengine_log::format_name, [](std::string_view h, bool c) { return megengine_log::detect(h, c); }, megengine_log::record_types},
-}};
+/// The detectors of a list of formats (formats/registry.hpp), in its order.
+template <class... F>
+constexpr std::array<format_detector, sizeof...(F)> detectors_of(format_list<F...>) noexcept {
+    return {{{F::name, &F::detect, F::record_types}...}};
+}
+
+/// The detectors of logscan's formats, in the order that breaks ties.
+inline constexpr auto detectors = detectors_of(all_formats{});
 
 /// The format of an input whose first bytes are `head` (`cut`: the input goes on after
-/// them, so a last partial line is ignored); see the file comment.
-inline detection detect_format(std::string_view head, bool cut = true) noexcept {
+/// them, so a last partial line is ignored), among the formats of `List`; see the file comment.
+template <class List = all_formats>
+detection detect_format(std::string_view head, bool cut = true) noexcept {
     detection best{{}, 0};
-    for (const format_detector& d : detectors) {
+    for (const format_detector& d : detectors_of(List{})) {
         const std::size_t s = d.detect(head, cut);
         if (s > best.score) best = {d.name, s};
     }

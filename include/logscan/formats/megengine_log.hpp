@@ -66,6 +66,7 @@
 
 #include "../config.hpp"
 #include "../error.hpp"
+#include "../format.hpp"
 #include "../lines.hpp"
 #include "../ndjson.hpp"
 #include "../num.hpp"
@@ -198,17 +199,8 @@ T number_or(std::string_view s, T fallback) noexcept {
 template <class V>
 struct state {
     V& vis;
-    bool stopped = false;
-    flow note(flow f) noexcept {
-        if (f == flow::stop) stopped = true;
-        return f;
-    }
     // the `text` record of a line (trailing spaces removed; blank lines yield nothing)
-    flow text(const line& l) {
-        const std::string_view t = internal::trim_right(l.text);
-        if (t.empty()) return flow::proceed;
-        return note(LOGSCAN_VISIT(vis, on_text, line{t, l.number, l.offset}));
-    }
+    flow text(const line& l) { return text_record(vis, l); }
 };
 
 // Splits REST into level and message (formats.md: DBG, WRN, ERR, CRIT, CRITICAL).
@@ -272,11 +264,11 @@ template <class V>
 flow var_shape_record(state<V>& st, const line& l, std::string_view var, std::string_view replica, std::string_view shape) {
     const shape_list dims = shape_dims(shape);
     if (!dims.ok()) return st.text(l); // `(1,,2)`: not a shape
-    return st.note(LOGSCAN_VISIT_LAZY(st.vis, on_var_shape, var_shape, [&] {
+    return LOGSCAN_VISIT_LAZY(st.vis, on_var_shape, var_shape, [&] {
         return var_shape{l.number, var,
                          replica.empty() ? std::nullopt : std::optional<std::uint64_t>(number_or<std::uint64_t>(replica, 0)),
                          dims};
-    }));
+    });
 }
 
 template <class V>
@@ -288,18 +280,18 @@ auto make_rules(state<V>& st) {
             ctx.mode = normal; // a header line ends any block
             std::string_view level, message;
             split_level(m.template get<6>(), level, message);
-            if (st.note(LOGSCAN_VISIT_LAZY(st.vis, on_log, log, [&] { // (get<>: clang 14 cannot capture bindings)
+            if (LOGSCAN_VISIT_LAZY(st.vis, on_log, log, [&] { // (get<>: clang 14 cannot capture bindings)
                     return log{ctx.current.number, number_or<int>(m.template get<1>(), 0), m.template get<2>(),
                                number_or<std::uint64_t>(m.template get<3>(), 0), m.template get<4>(), m.template get<5>(),
                                level, message};
-                })) == flow::stop)
+                }) == flow::stop)
                 return flow::stop;
             if constexpr (requires { st.vis.on_workspace_bound(std::declval<const workspace_bound&>()); }) {
                 constexpr std::string_view key = "bounds(MiB):";
                 if (const std::size_t k = message.find(key); k != std::string_view::npos) {
                     for (const auto& p : search_all<R"(([^\s=]+)=(\d+(?:\.\d+)?)(?:\s|$))">(message.substr(k + key.size()))) {
                         const workspace_bound b{ctx.current.number, p.template get<1>(), number_or<double>(p.template get<2>(), 0)};
-                        if (st.note(LOGSCAN_VISIT(st.vis, on_workspace_bound, b)) == flow::stop) return flow::stop;
+                        if (LOGSCAN_VISIT(st.vis, on_workspace_bound, b) == flow::stop) return flow::stop;
                     }
                 }
             } else {
@@ -312,10 +304,10 @@ auto make_rules(state<V>& st) {
             rule<LOGSCAN_MEGENGINE_LEVEL R"(FpropEnv\(([^)]*)\): start fprop VarNode\(owner_opr=([^{}]*)\{([^{}@]*)@(0x[0-9a-fA-F]+)\}\))",
                  "FpropEnv(val): start fprop VarNode(owner_opr=data{DataProvider@0x7f349a5c59e8})">(
                 [&st](const auto& m, rule_context& ctx) {
-                    return st.note(LOGSCAN_VISIT_LAZY(st.vis, on_fprop_start, fprop_start, [&] {
+                    return LOGSCAN_VISIT_LAZY(st.vis, on_fprop_start, fprop_start, [&] {
                         auto [all, env, var, type, addr] = m;
                         return fprop_start{ctx.current.number, env, var, type, addr};
-                    }));
+                    });
                 }),
             rule<LOGSCAN_MEGENGINE_LEVEL R"(FpropEnv\([^)]*\): var node shape: +([^@: ]+)(?:@(\d+))?: (\([^()]*\)))",
                  "FpropEnv(val): var node shape:  data: (32, 3, 224, 224)">([&st](const auto& m, rule_context& ctx) {
@@ -327,18 +319,18 @@ auto make_rules(state<V>& st) {
             rule<LOGSCAN_MEGENGINE_LEVEL R"(graph optimization: applied (\d+) passes, total (\d+) var\(s\) replaced; time=)" LOGSCAN_MEGENGINE_NUM R"( ?ms)",
                  "graph optimization: applied 8 passes, total 5757 var(s) replaced; time=74.64ms">(
                 [&st](const auto& m, rule_context& ctx) {
-                    return st.note(LOGSCAN_VISIT_LAZY(st.vis, on_graph_opt, graph_opt, [&] {
+                    return LOGSCAN_VISIT_LAZY(st.vis, on_graph_opt, graph_opt, [&] {
                         auto [all, passes, replaced, time] = m;
                         return graph_opt{ctx.current.number, number_or<std::uint64_t>(passes, 0),
                                          number_or<std::uint64_t>(replaced, 0), number_or<double>(time, 0)};
-                    }));
+                    });
                 }),
             rule<LOGSCAN_MEGENGINE_LEVEL R"(opr seq of length (\d+):(.*))", "opr seq of length 804: var_static=533 no_sys_alloc=0">(
                 [&st](const auto& m, rule_context& ctx) {
-                    return st.note(LOGSCAN_VISIT_LAZY(st.vis, on_opr_seq, opr_seq, [&] {
+                    return LOGSCAN_VISIT_LAZY(st.vis, on_opr_seq, opr_seq, [&] {
                         auto [all, length, params] = m;
                         return opr_seq{ctx.current.number, number_or<std::uint64_t>(length, 0), params};
-                    }));
+                    });
                 }),
             rule<LOGSCAN_MEGENGINE_LEVEL R"(static memory allocation:)">([](const auto&, rule_context& ctx) { ctx.mode = mem_table; }),
             rule<LOGSCAN_MEGENGINE_LEVEL R"(static mem alloc: nr_opr=(\d+) nr_var=(\d+) realtime=)" LOGSCAN_MEGENGINE_NUM
@@ -346,13 +338,13 @@ auto make_rules(state<V>& st) {
                  R"( alloc)" LOGSCAN_MEGENGINE_NUM R"(\))",
                  "static mem alloc: nr_opr=397 nr_var=533 realtime=26.04msec(si3.31 mp+re7.10 omp0.03 alloc15.60)">(
                 [&st](const auto& m, rule_context& ctx) {
-                    return st.note(LOGSCAN_VISIT_LAZY(st.vis, on_mem_alloc_stats, mem_alloc_stats, [&] {
+                    return LOGSCAN_VISIT_LAZY(st.vis, on_mem_alloc_stats, mem_alloc_stats, [&] {
                         auto [all, nr_opr, nr_var, real, si, mp, omp, alloc] = m;
                         return mem_alloc_stats{ctx.current.number, number_or<std::uint64_t>(nr_opr, 0),
                                                number_or<std::uint64_t>(nr_var, 0), number_or<double>(real, 0),
                                                number_or<double>(si, 0), number_or<double>(mp, 0),
                                                number_or<double>(omp, 0), number_or<double>(alloc, 0)};
-                    }));
+                    });
                 }));
 
     return rule_set(
@@ -379,11 +371,11 @@ struct fallback {
     flow operator()(const line& l, rule_context& ctx) const {
         if (ctx.mode == mem_table) {
             mem_alloc r{};
-            if (parse_row(l, r)) return st->note(LOGSCAN_VISIT(st->vis, on_mem_alloc, std::as_const(r)));
+            if (parse_row(l, r)) return LOGSCAN_VISIT(st->vis, on_mem_alloc, std::as_const(r));
             const std::string_view t = internal::trim_right(l.text);
             if (t.find("MiB(") != std::string_view::npos) {
                 const error e{error_code::syntax, l.number, t.size() + 1, l.offset + t.size(), "memory table row cut off", 0};
-                return st->note(report_error(st->vis, e));
+                return report_error(st->vis, e);
             }
         }
         return st->text(l);
@@ -395,11 +387,12 @@ using rules_t = decltype(make_rules(std::declval<state<V>&>()));
 
 } // namespace detail
 
-/// The push parser: `feed(chunk)` any number of times (chunks may split lines anywhere),
-/// then `finish()`. Holds the visitor by reference. Not copyable or movable (the rules refer
-/// to its state).
+namespace detail {
+
+// The format's reader of lines (a line_parser core, format.hpp): the rules, with the blocks
+// as their modes.
 template <class Visitor>
-class parser {
+class core {
     static_assert(visitor<Visitor>,
                   "logscan::megengine_log::parser: the visitor has none of the format's callbacks (on_log, "
                   "on_fprop_start, on_var_shape, on_graph_opt, on_opr_seq, on_mem_alloc, on_workspace_bound, "
@@ -407,43 +400,29 @@ class parser {
                   "if it deliberately has none");
 
 public:
-    /// `max_line`: the longest line (bytes) that can straddle two chunks; longer lines are
-    /// `line_too_long` errors.
-    explicit parser(Visitor& vis, std::size_t max_line = line_buffer::default_capacity)
-        : st_{vis}, reader_(detail::make_rules(st_), detail::fallback<Visitor>{&st_},
-                            rule_options{.strip_ansi = true, .strip_capacity = max_line}),
-          carry_(max_line), sink_{this}, splitter_(sink_, carry_.span()) {}
-    parser(const parser&) = delete;
-    parser& operator=(const parser&) = delete;
-
-    /// Feeds the next chunk. Returns `flow::stop` once a callback has stopped the parse.
-    flow feed(std::string_view chunk) { return splitter_.feed(chunk); }
-    /// Ends the input (the last line may lack its newline).
-    flow finish() { return splitter_.finish(); }
-    /// True when a callback stopped the parse.
-    bool stopped() const noexcept { return st_.stopped; }
-    /// For parsing one input in parts (see `split_point`): numbers lines and offsets as if
-    /// `lines_before` lines and `offset` bytes came before the first chunk. Call before `feed`.
-    void start_at(std::uint64_t lines_before, std::uint64_t offset) noexcept { splitter_.start_at(lines_before, offset); }
-    /// True when nothing read so far can change a later record and `finish()` would add none:
-    /// between lines, outside a block (shapes of var nodes, a memory table). A fresh parser
-    /// given the rest of the input (with `start_at`) then yields what this one would.
-    bool at_rest() const noexcept { return splitter_.at_line_start() && reader_.mode() == detail::normal && !st_.stopped; }
+    core(Visitor& vis, const format_options& o)
+        : st_{vis}, reader_(make_rules(st_), fallback<Visitor>{&st_},
+                            rule_options{.strip_ansi = true, .strip_capacity = o.max_line}) {}
+    flow read_line(const line& l) { return reader_.feed(l); }
+    flow line_too_long(const error& e) { return report_error(st_.vis, e); }
+    /// What carries state from line to line: the rules' mode (a block: shapes of var
+    /// nodes, a memory table).
+    auto readers() const noexcept { return std::tie(reader_); }
     /// Matcher runs so far (see `rule_reader::matcher_calls`).
     std::uint64_t matcher_calls() const noexcept { return reader_.matcher_calls(); }
 
 private:
-    struct sink {
-        parser* p;
-        flow on_line(const line& l) { return p->reader_.feed(l); }
-        flow on_error(const error& e) { return p->st_.note(report_error(p->st_.vis, e)); }
-    };
-    detail::state<Visitor> st_;
-    rule_reader<detail::rules_t<Visitor>, detail::fallback<Visitor>> reader_;
-    line_buffer carry_;
-    sink sink_;
-    line_splitter<sink> splitter_;
+    state<Visitor> st_;
+    rule_reader<rules_t<Visitor>, fallback<Visitor>> reader_;
 };
+
+} // namespace detail
+
+/// The push parser (format.hpp's `line_parser`): `feed(chunk)` any number of times (chunks
+/// may split lines anywhere), then `finish()`; `at_rest()` between lines outside a block.
+/// Holds the visitor by reference. Not copyable or movable (the rules refer to its state).
+template <class Visitor>
+using parser = line_parser<detail::core<Visitor>>;
 
 /// A visitor that writes every record as formats.md's NDJSON through an `ndjson_writer`
 /// (`"type"`, then `"line"`, then the fields in the contract's order; an `error` record also
@@ -539,6 +518,9 @@ constexpr bool is_header_line(std::string_view l) noexcept {
 }
 } // namespace detail
 
+/// What `detect` counts, in a few words (for `logscan detect --help`).
+inline constexpr std::string_view detect_signals = "`[DD HH:MM:SS N@FILE:LOGGER] ...` lines (colours allowed)";
+
 /// How much the first bytes of an input (`head`; `cut`: more input follows) look like a
 /// megengine-log: the number of header lines `[DD HH:MM:SS N@FILE:LOGGER] ...` (colour
 /// sequences allowed before and inside) among its first 64 lines; 0 when there is none.
@@ -556,21 +538,14 @@ constexpr bool split_point(std::string_view previous, std::string_view next) noe
     return detail::is_header_line(next) && detail::is_header_line(previous);
 }
 
-/// Parses a whole source (`file_source`, `fd_source`, `memory_source`, ...) into `vis`.
-/// Returns the source's error (with errno), `stopped` when a callback stopped, or none.
-/// Problems inside the input go to `on_error` and do not stop the parse.
-template <byte_source Source, class Visitor>
-error parse(Source& src, Visitor& vis, std::size_t max_line = line_buffer::default_capacity) {
-    parser<Visitor> p(vis, max_line);
-    return pump(src, p); // the parser is a chunk consumer
-}
+/// `parse(source, vis, options)` reads a whole source (`file_source`, `fd_source`,
+/// `memory_source`, ...), `parse(text, vis, options)` a buffer in memory (format.hpp's
+/// `format_parse`; `options.max_line`): the source's error, `stopped`, or none; problems
+/// inside the input go to `on_error` and do not stop the parse.
+inline constexpr format_parse<parser> parse{};
 
-/// Parses a buffer in memory.
-template <class Visitor>
-error parse(std::string_view text, Visitor& vis, std::size_t max_line = line_buffer::default_capacity) {
-    memory_source src(text);
-    return parse(src, vis, max_line);
-}
+/// The format as generic code sees it (format.hpp's `format_entry`; formats/registry.hpp).
+using format = format_entry<format_name, record_types, detect, detect_signals, parser, ndjson_visitor, split_point>;
 
 } // namespace logscan::megengine_log
 

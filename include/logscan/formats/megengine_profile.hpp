@@ -53,6 +53,7 @@
 
 #include "../config.hpp"
 #include "../error.hpp"
+#include "../format.hpp"
 #include "../json.hpp"
 #include "../ndjson.hpp"
 #include "../num.hpp"
@@ -194,11 +195,9 @@ template <class V>
 concept visitor = has_some_callback<V, on_opr_event, on_var_event, on_mem_chunk_event, on_exec_event,
                                     on_opr_time_event, on_opr_footprint_event, on_error_event>;
 
-/// Parser settings.
-struct options {
-    /// Bytes of scratch space for one object's strings, lists and `param` text.
-    std::size_t scratch_capacity = std::size_t{64} << 10;
-};
+/// Parser settings (format.hpp's, one type for every format): `scratch_capacity`, the bytes
+/// of scratch space for one object's strings, lists and `param` text.
+using options = format_options;
 
 namespace detail {
 
@@ -814,6 +813,9 @@ private:
     json::reader<detail::handler<Visitor>> reader_;
 };
 
+/// What `detect` counts, in a few words (for `logscan detect --help`).
+inline constexpr std::string_view detect_signals = "a JSON object with the dump's keys (\"profiler\", \"graph_exec\", ...)";
+
 /// How much the first bytes of an input (`head`; `cut`: more input follows) look like a
 /// megengine-profile: 0 unless the first non-blank byte is `{`; else the number of the
 /// dump's own keys (`"profiler"`, `"graph_exec"`, `"opr_internal_pf"`, `"opr_footprint"`,
@@ -831,23 +833,11 @@ constexpr std::size_t detect(std::string_view head, bool = true) noexcept {
     return score >= 2 ? score : 0;
 }
 
-/// Parses a whole source into `vis`. Returns the source's error (with errno), or none; the
-/// document's own errors went to `on_error` (and are in the returned error too, except for
-/// objects too large, which do not end the parse).
-template <byte_source Source, class Visitor>
-error parse(Source& src, Visitor& vis, const options& opt = {}) {
-    parser<Visitor> p(vis, opt);
-    const error e = pump(src, p);
-    if (!e.ok() && e.code != error_code::stopped) return e;
-    return p.result();
-}
-
-/// Parses a document in memory.
-template <class Visitor>
-error parse(std::string_view document, Visitor& vis, const options& opt = {}) {
-    memory_source src(document);
-    return parse(src, vis, opt);
-}
+/// `parse(source, vis, options)` reads a whole source, `parse(document, vis, options)` a
+/// document in memory (format.hpp's `format_parse`). Returns the source's error (with errno),
+/// or none; the document's own errors went to `on_error` (and are in the returned error too,
+/// except for objects too large, which do not end the parse).
+inline constexpr format_parse<parser> parse{};
 
 /// A visitor that writes every record as formats.md's NDJSON through an `ndjson_writer`
 /// (`"type"` first; no `"line"`: the format has none; an `error` record has `"line"` and
@@ -957,6 +947,9 @@ private:
         w.end_array();
     }
 };
+
+/// The format as generic code sees it (format.hpp's `format_entry`; formats/registry.hpp).
+using format = format_entry<format_name, record_types, detect, detect_signals, parser, ndjson_visitor>;
 
 } // namespace logscan::megengine_profile
 

@@ -65,6 +65,7 @@
 
 #include "../config.hpp"
 #include "../error.hpp"
+#include "../format.hpp"
 #include "../lines.hpp"
 #include "../ndjson.hpp"
 #include "../num.hpp"
@@ -258,7 +259,6 @@ struct held_text {
 template <class V>
 struct state {
     V& vis;
-    bool stopped = false;
 
     // a title whose `table` record waits for its time unit, and the notes held meanwhile
     bool pending = false;
@@ -273,21 +273,16 @@ struct state {
     held_text<4096> note_bytes{};
     std::optional<error> deferred{}; // the pipe table's error about the line being routed
 
-    flow note_flow(flow f) noexcept {
-        if (f == flow::stop) stopped = true;
-        return f;
-    }
-    flow text(const line& l) {
-        const std::string_view t = internal::trim_right(l.text);
-        if (t.empty()) return flow::proceed;
-        return note_flow(LOGSCAN_VISIT(vis, on_text, line{t, l.number, l.offset}));
-    }
+    // no title waiting for its time unit, no error waiting for its line (the tables and the
+    // rules answer for themselves)
+    bool at_rest() const noexcept { return !pending && !deferred; }
+    flow text(const line& l) { return text_record(vis, l); }
     // Emits the pending title's record (with its time unit, if found) and the held notes.
     flow settle(std::optional<std::string_view> unit = std::nullopt) {
         if (!pending) return flow::proceed;
         pending = false;
         const table t{title_line, title.view(), unit};
-        if (note_flow(LOGSCAN_VISIT(vis, on_table, t)) == flow::stop) return flow::stop;
+        if (LOGSCAN_VISIT(vis, on_table, t) == flow::stop) return flow::stop;
         for (std::size_t i = 0; i < nnotes; ++i) {
             const note& n = notes[i];
             if (text(line{std::string_view(note_bytes.bytes + n.from, n.size), n.number, n.offset}) == flow::stop)
@@ -332,12 +327,12 @@ struct state {
             thread = b;
         }
         const table_row row{r.line, r.title, thread, pipe ? 0 : r.cells[0].depth(), r.cells[0].text(), r.cells, r.header};
-        return note_flow(LOGSCAN_VISIT(vis, on_table_row, row));
+        return LOGSCAN_VISIT(vis, on_table_row, row);
     }
     flow on_table_row(const logscan::table_row& r) { return row(r, false); }
     flow on_error(const error& e) {
         if (settle() == flow::stop) return flow::stop;
-        return note_flow(report_error(vis, e));
+        return report_error(vis, e);
     }
 };
 
@@ -367,15 +362,15 @@ auto make_rules(state<V>& st) {
              "[09/20 12:00:35] reader WARNING: Shared memory size is less than 1G">(
             [&st](const auto& m, rule_context& ctx) {
                 if (st.settle() == flow::stop) return flow::stop;
-                return st.note_flow(LOGSCAN_VISIT_LAZY(st.vis, on_log, log, [&] {
+                return LOGSCAN_VISIT_LAZY(st.vis, on_log, log, [&] {
                     return log{ctx.current.number, m.template get<1>(), m.template get<2>(), m.template get<3>(),
                                m.template get<4>(), internal::trim_right(m.template get<5>())};
-                }));
+                });
             })
             .template then<5>(rule<R"(Epoch: \[(\d+)\] \[ *(\d+)/(\d+)\] (.*))",
                                    "Epoch: [0] [    0/12500] learning_rate: 0.000000 loss: 0.922204 eta: 5:05:37">(
                 [&st](const auto& m, rule_context& ctx) {
-                    return st.note_flow(LOGSCAN_VISIT_LAZY(st.vis, on_train_step, train_step, [&] {
+                    return LOGSCAN_VISIT_LAZY(st.vis, on_train_step, train_step, [&] {
                         const std::string_view pairs = internal::trim_right(m.template get<4>());
                         std::optional<std::uint64_t> eta;
                         for (const metric& p : metric_range(pairs))
@@ -386,7 +381,7 @@ auto make_rules(state<V>& st) {
                         return train_step{ctx.current.number, parse_number<std::uint64_t>(m.template get<1>()).value,
                                           parse_number<std::uint64_t>(m.template get<2>()).value,
                                           parse_number<std::uint64_t>(m.template get<3>()).value, eta, pairs};
-                    }));
+                    });
                 })));
 }
 
@@ -411,78 +406,61 @@ using pipe_table_t = pipe_table<pipe_events<V>, 64, 8192>;
 
 } // namespace detail
 
-/// The push parser: `feed(chunk)` any number of times (chunks may split lines anywhere),
-/// then `finish()`. Holds the visitor by reference. Not copyable or movable (its readers
-/// refer to its state).
+namespace detail {
+
+// The format's reader of lines (a line_parser core, format.hpp): the pipe table, the rule
+// table and the rules, sharing lines through a line_router.
 template <class Visitor>
-class parser {
+class core {
     static_assert(visitor<Visitor>,
                   "logscan::paddle_log::parser: the visitor has none of the format's callbacks (on_log, "
                   "on_train_step, on_table, on_table_row, on_text, on_error): a misspelt name? Derive it from "
                   "logscan::validate_only if it deliberately has none");
 
 public:
-    /// `max_line`: the longest line (bytes) that can straddle two chunks; longer lines are
-    /// `line_too_long` errors.
-    explicit parser(Visitor& vis, std::size_t max_line = line_buffer::default_capacity)
+    core(Visitor& vis, const format_options&)
         : st_{vis}, pipe_ev_{&st_}, pipes_(pipe_ev_), tables_(st_),
-          rules_(detail::make_rules(st_), detail::fallback<Visitor>{&st_},
-                 rule_options{.strip_ansi = false, .strip_capacity = 0}),
-          router_(rules_, pipes_, tables_), carry_(max_line), sink_{this}, splitter_(sink_, carry_.span()) {
+          rules_(make_rules(st_), fallback<Visitor>{&st_}, rule_options{.strip_ansi = false, .strip_capacity = 0}),
+          router_(rules_, pipes_, tables_) {
         router_.rules_first(); // a log line is a log line, also right below a table's last row
     }
-    parser(const parser&) = delete;
-    parser& operator=(const parser&) = delete;
-
-    /// Feeds the next chunk. Returns `flow::stop` once a callback has stopped the parse.
-    flow feed(std::string_view chunk) { return splitter_.feed(chunk); }
-    /// Ends the input (the last line may lack its newline).
+    flow read_line(const line& l) {
+        if (router_.feed(l) == flow::stop) return flow::stop;
+        if (!st_.deferred) return flow::proceed;
+        const error e = *st_.deferred;
+        st_.deferred.reset();
+        return st_.on_error(e);
+    }
+    flow line_too_long(const error& e) { // no table goes on past it
+        if (router_.close(e.line) == flow::stop) return flow::stop;
+        return st_.on_error(e);
+    }
     flow finish() {
-        if (splitter_.finish() == flow::stop || st_.stopped) return flow::stop;
-        if (st_.note_flow(router_.finish()) == flow::stop) return flow::stop;
+        if (router_.finish() == flow::stop) return flow::stop;
         return st_.settle();
     }
-    /// True when a callback stopped the parse.
-    bool stopped() const noexcept { return st_.stopped; }
-    /// For parsing one input in parts (see `split_point`): numbers lines and offsets as if
-    /// `lines_before` lines and `offset` bytes came before the first chunk. Call before `feed`.
-    void start_at(std::uint64_t lines_before, std::uint64_t offset) noexcept { splitter_.start_at(lines_before, offset); }
-    /// True when nothing read so far can change a later record and `finish()` would add none:
-    /// between lines, no table open, no title waiting for its time unit or remembered for a
-    /// pipe table (a blank line forgets it). A fresh parser given
-    /// the rest of the input (with `start_at`) then yields what this one would.
-    bool at_rest() const noexcept {
-        return splitter_.at_line_start() && !st_.pending && !st_.deferred && !pipes_.active() && !pipes_.holds_title() &&
-               !tables_.active() && rules_.mode() == 0 && !st_.stopped;
-    }
+    /// What carries state from line to line: a title waiting for its time unit, the tables
+    /// (a pipe table's remembered title too), the rules' mode.
+    auto readers() const noexcept { return std::tie(st_, pipes_, tables_, rules_); }
 
 private:
-    struct sink {
-        parser* p;
-        flow on_line(const line& l) {
-            if (p->st_.note_flow(p->router_.feed(l)) == flow::stop) return flow::stop;
-            if (!p->st_.deferred) return flow::proceed;
-            const error e = *p->st_.deferred;
-            p->st_.deferred.reset();
-            return p->st_.on_error(e);
-        }
-        flow on_error(const error& e) { // a line too long: no table goes on past it
-            if (p->st_.note_flow(p->router_.close(e.line)) == flow::stop) return flow::stop;
-            return p->st_.on_error(e);
-        }
-    };
-
-    detail::state<Visitor> st_;
-    detail::pipe_events<Visitor> pipe_ev_;
-    detail::pipe_table_t<Visitor> pipes_;
-    detail::rule_table_t<Visitor> tables_;
-    detail::reader_t<Visitor> rules_;
+    state<Visitor> st_;
+    pipe_events<Visitor> pipe_ev_;
+    pipe_table_t<Visitor> pipes_;
+    rule_table_t<Visitor> tables_;
+    reader_t<Visitor> rules_;
     // the pipe table first: it sees the title lines the rule table takes as structure
-    line_router<detail::reader_t<Visitor>, detail::pipe_table_t<Visitor>, detail::rule_table_t<Visitor>> router_;
-    line_buffer carry_;
-    sink sink_;
-    line_splitter<sink> splitter_;
+    line_router<reader_t<Visitor>, pipe_table_t<Visitor>, rule_table_t<Visitor>> router_;
 };
+
+} // namespace detail
+
+/// The push parser (format.hpp's `line_parser`): `feed(chunk)` any number of times (chunks
+/// may split lines anywhere), then `finish()`; `at_rest()` between lines with no table open
+/// and no title waiting for its time unit or remembered for a pipe table. Holds the visitor
+/// by reference. Not copyable or movable (its readers refer to its state).
+template <class Visitor>
+using parser = line_parser<detail::core<Visitor>>;
 
 /// A visitor that writes every record as formats.md's NDJSON through an `ndjson_writer`
 /// (`"type"`, then `"line"`, then the fields in the contract's order; `metrics`, `units` and
@@ -571,6 +549,9 @@ constexpr bool is_log_line(std::string_view l) noexcept {
 }
 } // namespace detail
 
+/// What `detect` counts, in a few words (for `logscan detect --help`).
+inline constexpr std::string_view detect_signals = "`[MM/DD HH:MM:SS] LOGGER LEVEL: ...` lines, profiler titles `---...Summary---`";
+
 /// How much the first bytes of an input (`head`; `cut`: more input follows) look like a
 /// paddle-log: the number of log lines `[MM/DD HH:MM:SS] LOGGER LEVEL: ...` and profiler
 /// table titles (`---Operator Summary---`, `===Perf Summary===`) among its first 64 lines;
@@ -588,21 +569,14 @@ constexpr std::size_t detect(std::string_view head, bool cut = true) noexcept {
 /// which ends every table (the parser is then at rest).
 constexpr bool split_point(std::string_view previous, std::string_view) noexcept { return detail::is_log_line(previous); }
 
-/// Parses a whole source (`file_source`, `fd_source`, `memory_source`, ...) into `vis`.
-/// Returns the source's error (with errno), `stopped` when a callback stopped, or none.
-/// Problems inside the input go to `on_error` and do not stop the parse.
-template <byte_source Source, class Visitor>
-error parse(Source& src, Visitor& vis, std::size_t max_line = line_buffer::default_capacity) {
-    parser<Visitor> p(vis, max_line);
-    return pump(src, p); // the parser is a chunk consumer
-}
+/// `parse(source, vis, options)` reads a whole source (`file_source`, `fd_source`,
+/// `memory_source`, ...), `parse(text, vis, options)` a buffer in memory (format.hpp's
+/// `format_parse`; `options.max_line`): the source's error, `stopped`, or none; problems
+/// inside the input go to `on_error` and do not stop the parse.
+inline constexpr format_parse<parser> parse{};
 
-/// Parses a buffer in memory.
-template <class Visitor>
-error parse(std::string_view text, Visitor& vis, std::size_t max_line = line_buffer::default_capacity) {
-    memory_source src(text);
-    return parse(src, vis, max_line);
-}
+/// The format as generic code sees it (format.hpp's `format_entry`; formats/registry.hpp).
+using format = format_entry<format_name, record_types, detect, detect_signals, parser, ndjson_visitor, split_point>;
 
 } // namespace logscan::paddle_log
 

@@ -57,6 +57,7 @@
 
 #include "../config.hpp"
 #include "../error.hpp"
+#include "../format.hpp"
 #include "../lines.hpp"
 #include "../ndjson.hpp"
 #include "../num.hpp"
@@ -167,7 +168,6 @@ inline constexpr std::size_t header_capacity = 16384;
 template <class V>
 struct state {
     V& vis;
-    bool stopped = false;
     // the current report's column indices
     std::size_t duration = column_lookup::npos, percent = column_lookup::npos, count = column_lookup::npos,
                 device = column_lookup::npos;
@@ -175,16 +175,10 @@ struct state {
     enum class block : unsigned char { none, heading, config } in_block = block::none;
     line heading{};
 
-    flow note(flow f) noexcept {
-        if (f == flow::stop) stopped = true;
-        return f;
-    }
+    // outside a Configuration block (the table and the rules answer for themselves)
+    bool at_rest() const noexcept { return in_block == block::none; }
     // the `text` record of a line (trailing spaces removed; blank lines yield nothing)
-    flow text(const line& l) {
-        const std::string_view t = internal::trim_right(l.text);
-        if (t.empty()) return flow::proceed;
-        return note(LOGSCAN_VISIT(vis, on_text, line{t, l.number, l.offset}));
-    }
+    flow text(const line& l) { return text_record(vis, l); }
 
     // the aligned_table's events
     void on_table_header(const table_header& h) noexcept {
@@ -198,13 +192,13 @@ struct state {
         const std::string_view first = r.cells[0].text();
         if (r.footer) {
             const total t{base, first};
-            return note(LOGSCAN_VISIT(vis, on_total, t));
+            return LOGSCAN_VISIT(vis, on_total, t);
         }
         const call c{base, first};
-        return note(LOGSCAN_VISIT(vis, on_call, c));
+        return LOGSCAN_VISIT(vis, on_call, c);
     }
     flow on_table_text(const line& l) { return text(l); }
-    flow on_error(const error& e) { return note(report_error(vis, e)); }
+    flow on_error(const error& e) { return report_error(vis, e); }
 };
 
 template <class V>
@@ -215,16 +209,16 @@ auto make_rules(state<V>& st, table_t<V>& table) {
     return rule_set(
         rule<R"(Evaluate vm inference cost of (\S+) on (\S+) *)", "Evaluate vm inference cost of resnet18 on cpu(0)">(
             [&st](const auto& m, rule_context& ctx) {
-                return st.note(LOGSCAN_VISIT_LAZY(st.vis, on_run, run, [&] {
+                return LOGSCAN_VISIT_LAZY(st.vis, on_run, run, [&] {
                     return run{ctx.current.number, m.template get<1>(), m.template get<2>()};
-                }));
+                });
             }),
         rule<R"(Mean [^:]* time \(std dev\): (\d+(?:\.\d+)?) ms \((\d+(?:\.\d+)?) ms\) *)",
              "Mean vm inference time (std dev): 13.13 ms (1.80 ms)">([&st](const auto& m, rule_context& ctx) {
-            return st.note(LOGSCAN_VISIT_LAZY(st.vis, on_mean_time, mean_time, [&] {
+            return LOGSCAN_VISIT_LAZY(st.vis, on_mean_time, mean_time, [&] {
                 return mean_time{ctx.current.number, parse_number<double>(m.template get<1>()).value,
                                  parse_number<double>(m.template get<2>()).value};
-            }));
+            });
         }),
         // (`Name.*` and a find: `Name.*Duration \(us\).*` would not run one-pass)
         rule<R"(Name.*)", "Name          Duration (us)  Percent  Device  Count  ">(
@@ -252,53 +246,24 @@ using rules_t = decltype(make_rules(std::declval<state<V>&>(), std::declval<tabl
 
 } // namespace detail
 
-/// The push parser: `feed(chunk)` any number of times (chunks may split lines anywhere),
-/// then `finish()`. Holds the visitor by reference. Not copyable or movable (its readers
-/// refer to its state).
+namespace detail {
+
+// The format's reader of lines (a line_parser core, format.hpp): a Configuration block
+// first, then the report table, then the rules.
 template <class Visitor>
-class parser {
+class core {
     static_assert(visitor<Visitor>,
                   "logscan::tvm_profile::parser: the visitor has none of the format's callbacks (on_run, "
                   "on_mean_time, on_call, on_total, on_config, on_text, on_error): a misspelt name? Derive it "
                   "from logscan::validate_only if it deliberately has none");
+    using block = typename state<Visitor>::block;
 
 public:
-    /// `max_line`: the longest line (bytes) that can straddle two chunks; longer lines are
-    /// `line_too_long` errors.
-    explicit parser(Visitor& vis, std::size_t max_line = line_buffer::default_capacity)
-        : st_{vis}, table_(st_), rules_(detail::make_rules(st_, table_), detail::fallback<Visitor>{&st_}),
-          carry_(max_line), sink_{this}, splitter_(sink_, carry_.span()) {}
-    parser(const parser&) = delete;
-    parser& operator=(const parser&) = delete;
-
-    /// Feeds the next chunk. Returns `flow::stop` once a callback has stopped the parse.
-    flow feed(std::string_view chunk) { return splitter_.feed(chunk); }
-    /// Ends the input (the last line may lack its newline).
-    flow finish() {
-        if (splitter_.finish() == flow::stop || st_.stopped) return flow::stop;
-        if (flush_heading() == flow::stop) return flow::stop;
-        st_.in_block = block::none;
-        return st_.note(table_.finish());
-    }
-    /// True when a callback stopped the parse.
-    bool stopped() const noexcept { return st_.stopped; }
-    /// For parsing one input in parts (see `split_point`): numbers lines and offsets as if
-    /// `lines_before` lines and `offset` bytes came before the first chunk. Call before `feed`.
-    void start_at(std::uint64_t lines_before, std::uint64_t offset) noexcept { splitter_.start_at(lines_before, offset); }
-    /// True when nothing read so far can change a later record and `finish()` would add none:
-    /// between lines, no report table open, outside a Configuration block. A fresh parser
-    /// given the rest of the input (with `start_at`) then yields what this one would.
-    bool at_rest() const noexcept {
-        return splitter_.at_line_start() && !table_.active() && st_.in_block == block::none && rules_.mode() == 0 &&
-               !st_.stopped;
-    }
-
-private:
-    using block = typename detail::state<Visitor>::block;
+    core(Visitor& vis, const format_options&) : st_{vis}, table_(st_), rules_(make_rules(st_, table_), fallback<Visitor>{&st_}) {}
 
     // One line: a Configuration block first (a heading is known to be one only at the next
     // line), then the tables and the rules.
-    flow on_line(const line& l) {
+    flow read_line(const line& l) {
         const std::string_view t = internal::trim_right(l.text);
         if (st_.in_block == block::heading) {
             st_.in_block = block::none;
@@ -314,32 +279,38 @@ private:
                 return flow::proceed;
             }
             if (const auto m = match<R"(([A-Za-z][A-Za-z0-9 _-]*): (.*))">(t)) {
-                return st_.note(LOGSCAN_VISIT_LAZY(st_.vis, on_config, config, [&] {
+                return LOGSCAN_VISIT_LAZY(st_.vis, on_config, config, [&] {
                     return config{l.number, m.template get<1>(), m.template get<2>()};
-                }));
+                });
             }
             st_.in_block = block::none;
         }
         if (table_.active()) { // before the dashes a line that is no row is text, and the rows go on
             switch (table_.feed(l)) {
             case table_feed::consumed: return flow::proceed;
-            case table_feed::stop: return st_.note(flow::stop);
+            case table_feed::stop: return flow::stop;
             default: break; // the table ended: the line is read as usual
             }
         }
-        return st_.note(rules_.feed(l));
+        return rules_.feed(l);
     }
 
-    struct sink {
-        parser* p;
-        flow on_line(const line& l) { return p->on_line(l); }
-        flow on_error(const error& e) { // a line too long: not the dashes a heading needs, not KEY: VALUE
-            if (p->flush_heading() == flow::stop) return flow::stop;
-            p->st_.in_block = block::none;
-            return p->st_.note(report_error(p->st_.vis, e));
-        }
-    };
+    // A line too long: not the dashes a heading needs, not KEY: VALUE.
+    flow line_too_long(const error& e) {
+        if (flush_heading() == flow::stop) return flow::stop;
+        st_.in_block = block::none;
+        return report_error(st_.vis, e);
+    }
+    flow finish() {
+        if (flush_heading() == flow::stop) return flow::stop;
+        st_.in_block = block::none;
+        return table_.finish();
+    }
+    /// What carries state from line to line: a Configuration block, the report table, the
+    /// rules' mode.
+    auto readers() const noexcept { return std::tie(st_, table_, rules_); }
 
+private:
     // A held `Configuration` heading not followed by dashes is text.
     flow flush_heading() {
         if (st_.in_block != block::heading) return flow::proceed;
@@ -347,13 +318,18 @@ private:
         return st_.text(st_.heading);
     }
 
-    detail::state<Visitor> st_;
-    detail::table_t<Visitor> table_;
-    rule_reader<detail::rules_t<Visitor>, detail::fallback<Visitor>> rules_;
-    line_buffer carry_;
-    sink sink_;
-    line_splitter<sink> splitter_;
+    state<Visitor> st_;
+    table_t<Visitor> table_;
+    rule_reader<rules_t<Visitor>, fallback<Visitor>> rules_;
 };
+
+} // namespace detail
+
+/// The push parser (format.hpp's `line_parser`): `feed(chunk)` any number of times (chunks
+/// may split lines anywhere), then `finish()`; `at_rest()` between lines outside a report
+/// table and a Configuration block. Holds the visitor by reference. Not copyable or movable.
+template <class Visitor>
+using parser = line_parser<detail::core<Visitor>>;
 
 /// A visitor that writes every record as formats.md's NDJSON through an `ndjson_writer`
 /// (`"type"`, then `"line"`, then the fields in the contract's order; `cells` keyed by the
@@ -411,6 +387,9 @@ private:
     }
 };
 
+/// What `detect` counts, in a few words (for `logscan detect --help`).
+inline constexpr std::string_view detect_signals = "`Evaluate vm inference cost of ...`, `Mean ... time (std dev)`, `Name ... Duration (us)`";
+
 /// How much the first bytes of an input (`head`; `cut`: more input follows) look like a
 /// tvm-profile: the number of `Evaluate vm inference cost of ...`, `Mean ... time (std
 /// dev): ...` and report header (`Name ... Duration (us) ...`) lines among its first 64
@@ -431,21 +410,14 @@ constexpr bool split_point(std::string_view, std::string_view next) noexcept {
     return next.starts_with("Evaluate vm inference cost of ");
 }
 
-/// Parses a whole source (`file_source`, `fd_source`, `memory_source`, ...) into `vis`.
-/// Returns the source's error (with errno), `stopped` when a callback stopped, or none.
-/// Problems inside the input go to `on_error` and do not stop the parse.
-template <byte_source Source, class Visitor>
-error parse(Source& src, Visitor& vis, std::size_t max_line = line_buffer::default_capacity) {
-    parser<Visitor> p(vis, max_line);
-    return pump(src, p); // the parser is a chunk consumer
-}
+/// `parse(source, vis, options)` reads a whole source (`file_source`, `fd_source`,
+/// `memory_source`, ...), `parse(text, vis, options)` a buffer in memory (format.hpp's
+/// `format_parse`; `options.max_line`): the source's error, `stopped`, or none; problems
+/// inside the input go to `on_error` and do not stop the parse.
+inline constexpr format_parse<parser> parse{};
 
-/// Parses a buffer in memory.
-template <class Visitor>
-error parse(std::string_view text, Visitor& vis, std::size_t max_line = line_buffer::default_capacity) {
-    memory_source src(text);
-    return parse(src, vis, max_line);
-}
+/// The format as generic code sees it (format.hpp's `format_entry`; formats/registry.hpp).
+using format = format_entry<format_name, record_types, detect, detect_signals, parser, ndjson_visitor, split_point>;
 
 } // namespace logscan::tvm_profile
 

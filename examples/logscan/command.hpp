@@ -1,0 +1,809 @@
+// SPDX-License-Identifier: MIT
+// The logscan command, for any list of formats (formats/registry.hpp): main.cpp runs it with
+// logscan's formats; a program with a format of its own runs it with a longer list
+// (tests/toy_format/ does). Detects the format of a log, converts it to NDJSON or CSV records
+// (docs/formats.md), and counts what it holds. Nothing here names a format: every subcommand
+// iterates the list.
+//
+//   logscan detect FILE...
+//   logscan convert [--format ID] [--to ndjson|csv] [--type T,...] [--out-dir DIR]
+//                   [--with-filename] [--threads N] FILE...   (FILE may be - for standard input)
+//   logscan stats [--format ID] [--threads N] FILE...
+//   logscan summary [--format ID] [--top K] [--svg DIR] FILE...
+//   logscan --help | --version | COMMAND --help
+//
+// Exit status: 0 on success; 1 when an input could not be read, its format was not
+// recognised, it yielded error records (everything parseable is still written), or it yielded
+// no record of its format, only text; 2 on a usage error. An empty or blank input needs no
+// format: no records, exit 0.
+#ifndef LOGSCAN_COMMAND_COMMAND_HPP
+#define LOGSCAN_COMMAND_COMMAND_HPP
+
+#include <logscan/formats/detect.hpp>
+#include <logscan/formats/registry.hpp>
+#include <logscan/ndjson.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "parts.hpp"
+#include "summary.hpp"
+#include "writers.hpp"
+
+namespace logscan_cli {
+
+// The formats' names, "a, b, c".
+template <class Formats>
+std::string format_names() {
+    std::string s;
+    logscan::for_each_format(Formats{}, [&]<class F>() { s += (s.empty() ? "" : ", ") + std::string(F::name); });
+    return s;
+}
+
+// The names of the formats whose inputs --threads cuts into parts.
+template <class Formats>
+std::string splittable_names() {
+    std::string s;
+    logscan::for_each_format(Formats{}, [&]<class F>() {
+        if constexpr (F::splittable) s += (s.empty() ? "" : ", ") + std::string(F::name);
+    });
+    return s;
+}
+
+template <class Formats>
+std::string usage_text() {
+    return "usage: logscan detect FILE...\n"
+           "       logscan convert [--format ID] [--to ndjson|csv] [--type T,...] [--out-dir DIR]\n"
+           "                       [--with-filename] [--threads N] FILE...\n"
+           "       logscan stats [--format ID] [--threads N] FILE...\n"
+           "       logscan summary [--format ID] [--top K] [--svg DIR] FILE...\n"
+           "       (convert, stats and summary also take --max-line BYTES)\n"
+           "       logscan --help | --version | COMMAND --help\n"
+           "\n"
+           "FILE may be - for standard input. Formats (ID): " + format_names<Formats>() + ";\n"
+           "without --format each input's format is detected from its first 16 KiB.\n"
+           "Exit status: 0 success; 1 unreadable or unrecognised input, error records (the rest is\n"
+           "still written), or no record of the format at all, only text; 2 usage error. An empty or\n"
+           "blank input has no records (exit 0).\n";
+}
+
+template <class Formats>
+std::string detect_help() {
+    std::string s = "usage: logscan detect FILE...\n"
+                    "Prints each FILE's name and format ID, or `unknown`, decided from its first 16 KiB:\n";
+    logscan::for_each_format(Formats{}, [&]<class F>() {
+        std::string name(F::name);
+        name.resize(name.size() < 18 ? 18 : name.size(), ' ');
+        s += "  " + name + " " + std::string(F::detect_signals) + "\n";
+    });
+    return s + "The format with the most signal lines wins; other lines (warnings, commands) do not count.\n"
+               "Exit status 1 when a FILE cannot be read or is unknown.\n";
+}
+
+// The help of --threads, --part-size and --max-line.
+template <class Formats>
+std::string parts_help(const char* threads, const char* what) {
+    return std::string("  --threads N       ") + threads + " each FILE in parts, N at a time (" + splittable_names<Formats>() +
+           ";\n                    the " + what + " are the same as with one thread; default 1)\n"
+           "  --part-size BYTES the size of a part with --threads (default 262144)\n"
+           "  --max-line BYTES  the longest line read (default 1048576); a longer one is an error record\n"
+           "                    and reading goes on with the next line\n";
+}
+
+template <class Formats>
+std::string convert_help() {
+    return
+    "usage: logscan convert [--format ID] [--to ndjson|csv] [--type T,...] [--out-dir DIR]\n"
+    "                       [--with-filename] [--threads N] [--part-size BYTES] [--max-line BYTES] FILE...\n"
+    "Converts each FILE (- for standard input), one after another, to records.\n"
+    "  --format ID       the format (default: detected per FILE)\n"
+    "  --to ndjson       one JSON object a line on standard output (the default)\n"
+    "  --to csv          one CSV table per record type: --type T writes T's table to standard\n"
+    "                    output; --out-dir DIR writes DIR/<type>.csv for each type. Nested\n"
+    "                    values are dotted columns (cells.Duration (us)), arrays JSON text.\n"
+    "  --type T,...      only records of these types (text and error included if named)\n"
+    "  --with-filename   each record says which FILE it came from (\"input\")\n"
+    + parts_help<Formats>("NDJSON: parse", "records");
+}
+
+template <class Formats>
+std::string summary_help() {
+    std::string s = "usage: logscan summary [--format ID] [--top K] [--svg DIR] [--max-line BYTES] FILE...\n"
+                    "A report per FILE:\n";
+    logscan::for_each_format(Formats{}, [&]<class F>() {
+        if constexpr (requires { summary::of<F>::type::what; })
+            s += "  " + std::string(F::name) + ": " + summary::of<F>::type::what + "\n";
+        else
+            s += "  " + std::string(F::name) + ": no report (its records: logscan convert)\n";
+    });
+    return s + "  --top K    how many operators or kernels (default 10)\n"
+               "  --svg DIR  also write charts as DIR/<file name>.<chart>.svg\n"
+               "  --max-line BYTES  the longest line read (default 1048576)\n";
+}
+
+template <class Formats>
+std::string stats_help() {
+    return
+    "usage: logscan stats [--format ID] [--threads N] [--part-size BYTES] [--max-line BYTES] FILE...\n"
+    "Parses each FILE without writing records and prints the records per type, the text\n"
+    "and error counts, bytes, elapsed time and throughput: the parse speed on your logs.\n"
+    + parts_help<Formats>("parse", "counts");
+}
+
+template <class Formats>
+int usage_error(const std::string& what) {
+    std::fprintf(stderr, "logscan: %s\n%s", what.c_str(), usage_text<Formats>().c_str());
+    return 2;
+}
+
+// Empty when some format (`format`, or any when empty) has records of type `t`; else the
+// types there are, for the usage error.
+template <class Formats>
+std::string unknown_type(std::string_view t, std::string_view format) {
+    std::vector<std::string_view> known;
+    bool found = false;
+    logscan::for_each_format(Formats{}, [&]<class F>() {
+        if (!format.empty() && F::name != format) return;
+        for (std::string_view k : F::record_types) {
+            if (k == t) found = true;
+            if (std::find(known.begin(), known.end(), k) == known.end()) known.push_back(k);
+        }
+    });
+    if (found) return {};
+    std::string list = "types:";
+    for (std::string_view k : known) list += (list.size() > 6 ? ", " : " ") + std::string(k);
+    return list;
+}
+
+// A source that hands out the bytes already read for detection, then the rest of `inner`.
+template <class Source>
+struct replay_source {
+    std::string_view head;
+    Source& inner;
+    bool head_done = false;
+    bool inner_done = false;
+    logscan::chunk next() {
+        if (!head_done) {
+            head_done = true;
+            if (!head.empty()) return {head, logscan::error_code::none, 0};
+        }
+        if (inner_done) return {};
+        return inner.next();
+    }
+};
+
+// Progress on stderr when it is a terminal: bytes, percent of a known size, MB/s, ETA.
+struct progress {
+    bool on = false;
+    std::uint64_t total = 0, done = 0;
+    std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now(), last = start;
+    void add(std::size_t n) {
+        done += n;
+        if (!on) return;
+        const auto now = std::chrono::steady_clock::now();
+        if (now - last < std::chrono::milliseconds(250)) return;
+        last = now;
+        const double s = std::chrono::duration<double>(now - start).count();
+        const double rate = s > 0 ? static_cast<double>(done) / s : 0;
+        if (total > 0) {
+            const double left = rate > 0 ? static_cast<double>(total - (done < total ? done : total)) / rate : 0;
+            std::fprintf(stderr, "\r  %.1f / %.1f MB (%.0f%%)  %.0f MB/s  ETA %.0f s   ", static_cast<double>(done) / 1e6,
+                         static_cast<double>(total) / 1e6, 100.0 * static_cast<double>(done) / static_cast<double>(total),
+                         rate / 1e6, left);
+        } else {
+            std::fprintf(stderr, "\r  %.1f MB  %.0f MB/s   ", static_cast<double>(done) / 1e6, rate / 1e6);
+        }
+    }
+    void end() {
+        if (on && last != start) std::fprintf(stderr, "\r%60s\r", "");
+    }
+};
+
+template <class Source>
+struct counted_source {
+    Source& inner;
+    progress& p;
+    logscan::chunk next() {
+        logscan::chunk c = inner.next();
+        p.add(c.data.size());
+        return c;
+    }
+};
+
+// Reads the head of `src` for detection (at most logscan::detect_bytes bytes, copied).
+template <class Source>
+logscan::error read_head(Source& src, std::string& head, bool& more) {
+    more = true;
+    while (head.size() < logscan::detect_bytes) {
+        const logscan::chunk c = src.next();
+        if (c.code != logscan::error_code::none) return {c.code, 0, 0, 0, logscan::to_string(c.code), c.sys_errno};
+        if (c.data.empty()) {
+            more = false;
+            break;
+        }
+        head.append(c.data);
+    }
+    return {};
+}
+
+// Runs the format's ndjson_visitor over `src` into writer `w`; counts error records. Errors
+// in the input are records (counted): the returned error is the source's (I/O) only.
+template <class Formats, class Writer, class Source>
+logscan::error run_format(std::string_view format, Source& src, Writer& w, std::uint64_t& errors, std::size_t max_line) {
+    logscan::error e{};
+    logscan::with_format(Formats{}, format, [&]<class F>() {
+        typename F::template ndjson_visitor<Writer> v{w};
+        e = F::parse(src, v, {.max_line = max_line});
+        errors = v.errors;
+    });
+    if (e.code != logscan::error_code::io_error && e.code != logscan::error_code::open_failed) e = {};
+    return e;
+}
+
+// --threads: the formats whose inputs can be cut into parts parsed in parallel.
+template <class Formats>
+bool splittable(std::string_view format) {
+    bool yes = false;
+    logscan::with_format(Formats{}, format, [&]<class F>() { yes = F::splittable; });
+    return yes;
+}
+
+// Runs the format's ndjson_visitor over `src` in parts (parts.hpp), each writing to an Out
+// made from `ctx`; `drain(out)` takes a kept part's output, in input order. The format is
+// splittable.
+template <class Formats, class Out, class Source, class Drain>
+logscan::error run_format_parts(std::string_view format, Source& src, const parts_options& po,
+                                const typename Out::context& ctx, Drain drain, std::uint64_t& errors,
+                                parts_count& count, std::size_t max_line) {
+    logscan::error e{};
+    logscan::with_format(Formats{}, format, [&]<class F>() {
+        if constexpr (F::splittable) {
+            using slot = part_slot<F::template parser, F::template ndjson_visitor, Out>;
+            e = parse_in_parts<slot>(
+                src, po, [](std::string_view a, std::string_view b) { return F::split_point(a, b); },
+                [&] {
+                    auto s = std::make_unique<slot>(ctx);
+                    s->max_line = max_line;
+                    return s;
+                },
+                [&](slot& s) { drain(s.out); }, errors, count);
+        }
+    });
+    return e;
+}
+
+// A part's NDJSON, in memory until the part is kept.
+struct ndjson_part {
+    struct context {
+        const type_filter* types;
+        std::string file; // for --with-filename (empty: no "input")
+    };
+    using writer_t = logscan::ndjson_writer<logscan_cli::string_sink>;
+    std::string text;
+    std::unique_ptr<char[]> buf = std::make_unique<char[]>(buf_size);
+    writer_t w{logscan_cli::string_sink{&text}, std::span<char>(buf.get(), buf_size)};
+    logscan_cli::filter_writer<writer_t> fw;
+    explicit ndjson_part(const context& c) : fw(w, *c.types) { fw.set_file(c.file); }
+    logscan_cli::filter_writer<writer_t>& writer() { return fw; }
+    void clear() {
+        w.flush();
+        text.clear();
+        fw.seen = {};
+    }
+    // Writes what the part holds to `f`; false when that failed.
+    bool drain(std::FILE* f) {
+        w.flush();
+        const bool ok = text.empty() || std::fwrite(text.data(), 1, text.size(), f) == text.size();
+        text.clear();
+        return ok;
+    }
+    static constexpr std::size_t buf_size = 1 << 16;
+};
+
+// A part's record counts (logscan stats).
+struct count_part {
+    struct context {};
+    logscan_cli::count_writer c;
+    explicit count_part(const context&) {}
+    logscan_cli::count_writer& writer() { return c; }
+    void clear() { c.clear(); }
+};
+
+inline void report_failure(const char* path, const logscan::error& e) {
+    std::fprintf(stderr, "logscan: %s: %.*s", path, static_cast<int>(e.message.size()), e.message.data());
+    if (e.sys_errno != 0) std::fprintf(stderr, " (%s)", std::strerror(e.sys_errno));
+    std::fprintf(stderr, "\n");
+}
+
+// A non-empty input that yielded nothing of its format, only `text` (a file of another kind
+// given with --format, or detected from a few lines): said on standard error, status 1.
+inline int check_yield(const char* path, std::string_view format, const logscan_cli::tally& t) {
+    if (t.records != 0 || t.text == 0) return 0;
+    std::fprintf(stderr, "logscan: %s: no %.*s records; %llu non-blank line%s text\n", path,
+                 static_cast<int>(format.size()), format.data(), static_cast<unsigned long long>(t.text),
+                 t.text == 1 ? " was" : "s were");
+    return 1;
+}
+
+inline std::uint64_t file_size(const char* path) {
+    struct stat st{};
+    if (std::strcmp(path, "-") == 0) return ::fstat(0, &st) == 0 && S_ISREG(st.st_mode) ? static_cast<std::uint64_t>(st.st_size) : 0;
+    return ::stat(path, &st) == 0 && S_ISREG(st.st_mode) ? static_cast<std::uint64_t>(st.st_size) : 0;
+}
+
+// One input: open, detect (unless `forced`), then `f(format, source)`. Returns 1 when the
+// input could not be read or its format is unknown (reported as `shown`, the name the user
+// gave: `path` may be a spooled copy; not at all when `quiet`), else what f returns.
+template <class Formats, class F>
+int with_format(const char* path, std::string_view forced, progress& prog, F&& f, const char* shown = nullptr,
+                bool quiet = false) {
+    if (shown == nullptr) shown = path;
+    int status = 0;
+    prog.total = file_size(path);
+    prog.done = 0;
+    prog.start = prog.last = std::chrono::steady_clock::now();
+    const logscan::error e = logscan::with_input(path, [&](auto& src) -> logscan::error {
+        std::string head;
+        bool more = true;
+        if (const logscan::error h = read_head(src, head, more); !h.ok()) return h;
+        std::string_view format = forced;
+        if (format.empty()) {
+            format = logscan::detect_format<Formats>(std::string_view(head).substr(0, logscan::detect_bytes),
+                                            more || head.size() > logscan::detect_bytes)
+                         .format;
+            if (format.empty() && !more && head.find_first_not_of(" \t\r\n") == std::string::npos) {
+                // nothing but blank lines: no format to tell, and no record in any
+                if (!quiet) std::fprintf(stderr, "logscan: %s: empty input, no records\n", shown);
+                return {};
+            }
+            if (format.empty()) {
+                if (!quiet)
+                    std::fprintf(stderr, "logscan: %s: format not recognised (give --format; see logscan detect --help)\n", shown);
+                status = 1;
+                return {};
+            }
+        }
+        using S = std::remove_reference_t<decltype(src)>;
+        replay_source<S> replay{head, src};
+        replay.inner_done = !more;
+        counted_source<replay_source<S>> counted{replay, prog};
+        status = f(format, counted);
+        return {};
+    });
+    prog.end();
+    if (!e.ok()) {
+        if (!quiet) report_failure(shown, e);
+        return 1;
+    }
+    return status;
+}
+
+struct options {
+    std::string format;
+    std::string to = "ndjson";
+    type_filter types;
+    std::string out_dir;
+    bool with_filename = false;
+    std::string svg_dir;
+    std::size_t top = 10;
+    logscan_cli::parts_options parts{1, std::size_t{256} << 10};
+    std::vector<const char*> files;
+    std::size_t max_line = logscan::line_buffer::default_capacity; // --max-line
+};
+
+// Parses the options of convert and stats; returns 0, or the usage error status (2) after
+// reporting it, or -1 after printing the command's help.
+template <class Formats>
+int parse_options(int argc, char** argv, options& o, const std::string& help, bool convert, bool summary = false) {
+    for (int i = 2; i < argc; ++i) {
+        const std::string_view a = argv[i];
+        auto value = [&](std::string_view name, std::string& out) -> bool {
+            if (a == name) {
+                if (i + 1 == argc) return false;
+                out = argv[++i];
+                return true;
+            }
+            out = std::string(a.substr(name.size() + 1));
+            return true;
+        };
+        auto is = [&](std::string_view name) { return a == name || (a.starts_with(name) && a.size() > name.size() && a[name.size()] == '='); };
+        if (a == "--help" || a == "-h") {
+            std::fputs(help.c_str(), stdout);
+            return -1;
+        } else if (is("--format")) {
+            if (!value("--format", o.format)) return usage_error<Formats>("--format needs a value");
+            if (!logscan::has_format(Formats{}, o.format))
+                return usage_error<Formats>("unknown format '" + o.format + "' (formats: " + format_names<Formats>() + ")");
+        } else if (convert && is("--to")) {
+            if (!value("--to", o.to)) return usage_error<Formats>("--to needs a value");
+            if (o.to != "ndjson" && o.to != "csv") return usage_error<Formats>("--to is ndjson or csv");
+        } else if (convert && is("--type")) {
+            std::string list;
+            if (!value("--type", list)) return usage_error<Formats>("--type needs a value");
+            for (std::size_t p = 0; p <= list.size();) {
+                std::size_t c = list.find(',', p);
+                if (c == std::string::npos) c = list.size();
+                if (c > p) o.types.types.push_back(list.substr(p, c - p));
+                p = c + 1;
+            }
+        } else if (!summary && is("--threads")) {
+            std::string n;
+            if (!value("--threads", n)) return usage_error<Formats>("--threads needs a number");
+            const auto v = logscan::parse_number<unsigned>(n);
+            if (!v.ok() || v.value == 0 || v.value > 256) return usage_error<Formats>("--threads needs a number from 1 to 256");
+            o.parts.threads = v.value;
+        } else if (!summary && is("--part-size")) {
+            std::string n;
+            if (!value("--part-size", n)) return usage_error<Formats>("--part-size needs a number of bytes");
+            const auto v = logscan::parse_number<std::size_t>(n);
+            if (!v.ok() || v.value == 0 || v.value > (std::size_t{1} << 30)) return usage_error<Formats>("--part-size needs a number of bytes from 1 to 2^30");
+            o.parts.part_bytes = v.value;
+        } else if (is("--max-line")) {
+            std::string n;
+            if (!value("--max-line", n)) return usage_error<Formats>("--max-line needs a number of bytes");
+            const auto v = logscan::parse_number<std::size_t>(n);
+            if (!v.ok() || v.value == 0 || v.value > (std::size_t{1} << 31)) return usage_error<Formats>("--max-line needs a number of bytes from 1 to 2^31");
+            o.max_line = v.value;
+        } else if (convert && is("--out-dir")) {
+            if (!value("--out-dir", o.out_dir)) return usage_error<Formats>("--out-dir needs a value");
+        } else if (convert && a == "--with-filename") {
+            o.with_filename = true;
+        } else if (summary && is("--svg")) {
+            if (!value("--svg", o.svg_dir)) return usage_error<Formats>("--svg needs a directory");
+        } else if (summary && is("--top")) {
+            std::string k;
+            if (!value("--top", k)) return usage_error<Formats>("--top needs a number");
+            const auto n = logscan::parse_number<std::size_t>(k);
+            if (!n.ok() || n.value == 0) return usage_error<Formats>("--top needs a positive number");
+            o.top = n.value;
+        } else if (a.size() > 1 && a[0] == '-') {
+            return usage_error<Formats>("unknown option '" + std::string(a) + "'");
+        } else {
+            o.files.push_back(argv[i]);
+        }
+    }
+    if (o.files.empty()) return usage_error<Formats>("no FILE given (- reads standard input)");
+    for (const std::string& t : o.types.types) // a misspelt type would select nothing, in silence
+        if (std::string known = unknown_type<Formats>(t, o.format); !known.empty())
+            return usage_error<Formats>("--type: '" + t + "' is no record type of " + (o.format.empty() ? std::string("any format") : o.format) +
+                               " (" + known + ")");
+    if (o.parts.threads > 1 && o.to == "csv") return usage_error<Formats>("--threads is for NDJSON output (and stats); CSV is written by one thread");
+    return 0;
+}
+
+// The note for --threads on a format that one thread reads.
+template <class Formats>
+void one_thread_note(const options& o, const char* path, std::string_view format) {
+    if (o.parts.threads > 1 && !splittable<Formats>(format))
+        std::fprintf(stderr, "logscan: %s: %.*s is read by one thread (--threads applies to %s)\n", path,
+                     static_cast<int>(format.size()), format.data(), splittable_names<Formats>().c_str());
+}
+
+template <class Formats>
+int cmd_detect(int argc, char** argv) {
+    std::vector<const char*> files;
+    for (int i = 2; i < argc; ++i) {
+        const std::string_view a = argv[i];
+        if (a == "--help" || a == "-h") {
+            std::fputs(detect_help<Formats>().c_str(), stdout);
+            return 0;
+        }
+        if (a.size() > 1 && a[0] == '-') return usage_error<Formats>("unknown option '" + std::string(a) + "'");
+        files.push_back(argv[i]);
+    }
+    if (files.empty()) return usage_error<Formats>("no FILE given (- reads standard input)");
+    int status = 0;
+    for (const char* path : files) {
+        std::string head;
+        bool more = true;
+        const logscan::error e = logscan::with_input(path, [&](auto& src) { return read_head(src, head, more); });
+        if (!e.ok()) {
+            report_failure(path, e);
+            status = 1;
+            continue;
+        }
+        const logscan::detection d = logscan::detect_format<Formats>(std::string_view(head).substr(0, logscan::detect_bytes),
+                                                            more || head.size() > logscan::detect_bytes);
+        std::printf("%s: %s\n", path, d.format.empty() ? "unknown" : std::string(d.format).c_str());
+        if (d.format.empty()) status = 1;
+    }
+    return status;
+}
+
+template <class Formats>
+int cmd_convert_ndjson(const options& o) {
+    logscan::ndjson_file out(stdout);
+    logscan_cli::filter_writer<logscan::ndjson_file> w(out, o.types);
+    progress prog;
+    prog.on = ::isatty(2) != 0;
+    int status = 0;
+    for (const char* path : o.files) {
+        if (o.with_filename) w.set_file(path);
+        status |= with_format<Formats>(path, o.format, prog, [&](std::string_view format, auto& src) {
+            std::uint64_t errors = 0;
+            logscan::error e{};
+            one_thread_note<Formats>(o, path, format);
+            logscan_cli::tally seen;
+            if (o.parts.threads > 1 && splittable<Formats>(format)) {
+                logscan_cli::parts_count count;
+                bool written = out.flush();
+                e = run_format_parts<Formats, ndjson_part>(format, src, o.parts, {&o.types, o.with_filename ? std::string(path) : std::string()},
+                                                  [&](ndjson_part& p) { // (what the part holds so far)
+                                                      seen.add(p.fw.seen);
+                                                      p.fw.seen = {};
+                                                      written = p.drain(stdout) && written;
+                                                  },
+                                                  errors, count, o.max_line);
+                if (!written) {
+                    std::fprintf(stderr, "logscan: writing the output failed\n");
+                    return 1;
+                }
+            } else {
+                w.seen = {};
+                e = run_format<Formats>(format, src, w, errors, o.max_line);
+                seen = w.seen;
+            }
+            if (!e.ok()) {
+                report_failure(path, e);
+                return 1;
+            }
+            if (errors != 0) {
+                std::fprintf(stderr, "logscan: %s: %llu error record(s)\n", path, static_cast<unsigned long long>(errors));
+                return 1;
+            }
+            return check_yield(path, format, seen);
+        });
+    }
+    if (!out.flush() || std::fflush(stdout) != 0) {
+        std::fprintf(stderr, "logscan: writing the output failed\n");
+        return 1;
+    }
+    return status;
+}
+
+// CSV: a first pass gathers the columns of every type, a second writes the rows (standard
+// input is spooled to a temporary file for the second pass).
+template <class Formats>
+int cmd_convert_csv(options& o) {
+    if (o.out_dir.empty() && o.types.types.size() != 1)
+        return usage_error<Formats>("--to csv writes one table per record type: give --type T (one type) or --out-dir DIR");
+    // inputs that cannot be read twice (standard input, pipes, FIFOs) are copied to temporary files
+    struct spool {
+        std::vector<std::string> names;
+        ~spool() {
+            for (const std::string& n : names) std::remove(n.c_str());
+        }
+    } spooled;
+    std::vector<std::string> paths;
+    for (const char* p : o.files) {
+        const bool is_stdin = std::strcmp(p, "-") == 0;
+        struct stat st{};
+        if (!is_stdin && (::stat(p, &st) != 0 || S_ISREG(st.st_mode))) { // (a missing file is reported later)
+            paths.emplace_back(p);
+            continue;
+        }
+        const int in = is_stdin ? 0 : ::open(p, O_RDONLY | O_CLOEXEC);
+        if (in < 0) {
+            paths.emplace_back(p);
+            continue;
+        }
+        char name[] = "/tmp/logscan-input-XXXXXX";
+        const int fd = ::mkstemp(name);
+        if (fd < 0) {
+            std::fprintf(stderr, "logscan: cannot create a temporary file (%s)\n", std::strerror(errno));
+            if (!is_stdin) ::close(in);
+            return 1;
+        }
+        spooled.names.emplace_back(name);
+        char buf[1 << 16];
+        ssize_t n = 0;
+        while ((n = ::read(in, buf, sizeof buf)) > 0)
+            if (::write(fd, buf, static_cast<std::size_t>(n)) != n) {
+                n = -1;
+                break;
+            }
+        const int err = errno;
+        ::close(fd);
+        if (!is_stdin) ::close(in);
+        if (n < 0) {
+            std::fprintf(stderr, "logscan: %s: copying it to a temporary file failed (%s)\n", p, std::strerror(err));
+            return 1;
+        }
+        paths.emplace_back(name);
+    }
+    int status = 0;
+    progress prog; // no progress bar for the first pass
+    logscan_cli::csv_columns cols(o.types, o.with_filename);
+    for (const std::string& p : paths) // (quiet: the second pass says what there is to say)
+        (void)with_format<Formats>(
+            p.c_str(), o.format, prog,
+            [&](std::string_view format, auto& src) {
+                std::uint64_t errors = 0;
+                return run_format<Formats>(format, src, cols, errors, o.max_line).ok() ? 0 : 1;
+            },
+            nullptr, true);
+    logscan_cli::csv_writer w;
+    std::vector<std::FILE*> opened;
+    for (auto& [type, columns] : cols.columns) {
+        logscan_cli::csv_writer::table t;
+        t.columns = columns;
+        if (o.out_dir.empty()) {
+            t.out = stdout;
+        } else {
+            const std::string name = o.out_dir + "/" + type + ".csv";
+            t.out = std::fopen(name.c_str(), "wb");
+            if (t.out == nullptr) {
+                std::fprintf(stderr, "logscan: cannot write %s (%s)\n", name.c_str(), std::strerror(errno));
+                return 1;
+            }
+            opened.push_back(t.out);
+        }
+        w.tables.emplace(type, std::move(t));
+    }
+    w.headers();
+    prog.on = ::isatty(2) != 0;
+    for (std::size_t i = 0; i < paths.size(); ++i) {
+        const char* shown = o.files[i];
+        if (o.with_filename) w.set_file(shown);
+        status |= with_format<Formats>(paths[i].c_str(), o.format, prog, [&](std::string_view format, auto& src) {
+            std::uint64_t errors = 0;
+            w.seen = {};
+            const logscan::error e = run_format<Formats>(format, src, w, errors, o.max_line);
+            if (!e.ok()) {
+                report_failure(shown, e);
+                return 1;
+            }
+            if (errors != 0) {
+                std::fprintf(stderr, "logscan: %s: %llu error record(s)\n", shown, static_cast<unsigned long long>(errors));
+                return 1;
+            }
+            return check_yield(shown, format, w.seen);
+        }, shown);
+    }
+    bool ok = true;
+    for (auto& [type, t] : w.tables) ok = ok && t.ok;
+    for (std::FILE* f : opened) ok = (std::fclose(f) == 0) && ok;
+    if (std::fflush(stdout) != 0) ok = false;
+    if (!ok) {
+        std::fprintf(stderr, "logscan: writing the output failed\n");
+        return 1;
+    }
+    return status;
+}
+
+template <class Formats>
+int cmd_stats(const options& o) {
+    int status = 0;
+    progress prog;
+    prog.on = ::isatty(2) != 0;
+    for (const char* path : o.files) {
+        logscan_cli::count_writer w;
+        std::uint64_t errors = 0;
+        std::string_view used;
+        logscan_cli::parts_count parts;
+        const auto t0 = std::chrono::steady_clock::now();
+        const int s = with_format<Formats>(path, o.format, prog, [&](std::string_view format, auto& src) {
+            used = format;
+            one_thread_note<Formats>(o, path, format);
+            const logscan::error e = o.parts.threads > 1 && splittable<Formats>(format)
+                                         ? run_format_parts<Formats, count_part>(format, src, o.parts, {},
+                                                                        [&](count_part& p) {
+                                                                            w.add(p.c);
+                                                                            p.clear();
+                                                                        },
+                                                                        errors, parts, o.max_line)
+                                         : run_format<Formats>(format, src, w, errors, o.max_line);
+            if (!e.ok()) {
+                report_failure(path, e);
+                return 1;
+            }
+            return errors != 0 ? 1 : check_yield(path, format, w.seen());
+        });
+        const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        status |= s;
+        if (used.empty()) continue;
+        std::uint64_t records = 0;
+        for (const auto& [type, n] : w.counts) records += n;
+        std::printf("%s: %.*s\n", path, static_cast<int>(used.size()), used.data());
+        std::printf("  records  %llu\n", static_cast<unsigned long long>(records));
+        for (const auto& [type, n] : w.counts)
+            std::printf("    %-18s %llu\n", type.c_str(), static_cast<unsigned long long>(n));
+        const auto find = [&](const char* t) {
+            const auto it = w.counts.find(std::string_view(t));
+            return it == w.counts.end() ? 0ull : static_cast<unsigned long long>(it->second);
+        };
+        std::printf("  text     %llu\n  errors   %llu\n", find("text"), find("error"));
+        if (o.parts.threads > 1 && splittable<Formats>(used)) 
+            std::printf("  threads  %u (%llu %s in parallel, %llu read again after a record across a cut)\n", o.parts.threads,
+                        static_cast<unsigned long long>(parts.kept), parts.kept == 1 ? "part" : "parts",
+                        static_cast<unsigned long long>(parts.redone));
+        std::printf("  bytes    %llu\n  elapsed  %.3f s\n  speed    %.1f MB/s\n", static_cast<unsigned long long>(prog.done), secs,
+                    secs > 0 ? static_cast<double>(prog.done) / secs / 1e6 : 0.0);
+    }
+    return status;
+}
+
+template <class Formats>
+int cmd_summary(const options& o) {
+    namespace sm = logscan_cli::summary;
+    int status = 0;
+    progress prog;
+    prog.on = ::isatty(2) != 0;
+    for (const char* path : o.files) {
+        sm::settings set{o.top, o.svg_dir, {}};
+        const std::string_view base = std::string_view(path).substr(std::string_view(path).find_last_of('/') + 1);
+        set.stem = std::strcmp(path, "-") == 0 ? "stdin" : std::string(base);
+        status |= with_format<Formats>(path, o.format, prog, [&](std::string_view format, auto& src) {
+            auto go = [&](auto v) {
+                const logscan::error e = v.parse(src, o.max_line);
+                if (e.code == logscan::error_code::io_error || e.code == logscan::error_code::open_failed) {
+                    report_failure(path, e); // (errors in the input are records: counted)
+                    return 1;
+                }
+                prog.end();
+                if (v.errors == 0 && check_yield(path, format, v.seen) != 0) return 1; // (no report of nothing)
+                std::printf("%s: %.*s\n", path, static_cast<int>(format.size()), format.data());
+                const bool printed = v.print(set);
+                if (v.errors != 0)
+                    std::fprintf(stderr, "logscan: %s: %llu error record(s)\n", path, static_cast<unsigned long long>(v.errors));
+                return printed && v.errors == 0 ? 0 : 1;
+            };
+            int r = 1;
+            logscan::with_format(Formats{}, format, [&]<class F>() {
+                if constexpr (requires { typename sm::of<F>::type; }) {
+                    r = go(typename sm::of<F>::type{});
+                } else {
+                    std::fprintf(stderr, "logscan: %s: %.*s has no summary report (its records: logscan convert)\n", path,
+                                 static_cast<int>(format.size()), format.data());
+                }
+            });
+            return r;
+        });
+    }
+    return status;
+}
+
+// The command: `logscan_cli::run<logscan::all_formats>(argc, argv)` is logscan's main.
+template <class Formats>
+int run(int argc, char** argv) {
+    if (argc < 2) return usage_error<Formats>("no command given");
+    const std::string_view cmd = argv[1];
+    if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+        std::fputs(usage_text<Formats>().c_str(), stdout);
+        return 0;
+    }
+    if (cmd == "--version") {
+        std::printf("logscan %s\n", LOGSCAN_VERSION_STRING);
+        return 0;
+    }
+    if (cmd == "detect") return cmd_detect<Formats>(argc, argv);
+    if (cmd == "convert" || cmd == "stats" || cmd == "summary") {
+        options o;
+        const int r = parse_options<Formats>(argc, argv, o,
+                                             cmd == "convert" ? convert_help<Formats>()
+                                             : cmd == "stats" ? stats_help<Formats>()
+                                                              : summary_help<Formats>(),
+                                             cmd == "convert", cmd == "summary");
+        if (r == -1) return 0;
+        if (r != 0) return r;
+        if (cmd == "stats") return cmd_stats<Formats>(o);
+        if (cmd == "summary") return cmd_summary<Formats>(o);
+        if (o.to == "csv") return cmd_convert_csv<Formats>(o);
+        if (!o.out_dir.empty()) return usage_error<Formats>("--out-dir is for --to csv");
+        return cmd_convert_ndjson<Formats>(o);
+    }
+    return usage_error<Formats>("unknown command '" + std::string(cmd) + "' (commands: detect, convert, stats, summary)");
+}
+
+} // namespace logscan_cli
+
+#endif // LOGSCAN_COMMAND_COMMAND_HPP

@@ -1,0 +1,201 @@
+// SPDX-License-Identifier: MIT
+/// \file format.hpp
+/// What every format module is built on, in one place: the options every format's `parse`
+/// takes, the push parser of a line format (carry buffer, line framing, stop flag,
+/// `feed`/`finish`/`start_at`, `at_rest`), and the two `parse` entry points.
+///
+/// A line format writes only its reader of lines, a *core*, and names the parser:
+/// \code
+/// template <class Visitor>
+/// struct core {
+///     core(Visitor& vis, const logscan::format_options& o);  // builds its readers
+///     logscan::flow read_line(const logscan::line& l);        // every line, blank ones included
+///     logscan::flow line_too_long(const logscan::error& e);   // a line over max_line: its error
+///                                                             // record, and the state it ends
+///     logscan::flow finish();                                 // optional: after the last line
+///     auto readers() const noexcept;                          // optional: std::tie of the parts
+///                                                             // that carry state across lines
+/// };
+/// template <class Visitor> using parser = logscan::line_parser<core<Visitor>>;
+/// inline constexpr logscan::format_parse<parser> parse{};   // parse(source or text, vis, options)
+/// \endcode
+///
+/// `line_parser::at_rest()` (for cutting an input into parts parsed apart, `--threads`) is
+/// derived, not listed: between lines, not stopped, and every part `readers()` names at
+/// rest — each reader answers for its own state (`rule_reader::at_rest`, `rule_table::at_rest`,
+/// ...; a format's own state struct has an `at_rest()` too). A core without `readers()`
+/// has no `at_rest` (its inputs are read by one parser).
+///
+/// Stopping: a callback that returns `flow::stop` makes `read_line`/`finish` return it; the
+/// parser remembers it (`stopped()`), ignores further input and `finish()` returns `stop`.
+#ifndef LOGSCAN_FORMAT_HPP_INCLUDED
+#define LOGSCAN_FORMAT_HPP_INCLUDED
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "config.hpp"
+#include "error.hpp"
+#include "lines.hpp"
+#include "source.hpp"
+#include "visit.hpp"
+
+namespace logscan {
+
+/// Limits of one format parser, fixed at construction. One type for every format; each
+/// reads the fields it has a use for.
+struct format_options {
+    /// The longest line (bytes) that can straddle two chunks; a longer one is a
+    /// `line_too_long` error record and reading goes on (line formats).
+    std::size_t max_line = line_buffer::default_capacity;
+    std::size_t max_io = 4096;          ///< chainer-memtrace: most inputs + outputs of one function
+    std::size_t text_capacity = 65536;  ///< chainer-memtrace: bytes of one function's roles and type
+    /// megengine-profile: bytes of scratch space for one object's strings, lists and `param` text.
+    std::size_t scratch_capacity = std::size_t{64} << 10;
+};
+
+namespace internal {
+template <class T>
+concept has_at_rest = requires(const T& t) {
+    { t.at_rest() } -> std::convertible_to<bool>;
+};
+/// True when every element of the tuple of references `t` is at rest.
+template <class Tuple>
+constexpr bool all_at_rest(const Tuple& t) noexcept {
+    return std::apply([](const auto&... r) { return (static_cast<bool>(r.at_rest()) && ...); }, t);
+}
+} // namespace internal
+
+/// The `text` record of a line (formats.md's common rules): the line with its trailing
+/// spaces removed, to the visitor's `on_text`; a blank line yields nothing.
+template <class Visitor>
+flow text_record(Visitor& vis, const line& l) {
+    const std::string_view t = internal::trim_right(l.text);
+    if (t.empty()) return flow::proceed;
+    return LOGSCAN_VISIT(vis, on_text, line{t, l.number, l.offset});
+}
+
+/// The push parser of a line format around its core (see the file comment): `feed(chunk)`
+/// any number of times (chunks may split lines anywhere), then `finish()`. Holds the visitor
+/// by reference; allocates its carry buffer once, at construction. Not copyable or movable
+/// (the core's readers refer to each other).
+template <class Core>
+class line_parser {
+public:
+    template <class Visitor>
+    explicit line_parser(Visitor& vis, const format_options& o = {})
+        : core_(vis, o), carry_(o.max_line), sink_{this}, splitter_(sink_, carry_.span()) {}
+    line_parser(const line_parser&) = delete;
+    line_parser& operator=(const line_parser&) = delete;
+
+    /// Feeds the next chunk. Returns `flow::stop` once a callback has stopped the parse.
+    flow feed(std::string_view chunk) { return splitter_.feed(chunk); }
+    /// Ends the input (the last line may lack its newline).
+    flow finish() {
+        if (splitter_.finish() == flow::stop || stopped_) return flow::stop;
+        if constexpr (requires { core_.finish(); }) return note(core_.finish());
+        return flow::proceed;
+    }
+    /// True when a callback stopped the parse.
+    bool stopped() const noexcept { return stopped_; }
+    /// For parsing one input in parts (see the format's `split_point`): numbers lines and
+    /// offsets as if `lines_before` lines and `offset` bytes came before the first chunk.
+    /// Call before `feed`.
+    void start_at(std::uint64_t lines_before, std::uint64_t offset) noexcept { splitter_.start_at(lines_before, offset); }
+    /// True when nothing read so far can change a later record and `finish()` would add none:
+    /// between lines, not stopped, and every reader of the core at rest. A fresh parser given
+    /// the rest of the input (with `start_at`) then yields what this one would.
+    bool at_rest() const noexcept
+        requires requires(const Core& c) { internal::all_at_rest(c.readers()); }
+    {
+        return splitter_.at_line_start() && !stopped_ && internal::all_at_rest(core_.readers());
+    }
+    /// The format's core (its readers' counters, for tests and benchmarks).
+    const Core& core() const noexcept { return core_; }
+
+private:
+    flow note(flow f) noexcept {
+        if (f == flow::stop) stopped_ = true;
+        return f;
+    }
+    struct sink {
+        line_parser* p;
+        flow on_line(const line& l) { return p->note(p->core_.read_line(l)); }
+        flow on_error(const error& e) { return p->note(p->core_.line_too_long(e)); }
+    };
+
+    Core core_;
+    bool stopped_ = false;
+    line_buffer carry_;
+    sink sink_;
+    line_splitter<sink> splitter_;
+};
+
+/// A format's `parse`: a function object, `inline constexpr format_parse<parser> parse{};`.
+/// - `parse(source, visitor, options)` reads a whole source (`file_source`, `fd_source`,
+///   `memory_source`, ...) into the visitor. Returns the source's error (with errno),
+///   `stopped` when a callback stopped, or none — problems inside the input go to
+///   `on_error` and do not stop the parse (a parser with `result()`, such as the JSON
+///   dump's, returns that instead: the document's own error).
+/// - `parse(text, visitor, options)` reads a buffer in memory.
+template <template <class> class Parser>
+struct format_parse {
+    template <byte_source Source, class Visitor>
+    error operator()(Source& src, Visitor& vis, const format_options& o = {}) const {
+        Parser<Visitor> p(vis, o);
+        const error e = pump(src, p); // the parser is a chunk consumer
+        if constexpr (requires { p.result(); }) {
+            if (!e.ok() && e.code != error_code::stopped) return e;
+            return p.result();
+        } else {
+            return e;
+        }
+    }
+    template <class Visitor>
+    error operator()(std::string_view text, Visitor& vis, const format_options& o = {}) const {
+        memory_source src(text);
+        return (*this)(src, vis, o);
+    }
+};
+
+/// A format as generic code sees it (the registry, formats/registry.hpp; the command): one
+/// line at the end of each format header,
+/// \code
+/// using format = logscan::format_entry<format_name, record_types, detect, detect_signals, parser,
+///                                      ndjson_visitor, split_point>;
+/// \endcode
+/// - `name`: the format's name (`"paddle-log"`), as `--format` and `detect` know it;
+/// - `record_types`: the `"type"` of every record it yields (`text` and `error` included);
+/// - `detect(head, cut)`: how much the first bytes of an input look like it (0: not at all),
+///   and `detect_signals`, what it counts in a few words;
+/// - `parser<Visitor>`, `parse(source, visitor, options)`, `ndjson_visitor<Writer>`;
+/// - `splittable` and `split_point(previous, next)`: where an input can be cut into parts
+///   parsed apart (line formats with `at_rest`; absent: one parser reads an input).
+template <const std::string_view& Name, const auto& Types, auto Detect, const std::string_view& Signals,
+          template <class> class Parser, template <class> class Ndjson, auto SplitPoint = nullptr>
+struct format_entry {
+    static constexpr std::string_view name = Name;
+    static constexpr std::span<const std::string_view> record_types{Types};
+    static constexpr std::size_t detect(std::string_view head, bool cut) noexcept { return Detect(head, cut); }
+    static constexpr std::string_view detect_signals = Signals;
+    template <class Visitor>
+    using parser = Parser<Visitor>;
+    template <class Writer>
+    using ndjson_visitor = Ndjson<Writer>;
+    static constexpr format_parse<Parser> parse{};
+    static constexpr bool splittable = !std::is_null_pointer_v<decltype(SplitPoint)>;
+    static constexpr bool split_point(std::string_view previous, std::string_view next) noexcept
+        requires splittable
+    {
+        return SplitPoint(previous, next);
+    }
+};
+
+} // namespace logscan
+
+#endif // LOGSCAN_FORMAT_HPP_INCLUDED

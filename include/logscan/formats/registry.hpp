@@ -1,0 +1,76 @@
+// SPDX-License-Identifier: MIT
+/// \file formats/registry.hpp
+/// The formats, as one type list that generic code iterates: detection, the command's
+/// subcommands, `--threads`, the usage texts. Adding a format means its header (ending in
+/// `using format = logscan::format_entry<...>`, see format.hpp), one line here, its tests.
+///
+/// \code
+/// #include <logscan/formats/registry.hpp>
+/// // which format is called "paddle-log", and parse with it:
+/// bool known = logscan::with_format(logscan::all_formats{}, "paddle-log", [&]<class F>() {
+///     F::parse(src, my_visitor, {.max_line = 4 << 20});
+/// });
+/// logscan::for_each_format(logscan::all_formats{}, []<class F>() { puts(F::name.data()); });
+/// // a program of its own with a format more: a list of its own
+/// using my_formats = logscan::formats_plus<logscan::all_formats, my_format::format>;
+/// \endcode
+#ifndef LOGSCAN_FORMATS_REGISTRY_HPP_INCLUDED
+#define LOGSCAN_FORMATS_REGISTRY_HPP_INCLUDED
+
+#include <cstddef>
+#include <string_view>
+
+#include "chainer_memtrace.hpp"
+#include "megengine_log.hpp"
+#include "megengine_profile.hpp"
+#include "paddle_log.hpp"
+#include "tvm_profile.hpp"
+
+namespace logscan {
+
+/// A list of formats (each a `format_entry`), in the order that breaks detection ties.
+template <class... F>
+struct format_list {
+    static constexpr std::size_t size = sizeof...(F);
+};
+
+/// The formats logscan reads. The order breaks detection ties (the JSON dump and the Chainer
+/// graph, whose signals are the most specific, first).
+using all_formats = format_list<megengine_profile::format, chainer_memtrace::format, tvm_profile::format,
+                                paddle_log::format, megengine_log::format>;
+
+namespace internal {
+template <class List, class... More>
+struct formats_plus;
+template <class... F, class... More>
+struct formats_plus<format_list<F...>, More...> {
+    using type = format_list<F..., More...>;
+};
+} // namespace internal
+
+/// `List` with the formats `More` after it (a program's own formats next to logscan's).
+template <class List, class... More>
+using formats_plus = typename internal::formats_plus<List, More...>::type;
+
+/// Calls `fn.template operator()<F>()` for every format F of the list, in order.
+template <class... F, class Fn>
+constexpr void for_each_format(format_list<F...>, Fn&& fn) {
+    (fn.template operator()<F>(), ...);
+}
+
+/// Calls `fn.template operator()<F>()` for the format F named `name`; false (and no call) when
+/// the list has no such format.
+template <class... F, class Fn>
+constexpr bool with_format(format_list<F...>, std::string_view name, Fn&& fn) {
+    return ((F::name == name ? (fn.template operator()<F>(), true) : false) || ...);
+}
+
+/// True when the list has a format named `name`.
+template <class... F>
+constexpr bool has_format(format_list<F...>, std::string_view name) noexcept {
+    return ((F::name == name) || ...);
+}
+
+} // namespace logscan
+
+#endif // LOGSCAN_FORMATS_REGISTRY_HPP_INCLUDED

@@ -1,0 +1,6 @@
+// SPDX-License-Identifier: MIT
+// The logscan command with a sixth format: logscan's formats and the toy one.
+#include "command.hpp"
+#include "toy_format.hpp"
+
+int main(int argc, char** argv) { return logscan_cli::run<logscan::formats_plus<logscan::all_formats, toy::format>>(argc, argv); }
