@@ -108,15 +108,35 @@ int main(int argc, char** argv) {
     bench::table t("paddle-log: sample 003 repeated, parsed from a file in the page cache", text.size());
     bench::line_counts lc;
     everything v;
-    const auto secs = bench::best_seconds_turns( // (the two take turns)
+    // one record type wanted: the training lines (the tables are left out)
+    struct only_train_step {
+        std::uint64_t n = 0, iters = 0;
+        void on_train_step(const pl::train_step& r) {
+            ++n;
+            iters += r.iter;
+        }
+    } ts;
+    bench::nothing nothing;
+    const auto secs = bench::best_seconds_turns( // (they take turns)
         o.runs, [&] { lc = bench::memchr_file(path.c_str()); },
         [&] {
             v = everything{};
-            logscan::file_source src(path.c_str());
-            if (!pl::parse(src, v).ok()) std::exit(1);
-        });
+            bench::parse_file(path, pl::parse, v);
+        },
+        [&] {
+            ts = {};
+            bench::parse_file(path, pl::parse, ts);
+        },
+        [&] { bench::parse_file(path, pl::parse, nothing); });
     t.add("read()+memchr loop (the streaming limit)", secs[0], true);
     t.add("logscan paddle_log::parse, every record", secs[1]);
+    t.add("logscan, only on_train_step", secs[2]);
+    t.add("logscan, validate_only (nothing wanted)", secs[3]);
+    if (ts.n != v.train_step) {
+        std::fprintf(stderr, "only on_train_step: %llu, every record: %llu\n", (unsigned long long)ts.n, (unsigned long long)v.train_step);
+        return 1;
+    }
+    bench::keep(ts.iters);
     bench::keep(v.sum);
     bench::keep(v.fsum);
     int status = 0;

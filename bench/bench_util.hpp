@@ -4,6 +4,9 @@
 #ifndef LOGSCAN_BENCH_UTIL_HPP
 #define LOGSCAN_BENCH_UTIL_HPP
 
+#include <logscan/source.hpp>
+#include <logscan/visit.hpp>
+
 #include <fcntl.h>
 #include <unistd.h>
 
@@ -223,6 +226,17 @@ private:
     std::vector<row> rows_;
     int ref_ = -1;
 };
+
+// A visitor that wants no record: the format leaves out every rule and table, and the input
+// is only framed (the "validate_only" contender of the format benches).
+struct nothing : logscan::validate_only {};
+
+// Runs `Format::parse` over the file with visitor `v` (exits on failure).
+template <class Parse, class Visitor>
+void parse_file(const std::string& path, Parse parse, Visitor& v) {
+    logscan::file_source src(path.c_str());
+    if (!parse(src, v).ok()) std::exit(1);
+}
 
 } // namespace bench
 

@@ -180,6 +180,7 @@ struct line_rule {
     Handler handler;                ///< called with the match (and the context)
     std::uint32_t modes = 1u;       ///< bit m set: the rule applies in mode m
     Subrules subrules{};            ///< tried on group Group after the handler ran
+    bool enabled = true;            ///< false: the rule is never tried (see `when`)
 
     /// The same rule, applying in the modes whose bits are set in `mask`.
     constexpr line_rule in_modes(std::uint32_t mask) const {
@@ -189,13 +190,23 @@ struct line_rule {
     }
     /// The same rule, applying in every mode.
     constexpr line_rule in_all_modes() const { return in_modes(~0u); }
+    /// The same rule, tried only when `on` (a sub-rule too): for a rule whose only effect is a
+    /// record the visitor does not want (`logscan::wants_any<V, on_x_event, ...>`), so that
+    /// its matcher never runs. Its lines then go to the rules after it and to the fallback:
+    /// only for a rule no later rule could take the lines of (patterns that exclude each
+    /// other), and whose lines the fallback then drops too (no `on_text` wanted either).
+    constexpr line_rule when(bool on) const {
+        line_rule r = *this;
+        r.enabled = on;
+        return r;
+    }
 
     /// The same rule with sub-rules: after the handler ran on a match, the first of `subs`
     /// whose pattern matches the whole of group G runs too (see the file comment).
     template <std::size_t G, class... Subs>
     constexpr line_rule<P, Handler, G, rule_set<Subs...>> then(Subs... subs) const {
         static_assert(G < regex_result<P>::groups, "logscan::rule::then: the pattern has no group with this index");
-        return {handler, modes, rule_set<Subs...>(std::move(subs)...)};
+        return {handler, modes, rule_set<Subs...>(std::move(subs)...), enabled};
     }
 
     /// Runs the rule on `text` if it applies in ctx.mode; see try_text.
@@ -214,7 +225,7 @@ struct line_rule {
     LOGSCAN_FORCE_INLINE flow try_text(std::string_view text, rule_context& ctx, bool& matched, Counter& calls,
                                        Hook& hook) {
         matched = false;
-        if (!internal::prefilter<P>::may_match(text)) return flow::proceed;
+        if (!enabled || !internal::prefilter<P>::may_match(text)) return flow::proceed;
         ++calls;
         const auto m = logscan::match<P>(text);
         if (!m) return flow::proceed;

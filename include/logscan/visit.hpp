@@ -142,6 +142,12 @@ concept probe_base = std::is_class_v<V> && !std::is_final_v<V> && !std::is_union
         return ::logscan::flow::proceed; /* (outside the else: g++ 12 -Wreturn-type in generic lambdas) */ \
     }())
 
+/// True when V has a member named after at least one of `Events` (see LOGSCAN_EVENT): what
+/// a reader asks at compile time before doing work whose only use is those callbacks (a rule
+/// whose record nobody wants is not run, a row nobody wants is not cut).
+template <class V, class... Events>
+inline constexpr bool wants_any = (Events::template named<V>() || ...);
+
 /// Base of a visitor that deliberately has none of a reader's callbacks (it validates the
 /// input, or counts through other means): readers then accept it.
 struct validate_only {};

@@ -14,6 +14,7 @@
 
 #include "support/alloc_counter.hpp"
 #include "support/chunking.hpp"
+#include "support/wanted.hpp"
 
 namespace ml = logscan::megengine_log;
 
@@ -223,6 +224,55 @@ TEST_CASE("megengine_log::sample 000: every record type, counts and sums compute
     // a header line yields its log record first, then its message's
     for (std::size_t i = 0; i < o.size(); ++i)
         if (o[i] == "graph_opt 196 8 5757 74.640000000000001") CHECK(o[i - 1].starts_with("log 196 "));
+}
+
+// Visitors with one or two of the recorder's callbacks (tests/support/wanted.hpp).
+LOGSCAN_TEST_ONLY(recorder, on_log, ml::log);
+LOGSCAN_TEST_ONLY(recorder, on_fprop_start, ml::fprop_start);
+LOGSCAN_TEST_ONLY(recorder, on_var_shape, ml::var_shape);
+LOGSCAN_TEST_ONLY(recorder, on_graph_opt, ml::graph_opt);
+LOGSCAN_TEST_ONLY(recorder, on_opr_seq, ml::opr_seq);
+LOGSCAN_TEST_ONLY(recorder, on_mem_alloc, ml::mem_alloc);
+LOGSCAN_TEST_ONLY(recorder, on_workspace_bound, ml::workspace_bound);
+LOGSCAN_TEST_ONLY(recorder, on_mem_alloc_stats, ml::mem_alloc_stats);
+LOGSCAN_TEST_ONLY(recorder, on_text, logscan::line);
+LOGSCAN_TEST_ONLY(recorder, on_error, logscan::error);
+struct only_text_and_error {
+    recorder r;
+    void on_text(const logscan::line& l) { r.on_text(l); }
+    void on_error(const logscan::error& e) { r.on_error(e); }
+};
+
+template <class Only>
+void check_only(std::string_view in, const recorder& full, std::initializer_list<std::string_view> types) {
+    logscan::test::check_wanted<Only, ml::parser>(in, full.out, types,
+                                                  [](std::string_view t, Only& v) { return ml::parse(t, v, {.max_line = 4096}).ok(); });
+}
+
+TEST_CASE("megengine_log::a visitor that wants some records gets exactly those, whatever the format leaves out") {
+    const std::string hand = logscan::test::read_file(std::string(LOGSCAN_SOURCE_DIR) + "/tests/data/megengine_log_hand.txt");
+    for (const std::string* in : {&sample(), &hand}) {
+        recorder full;
+        REQUIRE(ml::parse(*in, full, {.max_line = 4096}).ok());
+        REQUIRE(full.out.size() > 20); // (29 records in the hand-written input, thousands in the sample)
+        check_only<only_on_log>(*in, full, {"log"});
+        check_only<only_on_fprop_start>(*in, full, {"fprop_start"});
+        check_only<only_on_var_shape>(*in, full, {"var_shape"});
+        check_only<only_on_graph_opt>(*in, full, {"graph_opt"});
+        check_only<only_on_opr_seq>(*in, full, {"opr_seq"});
+        check_only<only_on_mem_alloc>(*in, full, {"mem_alloc"});
+        check_only<only_on_workspace_bound>(*in, full, {"workspace_bound"});
+        check_only<only_on_mem_alloc_stats>(*in, full, {"mem_alloc_stats"});
+        check_only<only_on_text>(*in, full, {"text"});
+        check_only<only_on_error>(*in, full, {"error"});
+        check_only<only_text_and_error>(*in, full, {"text", "error"});
+    }
+    // and a visitor that wants nothing reads the input without running a matcher
+    struct nothing : logscan::validate_only {} v;
+    ml::parser<nothing> p(v);
+    p.feed(sample());
+    p.finish();
+    CHECK(p.core().matcher_calls() == 0);
 }
 
 TEST_CASE("megengine_log::identical records under any chunking, down to 1 byte") {

@@ -15,6 +15,7 @@
 
 #include "support/alloc_counter.hpp"
 #include "support/chunking.hpp"
+#include "support/wanted.hpp"
 
 namespace pl = logscan::paddle_log;
 
@@ -189,6 +190,30 @@ TEST_CASE("paddle_log::sample 003: every record type, counts and sums computed f
                               "GPU Total / Avg / Max / Min / Ratio(%)=0.00 / 0.00 / 0.00 / 0.00 / 0.00 FLOPs=-");
     CHECK(find("row 61 ") == "row 61 Overview Summary thread=null depth=1 Kernel | Calls=16525 GPU Time=1856.84 Ratio (%)=69.54");
     CHECK(o.back() == "row 1006 Perf Summary thread=null depth=0 ips | avg=1.42885 max=4.50119 min=0.10693");
+}
+
+// Visitors with one of the recorder's callbacks (tests/support/wanted.hpp).
+LOGSCAN_TEST_ONLY(recorder, on_log, pl::log);
+LOGSCAN_TEST_ONLY(recorder, on_train_step, pl::train_step);
+LOGSCAN_TEST_ONLY(recorder, on_table, pl::table);
+LOGSCAN_TEST_ONLY(recorder, on_table_row, pl::table_row);
+LOGSCAN_TEST_ONLY(recorder, on_text, logscan::line);
+LOGSCAN_TEST_ONLY(recorder, on_error, logscan::error);
+
+TEST_CASE("paddle_log::a visitor that wants some records gets exactly those, whatever the format leaves out") {
+    const std::string hand = logscan::test::read_file(std::string(LOGSCAN_SOURCE_DIR) + "/tests/data/paddle_log_hand.txt");
+    for (const std::string* in : {&sample(), &hand}) {
+        recorder full;
+        REQUIRE(pl::parse(*in, full, {.max_line = 4096}).ok());
+        REQUIRE(full.out.size() > 20);
+        const auto parse = [](std::string_view t, auto& v) { return pl::parse(t, v, {.max_line = 4096}).ok(); };
+        logscan::test::check_wanted<only_on_log, pl::parser>(*in, full.out, {"log"}, parse);
+        logscan::test::check_wanted<only_on_train_step, pl::parser>(*in, full.out, {"train_step"}, parse);
+        logscan::test::check_wanted<only_on_table, pl::parser>(*in, full.out, {"table"}, parse);
+        logscan::test::check_wanted<only_on_table_row, pl::parser>(*in, full.out, {"row"}, parse);
+        logscan::test::check_wanted<only_on_text, pl::parser>(*in, full.out, {"text"}, parse);
+        logscan::test::check_wanted<only_on_error, pl::parser>(*in, full.out, {"error"}, parse);
+    }
 }
 
 TEST_CASE("paddle_log::identical records under any chunking, down to 1 byte") {

@@ -14,6 +14,7 @@
 
 #include "support/alloc_counter.hpp"
 #include "support/chunking.hpp"
+#include "support/wanted.hpp"
 
 namespace tp = logscan::tvm_profile;
 
@@ -233,6 +234,32 @@ TEST_CASE("tvm_profile::sample 004: in every report the calls add up to its Sum 
         CHECK(a.sum_count == text[i].sum_count);
         // durations are printed rounded to 0.01: the sum of n rounded values is within n * 0.005
         CHECK(std::fabs(a.dur - a.sum_dur) <= 0.005 * static_cast<double>(a.calls) + 1e-6);
+    }
+}
+
+// Visitors with one of the recorder's callbacks (tests/support/wanted.hpp).
+LOGSCAN_TEST_ONLY(recorder, on_run, tp::run);
+LOGSCAN_TEST_ONLY(recorder, on_mean_time, tp::mean_time);
+LOGSCAN_TEST_ONLY(recorder, on_call, tp::call);
+LOGSCAN_TEST_ONLY(recorder, on_total, tp::total);
+LOGSCAN_TEST_ONLY(recorder, on_config, tp::config);
+LOGSCAN_TEST_ONLY(recorder, on_text, logscan::line);
+LOGSCAN_TEST_ONLY(recorder, on_error, logscan::error);
+
+TEST_CASE("tvm_profile::a visitor that wants some records gets exactly those, whatever the format leaves out") {
+    const std::string hand = logscan::test::read_file(std::string(LOGSCAN_SOURCE_DIR) + "/tests/data/tvm_profile_hand.txt");
+    for (const std::string* in : {&sample(), &hand}) {
+        recorder full;
+        REQUIRE(tp::parse(*in, full, {.max_line = 4096}).ok());
+        REQUIRE(full.out.size() > 20);
+        const auto parse = [](std::string_view t, auto& v) { return tp::parse(t, v, {.max_line = 4096}).ok(); };
+        logscan::test::check_wanted<only_on_run, tp::parser>(*in, full.out, {"run"}, parse);
+        logscan::test::check_wanted<only_on_mean_time, tp::parser>(*in, full.out, {"mean_time"}, parse);
+        logscan::test::check_wanted<only_on_call, tp::parser>(*in, full.out, {"call"}, parse);
+        logscan::test::check_wanted<only_on_total, tp::parser>(*in, full.out, {"total"}, parse);
+        logscan::test::check_wanted<only_on_config, tp::parser>(*in, full.out, {"config"}, parse);
+        logscan::test::check_wanted<only_on_text, tp::parser>(*in, full.out, {"text"}, parse);
+        logscan::test::check_wanted<only_on_error, tp::parser>(*in, full.out, {"error"}, parse);
     }
 }
 

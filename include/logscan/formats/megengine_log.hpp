@@ -271,8 +271,14 @@ flow var_shape_record(state<V>& st, const line& l, std::string_view var, std::st
     });
 }
 
+// A rule runs only when the visitor wants what it yields (`when`): the matcher of a line
+// whose record nobody wants never runs, and a block whose lines nobody wants is never
+// entered (its lines are then `text`, which nobody wants either). The patterns of a mode
+// exclude each other, so a rule left out never hands its lines to another.
 template <class V>
 auto make_rules(state<V>& st) {
+    constexpr bool shapes = wants_any<V, on_var_shape_event, on_text_event>;          // a shape, or text if it is none
+    constexpr bool table = wants_any<V, on_mem_alloc_event, on_text_event, on_error_event>; // rows, text, rows cut off
     auto header = rule<R"(\[(\d\d) (\d\d:\d\d:\d\d) (\d+)@([^:]*):([^\]]*)\] (.*))",
                        "[06 15:13:35 330@env.py:meghair.train.env] WRN --fast-run not enabled; execution may be slow",
                        "[06 15:13:36 272@(unknown file):megskull.graph.fprop] FpropEnv(val): shapes of var nodes:">(
@@ -300,6 +306,9 @@ auto make_rules(state<V>& st) {
             return flow::proceed;
         })
         .in_all_modes()
+        .when(shapes || table || // (it ends the blocks) or its records
+              wants_any<V, on_log_event, on_workspace_bound_event, on_fprop_start_event, on_graph_opt_event,
+                        on_opr_seq_event, on_mem_alloc_stats_event>)
         .template then<6>(
             rule<LOGSCAN_MEGENGINE_LEVEL R"(FpropEnv\(([^)]*)\): start fprop VarNode\(owner_opr=([^{}]*)\{([^{}@]*)@(0x[0-9a-fA-F]+)\}\))",
                  "FpropEnv(val): start fprop VarNode(owner_opr=data{DataProvider@0x7f349a5c59e8})">(
@@ -308,14 +317,16 @@ auto make_rules(state<V>& st) {
                         auto [all, env, var, type, addr] = m;
                         return fprop_start{ctx.current.number, env, var, type, addr};
                     });
-                }),
+                })
+                .when(wants_any<V, on_fprop_start_event>),
             rule<LOGSCAN_MEGENGINE_LEVEL R"(FpropEnv\([^)]*\): var node shape: +([^@: ]+)(?:@(\d+))?: (\([^()]*\)))",
                  "FpropEnv(val): var node shape:  data: (32, 3, 224, 224)">([&st](const auto& m, rule_context& ctx) {
                 auto [all, var, replica, shape] = m;
                 return var_shape_record(st, ctx.current, var, replica, shape);
-            }),
+            }).when(shapes),
             rule<LOGSCAN_MEGENGINE_LEVEL R"(FpropEnv\([^)]*\): shapes of var nodes:)">(
-                [](const auto&, rule_context& ctx) { ctx.mode = var_shapes; }),
+                [](const auto&, rule_context& ctx) { ctx.mode = var_shapes; })
+                .when(shapes),
             rule<LOGSCAN_MEGENGINE_LEVEL R"(graph optimization: applied (\d+) passes, total (\d+) var\(s\) replaced; time=)" LOGSCAN_MEGENGINE_NUM R"( ?ms)",
                  "graph optimization: applied 8 passes, total 5757 var(s) replaced; time=74.64ms">(
                 [&st](const auto& m, rule_context& ctx) {
@@ -324,15 +335,18 @@ auto make_rules(state<V>& st) {
                         return graph_opt{ctx.current.number, number_or<std::uint64_t>(passes, 0),
                                          number_or<std::uint64_t>(replaced, 0), number_or<double>(time, 0)};
                     });
-                }),
+                })
+                .when(wants_any<V, on_graph_opt_event>),
             rule<LOGSCAN_MEGENGINE_LEVEL R"(opr seq of length (\d+):(.*))", "opr seq of length 804: var_static=533 no_sys_alloc=0">(
                 [&st](const auto& m, rule_context& ctx) {
                     return LOGSCAN_VISIT_LAZY(st.vis, on_opr_seq, opr_seq, [&] {
                         auto [all, length, params] = m;
                         return opr_seq{ctx.current.number, number_or<std::uint64_t>(length, 0), params};
                     });
-                }),
-            rule<LOGSCAN_MEGENGINE_LEVEL R"(static memory allocation:)">([](const auto&, rule_context& ctx) { ctx.mode = mem_table; }),
+                })
+                .when(wants_any<V, on_opr_seq_event>),
+            rule<LOGSCAN_MEGENGINE_LEVEL R"(static memory allocation:)">([](const auto&, rule_context& ctx) { ctx.mode = mem_table; })
+                .when(table),
             rule<LOGSCAN_MEGENGINE_LEVEL R"(static mem alloc: nr_opr=(\d+) nr_var=(\d+) realtime=)" LOGSCAN_MEGENGINE_NUM
                  R"(msec\(si)" LOGSCAN_MEGENGINE_NUM R"( mp\+re)" LOGSCAN_MEGENGINE_NUM R"( omp)" LOGSCAN_MEGENGINE_NUM
                  R"( alloc)" LOGSCAN_MEGENGINE_NUM R"(\))",
@@ -345,7 +359,8 @@ auto make_rules(state<V>& st) {
                                                number_or<double>(si, 0), number_or<double>(mp, 0),
                                                number_or<double>(omp, 0), number_or<double>(alloc, 0)};
                     });
-                }));
+                })
+                .when(wants_any<V, on_mem_alloc_stats_event>));
 
     return rule_set(
         std::move(header),
@@ -354,7 +369,8 @@ auto make_rules(state<V>& st) {
                 auto [all, var, replica, shape] = m;
                 return var_shape_record(st, ctx.current, var, replica, shape);
             })
-            .in_modes(1u << var_shapes),
+            .in_modes(1u << var_shapes)
+            .when(shapes),
         rule<R"( *comp_node +alloc +lower_bound +upper_bound *)", " comp_node           alloc                      lower_bound         upper_bound">(
             [](const auto&) {}) // structural
             .in_modes(1u << mem_table));

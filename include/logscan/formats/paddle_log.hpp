@@ -354,6 +354,13 @@ struct pipe_events {
     }
 };
 
+// The tables matter to a visitor that wants their records, their notes as text, or their
+// errors; to any other, the format's lines are the rules' alone (a log line is a log line
+// in a table too: the rules go first), and the table readers are left out.
+template <class V>
+inline constexpr bool wants_tables = wants_any<V, on_table_event, on_table_row_event, on_text_event, on_error_event>;
+
+// A rule runs only when the visitor wants what it yields (`when`, rules.hpp).
 template <class V>
 auto make_rules(state<V>& st) {
     return rule_set(
@@ -382,7 +389,9 @@ auto make_rules(state<V>& st) {
                                           parse_number<std::uint64_t>(m.template get<2>()).value,
                                           parse_number<std::uint64_t>(m.template get<3>()).value, eta, pairs};
                     });
-                })));
+                })
+                .when(wants_any<V, on_train_step_event>))
+            .when(wants_any<V, on_log_event, on_train_step_event> || wants_tables<V>)); // (a log line ends a table)
 }
 
 template <class V>
@@ -425,6 +434,7 @@ public:
         router_.rules_first(); // a log line is a log line, also right below a table's last row
     }
     flow read_line(const line& l) {
+        if constexpr (!wants_tables<Visitor>) return rules_.feed(l);
         if (router_.feed(l) == flow::stop) return flow::stop;
         if (!st_.deferred) return flow::proceed;
         const error e = *st_.deferred;

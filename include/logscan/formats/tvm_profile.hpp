@@ -204,6 +204,9 @@ struct state {
 template <class V>
 using table_t = aligned_table<state<V>, max_columns, header_capacity>;
 
+// A rule runs only when the visitor wants what it yields (`when`, rules.hpp), or the text its
+// lines would otherwise be: the report table is not even started for a visitor that wants
+// none of its rows, notes or errors.
 template <class V>
 auto make_rules(state<V>& st, table_t<V>& table) {
     return rule_set(
@@ -212,14 +215,15 @@ auto make_rules(state<V>& st, table_t<V>& table) {
                 return LOGSCAN_VISIT_LAZY(st.vis, on_run, run, [&] {
                     return run{ctx.current.number, m.template get<1>(), m.template get<2>()};
                 });
-            }),
+            })
+            .when(wants_any<V, on_run_event, on_text_event>),
         rule<R"(Mean [^:]* time \(std dev\): (\d+(?:\.\d+)?) ms \((\d+(?:\.\d+)?) ms\) *)",
              "Mean vm inference time (std dev): 13.13 ms (1.80 ms)">([&st](const auto& m, rule_context& ctx) {
             return LOGSCAN_VISIT_LAZY(st.vis, on_mean_time, mean_time, [&] {
                 return mean_time{ctx.current.number, parse_number<double>(m.template get<1>()).value,
                                  parse_number<double>(m.template get<2>()).value};
             });
-        }),
+        }).when(wants_any<V, on_mean_time_event, on_text_event>),
         // (`Name.*` and a find: `Name.*Duration \(us\).*` would not run one-pass)
         rule<R"(Name.*)", "Name          Duration (us)  Percent  Device  Count  ">(
             [&st, &table](const auto&, rule_context& ctx) {
@@ -228,11 +232,12 @@ auto make_rules(state<V>& st, table_t<V>& table) {
                 if (f == table_feed::stop) return flow::stop;
                 if (f == table_feed::not_mine) return st.text(ctx.current); // reported: too wide
                 return flow::proceed;
-            }),
+            })
+            .when(wants_any<V, on_call_event, on_total_event, on_text_event, on_error_event>),
         rule<R"(Configuration *)">([&st](const auto&, rule_context& ctx) { // its text is known: keep the number only
             st.in_block = state<V>::block::heading;
             st.heading = line{"Configuration", ctx.current.number, ctx.current.offset};
-        }));
+        }).when(wants_any<V, on_config_event, on_text_event>));
 }
 
 template <class V>
