@@ -133,31 +133,14 @@ public:
         friend constexpr bool operator==(const iterator& a, const iterator& b) noexcept { return a.key_ == b.key_; }
 
     private:
-        static constexpr bool key_char(char c) noexcept {
-            return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-        }
-        // The start of the first key at or after `from` (npos if none); `colon` its `: `.
-        constexpr std::size_t find_key(std::size_t from, std::size_t& colon) const noexcept {
-            for (std::size_t q = s_.find(": ", from); q != std::string_view::npos; q = s_.find(": ", q + 1)) {
-                std::size_t k = q;
-                while (k > from && key_char(s_[k - 1])) --k;
-                if (k < q && (k == 0 || s_[k - 1] == ' ')) {
-                    colon = q;
-                    return k;
-                }
-            }
-            return std::string_view::npos;
-        }
         constexpr void load() noexcept {
             if (key_ == std::string_view::npos) return;
             std::size_t colon = 0;
-            key_ = find_key(key_, colon);
+            key_ = find_key(s_, key_, colon);
             if (key_ == std::string_view::npos) return;
             std::size_t next_colon = 0;
-            next_ = find_key(colon + 2, next_colon);
-            std::string_view v = s_.substr(colon + 2, (next_ == std::string_view::npos ? s_.size() : next_) - (colon + 2));
-            v = internal::trim(v);
-            if (!v.empty() && v.back() == ',') v = internal::trim_right(v.substr(0, v.size() - 1));
+            next_ = find_key(s_, colon + 2, next_colon);
+            const std::string_view v = value_text(s_, colon, next_);
             m_ = metric{s_.substr(key_, colon - key_), v, {}, {}};
             const std::size_t sp = v.find(' ');
             const std::string_view num = v.substr(0, sp);
@@ -175,7 +158,45 @@ public:
     constexpr iterator begin() const noexcept { return iterator(s_, 0); }
     constexpr iterator end() const noexcept { return iterator(s_, std::string_view::npos); }
 
+    /// The value text of the first pair whose key is `key`, found by its keys alone (no value
+    /// is converted on the way); none when no pair has that key.
+    constexpr std::optional<std::string_view> value_of(std::string_view key) const noexcept {
+        std::size_t colon = 0;
+        for (std::size_t k = find_key(s_, 0, colon); k != std::string_view::npos;) {
+            std::size_t next_colon = 0;
+            const std::size_t next = find_key(s_, colon + 2, next_colon);
+            if (s_.substr(k, colon - k) == key) return value_text(s_, colon, next);
+            k = next;
+            colon = next_colon;
+        }
+        return std::nullopt;
+    }
+
 private:
+    static constexpr bool key_char(char c) noexcept {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+    }
+    // The start of the first key of `s` at or after `from` (npos if none); `colon` its `: `.
+    static constexpr std::size_t find_key(std::string_view s, std::size_t from, std::size_t& colon) noexcept {
+        for (std::size_t q = s.find(": ", from); q != std::string_view::npos; q = s.find(": ", q + 1)) {
+            std::size_t k = q;
+            while (k > from && key_char(s[k - 1])) --k;
+            if (k < q && (k == 0 || s[k - 1] == ' ')) {
+                colon = q;
+                return k;
+            }
+        }
+        return std::string_view::npos;
+    }
+    // The value after the key whose `: ` is at `colon`, up to the next key (at `next`, or npos):
+    // spaces and a trailing `,` removed.
+    static constexpr std::string_view value_text(std::string_view s, std::size_t colon, std::size_t next) noexcept {
+        std::string_view v = s.substr(colon + 2, (next == std::string_view::npos ? s.size() : next) - (colon + 2));
+        v = internal::trim(v);
+        if (!v.empty() && v.back() == ',') v = internal::trim_right(v.substr(0, v.size() - 1));
+        return v;
+    }
+
     std::string_view s_;
 };
 
@@ -380,11 +401,7 @@ auto make_rules(state<V>& st) {
                     return LOGSCAN_VISIT_LAZY(st.vis, on_train_step, train_step, [&] {
                         const std::string_view pairs = internal::trim_right(m.template get<4>());
                         std::optional<std::uint64_t> eta;
-                        for (const metric& p : metric_range(pairs))
-                            if (p.key == "eta") {
-                                eta = eta_seconds(p.value);
-                                break;
-                            }
+                        if (const auto v = metric_range(pairs).value_of("eta")) eta = eta_seconds(*v); // (keys only)
                         return train_step{ctx.current.number, parse_number<std::uint64_t>(m.template get<1>()).value,
                                           parse_number<std::uint64_t>(m.template get<2>()).value,
                                           parse_number<std::uint64_t>(m.template get<3>()).value, eta, pairs};
