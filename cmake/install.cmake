@@ -2,7 +2,7 @@
 # so that find_package(logscan) works.
 include(CMakePackageConfigHelpers)
 install(DIRECTORY include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(TARGETS logscan logscan_fast_float EXPORT logscanTargets)
+install(TARGETS logscan logscan_parallel logscan_fast_float EXPORT logscanTargets)
 install(EXPORT logscanTargets NAMESPACE logscan:: DESTINATION ${CMAKE_INSTALL_DATADIR}/cmake/logscan)
 configure_package_config_file(cmake/logscanConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/logscanConfig.cmake

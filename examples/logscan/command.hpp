@@ -22,6 +22,7 @@
 #include <logscan/formats/detect.hpp>
 #include <logscan/formats/registry.hpp>
 #include <logscan/ndjson.hpp>
+#include <logscan/parallel.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -35,7 +36,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "parts.hpp"
 #include "summary.hpp"
 #include "writers.hpp"
 
@@ -257,18 +257,18 @@ bool splittable(std::string_view format) {
     return yes;
 }
 
-// Runs the format's ndjson_visitor over `src` in parts (parts.hpp), each writing to an Out
+// Runs the format's ndjson_visitor over `src` in parts (logscan/parallel.hpp), each writing to an Out
 // made from `ctx`; `drain(out)` takes a kept part's output, in input order. The format is
 // splittable.
 template <class Formats, class Out, class Source, class Drain>
-logscan::error run_format_parts(std::string_view format, Source& src, const parts_options& po,
+logscan::error run_format_parts(std::string_view format, Source& src, const logscan::parts_options& po,
                                 const typename Out::context& ctx, Drain drain, std::uint64_t& errors,
-                                parts_count& count, std::size_t max_line) {
+                                logscan::parts_count& count, std::size_t max_line) {
     logscan::error e{};
     logscan::with_format(Formats{}, format, [&]<class F>() {
         if constexpr (F::splittable) {
-            using slot = part_slot<F::template parser, F::template ndjson_visitor, Out>;
-            e = parse_in_parts<slot>(
+            using slot = logscan::part_slot<F::template parser, F::template ndjson_visitor, Out>;
+            e = logscan::parse_in_parts<slot>(
                 src, po, [](std::string_view a, std::string_view b) { return F::split_point(a, b); },
                 [&] {
                     auto s = std::make_unique<slot>(ctx);
@@ -395,7 +395,7 @@ struct options {
     bool with_filename = false;
     std::string svg_dir;
     std::size_t top = 10;
-    logscan_cli::parts_options parts{1, std::size_t{256} << 10};
+    logscan::parts_options parts{1, std::size_t{256} << 10};
     std::vector<const char*> files;
     std::size_t max_line = logscan::line_buffer::default_capacity; // --max-line
 };
@@ -534,7 +534,7 @@ int cmd_convert_ndjson(const options& o) {
             one_thread_note<Formats>(o, path, format);
             logscan_cli::tally seen;
             if (o.parts.threads > 1 && splittable<Formats>(format)) {
-                logscan_cli::parts_count count;
+                logscan::parts_count count;
                 bool written = out.flush();
                 e = run_format_parts<Formats, ndjson_part>(format, src, o.parts, {&o.types, o.with_filename ? std::string(path) : std::string()},
                                                   [&](ndjson_part& p) { // (what the part holds so far)
@@ -689,7 +689,7 @@ int cmd_stats(const options& o) {
         logscan_cli::count_writer w;
         std::uint64_t errors = 0;
         std::string_view used;
-        logscan_cli::parts_count parts;
+        logscan::parts_count parts;
         const auto t0 = std::chrono::steady_clock::now();
         const int s = with_format<Formats>(path, o.format, prog, [&](std::string_view format, auto& src) {
             used = format;

@@ -35,6 +35,11 @@
 ///   rules apply: a rule applies when bit `mode` of its mask is set (default: mode 0 only;
 ///   `in_modes(mask)` changes it, `in_all_modes()` for rules such as a header line that
 ///   apply everywhere). A handler switches modes by assigning `ctx.mode`.
+/// - **Only what is wanted.** `rule<P>(h).when(on)` leaves a rule out (its matcher never
+///   runs) when `on` is false, typically `logscan::wants_any<Visitor, on_x_event, ...>` of the
+///   records it yields: a visitor without those callbacks pays nothing for their lines. Only
+///   for rules whose patterns no other rule of the mode shares (the lines go on to the next
+///   rules and the fallback) and whose lines the fallback then drops too.
 /// - **Checked where they are written.** `rule<P, Samples...>(handler)` checks, at compile
 ///   time and at that call: the pattern (a bad pattern is an error even in a rule never used);
 ///   every sample line given after the pattern (one that does not match is an error naming

@@ -18,17 +18,12 @@
 #include <vector>
 
 #include "support/chunking.hpp"
+#include "support/string_writer.hpp"
 
 namespace {
 
-struct string_sink {
-    std::string* out;
-    bool operator()(std::string_view s) const {
-        out->append(s);
-        return true;
-    }
-};
-using string_writer = logscan::ndjson_writer<string_sink>;
+using logscan::test::string_sink;
+using logscan::test::string_writer;
 
 // NDJSON of `text` read by one parser started after `lines_before` lines and `offset`
 // bytes; `finish` ends the input; `at_rest` receives the parser's at_rest() at the end.

@@ -1,24 +1,43 @@
-// SPDX-License-Identifier: MIT
-// `--threads N`: one input parsed in parts, in parallel, with output identical to one thread.
-//
-// This thread reads the input and cuts it into parts of about part-size bytes at the format's
-// `split_point` places (`logscan::find_split`: the first such place from part-size bytes
-// into the part to half a part further, else the first line start there). N workers parse
-// the parts, each with a fresh parser that numbers lines and offsets from where its part
-// starts (`parser::start_at`), into an output buffer of its own; at most 2N parts are in
-// flight, so memory stays bounded.
-//
-// Then, in order: a part's output is kept when the parser of the part before it ended at
-// rest (`parser::at_rest`: nothing it read can change a later record, and `finish()` would
-// add none): the fresh parser saw what the one before would have seen. Otherwise (a record
-// straddles the cut) the part's output is dropped and the parser of the part before reads
-// the part itself, as one thread would have. So the result is the one-thread result whatever
-// the cuts; the cuts only decide how much runs in parallel.
-#ifndef LOGSCAN_COMMAND_PARTS_HPP
-#define LOGSCAN_COMMAND_PARTS_HPP
+/// SPDX-License-Identifier: MIT
+/// \file parallel.hpp
+/// One input parsed in parts, in parallel, with output identical to one thread (the driver of
+/// `logscan --threads N`, usable by any program). Needs threads: link the CMake target
+/// `logscan::parallel` (the library with `Threads::Threads`); the other headers need none.
+/// Unlike the parsers it allocates: each part's bytes and output (at most 2N parts at once).
+///
+/// \code
+/// #include <logscan/parallel.hpp>
+/// // Out: what a part's visitor writes to; writer() and clear() (the command's NDJSON parts)
+/// using slot = logscan::part_slot<logscan::paddle_log::parser, logscan::paddle_log::ndjson_visitor, my_out>;
+/// logscan::parts_count count;
+/// std::uint64_t errors = 0;
+/// logscan::error e = logscan::parse_in_parts<slot>(
+///     src, {.threads = 4, .part_bytes = 256 << 10}, logscan::paddle_log::split_point,
+///     [] { return std::make_unique<slot>(); },          // a slot (its Out built from the arguments)
+///     [&](slot& s) { write(s.out); },                   // a kept part's output so far, in input order
+///     errors, count);
+/// \endcode
+///
+/// The calling thread reads the input and cuts it into parts of about part-size bytes at the
+/// format's `split_point` places (`logscan::find_split`: the first such place from part-size
+/// bytes into the part to half a part further, else the first line start there). N workers parse
+/// the parts, each with a fresh parser that numbers lines and offsets from where its part
+/// starts (`parser::start_at`), into an output buffer of its own; at most 2N parts are in
+/// flight, so memory stays bounded.
+///
+/// Then, in order: a part's output is kept when the parser of the part before it ended at
+/// rest (`parser::at_rest`: nothing it read can change a later record, and `finish()` would
+/// add none): the fresh parser saw what the one before would have seen. Otherwise (a record
+/// straddles the cut) the part's output is dropped and the parser of the part before reads
+/// the part itself, as one thread would have. So the result is the one-thread result whatever
+/// the cuts; the cuts only decide how much runs in parallel.
+#ifndef LOGSCAN_PARALLEL_HPP_INCLUDED
+#define LOGSCAN_PARALLEL_HPP_INCLUDED
 
-#include <logscan/lines.hpp>
-#include <logscan/source.hpp>
+#include "error.hpp"
+#include "format.hpp"
+#include "lines.hpp"
+#include "source.hpp"
 
 #include <algorithm>
 #include <condition_variable>
@@ -34,10 +53,10 @@
 #include <thread>
 #include <vector>
 
-namespace logscan_cli {
+namespace logscan {
 
-// One part: its bytes, where it starts, and its parser, visitor and output. Out has
-// `writer()` (what the visitor writes to) and `clear()` (drops what was written).
+/// One part: its bytes, where it starts, and its parser, visitor and output. Out has
+/// `writer()` (what the visitor writes to) and `clear()` (drops what was written).
 template <template <class> class Parser, template <class> class Visitor, class Out>
 struct part_slot {
     using writer_type = std::remove_reference_t<decltype(std::declval<Out&>().writer())>;
@@ -76,6 +95,7 @@ struct part_slot {
     }
 };
 
+namespace internal {
 // The number of '\n' in s.
 inline std::uint64_t newlines(std::string_view s) {
     std::uint64_t n = 0;
@@ -83,21 +103,23 @@ inline std::uint64_t newlines(std::string_view s) {
         ++n;
     return n;
 }
+} // namespace internal
 
+/// How to cut: `threads` workers, parts of about `part_bytes` bytes.
 struct parts_options {
     unsigned threads = 2;
     std::size_t part_bytes = std::size_t{256} << 10;
 };
 
-// How the parts went: kept as parsed in parallel, or read again by the parser before them.
+/// How the parts went: kept as parsed in parallel, or read again by the parser before them.
 struct parts_count {
     std::uint64_t kept = 0, redone = 0;
 };
 
-// Parses `src` in parts with Slot (a part_slot); `make()` returns a new Slot (unique_ptr),
-// `drain(slot)` takes what a kept part's output holds so far, in input order. Returns the
-// source's error (everything read before it is parsed); adds the error records to `errors`
-// and the parts to `count`.
+/// Parses `src` in parts with Slot (a part_slot); `make()` returns a new Slot (unique_ptr),
+/// `drain(slot)` takes what a kept part's output holds so far, in input order. Returns the
+/// source's error (everything read before it is parsed); adds the error records to `errors`
+/// and the parts to `count`. `split_point(previous, next)` is the format's.
 template <class Slot, class Source, class Point, class Make, class Drain>
 logscan::error parse_in_parts(Source& src, const parts_options& o, Point split_point, Make make, Drain drain,
                               std::uint64_t& errors, parts_count& count) {
@@ -149,7 +171,7 @@ logscan::error parse_in_parts(Source& src, const parts_options& o, Point split_p
         s->bytes.resize(e);
         s->lines_before = lines_before;
         s->offset = offset;
-        lines_before += newlines(s->bytes);
+        lines_before += internal::newlines(s->bytes);
         offset += e;
         return true;
     };
@@ -236,6 +258,6 @@ logscan::error parse_in_parts(Source& src, const parts_options& o, Point split_p
     return failure;
 }
 
-} // namespace logscan_cli
+} // namespace logscan
 
-#endif // LOGSCAN_COMMAND_PARTS_HPP
+#endif // LOGSCAN_PARALLEL_HPP_INCLUDED

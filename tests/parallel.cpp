@@ -1,0 +1,92 @@
+// SPDX-License-Identifier: MIT
+// parallel.hpp: an input parsed in parts by several threads gives the one-thread output,
+// byte for byte, whatever the part size, for each splittable format's sample repeated.
+#include <logscan/parallel.hpp>
+
+#include <logscan/formats/registry.hpp>
+#include <logscan/ndjson.hpp>
+
+#include <doctest/doctest.h>
+
+#include <memory>
+#include <string>
+
+#include "support/chunking.hpp"
+#include "support/string_writer.hpp"
+
+namespace {
+
+using logscan::test::string_sink;
+using logscan::test::string_writer;
+
+// A part's NDJSON, in memory (what the driver's Out is: writer() and clear()).
+struct ndjson_out {
+    std::string text;
+    std::unique_ptr<char[]> buf = std::make_unique<char[]>(4096);
+    string_writer w{string_sink{&text}, std::span<char>(buf.get(), 4096)};
+    string_writer& writer() { return w; }
+    void clear() {
+        w.flush();
+        text.clear();
+    }
+};
+
+template <class F>
+std::string one_thread(std::string_view in) {
+    std::string out;
+    char buf[4096];
+    string_writer w(string_sink{&out}, buf);
+    typename F::template ndjson_visitor<string_writer> v{w};
+    REQUIRE(F::parse(in, v).ok());
+    w.flush();
+    return out;
+}
+
+template <class F>
+std::string in_parts(std::string_view in, unsigned threads, std::size_t part, logscan::parts_count& count) {
+    using slot = logscan::part_slot<F::template parser, F::template ndjson_visitor, ndjson_out>;
+    std::string out;
+    std::uint64_t errors = 0;
+    logscan::memory_source src(in);
+    const logscan::error e = logscan::parse_in_parts<slot>(
+        src, {threads, part}, [](std::string_view a, std::string_view b) { return F::split_point(a, b); },
+        [] { return std::make_unique<slot>(); },
+        [&](slot& s) {
+            s.out.w.flush();
+            out += s.out.text;
+            s.out.text.clear();
+        },
+        errors, count);
+    CHECK(e.ok());
+    return out;
+}
+
+} // namespace
+
+TEST_CASE("parallel::parse_in_parts gives the one-thread output for every splittable format and part size") {
+    const char* samples[] = {"000_cf8afa6c099f806b.txt", "003_1c776201c8b5b83e.txt", "004_d73c77cb3fb2895c.txt"};
+    std::size_t formats = 0;
+    logscan::for_each_format(logscan::all_formats{}, [&]<class F>() {
+        if constexpr (F::splittable) {
+            ++formats;
+            for (const char* name : samples) {
+                const std::string text = logscan::test::read_file(logscan::test::sample_path(name));
+                if (F::detect(text.substr(0, 16384), true) == 0) continue; // (its own sample)
+                const std::string in = text + text.substr(0, text.size() / 3) + "\n" + text; // a copy cut short between
+                const std::string want = one_thread<F>(in);
+                REQUIRE(!want.empty());
+                logscan::parts_count total;
+                for (const std::size_t part : {std::size_t{64}, std::size_t{1000}, std::size_t{9000}, in.size() / 3, in.size() * 2}) {
+                    INFO(F::name << ", part size " << part);
+                    logscan::parts_count count;
+                    CHECK(in_parts<F>(in, part == 64 ? 2 : 3, part, count) == want);
+                    total.kept += count.kept;
+                    total.redone += count.redone;
+                }
+                CHECK(total.kept > 10); // parts kept as parsed in parallel ...
+                CHECK(total.redone > 0); // ... and parts read again after a record across a cut
+            }
+        }
+    });
+    CHECK(formats == 3); // megengine-log, paddle-log, tvm-profile
+}
