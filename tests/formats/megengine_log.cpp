@@ -226,6 +226,7 @@ TEST_CASE("megengine_log::sample 000: every record type, counts and sums compute
         if (o[i] == "graph_opt 196 8 5757 74.640000000000001") CHECK(o[i - 1].starts_with("log 196 "));
 }
 
+namespace { // (each test file's own: they hold its recorder)
 // Visitors with one or two of the recorder's callbacks (tests/support/wanted.hpp).
 LOGSCAN_TEST_ONLY(recorder, on_log, ml::log);
 LOGSCAN_TEST_ONLY(recorder, on_fprop_start, ml::fprop_start);
@@ -248,6 +249,7 @@ void check_only(std::string_view in, const recorder& full, std::initializer_list
     logscan::test::check_wanted<Only, ml::parser>(in, full.out, types,
                                                   [](std::string_view t, Only& v) { return ml::parse(t, v, {.max_line = 4096}).ok(); });
 }
+} // namespace
 
 TEST_CASE("megengine_log::a visitor that wants some records gets exactly those, whatever the format leaves out") {
     const std::string hand = logscan::test::read_file(std::string(LOGSCAN_SOURCE_DIR) + "/tests/data/megengine_log_hand.txt");

@@ -192,6 +192,7 @@ TEST_CASE("paddle_log::sample 003: every record type, counts and sums computed f
     CHECK(o.back() == "row 1006 Perf Summary thread=null depth=0 ips | avg=1.42885 max=4.50119 min=0.10693");
 }
 
+namespace { // (each test file's own: they hold its recorder)
 // Visitors with one of the recorder's callbacks (tests/support/wanted.hpp).
 LOGSCAN_TEST_ONLY(recorder, on_log, pl::log);
 LOGSCAN_TEST_ONLY(recorder, on_train_step, pl::train_step);
@@ -199,6 +200,7 @@ LOGSCAN_TEST_ONLY(recorder, on_table, pl::table);
 LOGSCAN_TEST_ONLY(recorder, on_table_row, pl::table_row);
 LOGSCAN_TEST_ONLY(recorder, on_text, logscan::line);
 LOGSCAN_TEST_ONLY(recorder, on_error, logscan::error);
+} // namespace
 
 TEST_CASE("paddle_log::a visitor that wants some records gets exactly those, whatever the format leaves out") {
     const std::string hand = logscan::test::read_file(std::string(LOGSCAN_SOURCE_DIR) + "/tests/data/paddle_log_hand.txt");

@@ -237,6 +237,7 @@ TEST_CASE("tvm_profile::sample 004: in every report the calls add up to its Sum 
     }
 }
 
+namespace { // (each test file's own: they hold its recorder)
 // Visitors with one of the recorder's callbacks (tests/support/wanted.hpp).
 LOGSCAN_TEST_ONLY(recorder, on_run, tp::run);
 LOGSCAN_TEST_ONLY(recorder, on_mean_time, tp::mean_time);
@@ -245,6 +246,7 @@ LOGSCAN_TEST_ONLY(recorder, on_total, tp::total);
 LOGSCAN_TEST_ONLY(recorder, on_config, tp::config);
 LOGSCAN_TEST_ONLY(recorder, on_text, logscan::line);
 LOGSCAN_TEST_ONLY(recorder, on_error, logscan::error);
+} // namespace
 
 TEST_CASE("tvm_profile::a visitor that wants some records gets exactly those, whatever the format leaves out") {
     const std::string hand = logscan::test::read_file(std::string(LOGSCAN_SOURCE_DIR) + "/tests/data/tvm_profile_hand.txt");
