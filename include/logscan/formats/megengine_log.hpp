@@ -282,7 +282,7 @@ auto make_rules(state<V>& st) {
     auto header = rule<R"(\[(\d\d) (\d\d:\d\d:\d\d) (\d+)@([^:]*):([^\]]*)\] (.*))",
                        "[06 15:13:35 330@env.py:meghair.train.env] WRN --fast-run not enabled; execution may be slow",
                        "[06 15:13:36 272@(unknown file):megskull.graph.fprop] FpropEnv(val): shapes of var nodes:">(
-        [&st](const auto& m, rule_context& ctx) {
+        [&](const auto& m, rule_context& ctx) {
             ctx.mode = normal; // a header line ends any block
             std::string_view level, message;
             split_level(m.template get<6>(), level, message);
@@ -312,7 +312,7 @@ auto make_rules(state<V>& st) {
         .template then<6>(
             rule<LOGSCAN_MEGENGINE_LEVEL R"(FpropEnv\(([^)]*)\): start fprop VarNode\(owner_opr=([^{}]*)\{([^{}@]*)@(0x[0-9a-fA-F]+)\}\))",
                  "FpropEnv(val): start fprop VarNode(owner_opr=data{DataProvider@0x7f349a5c59e8})">(
-                [&st](const auto& m, rule_context& ctx) {
+                [&](const auto& m, rule_context& ctx) {
                     return LOGSCAN_VISIT_LAZY(st.vis, on_fprop_start, fprop_start, [&] {
                         auto [all, env, var, type, addr] = m;
                         return fprop_start{ctx.current.number, env, var, type, addr};
@@ -320,7 +320,7 @@ auto make_rules(state<V>& st) {
                 })
                 .when(wants_any<V, on_fprop_start_event>),
             rule<LOGSCAN_MEGENGINE_LEVEL R"(FpropEnv\([^)]*\): var node shape: +([^@: ]+)(?:@(\d+))?: (\([^()]*\)))",
-                 "FpropEnv(val): var node shape:  data: (32, 3, 224, 224)">([&st](const auto& m, rule_context& ctx) {
+                 "FpropEnv(val): var node shape:  data: (32, 3, 224, 224)">([&](const auto& m, rule_context& ctx) {
                 auto [all, var, replica, shape] = m;
                 return var_shape_record(st, ctx.current, var, replica, shape);
             }).when(shapes),
@@ -329,7 +329,7 @@ auto make_rules(state<V>& st) {
                 .when(shapes),
             rule<LOGSCAN_MEGENGINE_LEVEL R"(graph optimization: applied (\d+) passes, total (\d+) var\(s\) replaced; time=)" LOGSCAN_MEGENGINE_NUM R"( ?ms)",
                  "graph optimization: applied 8 passes, total 5757 var(s) replaced; time=74.64ms">(
-                [&st](const auto& m, rule_context& ctx) {
+                [&](const auto& m, rule_context& ctx) {
                     return LOGSCAN_VISIT_LAZY(st.vis, on_graph_opt, graph_opt, [&] {
                         auto [all, passes, replaced, time] = m;
                         return graph_opt{ctx.current.number, number_or<std::uint64_t>(passes, 0),
@@ -338,7 +338,7 @@ auto make_rules(state<V>& st) {
                 })
                 .when(wants_any<V, on_graph_opt_event>),
             rule<LOGSCAN_MEGENGINE_LEVEL R"(opr seq of length (\d+):(.*))", "opr seq of length 804: var_static=533 no_sys_alloc=0">(
-                [&st](const auto& m, rule_context& ctx) {
+                [&](const auto& m, rule_context& ctx) {
                     return LOGSCAN_VISIT_LAZY(st.vis, on_opr_seq, opr_seq, [&] {
                         auto [all, length, params] = m;
                         return opr_seq{ctx.current.number, number_or<std::uint64_t>(length, 0), params};
@@ -351,7 +351,7 @@ auto make_rules(state<V>& st) {
                  R"(msec\(si)" LOGSCAN_MEGENGINE_NUM R"( mp\+re)" LOGSCAN_MEGENGINE_NUM R"( omp)" LOGSCAN_MEGENGINE_NUM
                  R"( alloc)" LOGSCAN_MEGENGINE_NUM R"(\))",
                  "static mem alloc: nr_opr=397 nr_var=533 realtime=26.04msec(si3.31 mp+re7.10 omp0.03 alloc15.60)">(
-                [&st](const auto& m, rule_context& ctx) {
+                [&](const auto& m, rule_context& ctx) {
                     return LOGSCAN_VISIT_LAZY(st.vis, on_mem_alloc_stats, mem_alloc_stats, [&] {
                         auto [all, nr_opr, nr_var, real, si, mp, omp, alloc] = m;
                         return mem_alloc_stats{ctx.current.number, number_or<std::uint64_t>(nr_opr, 0),
@@ -365,7 +365,7 @@ auto make_rules(state<V>& st) {
     return rule_set(
         std::move(header),
         rule<R"( ([^@: ]+)(?:@(\d+))?: (\([^()]*\)))", " data@0: (4, 3, 224, 224)", " loss: ()", " fc@1: (32,)">(
-            [&st](const auto& m, rule_context& ctx) {
+            [&](const auto& m, rule_context& ctx) {
                 auto [all, var, replica, shape] = m;
                 return var_shape_record(st, ctx.current, var, replica, shape);
             })

@@ -388,7 +388,7 @@ auto make_rules(state<V>& st) {
         rule<R"(\[(\d\d/\d\d) (\d\d:\d\d:\d\d)\] (\S+) (DEBUG|INFO|WARNING|ERROR|CRITICAL): (.*))",
              "[09/20 12:00:35] ppdet.data.source.coco INFO: Load [25000 samples valid, 0 samples invalid]",
              "[09/20 12:00:35] reader WARNING: Shared memory size is less than 1G">(
-            [&st](const auto& m, rule_context& ctx) {
+            [&](const auto& m, rule_context& ctx) {
                 if (st.settle() == flow::stop) return flow::stop;
                 return LOGSCAN_VISIT_LAZY(st.vis, on_log, log, [&] {
                     return log{ctx.current.number, m.template get<1>(), m.template get<2>(), m.template get<3>(),
@@ -397,7 +397,7 @@ auto make_rules(state<V>& st) {
             })
             .template then<5>(rule<R"(Epoch: \[(\d+)\] \[ *(\d+)/(\d+)\] (.*))",
                                    "Epoch: [0] [    0/12500] learning_rate: 0.000000 loss: 0.922204 eta: 5:05:37">(
-                [&st](const auto& m, rule_context& ctx) {
+                [&](const auto& m, rule_context& ctx) {
                     return LOGSCAN_VISIT_LAZY(st.vis, on_train_step, train_step, [&] {
                         const std::string_view pairs = internal::trim_right(m.template get<4>());
                         std::optional<std::uint64_t> eta;

@@ -211,14 +211,14 @@ template <class V>
 auto make_rules(state<V>& st, table_t<V>& table) {
     return rule_set(
         rule<R"(Evaluate vm inference cost of (\S+) on (\S+) *)", "Evaluate vm inference cost of resnet18 on cpu(0)">(
-            [&st](const auto& m, rule_context& ctx) {
+            [&](const auto& m, rule_context& ctx) {
                 return LOGSCAN_VISIT_LAZY(st.vis, on_run, run, [&] {
                     return run{ctx.current.number, m.template get<1>(), m.template get<2>()};
                 });
             })
             .when(wants_any<V, on_run_event, on_text_event>),
         rule<R"(Mean [^:]* time \(std dev\): (\d+(?:\.\d+)?) ms \((\d+(?:\.\d+)?) ms\) *)",
-             "Mean vm inference time (std dev): 13.13 ms (1.80 ms)">([&st](const auto& m, rule_context& ctx) {
+             "Mean vm inference time (std dev): 13.13 ms (1.80 ms)">([&](const auto& m, rule_context& ctx) {
             return LOGSCAN_VISIT_LAZY(st.vis, on_mean_time, mean_time, [&] {
                 return mean_time{ctx.current.number, parse_number<double>(m.template get<1>()).value,
                                  parse_number<double>(m.template get<2>()).value};
