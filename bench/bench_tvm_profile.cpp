@@ -139,10 +139,7 @@ int main(int argc, char** argv) {
     t.add("logscan tvm_profile::parse, every record", secs[1]);
     t.add("logscan, only on_run", secs[2]);
     t.add("logscan, validate_only (nothing wanted)", secs[3]);
-    if (runs.n != v.run) {
-        std::fprintf(stderr, "only on_run: %llu, every record: %llu\n", (unsigned long long)runs.n, (unsigned long long)v.run);
-        return 1;
-    }
+    if (!bench::same_count("only on_run", runs.n, v.run)) return 1;
     bench::keep(runs.bytes);
     bench::keep(v.sum);
     bench::keep(v.fsum);

@@ -231,6 +231,14 @@ private:
 // is only framed (the "validate_only" contender of the format benches).
 struct nothing : logscan::validate_only {};
 
+// False (said on stderr) when a contender that wants one record type counted other than
+// the full visitor did.
+inline bool same_count(const char* who, std::uint64_t got, std::uint64_t full) {
+    if (got == full) return true;
+    std::fprintf(stderr, "%s: %llu records, every record: %llu\n", who, (unsigned long long)got, (unsigned long long)full);
+    return false;
+}
+
 // Runs `Format::parse` over the file with visitor `v` (exits on failure).
 template <class Parse, class Visitor>
 void parse_file(const std::string& path, Parse parse, Visitor& v) {
