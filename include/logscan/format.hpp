@@ -42,6 +42,7 @@
 #include "config.hpp"
 #include "error.hpp"
 #include "lines.hpp"
+#include "record.hpp"
 #include "source.hpp"
 #include "visit.hpp"
 
@@ -166,27 +167,28 @@ struct format_parse {
 /// A format as generic code sees it (the registry, formats/registry.hpp; the command): one
 /// line at the end of each format header,
 /// \code
-/// using format = logscan::format_entry<format_name, record_types, detect, detect_signals, parser,
-///                                      ndjson_visitor, split_point>;
+/// using format = logscan::format_entry<format_name, records, detect, detect_signals, parser, split_point>;
 /// \endcode
 /// - `name`: the format's name (`"paddle-log"`), as `--format` and `detect` know it;
-/// - `record_types`: the `"type"` of every record it yields (`text` and `error` included);
+/// - `records`: its `record_list` (record.hpp), whence `record_types` (the `"type"` of every
+///   record it yields, `text` and `error` included) and `ndjson_visitor<Writer>`;
 /// - `detect(head, cut)`: how much the first bytes of an input look like it (0: not at all),
 ///   and `detect_signals`, what it counts in a few words;
-/// - `parser<Visitor>`, `parse(source, visitor, options)`, `ndjson_visitor<Writer>`;
+/// - `parser<Visitor>`, `parse(source, visitor, options)`;
 /// - `splittable` and `split_point(previous, next)`: where an input can be cut into parts
 ///   parsed apart (line formats with `at_rest`; absent: one parser reads an input).
-template <const std::string_view& Name, const auto& Types, auto Detect, const std::string_view& Signals,
-          template <class> class Parser, template <class> class Ndjson, auto SplitPoint = nullptr>
+template <const std::string_view& Name, class Records, auto Detect, const std::string_view& Signals,
+          template <class> class Parser, auto SplitPoint = nullptr>
 struct format_entry {
     static constexpr std::string_view name = Name;
-    static constexpr std::span<const std::string_view> record_types{Types};
+    using records = Records;
+    static constexpr std::span<const std::string_view> record_types{Records::types};
     static constexpr std::size_t detect(std::string_view head, bool cut) noexcept { return Detect(head, cut); }
     static constexpr std::string_view detect_signals = Signals;
     template <class Visitor>
     using parser = Parser<Visitor>;
     template <class Writer>
-    using ndjson_visitor = Ndjson<Writer>;
+    using ndjson_visitor = typename Records::template ndjson<Writer>;
     static constexpr format_parse<Parser> parse{};
     static constexpr bool splittable = !std::is_null_pointer_v<decltype(SplitPoint)>;
     static constexpr bool split_point(std::string_view previous, std::string_view next) noexcept

@@ -329,39 +329,6 @@ private:
     char storage_[65536];
 };
 
-/// What the NDJSON visitors of the line-based formats share: the `text` and `error` records
-/// of formats.md's common rules (`"type"`, `"line"`, then `"text"`, or `"column"` when known
-/// and `"message"`) and the counts. A format's `ndjson_visitor<Writer>` derives from it and
-/// is still initialised as `ndjson_visitor<W> v{writer}`.
-template <class Writer>
-struct ndjson_line_records {
-    Writer& w;                  ///< the writer
-    std::uint64_t records = 0;  ///< records written
-    std::uint64_t errors = 0;   ///< `error` records among them
-
-    ndjson_line_records(Writer& writer) noexcept : w(writer) {} // (implicit: see above)
-
-    void on_text(const line& l) {
-        start("text", l.number);
-        w.field("text", l.text);
-        w.end();
-    }
-    void on_error(const error& e) {
-        ++errors;
-        start("error", e.line);
-        if (e.column != 0) w.field("column", e.column);
-        w.field("message", e.message);
-        w.end();
-    }
-
-protected:
-    /// Starts a record: counts it and writes `"type"` and `"line"`.
-    void start(std::string_view type, std::uint64_t line) {
-        ++records;
-        w.begin(type, line);
-    }
-};
-
 } // namespace logscan
 
 #endif // LOGSCAN_NDJSON_HPP_INCLUDED

@@ -251,6 +251,16 @@ struct column_lookup {
     }
 };
 
+/// Calls `f(column name, cell text)` for each non-empty cell of a row after the first (the
+/// row's name) that has a column, in order: what a record's `cells` object holds.
+template <class F>
+constexpr void for_each_named_cell(std::span<const cell> cells, std::span<const cell> columns, F&& f) {
+    for (std::size_t i = 1; i < cells.size() && i < columns.size(); ++i) {
+        const std::string_view t = cells[i].text();
+        if (!t.empty()) f(columns[i].text(), t);
+    }
+}
+
 /// A title line before a table (`----Operator Summary----`, `====Perf Summary====`).
 struct table_title {
     std::uint64_t line;    ///< line number of the title line

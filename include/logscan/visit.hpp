@@ -37,6 +37,7 @@
 #define LOGSCAN_VISIT_HPP_INCLUDED
 
 #include <concepts>
+#include <string_view>
 #include <type_traits>
 #include <utility>
 
@@ -82,7 +83,10 @@ concept probe_base = std::is_class_v<V> && !std::is_final_v<V> && !std::is_union
 /// - `named<V>()`: V has a member called NAME, of any kind, whatever its signature (the
 ///   classic ambiguity probe: a class deriving from V and from a class with a member NAME
 ///   has an ambiguous NAME exactly when V has one);
-/// - `reject<V>()`: a compile error naming the callback and FORMS if `named<V>()`.
+/// - `reject<V>()`: a compile error naming the callback and FORMS if `named<V>()`;
+/// - `callback`: `"NAME"`;
+/// - `forward<D>`: a base giving a generic visitor `D` the member `NAME`, which calls
+///   `D::on_record(NAME##_event{}, record)` (how record.hpp's writers have every callback).
 #define LOGSCAN_EVENT(NAME, FORMS)                                                             \
     struct NAME##_event {                                                                      \
         struct probe_other_ {                                                                  \
@@ -107,6 +111,14 @@ concept probe_base = std::is_class_v<V> && !std::is_final_v<V> && !std::is_union
                                         "argument?); declare it as one of: " FORMS);           \
             return true;                                                                       \
         }                                                                                      \
+        static constexpr std::string_view callback = #NAME;                                    \
+        template <class D_>                                                                    \
+        struct forward {                                                                       \
+            template <class R_>                                                                \
+            decltype(auto) NAME(const R_& r_) {                                                \
+                return static_cast<D_&>(*this).on_record(NAME##_event{}, r_);                  \
+            }                                                                                  \
+        };                                                                                     \
     }
 
 /// Calls `vis.name(args...)` if the visitor has such a member and returns its `flow`;

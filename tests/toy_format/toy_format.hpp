@@ -11,6 +11,7 @@
 
 #include <logscan/format.hpp>
 #include <logscan/ndjson.hpp>
+#include <logscan/record.hpp>
 #include <logscan/num.hpp>
 #include <logscan/regex.hpp>
 
@@ -20,7 +21,6 @@
 namespace toy {
 
 inline constexpr std::string_view format_name = "toy-kv";
-inline constexpr std::string_view record_types[] = {"pair", "text", "error"};
 
 struct pair {
     std::uint64_t line;
@@ -29,9 +29,16 @@ struct pair {
 };
 LOGSCAN_EVENT(on_pair, "void on_pair(const toy::pair&)");
 
+// The records, described once: the command's NDJSON, CSV, `stats` and `--type` come from here.
+using records = logscan::record_list<logscan::record_kind<"pair", pair, on_pair_event, logscan::field<"key", &pair::key>,
+                                                          logscan::field<"value", &pair::value>,
+                                                          logscan::field<"number", &pair::number>>,
+                                     logscan::text_kind, logscan::error_kind>;
+
 template <class Visitor>
 struct core {
     Visitor& vis;
+    static_assert(records::accepts<Visitor>());
     core(Visitor& v, const logscan::format_options&) : vis(v) {}
     logscan::flow read_line(const logscan::line& l) {
         if (const auto m = logscan::match<R"(TOY (\w+)=(\S*) *)">(l.text)) {
@@ -47,20 +54,6 @@ struct core {
 template <class Visitor>
 using parser = logscan::line_parser<core<Visitor>>;
 
-template <class Writer>
-struct ndjson_visitor : logscan::ndjson_line_records<Writer> {
-    using logscan::ndjson_line_records<Writer>::w;
-    using logscan::ndjson_line_records<Writer>::start;
-    void on_pair(const pair& r) {
-        start("pair", r.line);
-        w.field("key", r.key);
-        w.field("value", r.value);
-        if (r.number) w.field("number", *r.number);
-        else w.field("number", nullptr);
-        w.end();
-    }
-};
-
 inline constexpr std::string_view detect_signals = "`TOY key=value` lines";
 constexpr std::size_t detect(std::string_view head, bool cut) noexcept {
     std::size_t n = 0;
@@ -69,7 +62,7 @@ constexpr std::size_t detect(std::string_view head, bool cut) noexcept {
 }
 constexpr bool split_point(std::string_view, std::string_view) noexcept { return true; }
 
-using format = logscan::format_entry<format_name, record_types, detect, detect_signals, parser, ndjson_visitor, split_point>;
+using format = logscan::format_entry<format_name, records, detect, detect_signals, parser, split_point>;
 
 } // namespace toy
 

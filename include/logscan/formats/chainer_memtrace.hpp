@@ -72,6 +72,7 @@
 #include "../json.hpp"
 #include "../lines.hpp"
 #include "../ndjson.hpp"
+#include "../record.hpp"
 #include "../num.hpp"
 #include "../regex.hpp"
 #include "../source.hpp"
@@ -81,10 +82,6 @@ namespace logscan::chainer_memtrace {
 
 /// The format's name, as the command line and `detect` know it.
 inline constexpr std::string_view format_name = "chainer-memtrace";
-
-/// The `"type"` of every record the format yields, as its NDJSON writer names them (with the
-/// `text` and `error` records of formats.md's common rules where it has them).
-inline constexpr std::string_view record_types[] = {"header", "buffer", "function", "text", "error"};
 
 /// The first line: `86 92`.
 struct header {
@@ -127,9 +124,30 @@ LOGSCAN_EVENT(on_header, "void on_header(const logscan::chainer_memtrace::header
 LOGSCAN_EVENT(on_buffer, "void on_buffer(const logscan::chainer_memtrace::buffer&)");
 LOGSCAN_EVENT(on_function, "void on_function(const logscan::chainer_memtrace::function&)");
 
+/// How an `input` is written: an object of `id` and `role` (record.hpp; declared only).
+record_fields<field<"id", &input::id>, field<"role", &input::role>> describe(const input&);
+/// A function's `params`: its JSON text as it is.
+constexpr json_text params_of(const function& f) noexcept { return {f.params}; }
+
+/// The format's records, described once (record.hpp): `record_types`, the visitor check,
+/// `ndjson_visitor` come from here.
+using records = record_list<
+    record_kind<"header", header, on_header_event, field<"buffers", &header::buffers>,
+                field<"functions", &header::functions>>,
+    record_kind<"buffer", buffer, on_buffer_event, field<"id", &buffer::id>, field<"size", &buffer::size>,
+                field<"name", &buffer::name>>,
+    record_kind<"function", function, on_function_event, field<"index", &function::index>,
+                field<"direction", &function::direction>, field<"func_type", &function::func_type>,
+                field<"inputs", &function::inputs>, field<"outputs", &function::outputs>,
+                field<"params", params_of>>,
+    text_kind, error_kind>;
+
+/// The `"type"` of every record the format yields (formats.md section 3), `text` and `error` included.
+inline constexpr const auto& record_types = records::types;
+
 /// True when V has at least one of the format's callbacks (or derives from `validate_only`).
 template <class V>
-concept visitor = has_some_callback<V, on_header_event, on_buffer_event, on_function_event, on_text_event, on_error_event>;
+concept visitor = records::accepted_by<V>;
 
 namespace detail {
 
@@ -170,10 +188,7 @@ constexpr std::string_view expected_params = "function record: expected a JSON o
 // The format's reader of lines (a line_parser core, format.hpp).
 template <class Visitor>
 class core {
-    static_assert(visitor<Visitor>,
-                  "logscan::chainer_memtrace::parser: the visitor has none of the format's callbacks (on_header, "
-                  "on_buffer, on_function, on_text, on_error): a misspelt name? Derive it from "
-                  "logscan::validate_only if it deliberately has none");
+    static_assert(records::accepts<Visitor>());
 
 public:
     core(Visitor& vis, const format_options& opt)
@@ -392,56 +407,11 @@ private:
 template <class Visitor>
 using parser = line_parser<detail::core<Visitor>>;
 
-/// A visitor that writes every record as formats.md's NDJSON through an `ndjson_writer`
-/// (`"type"`, then `"line"`, then the fields in the contract's order; `params` as the JSON
-/// object). Counts the records and the errors.
+/// The visitor that writes every record as formats.md's NDJSON through an `ndjson_writer`
+/// (`"type"`, `"line"`, then the fields in the contract's order; `params` as the checked
+/// JSON text): `records`'s.
 template <class Writer>
-struct ndjson_visitor : ndjson_line_records<Writer> {
-    using ndjson_line_records<Writer>::w;
-    using ndjson_line_records<Writer>::start;
-
-    void on_header(const header& r) {
-        start("header", r.line);
-        w.field("buffers", r.buffers);
-        w.field("functions", r.functions);
-        w.end();
-    }
-    void on_buffer(const buffer& r) {
-        start("buffer", r.line);
-        w.field("id", r.id);
-        w.field("size", r.size);
-        optional_string("name", r.name);
-        w.end();
-    }
-    void on_function(const function& r) {
-        start("function", r.line);
-        w.field("index", r.index);
-        w.field("direction", r.direction);
-        w.field("func_type", r.func_type);
-        w.key("inputs");
-        w.begin_array();
-        for (const input& in : r.inputs) {
-            w.begin_object();
-            w.field("id", in.id);
-            optional_string("role", in.role);
-            w.end_object();
-        }
-        w.end_array();
-        w.key("outputs");
-        w.begin_array();
-        for (std::uint64_t id : r.outputs) w.value(id);
-        w.end_array();
-        w.key("params");
-        w.raw_value(r.params); // checked JSON (valid UTF-8), on one line
-        w.end();
-    }
-
-private:
-    void optional_string(std::string_view key, const std::optional<std::string_view>& s) {
-        if (s) w.field(key, *s);
-        else w.field(key, nullptr);
-    }
-};
+using ndjson_visitor = records::ndjson<Writer>;
 
 /// What `detect` counts, in a few words (for `logscan detect --help`).
 inline constexpr std::string_view detect_signals = "a `B F` line followed by buffer lines `ID SIZE NAME` or function records";
@@ -479,7 +449,7 @@ constexpr std::size_t detect(std::string_view head, bool cut = true) noexcept {
 inline constexpr format_parse<parser> parse{};
 
 /// The format as generic code sees it (format.hpp's `format_entry`; formats/registry.hpp).
-using format = format_entry<format_name, record_types, detect, detect_signals, parser, ndjson_visitor>;
+using format = format_entry<format_name, records, detect, detect_signals, parser>;
 
 } // namespace logscan::chainer_memtrace
 

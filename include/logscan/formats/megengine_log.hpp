@@ -69,6 +69,7 @@
 #include "../format.hpp"
 #include "../lines.hpp"
 #include "../ndjson.hpp"
+#include "../record.hpp"
 #include "../num.hpp"
 #include "../regex.hpp"
 #include "../rules.hpp"
@@ -79,10 +80,6 @@ namespace logscan::megengine_log {
 
 /// The format's name, as the command line and `detect` know it.
 inline constexpr std::string_view format_name = "megengine-log";
-
-/// The `"type"` of every record the format yields, as its NDJSON writer names them (with the
-/// `text` and `error` records of formats.md's common rules where it has them).
-inline constexpr std::string_view record_types[] = {"log", "fprop_start", "var_shape", "graph_opt", "opr_seq", "mem_alloc", "workspace_bound", "mem_alloc_stats", "text", "error"};
 
 /// A header line: `[06 15:13:35 330@env.py:meghair.train.env] WRN --fast-run not enabled`.
 struct log {
@@ -172,11 +169,52 @@ LOGSCAN_EVENT(on_mem_alloc, "void on_mem_alloc(const logscan::megengine_log::mem
 LOGSCAN_EVENT(on_workspace_bound, "void on_workspace_bound(const logscan::megengine_log::workspace_bound&)");
 LOGSCAN_EVENT(on_mem_alloc_stats, "void on_mem_alloc_stats(const logscan::megengine_log::mem_alloc_stats&)");
 
+/// An `opr_seq`'s `k=v` pairs, each its own key of the record (numbers as numbers).
+struct opr_seq_pairs {
+    const opr_seq& seq; ///< the record
+    /// Calls `f(key, value)` for each pair in order.
+    template <class F>
+    constexpr void for_each_entry(F&& f) const {
+        for (const auto& p : seq.pairs()) f(p.template get<1>(), loose_number{p.template get<2>()});
+    }
+};
+/// An `opr_seq`'s pairs.
+constexpr opr_seq_pairs pairs_of(const opr_seq& r) noexcept { return {r}; }
+
+/// The format's records, described once (record.hpp): `record_types`, the visitor check,
+/// `ndjson_visitor` come from here.
+using records = record_list<
+    record_kind<"log", log, on_log_event, field<"day", &log::day>, field<"time", &log::time>,
+                field<"src_line", &log::src_line>, field<"file", &log::file>, field<"logger", &log::logger>,
+                field<"level", &log::level>, field<"message", &log::message>>,
+    record_kind<"fprop_start", fprop_start, on_fprop_start_event, field<"env", &fprop_start::env>,
+                field<"var", &fprop_start::var>, field<"opr_type", &fprop_start::opr_type>,
+                field<"addr", &fprop_start::addr>>,
+    record_kind<"var_shape", var_shape, on_var_shape_event, field<"var", &var_shape::var>,
+                field<"replica", &var_shape::replica>, field<"shape", &var_shape::shape>>,
+    record_kind<"graph_opt", graph_opt, on_graph_opt_event, field<"passes", &graph_opt::passes>,
+                field<"vars_replaced", &graph_opt::vars_replaced>, field<"time_ms", &graph_opt::time_ms>>,
+    record_kind<"opr_seq", opr_seq, on_opr_seq_event, field<"length", &opr_seq::length>, entries<pairs_of>>,
+    record_kind<"mem_alloc", mem_alloc, on_mem_alloc_event, field<"comp_node", &mem_alloc::comp_node>,
+                field<"alloc_mib", &mem_alloc::alloc_mib>, field<"alloc_bytes", &mem_alloc::alloc_bytes>,
+                field<"lower_bound_mib", &mem_alloc::lower_bound_mib>,
+                field<"lower_bound_pct", &mem_alloc::lower_bound_pct>,
+                field<"upper_bound_mib", &mem_alloc::upper_bound_mib>,
+                field<"upper_bound_pct", &mem_alloc::upper_bound_pct>>,
+    record_kind<"workspace_bound", workspace_bound, on_workspace_bound_event,
+                field<"comp_node", &workspace_bound::comp_node>, field<"mib", &workspace_bound::mib>>,
+    record_kind<"mem_alloc_stats", mem_alloc_stats, on_mem_alloc_stats_event, field<"nr_opr", &mem_alloc_stats::nr_opr>,
+                field<"nr_var", &mem_alloc_stats::nr_var>, field<"realtime_ms", &mem_alloc_stats::realtime_ms>,
+                field<"si_ms", &mem_alloc_stats::si_ms>, field<"mp_re_ms", &mem_alloc_stats::mp_re_ms>,
+                field<"omp_ms", &mem_alloc_stats::omp_ms>, field<"alloc_ms", &mem_alloc_stats::alloc_ms>>,
+    text_kind, error_kind>;
+
+/// The `"type"` of every record the format yields (formats.md section 1), `text` and `error` included.
+inline constexpr const auto& record_types = records::types;
+
 /// True when V has at least one of the format's callbacks (or derives from `validate_only`).
 template <class V>
-concept visitor = has_some_callback<V, on_log_event, on_fprop_start_event, on_var_shape_event, on_graph_opt_event,
-                                    on_opr_seq_event, on_mem_alloc_event, on_workspace_bound_event,
-                                    on_mem_alloc_stats_event, on_text_event, on_error_event>;
+concept visitor = records::accepted_by<V>;
 
 namespace detail {
 
@@ -409,11 +447,7 @@ namespace detail {
 // as their modes.
 template <class Visitor>
 class core {
-    static_assert(visitor<Visitor>,
-                  "logscan::megengine_log::parser: the visitor has none of the format's callbacks (on_log, "
-                  "on_fprop_start, on_var_shape, on_graph_opt, on_opr_seq, on_mem_alloc, on_workspace_bound, "
-                  "on_mem_alloc_stats, on_text, on_error): a misspelt name? Derive it from logscan::validate_only "
-                  "if it deliberately has none");
+    static_assert(records::accepts<Visitor>());
 
 public:
     core(Visitor& vis, const format_options& o)
@@ -440,87 +474,11 @@ private:
 template <class Visitor>
 using parser = line_parser<detail::core<Visitor>>;
 
-/// A visitor that writes every record as formats.md's NDJSON through an `ndjson_writer`
-/// (`"type"`, then `"line"`, then the fields in the contract's order; an `error` record also
-/// has its `"column"` when known). Counts the records and the errors.
+/// The visitor that writes every record as formats.md's NDJSON through an `ndjson_writer`
+/// (`"type"`, `"line"`, then the fields in the contract's order; an `opr_seq`'s pairs as its
+/// own keys, numbers as numbers): `records`'s.
 template <class Writer>
-struct ndjson_visitor : ndjson_line_records<Writer> {
-    using ndjson_line_records<Writer>::w;
-    using ndjson_line_records<Writer>::start;
-
-    void on_log(const log& r) {
-        start("log", r.line);
-        w.field("day", r.day);
-        w.field("time", r.time);
-        w.field("src_line", r.src_line);
-        w.field("file", r.file);
-        w.field("logger", r.logger);
-        w.field("level", r.level);
-        w.field("message", r.message);
-        w.end();
-    }
-    void on_fprop_start(const fprop_start& r) {
-        start("fprop_start", r.line);
-        w.field("env", r.env);
-        w.field("var", r.var);
-        w.field("opr_type", r.opr_type);
-        w.field("addr", r.addr);
-        w.end();
-    }
-    void on_var_shape(const var_shape& r) {
-        start("var_shape", r.line);
-        w.field("var", r.var);
-        if (r.replica) w.field("replica", *r.replica);
-        else w.field("replica", nullptr);
-        w.field("shape", r.shape);
-        w.end();
-    }
-    void on_graph_opt(const graph_opt& r) {
-        start("graph_opt", r.line);
-        w.field("passes", r.passes);
-        w.field("vars_replaced", r.vars_replaced);
-        w.field("time_ms", r.time_ms);
-        w.end();
-    }
-    void on_opr_seq(const opr_seq& r) {
-        start("opr_seq", r.line);
-        w.field("length", r.length);
-        for (const auto& p : r.pairs()) { // every k=v pair a key; numbers as numbers
-            w.key(p.template get<1>());
-            w.number_or_string(p.template get<2>());
-        }
-        w.end();
-    }
-    void on_mem_alloc(const mem_alloc& r) {
-        start("mem_alloc", r.line);
-        w.field("comp_node", r.comp_node);
-        w.field("alloc_mib", r.alloc_mib);
-        w.field("alloc_bytes", r.alloc_bytes);
-        w.field("lower_bound_mib", r.lower_bound_mib);
-        w.field("lower_bound_pct", r.lower_bound_pct);
-        w.field("upper_bound_mib", r.upper_bound_mib);
-        w.field("upper_bound_pct", r.upper_bound_pct);
-        w.end();
-    }
-    void on_workspace_bound(const workspace_bound& r) {
-        start("workspace_bound", r.line);
-        w.field("comp_node", r.comp_node);
-        w.field("mib", r.mib);
-        w.end();
-    }
-    void on_mem_alloc_stats(const mem_alloc_stats& r) {
-        start("mem_alloc_stats", r.line);
-        w.field("nr_opr", r.nr_opr);
-        w.field("nr_var", r.nr_var);
-        w.field("realtime_ms", r.realtime_ms);
-        w.field("si_ms", r.si_ms);
-        w.field("mp_re_ms", r.mp_re_ms);
-        w.field("omp_ms", r.omp_ms);
-        w.field("alloc_ms", r.alloc_ms);
-        w.end();
-    }
-
-};
+using ndjson_visitor = records::ndjson<Writer>;
 
 namespace detail {
 // `[DD HH:MM:SS N@FILE:LOGGER] ...`, colour sequences allowed before and inside.
@@ -561,7 +519,7 @@ constexpr bool split_point(std::string_view previous, std::string_view next) noe
 inline constexpr format_parse<parser> parse{};
 
 /// The format as generic code sees it (format.hpp's `format_entry`; formats/registry.hpp).
-using format = format_entry<format_name, record_types, detect, detect_signals, parser, ndjson_visitor, split_point>;
+using format = format_entry<format_name, records, detect, detect_signals, parser, split_point>;
 
 } // namespace logscan::megengine_log
 

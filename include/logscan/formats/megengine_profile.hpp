@@ -56,6 +56,7 @@
 #include "../format.hpp"
 #include "../json.hpp"
 #include "../ndjson.hpp"
+#include "../record.hpp"
 #include "../num.hpp"
 #include "../source.hpp"
 #include "../visit.hpp"
@@ -64,10 +65,6 @@ namespace logscan::megengine_profile {
 
 /// The format's name, as the command line knows it.
 inline constexpr std::string_view format_name = "megengine-profile";
-
-/// The `"type"` of every record the format yields, as its NDJSON writer names them (with the
-/// `text` and `error` records of formats.md's common rules where it has them).
-inline constexpr std::string_view record_types[] = {"opr", "var", "mem_chunk", "exec", "opr_time", "opr_footprint", "error"};
 
 /// A list of strings held in the parser's scratch buffer (`inputs`, `outputs`, `flags`):
 /// iterate it for `std::string_view`s.
@@ -190,10 +187,40 @@ LOGSCAN_EVENT(on_exec, "void on_exec(const logscan::megengine_profile::exec&)");
 LOGSCAN_EVENT(on_opr_time, "void on_opr_time(const logscan::megengine_profile::opr_time&)");
 LOGSCAN_EVENT(on_opr_footprint, "void on_opr_footprint(const logscan::megengine_profile::opr_footprint&)");
 
+/// An operator's `param`: its compact JSON text as it is, or null.
+constexpr std::optional<json_text> param_of(const opr_footprint& r) noexcept {
+    if (!r.param) return std::nullopt;
+    return json_text{*r.param};
+}
+
+/// The format's records, described once (record.hpp): `record_types`, the visitor check,
+/// `ndjson_visitor` come from here.
+using records = record_list<
+    record_kind<"opr", opr, on_opr_event, field<"id", &opr::id>, field<"name", &opr::name>,
+                field<"opr_type", &opr::opr_type>, field<"inputs", &opr::inputs>, field<"outputs", &opr::outputs>>,
+    record_kind<"var", var, on_var_event, field<"id", &var::id>, field<"name", &var::name>,
+                field<"comp_node", &var::comp_node>, field<"flags", &var::flags>, field<"shape", &var::shape>,
+                field<"dtype", &var::dtype>, field<"mem_chunk", &var::mem_chunk>, field<"offset", &var::offset>,
+                field<"dev_ptr", &var::dev_ptr>>,
+    record_kind<"mem_chunk", mem_chunk, on_mem_chunk_event, field<"id", &mem_chunk::id>,
+                field<"owner_var", &mem_chunk::owner_var>, field<"size", &mem_chunk::size>,
+                field<"dev_ptr", &mem_chunk::dev_ptr>>,
+    record_kind<"exec", exec, on_exec_event, field<"index", &exec::index>, field<"opr_id", &exec::opr_id>>,
+    record_kind<"opr_time", opr_time, on_opr_time_event, field<"opr_id", &opr_time::opr_id>,
+                field<"source", &opr_time::source>, field<"unit", &opr_time::unit>, field<"start", &opr_time::start>,
+                field<"kern", &opr_time::kern>, field<"end", &opr_time::end>>,
+    record_kind<"opr_footprint", opr_footprint, on_opr_footprint_event, field<"opr_id", &opr_footprint::opr_id>,
+                field<"computation", &opr_footprint::computation>, field<"memory", &opr_footprint::memory>,
+                field<"in_shapes", &opr_footprint::in_shapes>, field<"out_shapes", &opr_footprint::out_shapes>,
+                field<"param", param_of>>,
+    error_kind>;
+
+/// The `"type"` of every record the format yields (formats.md section 2), `error` included.
+inline constexpr const auto& record_types = records::types;
+
 /// True when V has at least one of the format's callbacks (or derives from `validate_only`).
 template <class V>
-concept visitor = has_some_callback<V, on_opr_event, on_var_event, on_mem_chunk_event, on_exec_event,
-                                    on_opr_time_event, on_opr_footprint_event, on_error_event>;
+concept visitor = records::accepted_by<V>;
 
 /// Parser settings (format.hpp's, one type for every format): `scratch_capacity`, the bytes
 /// of scratch space for one object's strings, lists and `param` text.
@@ -782,10 +809,7 @@ private:
 /// the visitor by reference; allocates its buffers once, here. Not copyable or movable.
 template <class Visitor>
 class parser {
-    static_assert(visitor<Visitor>,
-                  "logscan::megengine_profile::parser: the visitor has none of the format's callbacks (on_opr, on_var, "
-                  "on_mem_chunk, on_exec, on_opr_time, on_opr_footprint, on_error): a misspelt name? Derive it from "
-                  "logscan::validate_only if it deliberately has none");
+    static_assert(records::accepts<Visitor>());
 
 public:
     explicit parser(Visitor& vis, const options& opt = {})
@@ -839,117 +863,15 @@ constexpr std::size_t detect(std::string_view head, bool = true) noexcept {
 /// except for objects too large, which do not end the parse).
 inline constexpr format_parse<parser> parse{};
 
-/// A visitor that writes every record as formats.md's NDJSON through an `ndjson_writer`
-/// (`"type"` first; no `"line"`: the format has none; an `error` record has `"line"` and
-/// `"column"` when the JSON reader knows them, else `"offset"`). Counts records and errors.
+/// The visitor that writes every record as formats.md's NDJSON through an `ndjson_writer`
+/// (`"type"`, then the fields in the contract's order, `null` for absent values; `param` as
+/// its compact JSON text; an `error` record with its `line` and `column`, or its `offset`
+/// when the document has no line): `records`'s.
 template <class Writer>
-struct ndjson_visitor {
-    Writer& w;                 ///< the writer
-    std::uint64_t records = 0; ///< records written
-    std::uint64_t errors = 0;  ///< `error` records among them
-
-    void on_opr(const opr& r) {
-        start("opr");
-        field("id", r.id);
-        field("name", r.name);
-        field("opr_type", r.opr_type);
-        list("inputs", r.inputs);
-        list("outputs", r.outputs);
-        w.end();
-    }
-    void on_var(const var& r) {
-        start("var");
-        field("id", r.id);
-        field("name", r.name);
-        field("comp_node", r.comp_node);
-        list("flags", r.flags);
-        w.key("shape");
-        if (r.shape) w.value(*r.shape);
-        else w.value(nullptr);
-        field("dtype", r.dtype);
-        field("mem_chunk", r.mem_chunk);
-        field("offset", r.offset);
-        field("dev_ptr", r.dev_ptr);
-        w.end();
-    }
-    void on_mem_chunk(const mem_chunk& r) {
-        start("mem_chunk");
-        field("id", r.id);
-        field("owner_var", r.owner_var);
-        field("size", r.size);
-        field("dev_ptr", r.dev_ptr);
-        w.end();
-    }
-    void on_exec(const exec& r) {
-        start("exec");
-        w.field("index", r.index);
-        field("opr_id", r.opr_id);
-        w.end();
-    }
-    void on_opr_time(const opr_time& r) {
-        start("opr_time");
-        w.field("opr_id", r.opr_id);
-        w.field("source", r.source);
-        w.field("unit", r.unit);
-        field("start", r.start);
-        field("kern", r.kern);
-        field("end", r.end);
-        w.end();
-    }
-    void on_opr_footprint(const opr_footprint& r) {
-        start("opr_footprint");
-        w.field("opr_id", r.opr_id);
-        field("computation", r.computation);
-        field("memory", r.memory);
-        shapes("in_shapes", r.in_shapes);
-        shapes("out_shapes", r.out_shapes);
-        w.key("param");
-        if (r.param) w.raw_value(*r.param);
-        else w.value(nullptr);
-        w.end();
-    }
-    void on_error(const error& e) {
-        ++errors;
-        start("error");
-        if (e.line != 0) {
-            w.field("line", e.line);
-            w.field("column", e.column);
-        } else {
-            w.field("offset", e.offset);
-        }
-        w.field("message", e.message);
-        w.end();
-    }
-
-private:
-    void start(std::string_view type) {
-        ++records;
-        w.begin(type);
-    }
-    template <class T>
-    void field(std::string_view k, const std::optional<T>& v) {
-        w.key(k);
-        if (v) w.value(*v);
-        else w.value(nullptr);
-    }
-    void list(std::string_view k, const std::optional<string_list>& v) {
-        w.key(k);
-        if (!v) return w.value(nullptr);
-        w.begin_array();
-        for (std::string_view s : *v) w.value(s);
-        w.end_array();
-    }
-    void shapes(std::string_view k, const std::optional<shape_sequence>& v) {
-        w.key(k);
-        if (!v) return w.value(nullptr);
-        w.begin_array();
-        for (const shape_list& s : *v) w.value(s);
-        w.end_array();
-    }
-};
+using ndjson_visitor = records::ndjson<Writer>;
 
 /// The format as generic code sees it (format.hpp's `format_entry`; formats/registry.hpp).
-using format = format_entry<format_name, record_types, detect, detect_signals, parser, ndjson_visitor>;
+using format = format_entry<format_name, records, detect, detect_signals, parser>;
 
 } // namespace logscan::megengine_profile
 

@@ -68,6 +68,7 @@
 #include "../format.hpp"
 #include "../lines.hpp"
 #include "../ndjson.hpp"
+#include "../record.hpp"
 #include "../num.hpp"
 #include "../regex.hpp"
 #include "../route.hpp"
@@ -80,10 +81,6 @@ namespace logscan::paddle_log {
 
 /// The format's name, as the command line and `detect` know it.
 inline constexpr std::string_view format_name = "paddle-log";
-
-/// The `"type"` of every record the format yields, as its NDJSON writer names them (with the
-/// `text` and `error` records of formats.md's common rules where it has them).
-inline constexpr std::string_view record_types[] = {"log", "train_step", "table", "table_row", "text", "error"};
 
 /// `[09/20 12:00:35] ppdet.data.source.coco INFO: Load [25000 samples valid, ...]`.
 struct log {
@@ -258,10 +255,82 @@ LOGSCAN_EVENT(on_train_step, "void on_train_step(const logscan::paddle_log::trai
 LOGSCAN_EVENT(on_table, "void on_table(const logscan::paddle_log::table&)");
 LOGSCAN_EVENT(on_table_row, "void on_table_row(const logscan::paddle_log::table_row&)");
 
+/// A `train_step`'s pairs but `eta`, each value a number when it is one (its unit apart),
+/// else its text: the `metrics` field.
+struct step_metrics {
+    const train_step& step; ///< the record
+    /// Calls `f(key, value)` for each pair in order.
+    template <class F>
+    constexpr void for_each_entry(F&& f) const {
+        for (const metric& m : step.metrics()) {
+            if (m.key == "eta") continue;
+            if (m.number_text.empty()) f(m.key, m.value);
+            else f(m.key, loose_number{m.number_text, true});
+        }
+    }
+};
+/// A `train_step`'s units (`"ips": "images/s"`) of the metrics that have one: the `units` field.
+struct step_units {
+    const train_step& step; ///< the record
+    /// Calls `f(key, unit)` for each pair with a unit, in order.
+    template <class F>
+    constexpr void for_each_entry(F&& f) const {
+        for (const metric& m : step.metrics())
+            if (m.key != "eta" && !m.unit.empty()) f(m.key, m.unit);
+    }
+};
+constexpr step_metrics metrics_of(const train_step& s) noexcept { return {s}; } ///< the `metrics` field
+constexpr step_units units_of(const train_step& s) noexcept { return {s}; }     ///< the `units` field
+
+/// One value of a table cell: `-` is null, a number a number (`,` separators allowed),
+/// anything else its text.
+constexpr std::optional<loose_number> cell_value(std::string_view t) noexcept {
+    if (t == "-") return std::nullopt;
+    return loose_number{t, true};
+}
+/// A cell of several values (`1.5 / 2.0 / -`): an array of `cell_value`s.
+struct cell_values {
+    std::string_view text; ///< the cell's text
+    /// Calls `f(value)` for each value in order.
+    template <class F>
+    constexpr void for_each_item(F&& f) const {
+        for (const value_part& p : multi_values(text)) f(cell_value(p.text));
+    }
+};
+/// A `table_row`'s cells under their columns' names, empty ones left out: the `cells` field.
+struct row_cells {
+    const table_row& row; ///< the record
+    /// Calls `f(column name, value)` for each non-empty cell after the name, in order.
+    template <class F>
+    constexpr void for_each_entry(F&& f) const {
+        for_each_named_cell(row.cells, row.columns, [&](std::string_view name, std::string_view t) {
+            if (t.find(" / ") != std::string_view::npos) f(name, cell_values{t});
+            else f(name, cell_value(t));
+        });
+    }
+};
+constexpr row_cells cells_of(const table_row& r) noexcept { return {r}; } ///< the `cells` field
+
+/// The format's records, described once (record.hpp): `record_types`, the visitor check,
+/// `ndjson_visitor` come from here.
+using records = record_list<
+    record_kind<"log", log, on_log_event, field<"date", &log::date>, field<"time", &log::time>,
+                field<"logger", &log::logger>, field<"level", &log::level>, field<"message", &log::message>>,
+    record_kind<"train_step", train_step, on_train_step_event, field<"epoch", &train_step::epoch>,
+                field<"iter", &train_step::iter>, field<"iters", &train_step::iters>,
+                field<"eta_s", &train_step::eta_s>, field<"metrics", metrics_of>, field<"units", units_of>>,
+    record_kind<"table", table, on_table_event, field<"title", &table::title>, field<"time_unit", &table::time_unit>>,
+    record_kind<"table_row", table_row, on_table_row_event, field<"table", &table_row::table>,
+                field<"thread", &table_row::thread>, field<"depth", &table_row::depth>,
+                field<"name", &table_row::name>, field<"cells", cells_of>>,
+    text_kind, error_kind>;
+
+/// The `"type"` of every record the format yields (formats.md section 4), `text` and `error` included.
+inline constexpr const auto& record_types = records::types;
+
 /// True when V has at least one of the format's callbacks (or derives from `validate_only`).
 template <class V>
-concept visitor = has_some_callback<V, on_log_event, on_train_step_event, on_table_event, on_table_row_event,
-                                    on_text_event, on_error_event>;
+concept visitor = records::accepted_by<V>;
 
 namespace detail {
 
@@ -438,10 +507,7 @@ namespace detail {
 // table and the rules, sharing lines through a line_router.
 template <class Visitor>
 class core {
-    static_assert(visitor<Visitor>,
-                  "logscan::paddle_log::parser: the visitor has none of the format's callbacks (on_log, "
-                  "on_train_step, on_table, on_table_row, on_text, on_error): a misspelt name? Derive it from "
-                  "logscan::validate_only if it deliberately has none");
+    static_assert(records::accepts<Visitor>());
 
 public:
     core(Visitor& vis, const format_options&)
@@ -489,85 +555,10 @@ private:
 template <class Visitor>
 using parser = line_parser<detail::core<Visitor>>;
 
-/// A visitor that writes every record as formats.md's NDJSON through an `ndjson_writer`
-/// (`"type"`, then `"line"`, then the fields in the contract's order; `metrics`, `units` and
-/// `cells` as objects in the input's order). Counts the records and the errors.
+/// The visitor that writes every record as formats.md's NDJSON through an `ndjson_writer`
+/// (`"type"`, `"line"`, then the fields in the contract's order): `records`'s.
 template <class Writer>
-struct ndjson_visitor : ndjson_line_records<Writer> {
-    using ndjson_line_records<Writer>::w;
-    using ndjson_line_records<Writer>::start;
-
-    void on_log(const log& r) {
-        start("log", r.line);
-        w.field("date", r.date);
-        w.field("time", r.time);
-        w.field("logger", r.logger);
-        w.field("level", r.level);
-        w.field("message", r.message);
-        w.end();
-    }
-    void on_train_step(const train_step& r) {
-        start("train_step", r.line);
-        w.field("epoch", r.epoch);
-        w.field("iter", r.iter);
-        w.field("iters", r.iters);
-        if (r.eta_s) w.field("eta_s", *r.eta_s);
-        else w.field("eta_s", nullptr);
-        w.key("metrics");
-        w.begin_object();
-        for (const metric& m : r.metrics()) {
-            if (m.key == "eta") continue;
-            w.key(m.key);
-            if (m.number_text.empty()) w.value(m.value);
-            else w.number_or_string(m.number_text, true);
-        }
-        w.end_object();
-        w.key("units");
-        w.begin_object();
-        for (const metric& m : r.metrics())
-            if (m.key != "eta" && !m.unit.empty()) w.field(m.key, m.unit);
-        w.end_object();
-        w.end();
-    }
-    void on_table(const table& r) {
-        start("table", r.line);
-        w.field("title", r.title);
-        if (r.time_unit) w.field("time_unit", *r.time_unit);
-        else w.field("time_unit", nullptr);
-        w.end();
-    }
-    void on_table_row(const table_row& r) {
-        start("table_row", r.line);
-        w.field("table", r.table);
-        if (r.thread) w.field("thread", *r.thread);
-        else w.field("thread", nullptr);
-        w.field("depth", static_cast<std::uint64_t>(r.depth));
-        w.field("name", r.name);
-        w.key("cells");
-        w.begin_object();
-        for (std::size_t i = 1; i < r.cells.size() && i < r.columns.size(); ++i) {
-            const std::string_view t = r.cells[i].text();
-            if (t.empty()) continue;
-            w.key(r.columns[i].text());
-            if (t.find(" / ") != std::string_view::npos) {
-                w.begin_array();
-                for (const value_part& p : multi_values(t)) part(p.text);
-                w.end_array();
-            } else {
-                part(t);
-            }
-        }
-        w.end_object();
-        w.end();
-    }
-
-private:
-    // `-` is null, a number a number, anything else a string
-    void part(std::string_view t) {
-        if (t == "-") w.value(nullptr);
-        else w.number_or_string(t, true);
-    }
-};
+using ndjson_visitor = records::ndjson<Writer>;
 
 namespace detail {
 // `[MM/DD HH:MM:SS] LOGGER LEVEL: ...` (the log rule's language)
@@ -603,7 +594,7 @@ constexpr bool split_point(std::string_view previous, std::string_view) noexcept
 inline constexpr format_parse<parser> parse{};
 
 /// The format as generic code sees it (format.hpp's `format_entry`; formats/registry.hpp).
-using format = format_entry<format_name, record_types, detect, detect_signals, parser, ndjson_visitor, split_point>;
+using format = format_entry<format_name, records, detect, detect_signals, parser, split_point>;
 
 } // namespace logscan::paddle_log
 

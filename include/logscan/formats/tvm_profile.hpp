@@ -60,6 +60,7 @@
 #include "../format.hpp"
 #include "../lines.hpp"
 #include "../ndjson.hpp"
+#include "../record.hpp"
 #include "../num.hpp"
 #include "../regex.hpp"
 #include "../rules.hpp"
@@ -71,10 +72,6 @@ namespace logscan::tvm_profile {
 
 /// The format's name, as the command line and `detect` know it.
 inline constexpr std::string_view format_name = "tvm-profile";
-
-/// The `"type"` of every record the format yields, as its NDJSON writer names them (with the
-/// `text` and `error` records of formats.md's common rules where it has them).
-inline constexpr std::string_view record_types[] = {"run", "mean_time", "call", "total", "config", "text", "error"};
 
 /// `Evaluate vm inference cost of resnet18 on cpu(0)`: a report begins.
 struct run {
@@ -155,10 +152,39 @@ LOGSCAN_EVENT(on_call, "void on_call(const logscan::tvm_profile::call&)");
 LOGSCAN_EVENT(on_total, "void on_total(const logscan::tvm_profile::total&)");
 LOGSCAN_EVENT(on_config, "void on_config(const logscan::tvm_profile::config&)");
 
+/// The cells of a report row under their columns' names, empty ones left out, numeric
+/// columns (`numeric_column`) as numbers: the `cells` field of `call` and `total`.
+struct report_cells {
+    const report_row& row; ///< the row
+    /// Calls `f(column name, value)` for each non-empty cell after the name, in order.
+    template <class F>
+    constexpr void for_each_entry(F&& f) const {
+        for_each_named_cell(row.cells, row.columns, [&](std::string_view name, std::string_view t) {
+            if (numeric_column(name)) f(name, loose_number{t, true});
+            else f(name, t);
+        });
+    }
+};
+/// A row's `cells` field.
+constexpr report_cells cells_of(const report_row& r) noexcept { return {r}; }
+
+/// The format's records, described once (record.hpp): `record_types`, the visitor check,
+/// `ndjson_visitor` come from here.
+using records = record_list<
+    record_kind<"run", run, on_run_event, field<"model", &run::model>, field<"device", &run::device>>,
+    record_kind<"mean_time", mean_time, on_mean_time_event, field<"mean_ms", &mean_time::mean_ms>,
+                field<"std_ms", &mean_time::std_ms>>,
+    record_kind<"call", call, on_call_event, field<"name", &call::name>, field<"cells", cells_of>>,
+    record_kind<"total", total, on_total_event, field<"kind", &total::kind>, field<"cells", cells_of>>,
+    record_kind<"config", config, on_config_event, field<"key", &config::key>, field<"value", &config::value>>,
+    text_kind, error_kind>;
+
+/// The `"type"` of every record the format yields (formats.md section 5), `text` and `error` included.
+inline constexpr const auto& record_types = records::types;
+
 /// True when V has at least one of the format's callbacks (or derives from `validate_only`).
 template <class V>
-concept visitor = has_some_callback<V, on_run_event, on_mean_time_event, on_call_event, on_total_event,
-                                    on_config_event, on_text_event, on_error_event>;
+concept visitor = records::accepted_by<V>;
 
 namespace detail {
 
@@ -257,10 +283,7 @@ namespace detail {
 // first, then the report table, then the rules.
 template <class Visitor>
 class core {
-    static_assert(visitor<Visitor>,
-                  "logscan::tvm_profile::parser: the visitor has none of the format's callbacks (on_run, "
-                  "on_mean_time, on_call, on_total, on_config, on_text, on_error): a misspelt name? Derive it "
-                  "from logscan::validate_only if it deliberately has none");
+    static_assert(records::accepts<Visitor>());
     using block = typename state<Visitor>::block;
 
 public:
@@ -336,61 +359,11 @@ private:
 template <class Visitor>
 using parser = line_parser<detail::core<Visitor>>;
 
-/// A visitor that writes every record as formats.md's NDJSON through an `ndjson_writer`
-/// (`"type"`, then `"line"`, then the fields in the contract's order; `cells` keyed by the
-/// header's column names in their order, numeric columns as numbers). Counts the records
-/// and the errors.
+/// The visitor that writes every record as formats.md's NDJSON through an `ndjson_writer`
+/// (`"type"`, `"line"`, then the fields in the contract's order; `cells` keyed by the
+/// header's column names in their order, numeric columns as numbers): `records`'s.
 template <class Writer>
-struct ndjson_visitor : ndjson_line_records<Writer> {
-    using ndjson_line_records<Writer>::w;
-    using ndjson_line_records<Writer>::start;
-
-    void on_run(const run& r) {
-        start("run", r.line);
-        w.field("model", r.model);
-        w.field("device", r.device);
-        w.end();
-    }
-    void on_mean_time(const mean_time& r) {
-        start("mean_time", r.line);
-        w.field("mean_ms", r.mean_ms);
-        w.field("std_ms", r.std_ms);
-        w.end();
-    }
-    void on_call(const call& r) {
-        start("call", r.line);
-        w.field("name", r.name);
-        cells(r);
-        w.end();
-    }
-    void on_total(const total& r) {
-        start("total", r.line);
-        w.field("kind", r.kind);
-        cells(r);
-        w.end();
-    }
-    void on_config(const config& r) {
-        start("config", r.line);
-        w.field("key", r.key);
-        w.field("value", r.value);
-        w.end();
-    }
-
-private:
-    void cells(const report_row& r) {
-        w.key("cells");
-        w.begin_object();
-        for (std::size_t i = 1; i < r.cells.size() && i < r.columns.size(); ++i) {
-            const std::string_view t = r.cells[i].text();
-            if (t.empty()) continue;
-            const std::string_view name = r.columns[i].text();
-            w.key(name);
-            if (numeric_column(name)) w.number_or_string(t, true);
-            else w.value(t);
-        }
-        w.end_object();
-    }
-};
+using ndjson_visitor = records::ndjson<Writer>;
 
 /// What `detect` counts, in a few words (for `logscan detect --help`).
 inline constexpr std::string_view detect_signals = "`Evaluate vm inference cost of ...`, `Mean ... time (std dev)`, `Name ... Duration (us)`";
@@ -422,7 +395,7 @@ constexpr bool split_point(std::string_view, std::string_view next) noexcept {
 inline constexpr format_parse<parser> parse{};
 
 /// The format as generic code sees it (format.hpp's `format_entry`; formats/registry.hpp).
-using format = format_entry<format_name, record_types, detect, detect_signals, parser, ndjson_visitor, split_point>;
+using format = format_entry<format_name, records, detect, detect_signals, parser, split_point>;
 
 } // namespace logscan::tvm_profile
 

@@ -21,22 +21,9 @@
 #include <string_view>
 
 #include "../config.hpp"
+#include "../fixed_string.hpp"
 
 namespace logscan {
-
-/// A string usable as a template argument: `logscan::match<"a+b">(s)`.
-template <std::size_t N>
-struct fixed_string {
-    char chars[N]{}; ///< the characters, NUL-terminated
-    /// From a string literal.
-    constexpr fixed_string(const char (&s)[N]) noexcept {
-        for (std::size_t i = 0; i < N; ++i) chars[i] = s[i];
-    }
-    /// Number of characters without the terminating NUL.
-    static constexpr std::size_t size() noexcept { return N - 1; }
-    /// The characters as a view.
-    constexpr std::string_view view() const noexcept { return {chars, N - 1}; }
-};
 
 namespace regex_internal {
 

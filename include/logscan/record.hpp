@@ -1,0 +1,315 @@
+// SPDX-License-Identifier: MIT
+/// \file record.hpp
+/// Records described once. A format lists its record types, each with its `"type"` name, its
+/// C++ struct, its callback (a `LOGSCAN_EVENT`) and its fields in the contract's order; from
+/// that one list come, generically:
+/// - `record_types` (the `"type"` of every record, `text` and `error` included);
+/// - the visitor check (`accepts<V>`: V has one of the callbacks, or derives from
+///   `validate_only`) and its compile error, which names the callbacks;
+/// - the NDJSON writer of every record (`ndjson<Writer>`, the visitor the command, the
+///   parallel driver and the tests render with), hence the CSV columns the command flattens
+///   from it, and the fixed set of keys per record type (formats.md, common rules: every
+///   field is written, `null` when absent);
+/// - `write_value(emitter, value)` and `write_fields(emitter, record, fields)`: any field
+///   value through an *emitter*, anything with the `ndjson_writer` calls `key`, `value`
+///   (integers, `double`, `bool`, `std::string_view`, `nullptr`), `number_or_string`,
+///   `raw_value`, `begin_array`/`end_array`, `begin_object`/`end_object` (other outputs: CSV
+///   cells, a binding's objects).
+///
+/// \code
+/// struct run { std::uint64_t line; std::string_view model, device; };
+/// LOGSCAN_EVENT(on_run, "void on_run(const my::run&)");
+/// using records = logscan::record_list<
+///     logscan::record_kind<"run", run, on_run_event,
+///                          logscan::field<"model", &run::model>,
+///                          logscan::field<"device", &run::device>>,
+///     logscan::text_kind, logscan::error_kind>;
+/// // records::types == {"run", "text", "error"}; records::ndjson<W> writes
+/// // {"type":"run","line":3,"model":"resnet18","device":"cpu(0)"}
+/// \endcode
+///
+/// A field is `field<"name", get>` with `get` a data member pointer or a function of the
+/// record (a computed field). Its value's C++ type says how it is written:
+/// - integers, `double` (non-finite: `null`), `bool`, `std::string_view`: `w.value(v)`;
+/// - `shape_list`: an array of integers, `null` when it is not valid;
+/// - `std::optional<T>`: `null` when empty, else T;
+/// - `loose_number`: a number when its text is one (`grouped`: with `,` separators), else a string;
+/// - `json_text`: JSON text written as it is (a raw subtree);
+/// - a type with `for_each_entry(f)` calling `f(key, value)`: an object (a map: cells, metrics);
+/// - a type with `for_each_item(f)` calling `f(value)`, or a range: an array;
+/// - a struct described by an ADL function `describe(const T&)` returning `record_fields<...>`
+///   (declared only): an object of those fields.
+/// `entries<get>` writes the entries of a map as the record's own keys (`opr_seq`'s pairs).
+/// The line number comes from the record's `line` member (a `logscan::line`'s `number`);
+/// records without one (JSON documents) have no `"line"`.
+#ifndef LOGSCAN_RECORD_HPP_INCLUDED
+#define LOGSCAN_RECORD_HPP_INCLUDED
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string_view>
+#include <type_traits>
+
+#include "config.hpp"
+#include "error.hpp"
+#include "fixed_string.hpp"
+#include "lines.hpp"
+#include "num.hpp"
+#include "visit.hpp"
+
+namespace logscan {
+
+/// A value written as a JSON number when its text is one (`grouped`: `,` thousands
+/// separators allowed), as a string otherwise (`ndjson_writer::number_or_string`).
+struct loose_number {
+    std::string_view text; ///< the value's text
+    bool grouped = false;  ///< `1,234` is a number
+};
+
+/// Text that is JSON already (a subtree copied from a JSON input), written as it is.
+struct json_text {
+    std::string_view text; ///< the JSON text
+};
+
+/// A field of a record: its key and how to get its value from the record (`Get`: a data
+/// member pointer or a function taking the record).
+template <fixed_string Name, auto Get>
+struct field {
+    static constexpr std::string_view name = Name.view(); ///< the key
+    /// The field's value in `r`.
+    template <class R>
+    static constexpr decltype(auto) get(const R& r) {
+        if constexpr (std::is_member_object_pointer_v<decltype(Get)>) return (r.*Get);
+        else return Get(r);
+    }
+};
+
+/// A map whose entries are the record's own keys (after the fields before it).
+template <auto Get>
+struct entries {
+    /// The map in `r`.
+    template <class R>
+    static constexpr decltype(auto) get(const R& r) {
+        if constexpr (std::is_member_object_pointer_v<decltype(Get)>) return (r.*Get);
+        else return Get(r);
+    }
+};
+
+/// The fields of a nested struct, as returned by its `describe(const T&)` (declared only).
+template <class... Fields>
+struct record_fields {};
+
+/// One record type: its `"type"`, its struct, its callback's event and its fields in order.
+template <fixed_string Type, class Record, class Event, class... Fields>
+struct record_kind {
+    static constexpr std::string_view type = Type.view(); ///< `"run"`
+    using record = Record;                                 ///< the struct the callback takes
+    using event = Event;                                   ///< the callback (`on_run_event`)
+    /// Calls `f(Field{})` for each field in order.
+    template <class F>
+    static constexpr void for_each_field(F&& f) {
+        (f(Fields{}), ...);
+    }
+};
+
+/// The `text` record of formats.md's common rules: a line no rule took (`on_text`).
+using text_kind = record_kind<"text", line, on_text_event, field<"text", &line::text>>;
+
+/// The `error` record of formats.md's common rules (`on_error`): `"line"` and `"column"`
+/// where known (a document's error without a line: `"offset"`), then `"message"`.
+struct error_kind {
+    static constexpr std::string_view type = "error"; ///< `"error"`
+    using record = error;                              ///< the struct the callback takes
+    using event = on_error_event;                      ///< `on_error`
+};
+
+namespace internal {
+template <class T>
+struct is_optional : std::false_type {};
+template <class T>
+struct is_optional<std::optional<T>> : std::true_type {};
+
+template <class T>
+concept has_line_member = requires(const T& r) { r.line; };
+
+template <class T>
+concept described = requires(const T& v) { describe(v); };
+
+template <class T>
+struct is_entries : std::false_type {};
+template <auto G>
+struct is_entries<entries<G>> : std::true_type {};
+
+// "on_a, on_b, on_c" as a fixed_string, for the visitor check's error
+template <const std::string_view&... Names>
+constexpr auto join_names() noexcept {
+    constexpr std::size_t n = (Names.size() + ... + 0) + (sizeof...(Names) > 0 ? 2 * (sizeof...(Names) - 1) : 0) + 1;
+    fixed_string<n> out{};
+    std::size_t at = 0;
+    bool first = true;
+    const auto put = [&](std::string_view s) {
+        if (!first) {
+            out.chars[at++] = ',';
+            out.chars[at++] = ' ';
+        }
+        first = false;
+        for (char c : s) out.chars[at++] = c;
+    };
+    (put(Names), ...);
+    return out;
+}
+
+/// Fails to compile when `Accepted` is false, showing `Callbacks` (the format's callbacks)
+/// in the error's context.
+template <fixed_string Callbacks, bool Accepted>
+struct visitor_check {
+    static_assert(Accepted, "logscan: the visitor has none of the format's callbacks (those of the Callbacks "
+                            "string above): a misspelt name? Derive it from logscan::validate_only if it "
+                            "deliberately has none");
+    static constexpr bool value = Accepted;
+};
+} // namespace internal
+
+/// Writes a field value through an emitter with the `ndjson_writer` calls (see the file comment
+/// for how each type is written).
+template <class W, class T>
+void write_value(W& w, const T& v) {
+    if constexpr (internal::is_optional<T>::value) {
+        if (v) write_value(w, *v);
+        else w.value(nullptr);
+    } else if constexpr (std::is_same_v<T, loose_number>) {
+        w.number_or_string(v.text, v.grouped);
+    } else if constexpr (std::is_same_v<T, json_text>) {
+        w.raw_value(v.text);
+    } else if constexpr (std::is_arithmetic_v<T> || std::is_same_v<T, std::string_view> ||
+                         std::is_same_v<T, std::nullptr_t>) {
+        w.value(v);
+    } else if constexpr (std::is_same_v<T, shape_list>) {
+        if (!v.ok()) return w.value(nullptr);
+        w.begin_array();
+        for (const std::int64_t d : v) w.value(d);
+        w.end_array();
+    } else if constexpr (requires { v.for_each_entry([](std::string_view, const auto&) {}); }) {
+        w.begin_object();
+        v.for_each_entry([&](std::string_view k, const auto& x) {
+            w.key(k);
+            write_value(w, x);
+        });
+        w.end_object();
+    } else if constexpr (requires { v.for_each_item([](const auto&) {}); }) {
+        w.begin_array();
+        v.for_each_item([&](const auto& x) { write_value(w, x); });
+        w.end_array();
+    } else if constexpr (internal::described<T>) {
+        w.begin_object();
+        write_fields(w, v, decltype(describe(v)){});
+        w.end_object();
+    } else if constexpr (requires { v.begin() != v.end(); }) {
+        w.begin_array();
+        for (const auto& x : v) write_value(w, x);
+        w.end_array();
+    } else {
+        static_assert(sizeof(T) == 0, "logscan::write_value: a field of a type record.hpp cannot write");
+    }
+}
+
+/// Writes the fields of `r` (keys and values) through an emitter.
+template <class W, class R, class... Fields>
+void write_fields(W& w, const R& r, record_fields<Fields...>) {
+    const auto one = [&](auto f) {
+        using F = decltype(f);
+        if constexpr (internal::is_entries<F>::value) {
+            F::get(r).for_each_entry([&](std::string_view k, const auto& x) {
+                w.key(k);
+                write_value(w, x);
+            });
+        } else {
+            w.key(F::name);
+            write_value(w, F::get(r));
+        }
+    };
+    (one(Fields{}), ...);
+}
+
+template <class Writer, class... Kinds>
+class ndjson_records;
+
+/// A format's record types (see the file comment), `text_kind` and `error_kind` among them
+/// when it yields those.
+template <class... Kinds>
+struct record_list {
+    /// The `"type"` of every record, in the list's order.
+    static constexpr std::array<std::string_view, sizeof...(Kinds)> types{Kinds::type...};
+    /// The callbacks, `"on_run, on_call, ..."`.
+    static constexpr auto callbacks = internal::join_names<Kinds::event::callback...>();
+    /// True when V has one of the callbacks or derives from `validate_only`.
+    template <class V>
+    static constexpr bool accepted_by = has_some_callback<V, typename Kinds::event...>;
+    /// `accepted_by<V>`, and a compile error naming the callbacks otherwise:
+    /// `static_assert(records::accepts<Visitor>());` in a parser.
+    template <class V>
+    static constexpr bool accepts() noexcept {
+        return internal::visitor_check<callbacks, accepted_by<V>>::value;
+    }
+    /// The visitor that writes every record as formats.md's NDJSON through `Writer` (an
+    /// `ndjson_writer`): `records::ndjson<W> v{writer}`.
+    template <class Writer>
+    using ndjson = ndjson_records<Writer, Kinds...>;
+};
+
+/// The NDJSON visitor of a `record_list` (`record_list::ndjson<Writer>`): every record as one
+/// line, `"type"`, `"line"` where the record has one, then its fields. Counts the records
+/// and the `error` records.
+template <class Writer, class... Kinds>
+class ndjson_records : public Kinds::event::template forward<ndjson_records<Writer, Kinds...>>... {
+public:
+    Writer& w;                 ///< the writer
+    std::uint64_t records = 0; ///< records written
+    std::uint64_t errors = 0;  ///< `error` records among them
+
+    ndjson_records(Writer& writer) noexcept : w(writer) {} // (implicit: `ndjson<W> v{writer}`)
+
+    /// Writes one record (called by the callbacks `forward` gives this class).
+    template <class Event, class R>
+    void on_record(Event, const R& r) {
+        ++records;
+        if constexpr (std::is_same_v<Event, on_error_event>) {
+            ++errors;
+            w.begin("error");
+            if (r.line != 0) {
+                w.field("line", r.line);
+                if (r.column != 0) w.field("column", r.column);
+            } else {
+                w.field("offset", r.offset);
+            }
+            w.field("message", r.message);
+        } else {
+            constexpr std::string_view type = kind_of<Event, Kinds...>();
+            if constexpr (std::is_same_v<R, line>) w.begin(type, r.number);
+            else if constexpr (internal::has_line_member<R>) w.begin(type, r.line);
+            else w.begin(type);
+            write_fields(w, r, fields_of<Event, Kinds...>());
+        }
+        w.end();
+    }
+
+private:
+    template <class Event, class K, class... Rest>
+    static constexpr std::string_view kind_of() noexcept {
+        if constexpr (std::is_same_v<typename K::event, Event>) return K::type;
+        else return kind_of<Event, Rest...>();
+    }
+    template <fixed_string T, class Rec, class E, class... Fields>
+    static record_fields<Fields...> fields_in(record_kind<T, Rec, E, Fields...>*);
+    template <class Event, class K, class... Rest>
+    static constexpr auto fields_of() noexcept {
+        if constexpr (std::is_same_v<typename K::event, Event>) return decltype(fields_in(static_cast<K*>(nullptr))){};
+        else return fields_of<Event, Rest...>();
+    }
+};
+
+} // namespace logscan
+
+#endif // LOGSCAN_RECORD_HPP_INCLUDED
