@@ -39,9 +39,12 @@
 #include <type_traits>
 #include <utility>
 
+// (what every format module is built from: a format header includes this and its readers)
 #include "config.hpp"
 #include "error.hpp"
 #include "lines.hpp"
+#include "ndjson.hpp"
+#include "num.hpp"
 #include "record.hpp"
 #include "source.hpp"
 #include "visit.hpp"

@@ -66,17 +66,9 @@
 #include <string_view>
 #include <utility>
 
-#include "../config.hpp"
-#include "../error.hpp"
-#include "../format.hpp"
+#include "../format.hpp" // (config, error, lines, source, visit, num, record, ndjson)
 #include "../json.hpp"
-#include "../lines.hpp"
-#include "../ndjson.hpp"
-#include "../record.hpp"
-#include "../num.hpp"
 #include "../regex.hpp"
-#include "../source.hpp"
-#include "../visit.hpp"
 
 namespace logscan::chainer_memtrace {
 

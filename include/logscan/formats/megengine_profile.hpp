@@ -51,15 +51,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "../config.hpp"
-#include "../error.hpp"
-#include "../format.hpp"
+#include "../format.hpp" // (config, error, lines, source, visit, num, record, ndjson)
 #include "../json.hpp"
-#include "../ndjson.hpp"
-#include "../record.hpp"
-#include "../num.hpp"
-#include "../source.hpp"
-#include "../visit.hpp"
 
 namespace logscan::megengine_profile {
 

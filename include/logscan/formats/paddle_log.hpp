@@ -63,19 +63,11 @@
 #include <string_view>
 #include <utility>
 
-#include "../config.hpp"
-#include "../error.hpp"
-#include "../format.hpp"
-#include "../lines.hpp"
-#include "../ndjson.hpp"
-#include "../record.hpp"
-#include "../num.hpp"
+#include "../format.hpp" // (config, error, lines, source, visit, num, record, ndjson)
 #include "../regex.hpp"
 #include "../route.hpp"
 #include "../rules.hpp"
-#include "../source.hpp"
 #include "../table.hpp"
-#include "../visit.hpp"
 
 namespace logscan::paddle_log {
 

@@ -55,18 +55,10 @@
 #include <string_view>
 #include <utility>
 
-#include "../config.hpp"
-#include "../error.hpp"
-#include "../format.hpp"
-#include "../lines.hpp"
-#include "../ndjson.hpp"
-#include "../record.hpp"
-#include "../num.hpp"
+#include "../format.hpp" // (config, error, lines, source, visit, num, record, ndjson)
 #include "../regex.hpp"
 #include "../rules.hpp"
-#include "../source.hpp"
 #include "../table.hpp"
-#include "../visit.hpp"
 
 namespace logscan::tvm_profile {
 
