@@ -16,6 +16,8 @@ target_compile_features(logscan_dev INTERFACE cxx_std_20)
 target_include_directories(logscan_dev INTERFACE ${PROJECT_SOURCE_DIR}/include)
 target_link_libraries(logscan_dev INTERFACE logscan_fast_float)
 target_compile_options(logscan_dev INTERFACE ${LOGSCAN_WARNINGS})
+# Debug builds (the sanitizer runs) check each line an assisted rule's reader takes against its pattern
+target_compile_definitions(logscan_dev INTERFACE $<$<CONFIG:Debug>:LOGSCAN_CHECK_ASSISTS>)
 if(LOGSCAN_SANITIZE)
   target_compile_options(logscan_dev INTERFACE -fsanitize=${LOGSCAN_SANITIZE} -fno-sanitize-recover=all -fno-omit-frame-pointer -g)
   target_link_options(logscan_dev INTERFACE -fsanitize=${LOGSCAN_SANITIZE} -fno-sanitize-recover=all)

@@ -837,6 +837,39 @@ TEST_CASE("num::shape lists") {
     CHECK(sizes == std::vector<std::size_t>{5, 6, 2});
 }
 
+TEST_CASE("num::shape lists keep their first dims; longer ones and copies iterate the same") {
+    static_assert(logscan::shape_list::inline_dims == 8);
+    for (std::string_view t : {"(1, 2, 3, 4, 5, 6, 7, 8)", "(1, 2, 3, 4, 5, 6, 7, 8, 9)",
+                               "[10,20,30,40,50,60,70,80,90,100,110,120]"}) {
+        INFO(t);
+        // the dims read off the text by hand: the numbers between the brackets
+        std::vector<std::int64_t> want;
+        std::int64_t x = 0;
+        bool in = false;
+        for (char c : t) {
+            if (c >= '0' && c <= '9') {
+                x = x * 10 + (c - '0');
+                in = true;
+            } else if (in) {
+                want.push_back(x);
+                x = 0;
+                in = false;
+            }
+        }
+        const logscan::shape_list s = logscan::shape_dims(t);
+        REQUIRE(s.ok());
+        CHECK(s.size() == want.size());
+        CHECK(std::vector<std::int64_t>(s.begin(), s.end()) == want);
+        const logscan::shape_list copy = s; // a copy iterates its own kept dims
+        CHECK(std::vector<std::int64_t>(copy.begin(), copy.end()) == want);
+        std::size_t n = 0;
+        for (auto it = copy.begin(); it != copy.end(); it++) ++n;
+        CHECK(n == want.size());
+    }
+    constexpr logscan::shape_list c = logscan::shape_dims("(3, 4)"); // usable in constant expressions
+    static_assert(c.size() == 2 && *c.begin() == 3 && c.element_count().value == 12);
+}
+
 TEST_CASE("num::shape sequences") {
     const std::string_view cell =
         "float32[1, 1, 56, 56, 64], float32[2, 1, 3, 3, 64, 32],float32[1, 2]";

@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <array>
 #include <string>
 #include <vector>
 
@@ -168,6 +169,37 @@ TEST_CASE("rules::first match wins, fallback gets the rest, handlers can stop") 
     for (std::string_view l : {"a12", "abc", "b", "", "a"}) CHECK(r.feed(logscan::line{l, ++n, 0}) == logscan::flow::proceed);
     CHECK(r.feed(logscan::line{"stop", ++n, 0}) == logscan::flow::stop);
     CHECK(got == std::vector<std::string>{"A12", "ANY", "T3", "T4", "ANY"});
+    CHECK(r.unmatched() == 2);
+}
+
+TEST_CASE("rules::an assisted rule: its reader's lines cost no matcher, the rest go to the pattern, same groups") {
+    std::vector<std::string> got;
+    // the reader takes `x=DIGITS` only (group 2 absent: `(?:/(\w+))?` left out), declines the rest
+    const auto fast = [](std::string_view t, std::array<std::string_view, 4>& g) {
+        if (t.size() < 3 || t[0] != 'x' || t[1] != '=') return false;
+        for (char c : t.substr(2))
+            if (c < '0' || c > '9') return false;
+        g[0] = t;
+        g[1] = t.substr(0, 1);
+        g[3] = t.substr(2);
+        return true;
+    };
+    auto rules = logscan::rule_set(
+        logscan::rule<R"((\w+)(?:/(\w+))?=(\d+))">([&](const auto& m, logscan::rule_context& ctx) {
+            got.push_back(std::string(m.template get<1>()) + "|" +
+                          (m.template get<2>().data() == nullptr ? std::string("null") : std::string(m.template get<2>())) +
+                          "|" + std::string(m.template get<3>()));
+            ctx.mode = 0;
+        })
+            .assisted(fast)
+            .then<3>(logscan::rule<R"(7+)">([&](const auto&) { got.push_back("sevens"); })));
+    logscan::rule_reader r(rules, [&](const logscan::line& l) { got.push_back("T" + std::string(l.text)); });
+    std::uint64_t n = 0;
+    for (std::string_view l : {"x=12", "y/z=3", "x=", "x=77", "x=4a"}) r.feed(logscan::line{l, ++n, 0});
+    CHECK(got == std::vector<std::string>{"x|null|12", "y|z|3", "Tx=", "x|null|77", "sevens", "Tx=4a"});
+    // matchers run: the pattern on `y/z=3`, `x=` and `x=4a` (the reader's lines run none), the
+    // sub-rule on `77` (its prefilter rejects `12` and `3` by their first byte)
+    CHECK(r.matcher_calls() == 3 + 1);
     CHECK(r.unmatched() == 2);
 }
 

@@ -973,7 +973,8 @@ inline value_result<byte_size> parse_byte_size(std::string_view text) noexcept {
 // ---------------------------------------------------------------------------------------
 
 /// A shape list such as `(4, 64, 224, 224)`, `(32,)`, `()`, `[1, 784]`, `{128,128,3,3}` or
-/// `float32[1, 784]`, validated once and iterated lazily: no storage, no allocation.
+/// `float32[1, 784]`, parsed once: the first `inline_dims` dims are kept in the object (what
+/// most shapes are), a longer list is iterated lazily from its text; no allocation.
 ///
 /// Grammar: an optional dtype (`[A-Za-z_][A-Za-z0-9_]*`) directly before the opening
 /// bracket; `(`, `[` or `{` and its matching closer; dims separated by `,`, each an
@@ -1005,10 +1006,11 @@ public:
         /// A singular iterator (compares equal only to other default-constructed ones).
         constexpr iterator() noexcept = default;
         /// The current dim.
-        constexpr std::int64_t operator*() const noexcept { return value_; }
+        constexpr std::int64_t operator*() const noexcept { return kept_ != nullptr ? *kept_ : value_; }
         /// Advances to the next dim.
         constexpr iterator& operator++() noexcept {
-            load(next_);
+            if (kept_ != nullptr) ++kept_;
+            else load(next_);
             return *this;
         }
         /// Advances to the next dim; returns the previous position.
@@ -1019,12 +1021,13 @@ public:
         }
         /// Same position in the same list.
         friend constexpr bool operator==(const iterator& a, const iterator& b) noexcept {
-            return a.pos_ == b.pos_;
+            return a.pos_ == b.pos_ && a.kept_ == b.kept_;
         }
 
     private:
         friend class shape_list;
         constexpr iterator(const char* p, const char* close) noexcept : close_(close) { load(p); }
+        constexpr explicit iterator(const std::int64_t* kept) noexcept : kept_(kept) {}
         // Positions at the dim at or after p (skipping blanks and a comma), or the end.
         constexpr void load(const char* p) noexcept {
             while (p != close_ && (internal::is_blank(*p) || *p == ',')) ++p;
@@ -1037,8 +1040,12 @@ public:
         const char* pos_ = nullptr;
         const char* next_ = nullptr;
         const char* close_ = nullptr;
+        const std::int64_t* kept_ = nullptr; // into the list's kept dims, or null: read from the text
         std::int64_t value_ = 0;
     };
+
+    /// How many dims a list keeps in itself (a longer list re-reads its text when iterated).
+    static constexpr std::size_t inline_dims = 8;
 
     /// An empty, invalid list.
     constexpr shape_list() noexcept = default;
@@ -1068,10 +1075,13 @@ public:
     }
     /// First dim (equals `end()` when there is none or the list is invalid).
     constexpr iterator begin() const noexcept {
-        return ok() ? iterator(open_ + 1, close_) : iterator(close_, close_);
+        if (!ok()) return iterator(close_, close_);
+        return count_ <= inline_dims ? iterator(kept_) : iterator(open_ + 1, close_);
     }
     /// Past the last dim.
-    constexpr iterator end() const noexcept { return iterator(close_, close_); }
+    constexpr iterator end() const noexcept {
+        return ok() && count_ <= inline_dims ? iterator(kept_ + count_) : iterator(close_, close_);
+    }
 
     /// The product of the dims (1 for `()`); `result_out_of_range` if it overflows `int64_t`,
     /// `invalid_argument` if the list is invalid or a dim is negative.
@@ -1115,8 +1125,9 @@ private:
         for (;;) {
             const internal::decimal_scan s = internal::scan_decimal(p, last, false, false);
             if (!s.found) return fail(p, std::errc::invalid_argument);
-            if (!internal::accumulate_integer<std::int64_t>(s.digits, s.end, s.negative).ok())
-                return fail(p, std::errc::result_out_of_range);
+            const value_result<std::int64_t> d = internal::accumulate_integer<std::int64_t>(s.digits, s.end, s.negative);
+            if (!d.ok()) return fail(p, std::errc::result_out_of_range);
+            if (count_ < inline_dims) kept_[count_] = d.value;
             ++count_;
             p = internal::skip_blanks(s.end, last);
             if (p == last) return fail(p, std::errc::invalid_argument);
@@ -1138,6 +1149,7 @@ private:
     std::string_view dtype_{};
     std::size_t count_ = 0;
     std::errc ec_ = std::errc::invalid_argument;
+    std::int64_t kept_[inline_dims]{}; // the first dims
 };
 
 /// Parses a shape list at the start of [first, last) (see `shape_list`); `ptr()` of the

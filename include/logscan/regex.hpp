@@ -240,6 +240,13 @@ public:
         return convert<T>(g_[0]);
     }
 
+    /// Builds a matched result from its groups (internal: an assisted rule's hand reader).
+    constexpr static regex_result from_groups(const std::array<std::string_view, groups>& g) noexcept {
+        regex_result r;
+        r.matched_ = true;
+        r.g_ = g;
+        return r;
+    }
     /// Builds a result from slot offsets into `text` (internal).
     constexpr static regex_result from_slots(std::string_view text, const std::size_t* slots) noexcept {
         regex_result r;

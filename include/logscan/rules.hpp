@@ -48,6 +48,15 @@
 ///   `(const regex_result<P>&, rule_context&)` or `(const regex_result<P>&)` (`const auto&`
 ///   works), and may return void, bool (false = stop) or `logscan::flow`. The fallback takes
 ///   `(const line&, rule_context&)` or `(const line&)`, checked by the reader.
+/// - **Assisted rules** for the lines that make most of an input: `rule<P>(h).assisted(fast)`
+///   tries `fast(text, groups)` before the pattern, a hand-written one-pass reader of the
+///   common shape of the rule's lines. It returns true only for a line the pattern matches,
+///   with `groups` (`std::array<std::string_view, N>`, N the pattern's groups with group 0;
+///   a group that does not take part left a null view) exactly as the pattern would set them;
+///   false hands the line to the pattern, so it may decline anything unusual. The handler
+///   cannot tell the two apart. With `LOGSCAN_CHECK_ASSISTS` defined (the tests, and every
+///   Debug build of this project) each line it takes is matched by the pattern too, and a
+///   difference aborts with the line.
 /// - **ANSI colours.** With `strip_ansi` on, SGR sequences (`ESC [ params m`, parameters
 ///   separated by `;` or `:`) are removed before matching; a line without ESC is used in
 ///   place, one with ESC is copied once into the reader's strip buffer, allocated once at
@@ -63,6 +72,7 @@
 
 #include <array>
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <span>
@@ -167,6 +177,24 @@ template <class F>
 concept rule_fallback = std::is_invocable_v<F&, const line&, rule_context&> || std::is_invocable_v<F&, const line&>;
 
 struct no_subrules {};
+struct no_assist {};
+
+#ifdef LOGSCAN_CHECK_ASSISTS
+/// Aborts when an assisted rule's hand reader took a line the pattern does not match with the
+/// same groups (LOGSCAN_CHECK_ASSISTS builds).
+template <fixed_string P, class Groups>
+void check_assist(std::string_view text, const Groups& g) {
+    const auto m = logscan::match<P>(text);
+    bool same = static_cast<bool>(m);
+    for (std::size_t i = 0; same && i < g.size(); ++i)
+        same = m[i].data() == g[i].data() && m[i].size() == g[i].size();
+    if (!same) {
+        std::fprintf(stderr, "logscan: an assisted rule's reader took a line its pattern %s does not match so: %.*s\n",
+                     P.chars, static_cast<int>(text.size()), text.data());
+        std::abort();
+    }
+}
+#endif
 
 /// A hook that does nothing (see rule_reader::feed).
 struct no_hook {
@@ -180,12 +208,14 @@ struct rule_set;
 
 /// One rule: a pattern (a template argument), the modes it applies in, its handler and
 /// (optionally) sub-rules tried on group `Group` of its matches. Made by `rule<P>(handler)`.
-template <fixed_string P, class Handler, std::size_t Group = 0, class Subrules = internal::no_subrules>
+template <fixed_string P, class Handler, std::size_t Group = 0, class Subrules = internal::no_subrules,
+          class Assist = internal::no_assist>
 struct line_rule {
     Handler handler;                ///< called with the match (and the context)
     std::uint32_t modes = 1u;       ///< bit m set: the rule applies in mode m
     Subrules subrules{};            ///< tried on group Group after the handler ran
     bool enabled = true;            ///< false: the rule is never tried (see `when`)
+    Assist assist{};                ///< the hand reader tried before the pattern (see `assisted`)
 
     /// The same rule, applying in the modes whose bits are set in `mask`.
     constexpr line_rule in_modes(std::uint32_t mask) const {
@@ -209,9 +239,20 @@ struct line_rule {
     /// The same rule with sub-rules: after the handler ran on a match, the first of `subs`
     /// whose pattern matches the whole of group G runs too (see the file comment).
     template <std::size_t G, class... Subs>
-    constexpr line_rule<P, Handler, G, rule_set<Subs...>> then(Subs... subs) const {
+    constexpr line_rule<P, Handler, G, rule_set<Subs...>, Assist> then(Subs... subs) const {
         static_assert(G < regex_result<P>::groups, "logscan::rule::then: the pattern has no group with this index");
-        return {handler, modes, rule_set<Subs...>(std::move(subs)...), enabled};
+        return {handler, modes, rule_set<Subs...>(std::move(subs)...), enabled, assist};
+    }
+    /// The same rule with a hand reader tried before the pattern (see the file comment):
+    /// `fast(std::string_view text, std::array<std::string_view, N>& groups)` returns true only
+    /// when the pattern matches `text` with those groups.
+    template <class Fast>
+    constexpr line_rule<P, Handler, Group, Subrules, Fast> assisted(Fast fast) const {
+        static_assert(std::is_invocable_r_v<bool, Fast&, std::string_view,
+                                            std::array<std::string_view, regex_result<P>::groups>&>,
+                      "logscan::rule::assisted: the reader must be callable as "
+                      "bool(std::string_view text, std::array<std::string_view, N>& groups)");
+        return {handler, modes, subrules, enabled, std::move(fast)};
     }
 
     /// Runs the rule on `text` if it applies in ctx.mode; see try_text.
@@ -230,10 +271,28 @@ struct line_rule {
     LOGSCAN_FORCE_INLINE flow try_text(std::string_view text, rule_context& ctx, bool& matched, Counter& calls,
                                        Hook& hook) {
         matched = false;
-        if (!enabled || !internal::prefilter<P>::may_match(text)) return flow::proceed;
+        if (!enabled) return flow::proceed;
+        if constexpr (!std::is_same_v<Assist, internal::no_assist>) {
+            std::array<std::string_view, regex_result<P>::groups> g{};
+            if (assist(text, g)) {
+#ifdef LOGSCAN_CHECK_ASSISTS
+                internal::check_assist<P>(text, g);
+#endif
+                return matched_line(regex_result<P>::from_groups(g), ctx, matched, calls, hook);
+            }
+        }
+        if (!internal::prefilter<P>::may_match(text)) return flow::proceed;
         ++calls;
         const auto m = logscan::match<P>(text);
         if (!m) return flow::proceed;
+        return matched_line(m, ctx, matched, calls, hook);
+    }
+
+private:
+    // A line the rule took: the hook, the handler, the sub-rules.
+    template <class Counter, class Hook>
+    LOGSCAN_FORCE_INLINE flow matched_line(const regex_result<P>& m, rule_context& ctx, bool& matched, Counter& calls,
+                                           Hook& hook) {
         matched = true;
         if (hook() == flow::stop) return flow::stop;
         flow f;

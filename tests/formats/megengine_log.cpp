@@ -374,6 +374,42 @@ TEST_CASE("megengine_log::hand-written: shapes (32,) and (), blocks interrupted 
     CHECK(has(r.out, "text 4  weird@2: (1,,2)"));
 }
 
+TEST_CASE("megengine_log::var-shape block lines at the edges of the grammar (the assisted rule and its pattern agree)") {
+    // each line read by hand against formats.md section 1: ` VAR[@R]: (dims)`, VAR without
+    // `@`, `:` or spaces, R digits, the dims a shape; anything else in a block is text
+    const recorder r = run("[06 15:13:36 272@fprop.py:megskull.graph.fprop] FpropEnv(val): shapes of var nodes:\n"
+                           " a@: (1)\n"                                 // `@` without digits
+                           " b: (1)x\n"                                 // after the shape
+                           " c: ((1))\n"                                // nested
+                           " d@12: (1,2,)\n"
+                           " e f: (1)\n"                                // a space in the name
+                           " g: ()\n"
+                           " h: (-1, 2)\n"
+                           " i: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)\n"      // more dims than a list keeps
+                           " j: (1 2)\n"                                // no comma
+                           " k:(1)\n"                                   // no space after the colon
+                           "  l: (1)\n"                                 // two spaces before the name
+                           " m@7: (99999999999999999999)\n"             // beyond int64
+                           " n(x)@3: (5)\n");                           // brackets in the name
+    const std::vector<std::string> want = {
+        "log 1 6 15:13:36 272 fprop.py|megskull.graph.fprop|INFO|FpropEnv(val): shapes of var nodes:",
+        "text 2  a@: (1)",
+        "text 3  b: (1)x",
+        "text 4  c: ((1))",
+        "var_shape 5 d 12 [1,2,]",
+        "text 6  e f: (1)",
+        "var_shape 7 g null []",
+        "var_shape 8 h null [-1,2,]",
+        "var_shape 9 i null [1,2,3,4,5,6,7,8,9,10,]",
+        "text 10  j: (1 2)",
+        "text 11  k:(1)",
+        "text 12   l: (1)",
+        "text 13  m@7: (99999999999999999999)",
+        "var_shape 14 n(x) 3 [5,]",
+    };
+    CHECK(r.out == want);
+}
+
 TEST_CASE("megengine_log::memory rows printed with MegEngine's printf format, large values included") {
     // the row format of MegEngine's static memory allocation log
     auto row = [](const char* comp, double mib, unsigned long long bytes, double lo, double lo_pct, double up, double up_pct) {

@@ -57,6 +57,7 @@
 #ifndef LOGSCAN_FORMATS_MEGENGINE_LOG_HPP_INCLUDED
 #define LOGSCAN_FORMATS_MEGENGINE_LOG_HPP_INCLUDED
 
+#include <array>
 #include <charconv>
 #include <cstdint>
 #include <optional>
@@ -292,13 +293,42 @@ inline bool parse_row(const line& l, mem_alloc& r) noexcept {
 
 template <class V>
 flow var_shape_record(state<V>& st, const line& l, std::string_view var, std::string_view replica, std::string_view shape) {
-    const shape_list dims = shape_dims(shape);
-    if (!dims.ok()) return st.text(l); // `(1,,2)`: not a shape
-    return LOGSCAN_VISIT_LAZY(st.vis, on_var_shape, var_shape, [&] {
-        return var_shape{l.number, var,
-                         replica.empty() ? std::nullopt : std::optional<std::uint64_t>(number_or<std::uint64_t>(replica, 0)),
-                         dims};
-    });
+    if constexpr (wants_any<V, on_var_shape_event>) { // (the dims parsed once, into the record)
+        const var_shape r{l.number, var,
+                          replica.empty() ? std::nullopt : std::optional<std::uint64_t>(number_or<std::uint64_t>(replica, 0)),
+                          shape_dims(shape)};
+        if (!r.shape.ok()) return st.text(l); // `(1,,2)`: not a shape
+        return LOGSCAN_VISIT(st.vis, on_var_shape, r);
+    } else {
+        if (!shape_dims(shape).ok()) return st.text(l);
+        return flow::proceed;
+    }
+}
+
+// A var-shape block line, ` VAR[@R]: (d, d, ...)`, read in one pass: the var-shape rule's
+// assisting reader (rules.hpp's `assisted`), for the lines that are most of a log with
+// shape blocks. It fills the pattern's groups (whole line, var, replica or null, shape) and
+// declines every line it does not read whole; the pattern then decides.
+constexpr bool read_var_shape_line(std::string_view t, std::array<std::string_view, 4>& g) noexcept {
+    const char* p = t.data();
+    const char* const e = p + t.size();
+    if (p == e || *p != ' ') return false;
+    const char* const var = ++p;
+    while (p != e && *p != '@' && *p != ':' && *p != ' ') ++p; // [^@: ]+
+    if (p == var) return false;
+    g[1] = std::string_view(var, static_cast<std::size_t>(p - var));
+    if (p != e && *p == '@') { // (?:@(\d+))?
+        const char* const d = ++p;
+        while (p != e && *p >= '0' && *p <= '9') ++p;
+        if (p == d) return false;
+        g[2] = std::string_view(d, static_cast<std::size_t>(p - d));
+    }
+    if (e - p < 4 || p[0] != ':' || p[1] != ' ' || p[2] != '(' || e[-1] != ')') return false; // : (...)
+    for (const char* q = p + 3; q != e - 1; ++q)
+        if (*q == '(' || *q == ')') return false; // [^()]*
+    g[3] = std::string_view(p + 2, static_cast<std::size_t>(e - (p + 2)));
+    g[0] = t;
+    return true;
 }
 
 // A rule runs only when the visitor wants what it yields (`when`): the matcher of a line
@@ -399,6 +429,7 @@ auto make_rules(state<V>& st) {
                 auto [all, var, replica, shape] = m;
                 return var_shape_record(st, ctx.current, var, replica, shape);
             })
+            .assisted(read_var_shape_line)
             .in_modes(1u << var_shapes)
             .when(shapes),
         rule<R"( *comp_node +alloc +lower_bound +upper_bound *)", " comp_node           alloc                      lower_bound         upper_bound">(
