@@ -221,15 +221,16 @@ constexpr value_result<T> accumulate_integer(const char* digits, const char* las
     using U = std::make_unsigned_t<T>;
     std::uint64_t limit = static_cast<std::uint64_t>(std::numeric_limits<T>::max());
     if (negative) limit += 1; // magnitude of min() for signed T (unsigned T rejects '-')
+    const std::uint64_t cutoff = limit / 10u; // below it, one more digit cannot pass the limit
     std::uint64_t acc = 0;
     bool overflow = false;
     for (const char* p = digits; p != last; ++p) {
         if (*p == ',') continue;
         const std::uint64_t d = digit_value(*p);
-        if (acc > (limit - d) / 10u)
-            overflow = true;
-        else
+        if (acc < cutoff || acc <= (limit - d) / 10u) // (the exact test only near the limit)
             acc = acc * 10u + d;
+        else
+            overflow = true;
     }
     if (overflow) return {T{}, last, std::errc::result_out_of_range};
     const U mag = static_cast<U>(acc);
@@ -1168,12 +1169,8 @@ constexpr shape_list parse_shape_prefix(const char* first, const char* last) noe
 /// \endcode
 constexpr shape_list shape_dims(std::string_view text) noexcept {
     const char* last = text.data() + text.size();
-    shape_list s(text.data(), last);
-    if (s.ok() && s.ptr() != last) {
-        shape_list bad;
-        bad = shape_list(s.ptr(), s.ptr()); // invalid at the first trailing byte
-        return bad;
-    }
+    shape_list s(text.data(), last); // (one object, returned in place)
+    if (s.ok() && s.ptr() != last) s = shape_list(s.ptr(), s.ptr()); // invalid at the first trailing byte
     return s;
 }
 

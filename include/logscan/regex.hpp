@@ -38,6 +38,8 @@
 
 #include <array>
 #include <cstddef>
+#include <cstdio>
+#include <cstdlib>
 #include <iterator>
 #include <string_view>
 #include <tuple>
@@ -240,13 +242,10 @@ public:
         return convert<T>(g_[0]);
     }
 
-    /// Builds a matched result from its groups (internal: an assisted rule's hand reader).
-    constexpr static regex_result from_groups(const std::array<std::string_view, groups>& g) noexcept {
-        regex_result r;
-        r.matched_ = true;
-        r.g_ = g;
-        return r;
-    }
+    /// The groups, for an assisted rule's hand reader to fill in place (internal; rules.hpp).
+    constexpr std::array<std::string_view, groups>& assist_groups() noexcept { return g_; }
+    /// Marks the result matched, its groups filled by a hand reader (internal; rules.hpp).
+    constexpr void assist_matched() noexcept { matched_ = true; }
     /// Builds a result from slot offsets into `text` (internal).
     constexpr static regex_result from_slots(std::string_view text, const std::size_t* slots) noexcept {
         regex_result r;
@@ -284,6 +283,45 @@ constexpr regex_result<P> match(std::string_view text) noexcept {
     std::size_t slots[static_cast<std::size_t>(C::nslots)];
     if (!regex_internal::full_match<C>(text.data(), text.size(), slots, nullptr)) return {};
     return regex_result<P>::from_slots(text, slots);
+}
+
+#ifdef LOGSCAN_CHECK_ASSISTS
+namespace regex_internal {
+/// Aborts when a hand reader took a text the pattern does not match with the same groups
+/// (LOGSCAN_CHECK_ASSISTS builds: the tests and every Debug build of this project).
+template <fixed_string P, class Groups>
+void check_assist(std::string_view text, const Groups& g) {
+    const auto m = logscan::match<P>(text);
+    bool same = static_cast<bool>(m);
+    for (std::size_t i = 0; same && i < g.size(); ++i)
+        same = m[i].data() == g[i].data() && m[i].size() == g[i].size();
+    if (!same) {
+        std::fprintf(stderr, "logscan: a hand reader took a text its pattern %s does not match so: %.*s\n", P.chars,
+                     static_cast<int>(text.size()), text.data());
+        std::abort();
+    }
+}
+} // namespace regex_internal
+#endif
+
+/// `match<P>(text)` with a hand-written reader of the common case tried first (rules.hpp's
+/// assisted rules do the same for a rule): `read(text, groups)` fills the pattern's groups
+/// (`std::array<std::string_view, N>`, group 0 the whole text; a group that does not take
+/// part left as a null view) and returns true only when the pattern matches `text` with
+/// exactly those groups; false hands the text to the pattern. With `LOGSCAN_CHECK_ASSISTS`
+/// defined every text the reader takes is matched by the pattern too, and a difference aborts.
+template <fixed_string P, class Reader>
+regex_result<P> assisted_match(std::string_view text, Reader&& read) noexcept {
+    regex_result<P> m; // (one object, filled in place)
+    if (read(text, m.assist_groups())) {
+#ifdef LOGSCAN_CHECK_ASSISTS
+        regex_internal::check_assist<P>(text, m.assist_groups());
+#endif
+        m.assist_matched();
+    } else {
+        m = match<P>(text);
+    }
+    return m;
 }
 
 /// The leftmost match of the pattern in `text` (like Python's `re.search`).

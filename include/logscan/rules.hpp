@@ -72,8 +72,6 @@
 
 #include <array>
 #include <cstdint>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
 #include <span>
 #include <string_view>
@@ -179,22 +177,6 @@ concept rule_fallback = std::is_invocable_v<F&, const line&, rule_context&> || s
 struct no_subrules {};
 struct no_assist {};
 
-#ifdef LOGSCAN_CHECK_ASSISTS
-/// Aborts when an assisted rule's hand reader took a line the pattern does not match with the
-/// same groups (LOGSCAN_CHECK_ASSISTS builds).
-template <fixed_string P, class Groups>
-void check_assist(std::string_view text, const Groups& g) {
-    const auto m = logscan::match<P>(text);
-    bool same = static_cast<bool>(m);
-    for (std::size_t i = 0; same && i < g.size(); ++i)
-        same = m[i].data() == g[i].data() && m[i].size() == g[i].size();
-    if (!same) {
-        std::fprintf(stderr, "logscan: an assisted rule's reader took a line its pattern %s does not match so: %.*s\n",
-                     P.chars, static_cast<int>(text.size()), text.data());
-        std::abort();
-    }
-}
-#endif
 
 /// A hook that does nothing (see rule_reader::feed).
 struct no_hook {
@@ -271,17 +253,17 @@ struct line_rule {
     LOGSCAN_FORCE_INLINE flow try_text(std::string_view text, rule_context& ctx, bool& matched, Counter& calls,
                                        Hook& hook) {
         matched = false;
-        if (!enabled) return flow::proceed;
+        if (!enabled || !internal::prefilter<P>::may_match(text)) return flow::proceed;
         if constexpr (!std::is_same_v<Assist, internal::no_assist>) {
-            std::array<std::string_view, regex_result<P>::groups> g{};
-            if (assist(text, g)) {
+            regex_result<P> m; // (filled in place: a copy of the groups would cost more than the reader)
+            if (assist(text, m.assist_groups())) {
 #ifdef LOGSCAN_CHECK_ASSISTS
-                internal::check_assist<P>(text, g);
+                regex_internal::check_assist<P>(text, m.assist_groups());
 #endif
-                return matched_line(regex_result<P>::from_groups(g), ctx, matched, calls, hook);
+                m.assist_matched();
+                return matched_line(m, ctx, matched, calls, hook);
             }
         }
-        if (!internal::prefilter<P>::may_match(text)) return flow::proceed;
         ++calls;
         const auto m = logscan::match<P>(text);
         if (!m) return flow::proceed;

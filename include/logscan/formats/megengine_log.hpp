@@ -261,6 +261,54 @@ inline bool split_glued(std::string_view run, std::uint64_t bytes, std::string_v
     return true;
 }
 
+// The part of a memory-table row from its first `MiB(`, read in one pass (the row pattern's
+// assisting reader; see read_var_shape_line). Groups: whole text, bytes, lower bound, its
+// percentage, upper bound, its percentage.
+constexpr bool read_row_tail(std::string_view t, std::array<std::string_view, 6>& g) noexcept {
+    const char* p = t.data();
+    const char* const e = p + t.size();
+    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    const auto lit = [&](std::string_view s) {
+        if (static_cast<std::size_t>(e - p) < s.size() || std::string_view(p, s.size()) != s) return false;
+        p += s.size();
+        return true;
+    };
+    const auto spaces = [&] {
+        while (p != e && *p == ' ') ++p;
+    };
+    const auto mib = [&](std::string_view& v) { // \d+\.\d\d
+        const char* const b = p;
+        while (p != e && digit(*p)) ++p;
+        if (p == b || e - p < 3 || p[0] != '.' || !digit(p[1]) || !digit(p[2])) return false;
+        p += 3;
+        v = std::string_view(b, static_cast<std::size_t>(p - b));
+        return true;
+    };
+    const auto pct = [&](std::string_view& v) { // [^()%]*%\)
+        const char* const b = p;
+        while (p != e && *p != '%' && *p != '(' && *p != ')') ++p;
+        if (e - p < 2 || p[0] != '%' || p[1] != ')') return false;
+        v = std::string_view(b, static_cast<std::size_t>(p - b));
+        p += 2;
+        return true;
+    };
+    if (!lit("MiB(")) return false;
+    spaces();
+    const char* const b = p;
+    while (p != e && digit(*p)) ++p;
+    if (p == b) return false;
+    g[1] = std::string_view(b, static_cast<std::size_t>(p - b));
+    if (!lit("bytes)")) return false;
+    spaces();
+    if (!mib(g[2]) || !lit("MiB(") || !pct(g[3])) return false;
+    spaces();
+    if (!mib(g[4]) || !lit("MiB(") || !pct(g[5])) return false;
+    spaces();
+    if (p != e) return false;
+    g[0] = t;
+    return true;
+}
+
 // A memory-table row. `%9s%10.2fMiB(`: the comp node and the allocation before the first
 // `MiB(` (separated by spaces, or by nothing: the byte count then says where); the rest by
 // a one-pass pattern. Returns false when the line is not a whole row.
@@ -268,7 +316,8 @@ inline bool parse_row(const line& l, mem_alloc& r) noexcept {
     const std::string_view t = l.text;
     const std::size_t mib = t.find("MiB(");
     if (mib == std::string_view::npos) return false;
-    const auto tail = match<R"(MiB\( *(\d+)bytes\) *(\d+\.\d\d)MiB\(([^()%]*)%\) *(\d+\.\d\d)MiB\(([^()%]*)%\) *)">(t.substr(mib));
+    const auto tail = assisted_match<R"(MiB\( *(\d+)bytes\) *(\d+\.\d\d)MiB\(([^()%]*)%\) *(\d+\.\d\d)MiB\(([^()%]*)%\) *)">(
+        t.substr(mib), read_row_tail);
     if (!tail) return false;
     auto [all, bytes, lo, lo_pct, up, up_pct] = tail;
     const auto b = parse_number<std::uint64_t>(bytes);
@@ -303,6 +352,37 @@ flow var_shape_record(state<V>& st, const line& l, std::string_view var, std::st
         if (!shape_dims(shape).ok()) return st.text(l);
         return flow::proceed;
     }
+}
+
+// A header line, `[DD HH:MM:SS N@FILE:LOGGER] MESSAGE`, read in one pass: the header rule's
+// assisting reader (see read_var_shape_line), for the line every record but the blocks'
+// rows begins with. Groups: whole line, day, time, N, FILE, LOGGER, MESSAGE.
+constexpr bool read_header_line(std::string_view t, std::array<std::string_view, 7>& g) noexcept {
+    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    const char* p = t.data();
+    const char* const e = p + t.size();
+    // `[DD HH:MM:SS ` is 13 bytes
+    if (e - p < 13 || p[0] != '[' || !digit(p[1]) || !digit(p[2]) || p[3] != ' ' || !digit(p[4]) || !digit(p[5]) ||
+        p[6] != ':' || !digit(p[7]) || !digit(p[8]) || p[9] != ':' || !digit(p[10]) || !digit(p[11]) || p[12] != ' ')
+        return false;
+    g[1] = std::string_view(p + 1, 2);
+    g[2] = std::string_view(p + 4, 8);
+    p += 13;
+    const char* const n = p;
+    while (p != e && digit(*p)) ++p;
+    if (p == n || p == e || *p != '@') return false;
+    g[3] = std::string_view(n, static_cast<std::size_t>(p - n));
+    const char* const file = ++p;
+    while (p != e && *p != ':') ++p; // [^:]*
+    if (p == e) return false;
+    g[4] = std::string_view(file, static_cast<std::size_t>(p - file));
+    const char* const logger = ++p;
+    while (p != e && *p != ']') ++p; // [^\]]*
+    if (e - p < 2 || p[1] != ' ') return false;
+    g[5] = std::string_view(logger, static_cast<std::size_t>(p - logger));
+    g[6] = std::string_view(p + 2, static_cast<std::size_t>(e - (p + 2)));
+    g[0] = t;
+    return true;
 }
 
 // A var-shape block line, ` VAR[@R]: (d, d, ...)`, read in one pass: the var-shape rule's
@@ -365,6 +445,7 @@ auto make_rules(state<V>& st) {
             }
             return flow::proceed;
         })
+        .assisted(read_header_line)
         .in_all_modes()
         .when(shapes || table || // (it ends the blocks) or its records
               wants_any<V, on_log_event, on_workspace_bound_event, on_fprop_start_event, on_graph_opt_event,
