@@ -272,6 +272,34 @@ TEST_CASE("paddle_log::training lines: eta past a day, newer PaddleDetection fie
     CHECK(!pl::eta_seconds("2:3:4"));
 }
 
+TEST_CASE("paddle_log::log and training lines at the edges of their grammar (the assisted rules and their patterns agree)") {
+    // read by hand against formats.md section 4: `[MM/DD HH:MM:SS] LOGGER LEVEL: MESSAGE`,
+    // LOGGER without white space, LEVEL one of five; `Epoch: [E] [ I/N] PAIRS` as its message
+    const recorder r = run("[09/20 12:00:35] a\tb INFO: tab in the logger\n"
+                           "[09/20 12:00:35] x INFOS: not a level\n"
+                           "[09/20 12:00:35] x INFO:no space\n"
+                           "[09/20 12:00:35] x CRITICAL: \n"
+                           "[9/20 12:00:35] x INFO: one-digit month\n"
+                           "[09/20 12:00:35] ppdet INFO: Epoch: [1] [5/10]\n"
+                           "[09/20 12:00:35] ppdet INFO: Epoch: [1] [    5/10] \n"
+                           "[09/20 12:00:35] ppdet INFO: Epoch: [2] [ 7/9] loss: 0.5\n"
+                           "[09/20 12:00:35] ppdet INFO: Epoch: [x] [ 7/9] loss: 0.5\n");
+    const std::vector<std::string> want = {
+        "text 1 [09/20 12:00:35] a\tb INFO: tab in the logger",
+        "text 2 [09/20 12:00:35] x INFOS: not a level",
+        "text 3 [09/20 12:00:35] x INFO:no space",
+        "log 4 09/20 12:00:35 x CRITICAL |",
+        "text 5 [9/20 12:00:35] x INFO: one-digit month",
+        "log 6 09/20 12:00:35 ppdet INFO |Epoch: [1] [5/10]",
+        "log 7 09/20 12:00:35 ppdet INFO |Epoch: [1] [    5/10]",
+        "train_step 7 1 5/10 eta=null",
+        "log 8 09/20 12:00:35 ppdet INFO |Epoch: [2] [ 7/9] loss: 0.5",
+        "train_step 8 2 7/9 eta=null loss=0.5",
+        "log 9 09/20 12:00:35 ppdet INFO |Epoch: [x] [ 7/9] loss: 0.5",
+    };
+    CHECK(r.out == want);
+}
+
 TEST_CASE("paddle_log::tables: spans from the rule line, wide names, banners, two sections, placeholders, pipes") {
     // printed the way the profiler prints them: padded by characters, trailing spaces on every
     // row, two blank lines between tables

@@ -442,6 +442,62 @@ struct pipe_events {
 template <class V>
 inline constexpr bool wants_tables = wants_any<V, on_table_event, on_table_row_event, on_text_event, on_error_event>;
 
+// The log rule's and the training-step rule's assisting readers (rules.hpp's `assisted`):
+// one pass over the line's head, the message taken whole (a line holds no `\n`, all `.*`
+// excludes); each fills its pattern's groups and declines what it does not read whole.
+constexpr bool digits_at(const char* p, std::size_t n) noexcept {
+    for (std::size_t i = 0; i < n; ++i)
+        if (p[i] < '0' || p[i] > '9') return false;
+    return true;
+}
+// `[MM/DD HH:MM:SS] LOGGER LEVEL: MESSAGE`; groups: line, date, time, logger, level, message.
+constexpr bool read_log_line(std::string_view t, std::array<std::string_view, 6>& g) noexcept {
+    const char* p = t.data();
+    const char* const e = p + t.size();
+    if (e - p < 18 || p[0] != '[' || !digits_at(p + 1, 2) || p[3] != '/' || !digits_at(p + 4, 2) || p[6] != ' ' ||
+        !digits_at(p + 7, 2) || p[9] != ':' || !digits_at(p + 10, 2) || p[12] != ':' || !digits_at(p + 13, 2) ||
+        p[15] != ']' || p[16] != ' ')
+        return false;
+    g[1] = std::string_view(p + 1, 5);
+    g[2] = std::string_view(p + 7, 8);
+    p += 17;
+    const char* const logger = p; // \S+, then one space
+    while (p != e && *p != ' ' && *p != '\t' && *p != '\n' && *p != '\r' && *p != '\f' && *p != '\v') ++p;
+    if (p == logger || p == e || *p != ' ') return false;
+    g[3] = std::string_view(logger, static_cast<std::size_t>(p - logger));
+    const char* const level = ++p;
+    while (p != e && *p >= 'A' && *p <= 'Z') ++p;
+    const std::string_view lv(level, static_cast<std::size_t>(p - level));
+    if (lv != "INFO" && lv != "WARNING" && lv != "DEBUG" && lv != "ERROR" && lv != "CRITICAL") return false;
+    if (e - p < 2 || p[0] != ':' || p[1] != ' ') return false;
+    g[4] = lv;
+    g[5] = std::string_view(p + 2, static_cast<std::size_t>(e - (p + 2)));
+    g[0] = t;
+    return true;
+}
+// `Epoch: [E] [ I/N] PAIRS`; groups: text, epoch, iter, iters, pairs.
+constexpr bool read_epoch(std::string_view t, std::array<std::string_view, 5>& g) noexcept {
+    const char* p = t.data();
+    const char* const e = p + t.size();
+    const auto number = [&](std::string_view& v) {
+        const char* const b = p;
+        while (p != e && *p >= '0' && *p <= '9') ++p;
+        v = std::string_view(b, static_cast<std::size_t>(p - b));
+        return p != b;
+    };
+    if (e - p < 8 || std::string_view(p, 8) != "Epoch: [") return false;
+    p += 8;
+    if (!number(g[1]) || e - p < 3 || p[0] != ']' || p[1] != ' ' || p[2] != '[') return false;
+    p += 3;
+    while (p != e && *p == ' ') ++p;
+    if (!number(g[2]) || p == e || *p != '/') return false;
+    ++p;
+    if (!number(g[3]) || e - p < 2 || p[0] != ']' || p[1] != ' ') return false;
+    g[4] = std::string_view(p + 2, static_cast<std::size_t>(e - (p + 2)));
+    g[0] = t;
+    return true;
+}
+
 // A rule runs only when the visitor wants what it yields (`when`, rules.hpp).
 template <class V>
 auto make_rules(state<V>& st) {
@@ -468,7 +524,9 @@ auto make_rules(state<V>& st) {
                                           parse_number<std::uint64_t>(m.template get<3>()).value, eta, pairs};
                     });
                 })
+                .assisted(read_epoch)
                 .when(wants_any<V, on_train_step_event>))
+            .assisted(read_log_line)
             .when(wants_any<V, on_log_event, on_train_step_event> || wants_tables<V>)); // (a log line ends a table)
 }
 
