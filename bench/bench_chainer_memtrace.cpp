@@ -239,17 +239,22 @@ int main(int argc, char** argv) {
     bench::line_counts lc;
     everything v;
     params_floor pf;
-    const auto secs = bench::best_seconds_turns( // (the three take turns)
+    const auto secs = bench::best_seconds_turns( // (they take turns)
         o.runs, [&] { lc = bench::memchr_file(path.c_str()); },
         [&] {
             v = everything{};
             logscan::file_source src(path.c_str());
             if (!cm::parse(src, v).ok()) std::exit(1);
         },
-        [&] { pf = json_params_only(path.c_str()); });
+        [&] { pf = json_params_only(path.c_str()); },
+        [&] {
+            bench::nothing n;
+            bench::parse_file(path, cm::parse, n);
+        });
     t.add("read()+memchr loop (the streaming limit)", secs[0], true);
     t.add("logscan chainer_memtrace::parse, all", secs[1]);
     t.add("JSON reader on the params lines only", secs[2], false, "(a floor: see the comment)");
+    t.add("logscan, validate_only (nothing wanted)", secs[3]);
     bench::keep(v.sum);
     int status = 0;
     if (v.error != 0 || v.text != 0) {

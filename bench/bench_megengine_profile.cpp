@@ -163,7 +163,7 @@ int main(int argc, char** argv) {
     bench::table t("megengine-profile: sample 001 enlarged x" + std::to_string(copies) + ", from a file in the page cache",
                    text.size());
     everything v;
-    const auto secs = bench::best_seconds_turns( // (the three take turns)
+    const auto secs = bench::best_seconds_turns( // (they take turns)
         o.runs, [&] { bench::keep(bench::memchr_file(path.c_str())); },
         [&] {
             empty_visitor e;
@@ -174,10 +174,15 @@ int main(int argc, char** argv) {
             v = everything{};
             logscan::file_source src(path.c_str());
             if (!mp::parse(src, v).ok()) std::exit(1);
+        },
+        [&] {
+            bench::nothing n;
+            bench::parse_file(path, mp::parse, n);
         });
     t.add("read()+memchr loop (the streaming limit)", secs[0]);
     t.add("logscan json::reader, empty visitor", secs[1], true);
     t.add("logscan megengine_profile::parse, every record", secs[2]);
+    t.add("logscan, validate_only (nothing wanted)", secs[3]);
     bench::keep(v.sum);
     bench::keep(v.fsum);
     int status = 0;

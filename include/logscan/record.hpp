@@ -247,6 +247,10 @@ struct record_list {
     /// True when V has one of the callbacks or derives from `validate_only`.
     template <class V>
     static constexpr bool accepted_by = has_some_callback<V, typename Kinds::event...>;
+    /// True when V has at least one of the callbacks (false for a `validate_only` visitor
+    /// with none: a line format then has nothing to read past the framing).
+    template <class V>
+    static constexpr bool wants_some = (Kinds::event::template named<V>() || ...);
     /// `accepted_by<V>`, and a compile error naming the callbacks otherwise:
     /// `static_assert(records::accepts<Visitor>());` in a parser.
     template <class V>

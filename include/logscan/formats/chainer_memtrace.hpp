@@ -240,6 +240,8 @@ private:
 
 public:
     flow read_line(const line& l) {
+        // a visitor that wants no record at all (validate_only): nothing a line holds can reach it
+        if constexpr (!records::wants_some<Visitor>) return flow::proceed;
         const std::string_view t = internal::trim_right(l.text);
         if (t.empty()) return flow::proceed;
         const bool direction = t == "forward" || t == "backward";
