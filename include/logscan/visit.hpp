@@ -111,7 +111,7 @@ concept probe_base = std::is_class_v<V> && !std::is_final_v<V> && !std::is_union
                                         "argument?); declare it as one of: " FORMS);           \
             return true;                                                                       \
         }                                                                                      \
-        static constexpr std::string_view callback = #NAME;                                    \
+        [[maybe_unused]] static constexpr std::string_view callback = #NAME;                   \
         template <class D_>                                                                    \
         struct forward {                                                                       \
             template <class R_>                                                                \
