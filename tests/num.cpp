@@ -866,6 +866,15 @@ TEST_CASE("num::shape lists keep their first dims; longer ones and copies iterat
         for (auto it = copy.begin(); it != copy.end(); it++) ++n;
         CHECK(n == want.size());
     }
+    // iterators outlive a temporary list, as they did when they read the text: begin() and
+    // end() of two temporaries of one text delimit its dims
+    const std::string_view t = "(7, 8, 9)";
+    CHECK(std::vector<std::int64_t>(logscan::shape_dims(t).begin(), logscan::shape_dims(t).end()) ==
+          std::vector<std::int64_t>{7, 8, 9});
+    const logscan::shape_sequence seq = logscan::shape_lists("float32[1, 2], float32[3]");
+    std::vector<std::vector<std::int64_t>> lists;
+    for (auto it = seq.begin(); it != seq.end(); ++it) lists.emplace_back((*it).begin(), (*it).end());
+    CHECK(lists == std::vector<std::vector<std::int64_t>>{{1, 2}, {3}});
     constexpr logscan::shape_list c = logscan::shape_dims("(3, 4)"); // usable in constant expressions
     static_assert(c.size() == 2 && *c.begin() == 3 && c.element_count().value == 12);
 }

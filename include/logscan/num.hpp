@@ -1007,10 +1007,10 @@ public:
         /// A singular iterator (compares equal only to other default-constructed ones).
         constexpr iterator() noexcept = default;
         /// The current dim.
-        constexpr std::int64_t operator*() const noexcept { return kept_ != nullptr ? *kept_ : value_; }
+        constexpr std::int64_t operator*() const noexcept { return kept_mode_ ? kept_[index_] : value_; }
         /// Advances to the next dim.
         constexpr iterator& operator++() noexcept {
-            if (kept_ != nullptr) ++kept_;
+            if (kept_mode_) ++index_;
             else load(next_);
             return *this;
         }
@@ -1022,13 +1022,18 @@ public:
         }
         /// Same position in the same list.
         friend constexpr bool operator==(const iterator& a, const iterator& b) noexcept {
-            return a.pos_ == b.pos_ && a.kept_ == b.kept_;
+            return a.pos_ == b.pos_ && a.index_ == b.index_;
         }
 
     private:
         friend class shape_list;
         constexpr iterator(const char* p, const char* close) noexcept : close_(close) { load(p); }
-        constexpr explicit iterator(const std::int64_t* kept) noexcept : kept_(kept) {}
+        // At dim `index` of kept dims (copied: an iterator outlives a temporary list, as the
+        // text it reads lazily does; lists of one text compare by position)
+        constexpr iterator(const std::int64_t (&kept)[8], std::size_t count, std::size_t index, const char* open) noexcept
+            : pos_(open), kept_mode_(true), index_(static_cast<unsigned char>(index)) {
+            for (std::size_t i = 0; i < count; ++i) kept_[i] = kept[i];
+        }
         // Positions at the dim at or after p (skipping blanks and a comma), or the end.
         constexpr void load(const char* p) noexcept {
             while (p != close_ && (internal::is_blank(*p) || *p == ',')) ++p;
@@ -1041,12 +1046,15 @@ public:
         const char* pos_ = nullptr;
         const char* next_ = nullptr;
         const char* close_ = nullptr;
-        const std::int64_t* kept_ = nullptr; // into the list's kept dims, or null: read from the text
         std::int64_t value_ = 0;
+        bool kept_mode_ = false;     // the dims are kept_ (a list of at most inline_dims), not read from the text
+        unsigned char index_ = 0;    // the current dim of kept_
+        std::int64_t kept_[8]{};     // (8: inline_dims)
     };
 
     /// How many dims a list keeps in itself (a longer list re-reads its text when iterated).
     static constexpr std::size_t inline_dims = 8;
+    static_assert(sizeof(iterator::kept_) == inline_dims * sizeof(std::int64_t));
 
     /// An empty, invalid list.
     constexpr shape_list() noexcept = default;
@@ -1077,11 +1085,11 @@ public:
     /// First dim (equals `end()` when there is none or the list is invalid).
     constexpr iterator begin() const noexcept {
         if (!ok()) return iterator(close_, close_);
-        return count_ <= inline_dims ? iterator(kept_) : iterator(open_ + 1, close_);
+        return count_ <= inline_dims ? iterator(kept_, count_, 0, open_) : iterator(open_ + 1, close_);
     }
     /// Past the last dim.
     constexpr iterator end() const noexcept {
-        return ok() && count_ <= inline_dims ? iterator(kept_ + count_) : iterator(close_, close_);
+        return ok() && count_ <= inline_dims ? iterator(kept_, 0, count_, open_) : iterator(close_, close_);
     }
 
     /// The product of the dims (1 for `()`); `result_out_of_range` if it overflows `int64_t`,

@@ -49,7 +49,7 @@
 ///   works), and may return void, bool (false = stop) or `logscan::flow`. The fallback takes
 ///   `(const line&, rule_context&)` or `(const line&)`, checked by the reader.
 /// - **Assisted rules** for the lines that make most of an input: `rule<P>(h).assisted(fast)`
-///   tries `fast(text, groups)` before the pattern, a hand-written one-pass reader of the
+///   tries `fast(text, groups)` before the pattern (after its prefilter), a hand-written one-pass reader of the
 ///   common shape of the rule's lines. It returns true only for a line the pattern matches,
 ///   with `groups` (`std::array<std::string_view, N>`, N the pattern's groups with group 0;
 ///   a group that does not take part left a null view) exactly as the pattern would set them;

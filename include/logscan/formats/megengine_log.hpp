@@ -100,7 +100,7 @@ struct var_shape {
     std::uint64_t line;                    ///< line number
     std::string_view var;                  ///< `conv1_1`
     std::optional<std::uint64_t> replica;  ///< the `@R` number, none without it
-    shape_list shape;                      ///< the dims, lazily (`(32,)` has one, `()` none)
+    shape_list shape;                      ///< the dims (`(32,)` has one, `()` none), parsed once
 };
 
 /// `graph optimization: applied 8 passes, total 5757 var(s) replaced; time=74.64ms`.
@@ -356,7 +356,8 @@ flow var_shape_record(state<V>& st, const line& l, std::string_view var, std::st
 
 // A header line, `[DD HH:MM:SS N@FILE:LOGGER] MESSAGE`, read in one pass: the header rule's
 // assisting reader (see read_var_shape_line), for the line every record but the blocks'
-// rows begins with. Groups: whole line, day, time, N, FILE, LOGGER, MESSAGE.
+// rows begins with. Groups: whole line, day, time, N, FILE, LOGGER, MESSAGE (taken whole: a
+// line holds no `\n`, all the pattern's `.*` excludes).
 constexpr bool read_header_line(std::string_view t, std::array<std::string_view, 7>& g) noexcept {
     const auto digit = [](char c) { return c >= '0' && c <= '9'; };
     const char* p = t.data();
