@@ -879,6 +879,17 @@ TEST_CASE("num::shape lists keep their first dims; longer ones and copies iterat
     static_assert(c.size() == 2 && *c.begin() == 3 && c.element_count().value == 12);
 }
 
+TEST_CASE("num::fits_template: 9 is a digit, anything else itself") {
+    using logscan::internal::fits_template;
+    CHECK(fits_template("[06 15:13:35 330@", "[99 99:99:99 "));
+    CHECK(!fits_template("[6  15:13:35 330@", "[99 99:99:99 "));
+    CHECK(!fits_template("[06-15:13:35 330@", "[99 99:99:99 "));
+    CHECK(!fits_template("[06 15:1a:35 330@", "[99 99:99:99 "));
+    CHECK(fits_template("[09/20 12:00:35] x", "[99/99 99:99:99] "));
+    CHECK(fits_template("anything", ""));
+    static_assert(fits_template("12", "99") && !fits_template("1x", "99"));
+}
+
 TEST_CASE("num::shape sequences") {
     const std::string_view cell =
         "float32[1, 1, 56, 56, 64], float32[2, 1, 3, 3, 64, 32],float32[1, 2]";

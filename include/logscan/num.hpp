@@ -146,6 +146,14 @@ namespace internal {
 constexpr bool is_digit(char c) noexcept {
     return static_cast<unsigned>(static_cast<unsigned char>(c)) - 48u < 10u;
 }
+/// True when the `tmpl.size()` bytes at `p` (the caller knows they are there) follow the
+/// fixed-width template `tmpl`: `9` stands for any ASCII digit, every other byte for itself
+/// (`"[99 99:99:99 "`, a timestamp head checked at once by a hand reader).
+constexpr bool fits_template(const char* p, std::string_view tmpl) noexcept {
+    for (std::size_t i = 0; i < tmpl.size(); ++i)
+        if (tmpl[i] == '9' ? !is_digit(p[i]) : p[i] != tmpl[i]) return false;
+    return true;
+}
 constexpr bool is_alpha(char c) noexcept {
     return static_cast<unsigned>(static_cast<unsigned char>(c) | 0x20u) - 97u < 26u;
 }

@@ -267,7 +267,7 @@ inline bool split_glued(std::string_view run, std::uint64_t bytes, std::string_v
 constexpr bool read_row_tail(std::string_view t, std::array<std::string_view, 6>& g) noexcept {
     const char* p = t.data();
     const char* const e = p + t.size();
-    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    using internal::is_digit;
     const auto lit = [&](std::string_view s) {
         if (static_cast<std::size_t>(e - p) < s.size() || std::string_view(p, s.size()) != s) return false;
         p += s.size();
@@ -278,8 +278,8 @@ constexpr bool read_row_tail(std::string_view t, std::array<std::string_view, 6>
     };
     const auto mib = [&](std::string_view& v) { // \d+\.\d\d
         const char* const b = p;
-        while (p != e && digit(*p)) ++p;
-        if (p == b || e - p < 3 || p[0] != '.' || !digit(p[1]) || !digit(p[2])) return false;
+        while (p != e && is_digit(*p)) ++p;
+        if (p == b || e - p < 3 || p[0] != '.' || !is_digit(p[1]) || !is_digit(p[2])) return false;
         p += 3;
         v = std::string_view(b, static_cast<std::size_t>(p - b));
         return true;
@@ -295,7 +295,7 @@ constexpr bool read_row_tail(std::string_view t, std::array<std::string_view, 6>
     if (!lit("MiB(")) return false;
     spaces();
     const char* const b = p;
-    while (p != e && digit(*p)) ++p;
+    while (p != e && is_digit(*p)) ++p;
     if (p == b) return false;
     g[1] = std::string_view(b, static_cast<std::size_t>(p - b));
     if (!lit("bytes)")) return false;
@@ -359,18 +359,15 @@ flow var_shape_record(state<V>& st, const line& l, std::string_view var, std::st
 // rows begins with. Groups: whole line, day, time, N, FILE, LOGGER, MESSAGE (taken whole: a
 // line holds no `\n`, all the pattern's `.*` excludes).
 constexpr bool read_header_line(std::string_view t, std::array<std::string_view, 7>& g) noexcept {
-    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    using internal::is_digit;
     const char* p = t.data();
     const char* const e = p + t.size();
-    // `[DD HH:MM:SS ` is 13 bytes
-    if (e - p < 13 || p[0] != '[' || !digit(p[1]) || !digit(p[2]) || p[3] != ' ' || !digit(p[4]) || !digit(p[5]) ||
-        p[6] != ':' || !digit(p[7]) || !digit(p[8]) || p[9] != ':' || !digit(p[10]) || !digit(p[11]) || p[12] != ' ')
-        return false;
+    if (e - p < 13 || !internal::fits_template(p, "[99 99:99:99 ")) return false;
     g[1] = std::string_view(p + 1, 2);
     g[2] = std::string_view(p + 4, 8);
     p += 13;
     const char* const n = p;
-    while (p != e && digit(*p)) ++p;
+    while (p != e && is_digit(*p)) ++p;
     if (p == n || p == e || *p != '@') return false;
     g[3] = std::string_view(n, static_cast<std::size_t>(p - n));
     const char* const file = ++p;

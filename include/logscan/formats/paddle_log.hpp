@@ -445,19 +445,11 @@ inline constexpr bool wants_tables = wants_any<V, on_table_event, on_table_row_e
 // The log rule's and the training-step rule's assisting readers (rules.hpp's `assisted`):
 // one pass over the line's head, the message taken whole (a line holds no `\n`, all `.*`
 // excludes); each fills its pattern's groups and declines what it does not read whole.
-constexpr bool digits_at(const char* p, std::size_t n) noexcept {
-    for (std::size_t i = 0; i < n; ++i)
-        if (p[i] < '0' || p[i] > '9') return false;
-    return true;
-}
 // `[MM/DD HH:MM:SS] LOGGER LEVEL: MESSAGE`; groups: line, date, time, logger, level, message.
 constexpr bool read_log_line(std::string_view t, std::array<std::string_view, 6>& g) noexcept {
     const char* p = t.data();
     const char* const e = p + t.size();
-    if (e - p < 18 || p[0] != '[' || !digits_at(p + 1, 2) || p[3] != '/' || !digits_at(p + 4, 2) || p[6] != ' ' ||
-        !digits_at(p + 7, 2) || p[9] != ':' || !digits_at(p + 10, 2) || p[12] != ':' || !digits_at(p + 13, 2) ||
-        p[15] != ']' || p[16] != ' ')
-        return false;
+    if (e - p < 18 || !internal::fits_template(p, "[99/99 99:99:99] ")) return false;
     g[1] = std::string_view(p + 1, 5);
     g[2] = std::string_view(p + 7, 8);
     p += 17;
