@@ -457,6 +457,42 @@ TEST_CASE("num::doubles agree bit for bit with strtod on random decimal strings"
     CHECK(n_long > 100);  // and very long texts
 }
 
+TEST_CASE("num::short decimals (read as m / 10^k) agree with strtod at the 15-digit edge") {
+    // 15 digits are read in one pass, 16 and more by fast_float: both sides of the edge,
+    // with the values where rounding is hardest (runs of 9s, halfway-looking tails)
+    std::mt19937_64 rng(0x5EED);
+    int checked = 0;
+    for (std::size_t total = 1; total <= 17; ++total) {
+        for (std::size_t point = 0; point <= total; ++point) {
+            for (int k = 0; k < 300; ++k) {
+                std::string s = (k % 3 == 0) ? "-" : "";
+                for (std::size_t i = 0; i < total; ++i) {
+                    if (i == point && point != 0) s += '.';
+                    const int style = k % 4;
+                    s += style == 0 ? '9' : style == 1 ? (i + 1 == total ? '5' : '0') : static_cast<char>('0' + rng() % 10);
+                }
+                const double ref = std::strtod(s.c_str(), nullptr);
+                const auto r = logscan::parse_number<double>(s);
+                REQUIRE(r.ok());
+                if (bits(ref) != bits(r.value)) FAIL_CHECK("mismatch on " << s << ": strtod " << ref << " ours " << r.value);
+                ++checked;
+            }
+        }
+    }
+    CHECK(checked > 40000);
+    // the prefix form stops where the number does; an exponent goes the long way
+    const std::string_view t = "196.00MiB(";
+    const auto p = logscan::parse_prefix<double>(t);
+    CHECK(p.value == 196.0);
+    CHECK(p.ptr == t.data() + 6);
+    CHECK(logscan::parse_number<double>("2.5e-3").value == std::strtod("2.5e-3", nullptr));
+    const std::string_view u = "1.5e";
+    CHECK(logscan::parse_prefix<double>(u).ptr == u.data() + 3);
+    CHECK(logscan::parse_number<double>("0.000000000000001").value == std::strtod("0.000000000000001", nullptr));
+    CHECK(std::signbit(logscan::parse_number<double>("-0.0").value));
+    CHECK(logscan::parse_number<double>("+12.25").value == 12.25);
+}
+
 TEST_CASE("num::floats agree bit for bit with strtof") {
     decimal_generator gen(7);
     for (int i = 0; i < 20000; ++i) {
@@ -797,6 +833,19 @@ TEST_CASE("num::shape lists") {
     CHECK(s.element_count().ec == std::errc::invalid_argument);
     CHECK(logscan::shape_dims("[]").ok());
     CHECK(logscan::shape_dims("[9223372036854775807]").ok());
+    // dims at the edges of one-pass reading (up to 18 digits) and of int64_t
+    s = logscan::shape_dims("(999999999999999999, -999999999999999999, +7, -0)");
+    REQUIRE(s.ok());
+    CHECK(std::vector<std::int64_t>(s.begin(), s.end()) ==
+          std::vector<std::int64_t>{999999999999999999, -999999999999999999, 7, 0});
+    s = logscan::shape_dims("(9223372036854775807, -9223372036854775808, 0000000000000000000000012)");
+    REQUIRE(s.ok());
+    CHECK(std::vector<std::int64_t>(s.begin(), s.end()) ==
+          std::vector<std::int64_t>{std::numeric_limits<std::int64_t>::max(), std::numeric_limits<std::int64_t>::min(), 12});
+    CHECK(logscan::shape_dims("(9223372036854775808)").error() == std::errc::result_out_of_range);
+    CHECK(logscan::shape_dims("(-9223372036854775809)").error() == std::errc::result_out_of_range);
+    CHECK(logscan::shape_dims("(18446744073709551616)").error() == std::errc::result_out_of_range); // 2^64: wraps to 0
+    CHECK(logscan::shape_dims("(1, 36893488147419103232)").error() == std::errc::result_out_of_range);
     CHECK(logscan::shape_dims("(4294967296, 4294967296)").element_count().ec ==
           std::errc::result_out_of_range);
 

@@ -389,8 +389,39 @@ LOGSCAN_FORCE_INLINE const char* skip_digits(const char* p, const char* last) no
     return p;
 }
 
+/// Powers of ten a double holds exactly (10^0 .. 10^15).
+inline constexpr double exact_powers_of_ten[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                                    1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
+
+/// A short plain decimal as a double in one pass: `[d, q)` the integer digits (q is not at a
+/// `.` without a digit after it), then an optional `.digits`, no exponent, at most 15 digits
+/// in all (what logs print: `196.00`, `0.0364`, `1234.5678`). Then the digits make an integer
+/// m < 10^15 < 2^53 and the value is m / 10^k: both exact doubles, so the one IEEE division
+/// is the correctly rounded value of the decimal, the same double fast_float gives. False
+/// (nothing written) for anything else: more digits, an exponent.
+LOGSCAN_FORCE_INLINE bool short_decimal(const char* d, const char* q, const char* last, bool negative, double& v,
+                                        const char*& end) noexcept {
+    const char* f = q; // the fraction's digits [f, fe)
+    const char* fe = q;
+    if (q != last && *q == '.') {
+        f = q + 1;
+        fe = skip_digits(f, last);
+    }
+    if (fe != last && (*fe == 'e' || *fe == 'E')) return false;
+    const std::size_t fraction = static_cast<std::size_t>(fe - f);
+    if (static_cast<std::size_t>(q - d) + fraction > 15) return false;
+    std::uint64_t m = 0;
+    for (const char* p = d; p != q; ++p) m = m * 10u + digit_value(*p);
+    for (const char* p = f; p != fe; ++p) m = m * 10u + digit_value(*p);
+    const double x = static_cast<double>(m) / exact_powers_of_ten[fraction];
+    v = negative ? -x : x;
+    end = fe;
+    return true;
+}
+
 /// The run-time fast path of the prefix parsers: one pass of `std::from_chars` (integers) or
-/// fast_float (floats) straight on the input, the sign handled here. Returns false when the
+/// fast_float (floats) straight on the input, the sign handled here; a short plain decimal
+/// (`short_decimal`) read without fast_float. Returns false when the
 /// text needs the grammar-checking slow path: a `.` not followed by a digit (which fast_float
 /// would consume), or, for grouped parsing, a `,` right after the number. The result goes to
 /// scalars (not a struct copy) so that, inlined, it stays in registers.
@@ -425,6 +456,12 @@ LOGSCAN_FORCE_INLINE bool parse_fast(const char* first, const char* last, bool g
         if (q != last) {
             if (*q == '.' && (q + 1 == last || !is_digit(q[1]))) return false; // "1." "1.e5"
             if (groups && *q == ',') return false; // separators: the slow path reads the groups
+        }
+        if constexpr (std::is_same_v<T, double>) {
+            if (short_decimal(d, q, last, *first == '-', v, end)) {
+                ec = std::errc{};
+                return true;
+            }
         }
         const fast_float::from_chars_result fr = fast_float::from_chars(p, last, v);
         if (fr.ec != std::errc{}) return false; // not reached: a digit follows the sign
@@ -1038,9 +1075,12 @@ public:
         constexpr iterator(const char* p, const char* close) noexcept : close_(close) { load(p); }
         // At dim `index` of kept dims (copied: an iterator outlives a temporary list, as the
         // text it reads lazily does; lists of one text compare by position)
-        constexpr iterator(const std::int64_t (&kept)[8], std::size_t count, std::size_t index, const char* open) noexcept
+        // (all eight copied: a fixed-size copy is a few moves, a counted one a slow `rep movs`;
+        // the end iterator copies none: it is never dereferenced)
+        constexpr iterator(const std::int64_t (&kept)[8], bool copy, std::size_t index, const char* open) noexcept
             : pos_(open), kept_mode_(true), index_(static_cast<unsigned char>(index)) {
-            for (std::size_t i = 0; i < count; ++i) kept_[i] = kept[i];
+            if (copy)
+                for (std::size_t i = 0; i < 8; ++i) kept_[i] = kept[i];
         }
         // Positions at the dim at or after p (skipping blanks and a comma), or the end.
         constexpr void load(const char* p) noexcept {
@@ -1070,6 +1110,15 @@ public:
     /// Parses the shape list at the start of [first, last); `ptr()` is one past its closing
     /// bracket (see `parse_shape_prefix`).
     constexpr shape_list(const char* first, const char* last) noexcept { parse(first, last); }
+    /// Parses the shape list at the start of [first, last) into this list, as the constructor
+    /// does, in place (a list kept in a record is refilled without a copy).
+    constexpr void assign(const char* first, const char* last) noexcept {
+        open_ = close_ = ptr_ = nullptr;
+        dtype_ = {};
+        count_ = 0;
+        ec_ = std::errc::invalid_argument;
+        parse(first, last);
+    }
 
     /// True when the list is well formed.
     constexpr bool ok() const noexcept { return ec_ == std::errc{}; }
@@ -1093,11 +1142,11 @@ public:
     /// First dim (equals `end()` when there is none or the list is invalid).
     constexpr iterator begin() const noexcept {
         if (!ok()) return iterator(close_, close_);
-        return count_ <= inline_dims ? iterator(kept_, count_, 0, open_) : iterator(open_ + 1, close_);
+        return count_ <= inline_dims ? iterator(kept_, true, 0, open_) : iterator(open_ + 1, close_);
     }
     /// Past the last dim.
     constexpr iterator end() const noexcept {
-        return ok() && count_ <= inline_dims ? iterator(kept_, 0, count_, open_) : iterator(close_, close_);
+        return ok() && count_ <= inline_dims ? iterator(kept_, false, count_, open_) : iterator(close_, close_);
     }
 
     /// The product of the dims (1 for `()`); `result_out_of_range` if it overflows `int64_t`,
@@ -1140,13 +1189,25 @@ private:
         count_ = 0;
         if (p != last && *p == closer) return finish(p);
         for (;;) {
-            const internal::decimal_scan s = internal::scan_decimal(p, last, false, false);
-            if (!s.found) return fail(p, std::errc::invalid_argument);
-            const value_result<std::int64_t> d = internal::accumulate_integer<std::int64_t>(s.digits, s.end, s.negative);
-            if (!d.ok()) return fail(p, std::errc::result_out_of_range);
-            if (count_ < inline_dims) kept_[count_] = d.value;
+            // a dim, `[+-]digits`, read in one pass (up to 18 digits cannot overflow)
+            const char* q = p;
+            const bool negative = q != last && *q == '-';
+            if (q != last && (*q == '-' || *q == '+')) ++q;
+            const char* const digits = q;
+            std::uint64_t acc = 0;
+            while (q != last && is_digit(*q)) acc = acc * 10u + internal::digit_value(*q++);
+            if (q == digits) return fail(p, std::errc::invalid_argument);
+            std::int64_t dim = 0;
+            if (q - digits <= 18) {
+                dim = negative ? -static_cast<std::int64_t>(acc) : static_cast<std::int64_t>(acc);
+            } else { // (acc may have wrapped: read again with the overflow test)
+                const value_result<std::int64_t> d = internal::accumulate_integer<std::int64_t>(digits, q, negative);
+                if (!d.ok()) return fail(p, std::errc::result_out_of_range);
+                dim = d.value;
+            }
+            if (count_ < inline_dims) kept_[count_] = dim;
             ++count_;
-            p = internal::skip_blanks(s.end, last);
+            p = internal::skip_blanks(q, last);
             if (p == last) return fail(p, std::errc::invalid_argument);
             if (*p == closer) return finish(p);
             if (*p != ',') return fail(p, std::errc::invalid_argument);

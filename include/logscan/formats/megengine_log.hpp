@@ -213,13 +213,13 @@ namespace detail {
 
 enum : std::uint32_t { normal = 0, var_shapes = 1, mem_table = 2 };
 
-// The patterns are written so that each byte decides the path (the regex engine's one-pass
-// kind, its fastest); what a one-pass pattern cannot say (a level that may be absent before
-// a free-form message, a shape's grammar, a printf row whose cells may touch) is checked in
-// the handlers, and a line that fails the check is `text` (or, for a row, an `error`).
+// The message patterns are written so that each byte decides the path (the regex engine's
+// one-pass kind, its fastest) and run on the message after the level, so that their first
+// bytes tell them apart; the header pattern (a level that may be absent before a free-form
+// message) has a hand reader. What a one-pass pattern cannot say (a shape's grammar, a printf
+// row whose cells may touch) is checked in the handlers, and a line that fails the check is
+// `text` (or, for a row, an `error`).
 #define LOGSCAN_MEGENGINE_NUM R"((\d+(?:\.\d+)?))"
-// an optional level word before a message that has a record of its own
-#define LOGSCAN_MEGENGINE_LEVEL R"((?:(?:DBG|WRN|ERR|CRIT(?:ICAL)?) )?)"
 
 template <class T>
 T number_or(std::string_view s, T fallback) noexcept {
@@ -230,21 +230,29 @@ T number_or(std::string_view s, T fallback) noexcept {
 template <class V>
 struct state {
     V& vis;
+    var_shape shape{};        // a var_shape record, its dims parsed in place by the var-shape reader
+    bool shape_read = false;  // (set by the reader, taken by the record)
     // the `text` record of a line (trailing spaces removed; blank lines yield nothing)
     flow text(const line& l) { return text_record(vis, l); }
+    // `shape` with the dims of `text`: the reader's, when it parsed this very text, else parsed now.
+    var_shape& take_shape(std::string_view text) noexcept {
+        if (!shape_read || shape.shape.brackets().data() != text.data()) shape.shape = shape_dims(text);
+        shape_read = false;
+        return shape;
+    }
 };
 
-// Splits REST into level and message (formats.md: DBG, WRN, ERR, CRIT, CRITICAL).
+// Splits REST into level and message (formats.md: DBG, WRN, ERR, CRIT, CRITICAL): the level
+// left null when none is printed (the record's level is then `INFO`).
 constexpr void split_level(std::string_view rest, std::string_view& level, std::string_view& message) noexcept {
     for (std::string_view w : {std::string_view("DBG"), std::string_view("WRN"), std::string_view("ERR"),
                                std::string_view("CRITICAL"), std::string_view("CRIT")}) {
         if (rest.size() > w.size() && rest.starts_with(w) && rest[w.size()] == ' ') {
-            level = w;
+            level = rest.substr(0, w.size());
             message = rest.substr(w.size() + 1);
             return;
         }
     }
-    level = "INFO";
     message = rest;
 }
 
@@ -343,22 +351,23 @@ inline bool parse_row(const line& l, mem_alloc& r) noexcept {
 template <class V>
 flow var_shape_record(state<V>& st, const line& l, std::string_view var, std::string_view replica, std::string_view shape) {
     if constexpr (wants_any<V, on_var_shape_event>) { // (the dims parsed once, into the record)
-        const var_shape r{l.number, var,
-                          replica.empty() ? std::nullopt : std::optional<std::uint64_t>(number_or<std::uint64_t>(replica, 0)),
-                          shape_dims(shape)};
+        var_shape& r = st.take_shape(shape);
         if (!r.shape.ok()) return st.text(l); // `(1,,2)`: not a shape
-        return LOGSCAN_VISIT(st.vis, on_var_shape, r);
+        r.line = l.number;
+        r.var = var;
+        r.replica = replica.empty() ? std::nullopt : std::optional<std::uint64_t>(number_or<std::uint64_t>(replica, 0));
+        return LOGSCAN_VISIT(st.vis, on_var_shape, std::as_const(r));
     } else {
-        if (!shape_dims(shape).ok()) return st.text(l);
+        if (!st.take_shape(shape).shape.ok()) return st.text(l);
         return flow::proceed;
     }
 }
 
 // A header line, `[DD HH:MM:SS N@FILE:LOGGER] MESSAGE`, read in one pass: the header rule's
 // assisting reader (see read_var_shape_line), for the line every record but the blocks'
-// rows begins with. Groups: whole line, day, time, N, FILE, LOGGER, MESSAGE (taken whole: a
-// line holds no `\n`, all the pattern's `.*` excludes).
-constexpr bool read_header_line(std::string_view t, std::array<std::string_view, 7>& g) noexcept {
+// rows begins with. Groups: whole line, day, time, N, FILE, LOGGER, LEVEL (null when none is
+// printed), MESSAGE (taken whole: a line holds no `\n`, all the pattern's `.*` excludes).
+constexpr bool read_header_line(std::string_view t, std::array<std::string_view, 8>& g) noexcept {
     using internal::is_digit;
     const char* p = t.data();
     const char* const e = p + t.size();
@@ -378,7 +387,7 @@ constexpr bool read_header_line(std::string_view t, std::array<std::string_view,
     while (p != e && *p != ']') ++p; // [^\]]*
     if (e - p < 2 || p[1] != ' ') return false;
     g[5] = std::string_view(logger, static_cast<std::size_t>(p - logger));
-    g[6] = std::string_view(p + 2, static_cast<std::size_t>(e - (p + 2)));
+    split_level(std::string_view(p + 2, static_cast<std::size_t>(e - (p + 2))), g[6], g[7]);
     g[0] = t;
     return true;
 }
@@ -386,8 +395,12 @@ constexpr bool read_header_line(std::string_view t, std::array<std::string_view,
 // A var-shape block line, ` VAR[@R]: (d, d, ...)`, read in one pass: the var-shape rule's
 // assisting reader (rules.hpp's `assisted`), for the lines that are most of a log with
 // shape blocks. It fills the pattern's groups (whole line, var, replica or null, shape) and
-// declines every line it does not read whole; the pattern then decides.
-constexpr bool read_var_shape_line(std::string_view t, std::array<std::string_view, 4>& g) noexcept {
+// declines every line it does not read whole; the pattern then decides. The dims are
+// parsed here, into `shape` (`shape_read` then true), for the record: a well-formed list
+// holds no parenthesis, so parsing it is the pattern's `[^()]*` check too.
+constexpr bool read_var_shape_line(std::string_view t, std::array<std::string_view, 4>& g, shape_list& shape,
+                                   bool& shape_read) noexcept {
+    shape_read = false;
     const char* p = t.data();
     const char* const e = p + t.size();
     if (p == e || *p != ' ') return false;
@@ -402,8 +415,11 @@ constexpr bool read_var_shape_line(std::string_view t, std::array<std::string_vi
         g[2] = std::string_view(d, static_cast<std::size_t>(p - d));
     }
     if (e - p < 4 || p[0] != ':' || p[1] != ' ' || p[2] != '(' || e[-1] != ')') return false; // : (...)
-    for (const char* q = p + 3; q != e - 1; ++q)
-        if (*q == '(' || *q == ')') return false; // [^()]*
+    shape.assign(p + 2, e);
+    shape_read = shape.ok() && shape.ptr() == e;
+    if (!shape_read) // not a shape (`(1,,2)` is `text`), but the pattern's line if [^()]*
+        for (const char* q = p + 3; q != e - 1; ++q)
+            if (*q == '(' || *q == ')') return false;
     g[3] = std::string_view(p + 2, static_cast<std::size_t>(e - (p + 2)));
     g[0] = t;
     return true;
@@ -417,13 +433,14 @@ template <class V>
 auto make_rules(state<V>& st) {
     constexpr bool shapes = wants_any<V, on_var_shape_event, on_text_event>;          // a shape, or text if it is none
     constexpr bool table = wants_any<V, on_mem_alloc_event, on_text_event, on_error_event>; // rows, text, rows cut off
-    auto header = rule<R"(\[(\d\d) (\d\d:\d\d:\d\d) (\d+)@([^:]*):([^\]]*)\] (.*))",
+    auto header = rule<R"(\[(\d\d) (\d\d:\d\d:\d\d) (\d+)@([^:]*):([^\]]*)\] (?:(DBG|WRN|ERR|CRIT(?:ICAL)?) )?(.*))",
                        "[06 15:13:35 330@env.py:meghair.train.env] WRN --fast-run not enabled; execution may be slow",
                        "[06 15:13:36 272@(unknown file):megskull.graph.fprop] FpropEnv(val): shapes of var nodes:">(
         [&](const auto& m, rule_context& ctx) {
             ctx.mode = normal; // a header line ends any block
-            std::string_view level, message;
-            split_level(m.template get<6>(), level, message);
+            const std::string_view printed = m.template get<6>();
+            const std::string_view level = printed.empty() ? std::string_view("INFO") : printed;
+            const std::string_view message = m.template get<7>();
             if (LOGSCAN_VISIT_LAZY(st.vis, on_log, log, [&] { // (get<>: clang 14 cannot capture bindings)
                     return log{ctx.current.number, number_or<int>(m.template get<1>(), 0), m.template get<2>(),
                                number_or<std::uint64_t>(m.template get<3>(), 0), m.template get<4>(), m.template get<5>(),
@@ -448,8 +465,8 @@ auto make_rules(state<V>& st) {
         .when(shapes || table || // (it ends the blocks) or its records
               wants_any<V, on_log_event, on_workspace_bound_event, on_fprop_start_event, on_graph_opt_event,
                         on_opr_seq_event, on_mem_alloc_stats_event>)
-        .template then<6>(
-            rule<LOGSCAN_MEGENGINE_LEVEL R"(FpropEnv\(([^)]*)\): start fprop VarNode\(owner_opr=([^{}]*)\{([^{}@]*)@(0x[0-9a-fA-F]+)\}\))",
+        .template then<7>( // (on the message: the level, if printed, is group 6)
+            rule<R"(FpropEnv\(([^)]*)\): start fprop VarNode\(owner_opr=([^{}]*)\{([^{}@]*)@(0x[0-9a-fA-F]+)\}\))",
                  "FpropEnv(val): start fprop VarNode(owner_opr=data{DataProvider@0x7f349a5c59e8})">(
                 [&](const auto& m, rule_context& ctx) {
                     return LOGSCAN_VISIT_LAZY(st.vis, on_fprop_start, fprop_start, [&] {
@@ -458,15 +475,15 @@ auto make_rules(state<V>& st) {
                     });
                 })
                 .when(wants_any<V, on_fprop_start_event>),
-            rule<LOGSCAN_MEGENGINE_LEVEL R"(FpropEnv\([^)]*\): var node shape: +([^@: ]+)(?:@(\d+))?: (\([^()]*\)))",
+            rule<R"(FpropEnv\([^)]*\): var node shape: +([^@: ]+)(?:@(\d+))?: (\([^()]*\)))",
                  "FpropEnv(val): var node shape:  data: (32, 3, 224, 224)">([&](const auto& m, rule_context& ctx) {
                 auto [all, var, replica, shape] = m;
                 return var_shape_record(st, ctx.current, var, replica, shape);
             }).when(shapes),
-            rule<LOGSCAN_MEGENGINE_LEVEL R"(FpropEnv\([^)]*\): shapes of var nodes:)">(
+            rule<R"(FpropEnv\([^)]*\): shapes of var nodes:)">(
                 [](const auto&, rule_context& ctx) { ctx.mode = var_shapes; })
                 .when(shapes),
-            rule<LOGSCAN_MEGENGINE_LEVEL R"(graph optimization: applied (\d+) passes, total (\d+) var\(s\) replaced; time=)" LOGSCAN_MEGENGINE_NUM R"( ?ms)",
+            rule<R"(graph optimization: applied (\d+) passes, total (\d+) var\(s\) replaced; time=)" LOGSCAN_MEGENGINE_NUM R"( ?ms)",
                  "graph optimization: applied 8 passes, total 5757 var(s) replaced; time=74.64ms">(
                 [&](const auto& m, rule_context& ctx) {
                     return LOGSCAN_VISIT_LAZY(st.vis, on_graph_opt, graph_opt, [&] {
@@ -476,7 +493,7 @@ auto make_rules(state<V>& st) {
                     });
                 })
                 .when(wants_any<V, on_graph_opt_event>),
-            rule<LOGSCAN_MEGENGINE_LEVEL R"(opr seq of length (\d+):(.*))", "opr seq of length 804: var_static=533 no_sys_alloc=0">(
+            rule<R"(opr seq of length (\d+):(.*))", "opr seq of length 804: var_static=533 no_sys_alloc=0">(
                 [&](const auto& m, rule_context& ctx) {
                     return LOGSCAN_VISIT_LAZY(st.vis, on_opr_seq, opr_seq, [&] {
                         auto [all, length, params] = m;
@@ -484,9 +501,9 @@ auto make_rules(state<V>& st) {
                     });
                 })
                 .when(wants_any<V, on_opr_seq_event>),
-            rule<LOGSCAN_MEGENGINE_LEVEL R"(static memory allocation:)">([](const auto&, rule_context& ctx) { ctx.mode = mem_table; })
+            rule<R"(static memory allocation:)">([](const auto&, rule_context& ctx) { ctx.mode = mem_table; })
                 .when(table),
-            rule<LOGSCAN_MEGENGINE_LEVEL R"(static mem alloc: nr_opr=(\d+) nr_var=(\d+) realtime=)" LOGSCAN_MEGENGINE_NUM
+            rule<R"(static mem alloc: nr_opr=(\d+) nr_var=(\d+) realtime=)" LOGSCAN_MEGENGINE_NUM
                  R"(msec\(si)" LOGSCAN_MEGENGINE_NUM R"( mp\+re)" LOGSCAN_MEGENGINE_NUM R"( omp)" LOGSCAN_MEGENGINE_NUM
                  R"( alloc)" LOGSCAN_MEGENGINE_NUM R"(\))",
                  "static mem alloc: nr_opr=397 nr_var=533 realtime=26.04msec(si3.31 mp+re7.10 omp0.03 alloc15.60)">(
@@ -508,7 +525,9 @@ auto make_rules(state<V>& st) {
                 auto [all, var, replica, shape] = m;
                 return var_shape_record(st, ctx.current, var, replica, shape);
             })
-            .assisted(read_var_shape_line)
+            .assisted([&st](std::string_view t, std::array<std::string_view, 4>& g) {
+                return read_var_shape_line(t, g, st.shape.shape, st.shape_read);
+            })
             .in_modes(1u << var_shapes)
             .when(shapes),
         rule<R"( *comp_node +alloc +lower_bound +upper_bound *)", " comp_node           alloc                      lower_bound         upper_bound">(
@@ -517,7 +536,6 @@ auto make_rules(state<V>& st) {
 }
 
 #undef LOGSCAN_MEGENGINE_NUM
-#undef LOGSCAN_MEGENGINE_LEVEL
 
 // Lines no rule takes: in a memory table, its rows (mem_alloc) and rows cut off (error);
 // anything else is text.
