@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "support/alloc_counter.hpp"
@@ -246,4 +247,31 @@ TEST_CASE("lines::a callable is a line visitor") {
     std::size_t lines = 0;
     CHECK(logscan::for_each_line(src, [&](const logscan::line&) { ++lines; }, std::span<char>(carry)).ok());
     CHECK(lines == 2);
+}
+
+TEST_CASE("lines::trim and trim_right: runs of spaces and tabs of every length around a word") {
+    // runs skipped eight spaces at a time, then byte by byte: every length of padding on both
+    // sides, with a tab at each place of it, against the byte-by-byte definition
+    const auto blank = [](char c) { return c == ' ' || c == '\t'; };
+    for (std::size_t left = 0; left < 20; ++left) {
+        for (std::size_t right = 0; right < 20; ++right) {
+            for (std::size_t tab = 0; tab <= left + right + 1; ++tab) {
+                std::string s = std::string(left, ' ') + "a b" + std::string(right, ' ');
+                if (tab < left) s[tab] = '\t';
+                else if (tab > left && tab - left - 1 < right) s[left + 3 + (tab - left - 1)] = '\t';
+                std::size_t b = 0, e = s.size();
+                while (b < e && blank(s[b])) ++b;
+                while (e > b && blank(s[e - 1])) --e;
+                CHECK(logscan::internal::trim(s) == std::string_view(s).substr(b, e - b));
+                CHECK(logscan::internal::trim(s) == "a b");
+                CHECK(logscan::internal::trim_right(s) == std::string_view(s).substr(0, e));
+            }
+        }
+    }
+    for (std::size_t n = 0; n < 30; ++n) { // all blank: empty
+        CHECK(logscan::internal::trim(std::string(n, ' ')).empty());
+        CHECK(logscan::internal::trim_right(std::string(n, ' ') + "\t").empty());
+    }
+    static_assert(logscan::internal::trim("          x          ") == "x");
+    static_assert(logscan::internal::trim_right("x                 \t") == "x");
 }

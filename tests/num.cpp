@@ -491,6 +491,18 @@ TEST_CASE("num::short decimals (read as m / 10^k) agree with strtod at the 15-di
     CHECK(logscan::parse_number<double>("0.000000000000001").value == std::strtod("0.000000000000001", nullptr));
     CHECK(std::signbit(logscan::parse_number<double>("-0.0").value));
     CHECK(logscan::parse_number<double>("+12.25").value == 12.25);
+    // grouped: 15 digits in one pass, 16 by the slow path; a group must be three digits
+    CHECK(logscan::parse_grouped<double>("123,456,789,012.345").value == std::strtod("123456789012.345", nullptr));
+    CHECK(logscan::parse_grouped<double>("-999,999,999,999,999").value == -999999999999999.0);
+    CHECK(logscan::parse_grouped<double>("9,999,999,999,999,999.5").value == std::strtod("9999999999999999.5", nullptr));
+    CHECK(logscan::parse_grouped<double>("3,983.23").value == std::strtod("3983.23", nullptr));
+    const std::string_view g = "1,234,56";
+    const auto gp = logscan::parse_grouped_prefix<double>(g.data(), g.data() + g.size());
+    CHECK(gp.value == 1234.0);
+    CHECK(gp.ptr == g.data() + 5);
+    CHECK_FALSE(logscan::parse_grouped<double>("0,123").ok());
+    CHECK_FALSE(logscan::parse_grouped<double>("1,234.").ok());
+    CHECK(logscan::parse_grouped<double>("1,234e2").value == 123400.0);
 }
 
 TEST_CASE("num::floats agree bit for bit with strtof") {
@@ -1056,4 +1068,51 @@ TEST_CASE("num::no heap allocation") {
                                 : logscan::shape_dims("float32[1, 784]")) isink += d);
     CHECK(sink > 0);
     CHECK(isink != 0);
+}
+
+TEST_CASE("num::text_cursor reads what the regex classes say, numbers converted as read") {
+    // `(\d+)\s+(\d+)\s+(\S.*)`
+    logscan::text_cursor c("12 \t4096\f\vconv1/W b");
+    std::uint64_t a = 0, b = 0;
+    std::string_view name;
+    CHECK((c.unsigned_integer(a) && c.whitespace() && c.unsigned_integer(b) && c.whitespace() && c.rest(name)));
+    CHECK(a == 12);
+    CHECK(b == 4096);
+    CHECK(name == "conv1/W b");
+    CHECK(c.at_end());
+    // the uint64 edge: 20 digits fit up to 2^64 - 1; leading zeros do not count
+    logscan::text_cursor m("18446744073709551615");
+    CHECK(m.unsigned_integer(a));
+    CHECK(a == std::numeric_limits<std::uint64_t>::max());
+    logscan::text_cursor o("18446744073709551616");
+    CHECK_FALSE(o.unsigned_integer(a));
+    logscan::text_cursor z("0000000000000000000000042x");
+    CHECK(z.unsigned_integer(a));
+    CHECK(a == 42);
+    CHECK(z.rest_view() == "x");
+    CHECK_FALSE(z.unsigned_integer(a)); // no digit
+    // words, blanks, literals
+    logscan::text_cursor w("  7 _\r");
+    std::string_view word, d;
+    CHECK(w.blanks());
+    CHECK(w.digits(d));
+    CHECK(d == "7");
+    CHECK_FALSE(w.word(word)); // at a space
+    CHECK(w.whitespace());
+    CHECK(w.word(word));
+    CHECK(word == "_");
+    CHECK_FALSE(w.at_end()); // `\r` is whitespace, not part of the word
+    CHECK(w.whitespace());
+    CHECK(w.at_end());
+    CHECK_FALSE(w.whitespace()); // at least one
+    logscan::text_cursor r(" x");
+    CHECK_FALSE(r.rest(name)); // `\S.*`: not from a space
+    logscan::text_cursor l("MiB(12");
+    CHECK_FALSE(l.literal("MiB)"));
+    CHECK(l.literal("MiB("));
+    CHECK(l.unsigned_integer(a));
+    CHECK(a == 12);
+    logscan::text_cursor e("");
+    CHECK_FALSE(e.rest(name));
+    CHECK(e.at_end());
 }

@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include <string>
 #include <string_view>
 
 namespace {
@@ -37,4 +38,31 @@ TEST_CASE("utf8::invalid_length is the maximal subpart") {
     CHECK(invalid("\xed\xa0\x80") == 1);       // ED then A0 does not fit: ED alone
     CHECK(invalid("\xe0\x80\x80") == 1);       // E0 then 80 does not fit
     CHECK(invalid("\xc0\xaf") == 1);           // C0 starts nothing
+}
+
+TEST_CASE("utf8::printable_ascii: every byte 0x20-0x7E, at every position of a word and the tail") {
+    // each byte value at each position of a 19-byte line (two 8-byte words and a tail of
+    // three), among printable bytes (the two ends of the range included): printable exactly
+    // when the byte is in [0x20, 0x7E], as the byte-by-byte definition says
+    for (int b = 0; b < 256; ++b) {
+        const bool printable = b >= 0x20 && b <= 0x7E;
+        for (std::size_t at = 0; at < 19; ++at) {
+            std::string s(19, ' ');
+            for (std::size_t i = 0; i < s.size(); ++i) s[i] = i % 2 ? '~' : ' ';
+            s[at] = static_cast<char>(b);
+            if (logscan::internal::printable_ascii(s) != printable)
+                FAIL_CHECK("byte " << b << " at " << at << ": printable_ascii says " << !printable);
+            CHECK(logscan::internal::is_binary_text(s) == (b < 0x20 || b == 0x7F || (b >= 0x80)));
+        }
+    }
+    // a low byte next to a high one (a borrow across bytes) and lines of every length
+    CHECK_FALSE(logscan::internal::printable_ascii(std::string_view("abc\x1f\x80xyzabc", 10)));
+    CHECK_FALSE(logscan::internal::printable_ascii("abcdefg\x7f"));
+    CHECK(logscan::internal::printable_ascii(""));
+    for (std::size_t n = 0; n < 40; ++n) {
+        CHECK(logscan::internal::printable_ascii(std::string(n, 'x')));
+        if (n > 0) CHECK_FALSE(logscan::internal::printable_ascii(std::string(n - 1, 'x') + '\t'));
+    }
+    static_assert(logscan::internal::printable_ascii("compile time ~"));
+    static_assert(!logscan::internal::printable_ascii("tab\there"));
 }

@@ -61,16 +61,28 @@ struct line {
 namespace internal {
 /// Spaces and tabs: what trimming removes.
 constexpr bool is_space(char c) noexcept { return c == ' ' || c == '\t'; }
-/// `s` without leading and trailing spaces and tabs.
+/// True when the 8 bytes at `p` are all spaces (the padding of aligned tables and logs).
+inline bool eight_spaces(const char* p) noexcept {
+    std::uint64_t v = 0;
+    std::memcpy(&v, p, 8);
+    return v == 0x2020202020202020ull;
+}
+/// `s` without leading and trailing spaces and tabs (runs of spaces skipped 8 at a time).
 constexpr std::string_view trim(std::string_view s) noexcept {
     std::size_t b = 0, e = s.size();
+    if (!std::is_constant_evaluated())
+        while (e - b >= 8 && eight_spaces(s.data() + b)) b += 8;
     while (b < e && is_space(s[b])) ++b;
+    if (!std::is_constant_evaluated())
+        while (e - b >= 8 && eight_spaces(s.data() + e - 8)) e -= 8;
     while (e > b && is_space(s[e - 1])) --e;
     return s.substr(b, e - b);
 }
 /// `s` without trailing spaces and tabs (a `text` record's text).
 constexpr std::string_view trim_right(std::string_view s) noexcept {
     std::size_t e = s.size();
+    if (!std::is_constant_evaluated())
+        while (e >= 8 && eight_spaces(s.data() + e - 8)) e -= 8;
     while (e > 0 && is_space(s[e - 1])) --e;
     return s.substr(0, e);
 }

@@ -393,14 +393,15 @@ LOGSCAN_FORCE_INLINE const char* skip_digits(const char* p, const char* last) no
 inline constexpr double exact_powers_of_ten[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                                     1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
 
-/// A short plain decimal as a double in one pass: `[d, q)` the integer digits (q is not at a
-/// `.` without a digit after it), then an optional `.digits`, no exponent, at most 15 digits
-/// in all (what logs print: `196.00`, `0.0364`, `1234.5678`). Then the digits make an integer
-/// m < 10^15 < 2^53 and the value is m / 10^k: both exact doubles, so the one IEEE division
-/// is the correctly rounded value of the decimal, the same double fast_float gives. False
-/// (nothing written) for anything else: more digits, an exponent.
-LOGSCAN_FORCE_INLINE bool short_decimal(const char* d, const char* q, const char* last, bool negative, double& v,
-                                        const char*& end) noexcept {
+/// A short plain decimal as a double in one pass: `m` the value of its integer part's
+/// `digits` digits (separators skipped), `q` one past that part (not at a `.` without a
+/// digit after it), then an optional `.digits`, no exponent, at most 15 digits in all (what
+/// logs print: `196.00`, `0.0364`, `3,983.23`). Then the digits make an integer m < 10^15 <
+/// 2^53 and the value is m / 10^k: both exact doubles, so the one IEEE division is the
+/// correctly rounded value of the decimal, the same double fast_float gives. False (nothing
+/// written) for anything else: more digits, an exponent.
+LOGSCAN_FORCE_INLINE bool short_decimal(std::uint64_t m, std::size_t digits, const char* q, const char* last,
+                                        bool negative, double& v, const char*& end) noexcept {
     const char* f = q; // the fraction's digits [f, fe)
     const char* fe = q;
     if (q != last && *q == '.') {
@@ -409,13 +410,33 @@ LOGSCAN_FORCE_INLINE bool short_decimal(const char* d, const char* q, const char
     }
     if (fe != last && (*fe == 'e' || *fe == 'E')) return false;
     const std::size_t fraction = static_cast<std::size_t>(fe - f);
-    if (static_cast<std::size_t>(q - d) + fraction > 15) return false;
-    std::uint64_t m = 0;
-    for (const char* p = d; p != q; ++p) m = m * 10u + digit_value(*p);
+    if (digits + fraction > 15) return false;
     for (const char* p = f; p != fe; ++p) m = m * 10u + digit_value(*p);
     const double x = static_cast<double>(m) / exact_powers_of_ten[fraction];
     v = negative ? -x : x;
     end = fe;
+    return true;
+}
+
+/// The integer part [d, q) of a short decimal (see `short_decimal`) with `,` groups of three
+/// after it, as `scan_decimal` reads them (a first run of 1-3 digits not starting with 0,
+/// then `,ddd` not followed by a digit): its value, digit count and end. False when there
+/// is no group or too many digits for a short decimal.
+LOGSCAN_FORCE_INLINE bool short_groups(const char* d, const char*& q, const char* last, std::uint64_t& m,
+                                       std::size_t& digits) noexcept {
+    if (q - d > 3 || *d == '0') return false;
+    m = 0;
+    for (const char* p = d; p != q; ++p) m = m * 10u + digit_value(*p);
+    digits = static_cast<std::size_t>(q - d);
+    const char* g = q;
+    while (last - g >= 4 && g[0] == ',' && is_digit(g[1]) && is_digit(g[2]) && is_digit(g[3]) &&
+           (last - g == 4 || !is_digit(g[4]))) {
+        if ((digits += 3) > 15) return false;
+        m = m * 1000u + digit_value(g[1]) * 100u + digit_value(g[2]) * 10u + digit_value(g[3]);
+        g += 4;
+    }
+    if (g == q) return false;
+    q = g;
     return true;
 }
 
@@ -453,15 +474,23 @@ LOGSCAN_FORCE_INLINE bool parse_fast(const char* first, const char* last, bool g
         return true;
     } else {
         const char* q = skip_digits(d, last); // end of the integer digits
-        if (q != last) {
-            if (*q == '.' && (q + 1 == last || !is_digit(q[1]))) return false; // "1." "1.e5"
-            if (groups && *q == ',') return false; // separators: the slow path reads the groups
+        std::uint64_t m = 0;                  // (a short decimal's integer part)
+        std::size_t digits = static_cast<std::size_t>(q - d);
+        const bool grouped = q != last && groups && *q == ',';
+        if (grouped) { // separators: read here when short, else by the slow path
+            if constexpr (!std::is_same_v<T, double>) return false;
+            else if (!short_groups(d, q, last, m, digits)) return false;
+        } else if constexpr (std::is_same_v<T, double>) {
+            if (digits <= 15)
+                for (const char* c = d; c != q; ++c) m = m * 10u + digit_value(*c);
         }
+        if (q != last && *q == '.' && (q + 1 == last || !is_digit(q[1]))) return false; // "1." "1.e5"
         if constexpr (std::is_same_v<T, double>) {
-            if (short_decimal(d, q, last, *first == '-', v, end)) {
+            if (short_decimal(m, digits, q, last, *first == '-', v, end)) {
                 ec = std::errc{};
                 return true;
             }
+            if (grouped) return false; // (the slow path reads the groups with what follows)
         }
         const fast_float::from_chars_result fr = fast_float::from_chars(p, last, v);
         if (fr.ec != std::errc{}) return false; // not reached: a digit follows the sign
@@ -1369,6 +1398,94 @@ private:
 constexpr shape_sequence shape_lists(std::string_view text) noexcept {
     return shape_sequence(text);
 }
+
+// ---------------------------------------------------------------------------------------
+// A cursor for one-pass hand readers
+// ---------------------------------------------------------------------------------------
+
+/// A cursor over one line for one-pass hand readers (the readers of assisted rules, the
+/// small fixed grammars of a format's lines): each step checks the piece at the cursor and
+/// consumes it, or returns false. A step that returns false may have moved the cursor: a
+/// reader gives up on the line then. Numbers are converted in the same pass that finds them.
+/// The character classes are the regex engine's (`\d`: ASCII digits; `\s`: space, tab,
+/// `\n`, `\r`, `\f`, `\v`), so a reader written with it says exactly what its pattern says.
+/// \code
+/// logscan::text_cursor c("12 4096 conv1/W");           // `(\d+)\s+(\d+)\s+(\S.*)`
+/// std::uint64_t id, size;
+/// std::string_view name;
+/// bool ok = c.unsigned_integer(id) && c.whitespace() && c.unsigned_integer(size) && c.whitespace() &&
+///           c.rest(name);                              // name == "conv1/W"
+/// \endcode
+class text_cursor {
+public:
+    /// At the start of `text`.
+    constexpr explicit text_cursor(std::string_view text) noexcept
+        : p_(text.data()), e_(text.data() + text.size()) {}
+    /// True when all of the text is consumed.
+    constexpr bool at_end() const noexcept { return p_ == e_; }
+    /// The unconsumed text.
+    constexpr std::string_view rest_view() const noexcept { return {p_, static_cast<std::size_t>(e_ - p_)}; }
+    /// The exact bytes `s` (`literal("MiB(")`).
+    constexpr bool literal(std::string_view s) noexcept {
+        if (static_cast<std::size_t>(e_ - p_) < s.size() || std::string_view(p_, s.size()) != s) return false;
+        p_ += s.size();
+        return true;
+    }
+    /// `\d+` as an unsigned integer (false when there is no digit, or the value does not fit).
+    constexpr bool unsigned_integer(std::uint64_t& v) noexcept {
+        const char* const b = p_;
+        std::uint64_t acc = 0;
+        while (p_ != e_ && internal::is_digit(*p_)) acc = acc * 10u + internal::digit_value(*p_++);
+        if (p_ == b) return false;
+        if (p_ - b > 19) { // (up to 19 digits cannot overflow; past that acc may have wrapped)
+            const value_result<std::uint64_t> r = internal::accumulate_integer<std::uint64_t>(b, p_, false);
+            if (!r.ok()) return false;
+            acc = r.value;
+        }
+        v = acc;
+        return true;
+    }
+    /// `\d+`, its text.
+    constexpr bool digits(std::string_view& out) noexcept {
+        const char* const b = p_;
+        while (p_ != e_ && internal::is_digit(*p_)) ++p_;
+        out = std::string_view(b, static_cast<std::size_t>(p_ - b));
+        return p_ != b;
+    }
+    /// `[ \t]*`: any number of blanks (always true).
+    constexpr bool blanks() noexcept {
+        p_ = internal::skip_blanks(p_, e_);
+        return true;
+    }
+    /// `\s+`: at least one whitespace byte, all of them consumed.
+    constexpr bool whitespace() noexcept {
+        const char* const b = p_;
+        while (p_ != e_ && is_regex_space(*p_)) ++p_;
+        return p_ != b;
+    }
+    /// `\S+`: at least one non-whitespace byte, all of them consumed.
+    constexpr bool word(std::string_view& out) noexcept {
+        const char* const b = p_;
+        while (p_ != e_ && !is_regex_space(*p_)) ++p_;
+        out = std::string_view(b, static_cast<std::size_t>(p_ - b));
+        return p_ != b;
+    }
+    /// `\S.*` to the end of the text (a line holds no `\n`): the rest, which must not start
+    /// with whitespace or be empty.
+    constexpr bool rest(std::string_view& out) noexcept {
+        if (p_ == e_ || is_regex_space(*p_)) return false;
+        out = rest_view();
+        p_ = e_;
+        return true;
+    }
+
+private:
+    static constexpr bool is_regex_space(char c) noexcept {
+        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+    }
+    const char* p_;
+    const char* e_;
+};
 
 } // namespace logscan
 

@@ -680,8 +680,9 @@ private:
     // cell longer than its span (Python's str.format never cuts: it pushes the rest of the
     // row right) shows as text in the gutter between the spans; it then runs to the next run
     // of two or more spaces, and the cells after it shift by as much.
-    void cut(std::string_view s, std::array<cell, MaxColumns>& out) const noexcept {
-        const bool bytes = unit_ == position_unit::bytes || internal::all_ascii(s); // no code-point walk for ASCII
+    // (`ascii`: the caller knows `s` is ASCII)
+    void cut(std::string_view s, std::array<cell, MaxColumns>& out, bool ascii = false) const noexcept {
+        const bool bytes = unit_ == position_unit::bytes || ascii || internal::all_ascii(s); // no code-point walk for ASCII
         std::size_t shift = 0;
         cursor at{};
         for (std::size_t c = 0; c < ncols_; ++c) {
@@ -725,9 +726,10 @@ private:
     // not UTF-8) or has no cell past the first column (a debug print, a row cut off mid-name):
     // those are notes (`on_table_text`) and the rows go on.
     table_feed row(const line& l) {
-        std::array<cell, MaxColumns> cells;
-        if (internal::is_binary_text(l.text)) return to_feed(LOGSCAN_VISIT(vis_, on_table_text, l));
-        cut(l.text, cells);
+        std::array<cell, MaxColumns>& cells = cells_;
+        const bool plain = internal::printable_ascii(l.text); // (one pass tells both: not binary, ASCII)
+        if (!plain && internal::is_binary_text(l.text)) return to_feed(LOGSCAN_VISIT(vis_, on_table_text, l));
+        cut(l.text, cells, plain);
         bool beyond_first = ncols_ < 2;
         for (std::size_t c = 1; c < ncols_ && !beyond_first; ++c) beyond_first = !cells[c].empty();
         if (!beyond_first) return to_feed(LOGSCAN_VISIT(vis_, on_table_text, l));
@@ -745,6 +747,7 @@ private:
     std::array<std::size_t, MaxColumns> starts_{};
     std::array<std::size_t, MaxColumns> ends_{};
     std::array<cell, MaxColumns> header_{};
+    std::array<cell, MaxColumns> cells_{}; // the current row's (kept here: no array of cells built per row)
     internal::line_copy<HeaderCapacity> pending_{};
     internal::line_copy<banner_capacity> banner_{};
     internal::line_copy<title_capacity> title_{};
@@ -812,7 +815,7 @@ public:
             footer_ = true;
             return table_feed::consumed;
         }
-        std::array<cell, MaxColumns> cells; // assign() sets cells [0, ncols_) of a row
+        std::array<cell, MaxColumns>& cells = cells_; // assign() sets cells [0, ncols_) of a row
         if (!assign(s, cells)) {
             // header_edges: before the rule, a line that is not a row (a debug print, a name
             // cut off) is a note and the rows go on; after it (or in_order) it ends the table
@@ -953,6 +956,7 @@ private:
     bool active_ = false;
     bool footer_ = false;
     std::array<cell, MaxColumns> header_{};
+    std::array<cell, MaxColumns> cells_{}; // the current row's (kept here: no array of cells built per row)
     std::array<std::size_t, MaxColumns> right_{};
     internal::line_copy<HeaderCapacity> header_line_{};
 };
@@ -1002,11 +1006,12 @@ public:
             const flow f = LOGSCAN_VISIT(vis_, on_table_header, table_header{l.number, columns(), 0, title_.view()});
             return f == flow::stop ? table_feed::stop : table_feed::consumed;
         }
-        std::array<cell, MaxColumns> cells{};
+        std::array<cell, MaxColumns>& cells = cells_;
         std::size_t n = 0;
         // a binary line, or one with no cell past the first (`|   ips   |   |`), is a note
         if (internal::is_binary_text(s)) return note(l);
         if (!split(s, cells, n)) return too_many(l);
+        for (std::size_t c = n; c < ncols_; ++c) cells[c] = cell{}; // missing cells are empty
         bool beyond_first = ncols_ < 2 && n > 0 && !cells[0].empty(); // (a one-column table: its one cell)
         for (std::size_t c = 1; c < n && !beyond_first; ++c) beyond_first = !cells[c].empty();
         if (!beyond_first) return note(l);
@@ -1082,6 +1087,7 @@ private:
     std::size_t ncols_ = 0;
     bool active_ = false;
     std::array<cell, MaxColumns> header_{};
+    std::array<cell, MaxColumns> cells_{}; // the current row's (kept here: no array of cells built per row)
     internal::line_copy<HeaderCapacity> header_line_{};
     internal::line_copy<title_capacity> title_{};
 };

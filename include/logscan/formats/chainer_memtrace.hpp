@@ -247,28 +247,24 @@ public:
         const bool direction = t == "forward" || t == "backward";
         switch (state_) {
         case state::pre:
-            if (const auto m = match<R"((\d+)\s+(\d+))">(t)) {
-                const auto b = parse_number<std::uint64_t>(m.template get<1>());
-                const auto f = parse_number<std::uint64_t>(m.template get<2>());
-                if (b.ok() && f.ok()) {
-                    header_line_ = l.number;
-                    nbuf_ = b.value;
-                    nfunc_ = f.value;
-                    state_ = nbuf_ > 0 ? state::buffers : state::direction;
-                    const header h{l.number, nbuf_, nfunc_};
-                    return LOGSCAN_VISIT(vis_, on_header, h);
-                }
+            if (std::uint64_t b = 0, f = 0; read_counts(t, b, f)) {
+                header_line_ = l.number;
+                nbuf_ = b;
+                nfunc_ = f;
+                state_ = nbuf_ > 0 ? state::buffers : state::direction;
+                const header h{l.number, nbuf_, nfunc_};
+                return LOGSCAN_VISIT(vis_, on_header, h);
             }
             return text(l, t);
         case state::buffers:
-            if (const auto m = match<R"((\d+)\s+(\d+)\s+(\S.*))">(t)) { // (one-pass; t has no trailing spaces)
-                const auto id = parse_number<std::uint64_t>(m.template get<1>());
-                const auto size = parse_number<std::uint64_t>(m.template get<2>());
-                if (id.ok() && size.ok()) {
+            // `(\d+)\s+(\d+)\s+(\S.*)` (t has no trailing spaces), the numbers converted as read
+            {
+                text_cursor c(t);
+                std::uint64_t id = 0, size = 0;
+                std::string_view name;
+                if (c.unsigned_integer(id) && c.whitespace() && c.unsigned_integer(size) && c.whitespace() && c.rest(name)) {
                     if (++buffers_ == nbuf_) state_ = state::direction;
-                    const std::string_view name = m.template get<3>();
-                    const buffer b{l.number, id.value, size.value,
-                                   name == "_" ? std::nullopt : std::optional<std::string_view>(name)};
+                    const buffer b{l.number, id, size, name == "_" ? std::nullopt : std::optional<std::string_view>(name)};
                     return LOGSCAN_VISIT(vis_, on_buffer, b);
                 }
             }
@@ -300,45 +296,47 @@ public:
     }
 
 private:
+    // `(\d+)\s+(\d+)`, the header's and a record's counts, converted as read.
+    static constexpr bool read_counts(std::string_view t, std::uint64_t& a, std::uint64_t& b) noexcept {
+        text_cursor c(t);
+        return c.unsigned_integer(a) && c.whitespace() && c.unsigned_integer(b) && c.at_end();
+    }
     // A line of the function record being read.
     flow record_line(const line& l, std::string_view t) {
         switch (part_) {
         case part::counts: {
-            const auto m = match<R"((\d+)\s+(\d+))">(t);
-            if (!m) return broken(l, detail::expected_counts);
-            const auto a = parse_number<std::uint64_t>(m.template get<1>());
-            const auto b = parse_number<std::uint64_t>(m.template get<2>());
-            if (!a.ok() || !b.ok()) return broken(l, detail::expected_counts);
-            nin_ = a.value;
-            nout_ = b.value;
+            std::uint64_t a = 0, b = 0;
+            if (!read_counts(t, a, b)) return broken(l, detail::expected_counts);
+            nin_ = a;
+            nout_ = b;
             left_ = nin_;
             part_ = part::inputs;
             break;
         }
         case part::inputs: {
-            const auto m = match<R"((\d+)\s+(\S+))">(t);
-            if (!m) return broken(l, detail::expected_input);
-            const auto id = parse_number<std::uint64_t>(m.template get<1>());
-            if (!id.ok()) return broken(l, detail::expected_input);
+            text_cursor c(t); // `(\d+)\s+(\S+)`
+            std::uint64_t id = 0;
+            std::string_view r;
+            if (!(c.unsigned_integer(id) && c.whitespace() && c.word(r) && c.at_end())) return broken(l, detail::expected_input);
             const std::size_t k = static_cast<std::size_t>(nin_ - left_);
             std::optional<std::string_view> role;
-            if (const std::string_view r = m.template get<2>(); r != "_") {
+            if (r != "_") {
                 std::string_view kept;
                 if (!keep(r, kept)) return too_large(l);
                 role = kept;
             }
             if (k >= opt_.max_io || inputs_ == nullptr) return too_large(l);
-            inputs_[k] = input{id.value, role};
+            inputs_[k] = input{id, role};
             --left_;
             break;
         }
         case part::outputs: {
-            const auto m = match<R"(\d+)">(t);
-            const auto id = m ? parse_number<std::uint64_t>(t) : value_result<std::uint64_t>{};
-            if (!m || !id.ok()) return broken(l, detail::expected_output);
+            text_cursor c(t); // `\d+`
+            std::uint64_t id = 0;
+            if (!(c.unsigned_integer(id) && c.at_end())) return broken(l, detail::expected_output);
             const std::size_t k = static_cast<std::size_t>(nout_ - left_);
             if (nin_ + k >= opt_.max_io || outputs_ == nullptr) return too_large(l);
-            outputs_[k] = id.value;
+            outputs_[k] = id;
             --left_;
             break;
         }
