@@ -33,6 +33,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <span>
 #include <string_view>
 #include <tuple>
@@ -98,9 +99,20 @@ public:
     line_parser& operator=(const line_parser&) = delete;
 
     /// Feeds the next chunk. Returns `flow::stop` once a callback has stopped the parse.
-    flow feed(std::string_view chunk) { return splitter_.feed(chunk); }
+    flow feed(std::string_view chunk) {
+        if constexpr (requires { core_.escape_free(true); }) {
+            // A core that removes colour sequences learns, from one memchr over the chunk,
+            // that its lines hold none (the line carried in from earlier chunks too), and
+            // then looks for none line by line.
+            const bool none = chunk.empty() || std::memchr(chunk.data(), '\x1b', chunk.size()) == nullptr;
+            escape_free_ = none && (splitter_.at_line_start() || escape_free_);
+            core_.escape_free(escape_free_);
+        }
+        return splitter_.feed(chunk);
+    }
     /// Ends the input (the last line may lack its newline).
     flow finish() {
+        if constexpr (requires { core_.escape_free(true); }) core_.escape_free(escape_free_); // (the last line's chunks)
         if (splitter_.finish() == flow::stop || stopped_) return flow::stop;
         if constexpr (requires { core_.finish(); }) return note(core_.finish());
         return flow::proceed;
@@ -135,6 +147,7 @@ private:
 
     Core core_;
     bool stopped_ = false;
+    bool escape_free_ = false; // the chunks since the current line began hold no ESC byte
     line_buffer carry_;
     sink sink_;
     line_splitter<sink> splitter_;

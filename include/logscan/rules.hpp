@@ -376,7 +376,7 @@ public:
     rule_reader& operator=(const rule_reader&) = delete;
     rule_reader(rule_reader&& o) noexcept
         : rules_(std::move(o.rules_)), fallback_(std::move(o.fallback_)), options_(o.options_), mode_(o.mode_),
-          calls_(o.calls_), unmatched_(o.unmatched_), unstripped_(o.unstripped_), strip_(o.strip_),
+          calls_(o.calls_), unmatched_(o.unmatched_), unstripped_(o.unstripped_), escape_free_(o.escape_free_), strip_(o.strip_),
           strip_cap_(o.strip_cap_) {
         o.strip_ = nullptr;
         o.strip_cap_ = 0;
@@ -398,7 +398,7 @@ public:
     template <class OnMatch, class OnUnmatched>
     flow feed(const line& l, OnMatch&& on_match, OnUnmatched&& on_unmatched) {
         std::string_view text = l.text;
-        if (options_.strip_ansi && text.find('\x1b') != std::string_view::npos) {
+        if (options_.strip_ansi && !escape_free_ && text.find('\x1b') != std::string_view::npos) {
             const std::size_t n = internal::strip_sgr(text, std::span<char>(strip_, strip_cap_));
             if (n <= strip_cap_) text = std::string_view(strip_, n);
             else ++unstripped_; // matched as it is; counted, never dropped
@@ -421,6 +421,10 @@ public:
         return g;
     }
 
+    /// Tells the reader whether the lines fed from now on are known to hold no ESC byte
+    /// (a caller that checked their whole chunk at once: format.hpp's `line_parser`), so that
+    /// `strip_ansi` need not look for one in each line. False (the default) looks.
+    void set_escape_free(bool free) noexcept { escape_free_ = free; }
     /// The current mode.
     std::uint32_t mode() const noexcept { return mode_; }
     /// True in mode 0, the mode a new reader starts in: nothing read carries over to the
@@ -447,6 +451,7 @@ private:
     std::uint64_t calls_ = 0;
     std::uint64_t unmatched_ = 0;
     std::uint64_t unstripped_ = 0;
+    bool escape_free_ = false;
     char* strip_ = nullptr;
     std::size_t strip_cap_ = 0;
 };

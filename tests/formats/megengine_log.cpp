@@ -285,6 +285,18 @@ TEST_CASE("megengine_log::identical records under any chunking, down to 1 byte")
                              "   gpu0:0    196.00MiB( 205520896bytes)    196.00MiB(100.00%)    832.06MiB(424.52%)\n"
                              "   gpu0:0    196.00MiB( 2055";
     logscan::test::check_chunk_invariance(hand, run_chunks);
+    // colour after clean lines, a coloured line whose ESC and end fall in different chunks,
+    // and a last coloured line without a newline: every chunk boundary lands somewhere in them
+    const std::string late = "[06 15:13:35 1@a.py:x] plain\n"
+                             "[06 15:13:35 2@a.py:x] \x1b[33mWRN\x1b[0m late colour, then a long plain tail ............\n"
+                             "[06 15:13:36 3@a.py:x] plain again\n"
+                             "\x1b[32m[06 15:13:37 4@a.py:x]\x1b[0m opr seq of length 3: a=1";
+    logscan::test::check_chunk_invariance(late, run_chunks);
+    const std::string_view one[] = {late};
+    const std::vector<std::string> whole = run_chunks(one);
+    REQUIRE(whole.size() == 5);
+    CHECK(whole[1].find("late colour") != std::string::npos);
+    CHECK(whole[1].find('\x1b') == std::string::npos);
 }
 
 TEST_CASE("megengine_log::no allocation while parsing (after construction)") {

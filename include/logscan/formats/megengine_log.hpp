@@ -269,13 +269,24 @@ inline bool split_glued(std::string_view run, std::uint64_t bytes, std::string_v
     return true;
 }
 
+// The numbers of a row's tail that its reader converts as it reads them.
+struct row_numbers {
+    std::uint64_t bytes = 0;
+    double lower = 0, upper = 0;
+    bool read = false; // (false: the pattern matched instead; the groups are parsed)
+};
+
 // The part of a memory-table row from its first `MiB(`, read in one pass (the row pattern's
 // assisting reader; see read_var_shape_line). Groups: whole text, bytes, lower bound, its
-// percentage, upper bound, its percentage.
-constexpr bool read_row_tail(std::string_view t, std::array<std::string_view, 6>& g) noexcept {
+// percentage, upper bound, its percentage; the byte count and the two `%.2f` MiB values
+// converted on the way into `n` (a `%.2f` is m / 100, exact as in num.hpp's short decimals;
+// a longer one than 13 + 2 digits, or more than 19 digits of bytes, is left to the pattern).
+constexpr bool read_row_tail(std::string_view t, std::array<std::string_view, 6>& g, row_numbers& n) noexcept {
     const char* p = t.data();
     const char* const e = p + t.size();
+    using internal::digit_value;
     using internal::is_digit;
+    n.read = false;
     const auto lit = [&](std::string_view s) {
         if (static_cast<std::size_t>(e - p) < s.size() || std::string_view(p, s.size()) != s) return false;
         p += s.size();
@@ -284,10 +295,12 @@ constexpr bool read_row_tail(std::string_view t, std::array<std::string_view, 6>
     const auto spaces = [&] {
         while (p != e && *p == ' ') ++p;
     };
-    const auto mib = [&](std::string_view& v) { // \d+\.\d\d
+    const auto mib = [&](std::string_view& v, double& x) { // \d+\.\d\d
         const char* const b = p;
-        while (p != e && is_digit(*p)) ++p;
-        if (p == b || e - p < 3 || p[0] != '.' || !is_digit(p[1]) || !is_digit(p[2])) return false;
+        std::uint64_t m = 0;
+        while (p != e && is_digit(*p)) m = m * 10u + digit_value(*p++);
+        if (p == b || p - b > 13 || e - p < 3 || p[0] != '.' || !is_digit(p[1]) || !is_digit(p[2])) return false;
+        x = static_cast<double>(m * 100u + digit_value(p[1]) * 10u + digit_value(p[2])) / 100.0;
         p += 3;
         v = std::string_view(b, static_cast<std::size_t>(p - b));
         return true;
@@ -303,17 +316,20 @@ constexpr bool read_row_tail(std::string_view t, std::array<std::string_view, 6>
     if (!lit("MiB(")) return false;
     spaces();
     const char* const b = p;
-    while (p != e && is_digit(*p)) ++p;
-    if (p == b) return false;
+    std::uint64_t bytes = 0;
+    while (p != e && is_digit(*p)) bytes = bytes * 10u + digit_value(*p++);
+    if (p == b || p - b > 19) return false;
     g[1] = std::string_view(b, static_cast<std::size_t>(p - b));
     if (!lit("bytes)")) return false;
     spaces();
-    if (!mib(g[2]) || !lit("MiB(") || !pct(g[3])) return false;
+    if (!mib(g[2], n.lower) || !lit("MiB(") || !pct(g[3])) return false;
     spaces();
-    if (!mib(g[4]) || !lit("MiB(") || !pct(g[5])) return false;
+    if (!mib(g[4], n.upper) || !lit("MiB(") || !pct(g[5])) return false;
     spaces();
     if (p != e) return false;
     g[0] = t;
+    n.bytes = bytes;
+    n.read = true;
     return true;
 }
 
@@ -324,27 +340,35 @@ inline bool parse_row(const line& l, mem_alloc& r) noexcept {
     const std::string_view t = l.text;
     const std::size_t mib = t.find("MiB(");
     if (mib == std::string_view::npos) return false;
+    row_numbers n;
     const auto tail = assisted_match<R"(MiB\( *(\d+)bytes\) *(\d+\.\d\d)MiB\(([^()%]*)%\) *(\d+\.\d\d)MiB\(([^()%]*)%\) *)">(
-        t.substr(mib), read_row_tail);
+        t.substr(mib), [&n](std::string_view text, std::array<std::string_view, 6>& g) { return read_row_tail(text, g, n); });
     if (!tail) return false;
     auto [all, bytes, lo, lo_pct, up, up_pct] = tail;
-    const auto b = parse_number<std::uint64_t>(bytes);
-    const auto lo_v = parse_number<double>(lo);
+    if (!n.read) { // (the pattern's groups)
+        const auto b = parse_number<std::uint64_t>(bytes);
+        const auto lo_v = parse_number<double>(lo);
+        const auto up_v = parse_number<double>(up);
+        if (!b.ok() || !lo_v.ok() || !up_v.ok()) return false;
+        n = {b.value, lo_v.value, up_v.value, true};
+    }
     const auto lo_p = parse_number<double>(internal::trim(lo_pct));
-    const auto up_v = parse_number<double>(up);
     const auto up_p = parse_number<double>(internal::trim(up_pct));
-    if (!b.ok() || !lo_v.ok() || !lo_p.ok() || !up_v.ok() || !up_p.ok()) return false;
+    if (!lo_p.ok() || !up_p.ok()) return false;
     const std::string_view head = internal::trim(t.substr(0, mib)); // "gpu0:0    196.00" or "gpu0:COPY1234567.00"
     std::string_view comp, alloc;
     if (const std::size_t sp = head.find_last_of(" \t"); sp != std::string_view::npos) {
         comp = internal::trim(head.substr(0, sp));
         alloc = head.substr(sp + 1);
         if (comp.find_first_of(" \t") != std::string_view::npos) return false;
-    } else if (!split_glued(head, b.value, comp, alloc)) {
+    } else if (!split_glued(head, n.bytes, comp, alloc)) {
         return false;
     }
-    if (comp.empty() || !match<R"(\d+\.\d\d)">(alloc)) return false;
-    r = mem_alloc{l.number, comp, number_or<double>(alloc, 0), b.value, lo_v.value, lo_p.value, up_v.value, up_p.value};
+    text_cursor c(alloc); // `\d+\.\d\d`
+    std::string_view whole, cents;
+    if (comp.empty() || !(c.digits(whole) && c.literal(".") && c.digits(cents) && cents.size() == 2 && c.at_end()))
+        return false;
+    r = mem_alloc{l.number, comp, parse_number<double>(alloc).value, n.bytes, n.lower, lo_p.value, n.upper, up_p.value};
     return true;
 }
 
@@ -529,16 +553,14 @@ auto make_rules(state<V>& st) {
                 return read_var_shape_line(t, g, st.shape.shape, st.shape_read);
             })
             .in_modes(1u << var_shapes)
-            .when(shapes),
-        rule<R"( *comp_node +alloc +lower_bound +upper_bound *)", " comp_node           alloc                      lower_bound         upper_bound">(
-            [](const auto&) {}) // structural
-            .in_modes(1u << mem_table));
+            .when(shapes));
 }
 
 #undef LOGSCAN_MEGENGINE_NUM
 
-// Lines no rule takes: in a memory table, its rows (mem_alloc) and rows cut off (error);
-// anything else is text.
+// Lines no rule takes: in a memory table, its rows (mem_alloc), its structural header (no
+// record: tried after the row, which most lines are and which it cannot be, as it has no
+// `MiB(`) and rows cut off (error); anything else is text.
 template <class V>
 struct fallback {
     state<V>* st;
@@ -546,6 +568,7 @@ struct fallback {
         if (ctx.mode == mem_table) {
             mem_alloc r{};
             if (parse_row(l, r)) return LOGSCAN_VISIT(st->vis, on_mem_alloc, std::as_const(r));
+            if (match<R"( *comp_node +alloc +lower_bound +upper_bound *)">(l.text)) return flow::proceed;
             const std::string_view t = internal::trim_right(l.text);
             if (t.find("MiB(") != std::string_view::npos) {
                 const error e{error_code::syntax, l.number, t.size() + 1, l.offset + t.size(), "memory table row cut off", 0};
@@ -575,6 +598,8 @@ public:
                             rule_options{.strip_ansi = true, .strip_capacity = o.max_line}) {}
     flow read_line(const line& l) { return reader_.feed(l); }
     flow line_too_long(const error& e) { return report_error(st_.vis, e); }
+    /// (line_parser: the lines fed next hold no colour sequence to remove)
+    void escape_free(bool free) noexcept { reader_.set_escape_free(free); }
     /// What carries state from line to line: the rules' mode (a block: shapes of var
     /// nodes, a memory table).
     auto readers() const noexcept { return std::tie(reader_); }
