@@ -402,7 +402,9 @@ TEST_CASE("megengine_log::var-shape block lines at the edges of the grammar (the
                            " k:(1)\n"                                   // no space after the colon
                            "  l: (1)\n"                                 // two spaces before the name
                            " m@7: (99999999999999999999)\n"             // beyond int64
-                           " n(x)@3: (5)\n");                           // brackets in the name
+                           " n(x)@3: (5)\n"                             // brackets in the name
+                           " o@9999999999999999999: (6)\n"              // a replica of 19 digits
+                           " p@018446744073709551615: (7)\n");          // 21 digits: 2^64 - 1
     const std::vector<std::string> want = {
         "log 1 6 15:13:36 272 fprop.py|megskull.graph.fprop|INFO|FpropEnv(val): shapes of var nodes:",
         "text 2  a@: (1)",
@@ -418,6 +420,8 @@ TEST_CASE("megengine_log::var-shape block lines at the edges of the grammar (the
         "text 12   l: (1)",
         "text 13  m@7: (99999999999999999999)",
         "var_shape 14 n(x) 3 [5,]",
+        "var_shape 15 o 9999999999999999999 [6,]",
+        "var_shape 16 p 18446744073709551615 [7,]",
     };
     CHECK(r.out == want);
 }
@@ -436,6 +440,8 @@ TEST_CASE("megengine_log::memory rows printed with MegEngine's printf format, la
     in += row("gpu0:COPY", 123456.0, 129452998656ull, 123456.0, 100.0, 1234567.0, 1000.0); // one space, then none
     in += row("gpu0:COPY", 1234567.0, 1294537326592ull, 1234567.0, 100.0, 1234567.0, 100.0); // nothing after the comp node
     in += row("gpu11:0", 1234567.0, 1294537326592ull, 0.5, 0.0, 1.0, 0.0);                  // comp node ends with a digit
+    in += row("gpu0:COPY", 196.0, 205520896ull, 196.0, 100.0, 832.06, 424.52);               // a comp node filling its width
+    in += row("cpu0", 0.0, 0ull, 0.0, 0.0, 0.0, 0.0);                                         // zeros
     // (bytes = MiB * 1048576: 123456 * 1048576 = 129452998656, 1234567 * 1048576 = 1294537326592)
     in += "   gpu0:0    196.00MiB( 2055\n";                                                   // cut off
     in += "   gpu2:0    196.00MiB( 205520896bytes)    196.00MiB(100.00%)    832.06MiB(424.52%)";
@@ -446,8 +452,10 @@ TEST_CASE("megengine_log::memory rows printed with MegEngine's printf format, la
         "mem_alloc 4 gpu0:COPY 123456 129452998656 123456 100 1234567 1000",
         "mem_alloc 5 gpu0:COPY 1234567 1294537326592 1234567 100 1234567 100",
         "mem_alloc 6 gpu11:0 1234567 1294537326592 0.5 0 1 0",
-        "error 7:29 memory table row cut off",
-        "mem_alloc 8 gpu2:0 196 205520896 196 100 832.05999999999995 424.51999999999998",
+        "mem_alloc 7 gpu0:COPY 196 205520896 196 100 832.05999999999995 424.51999999999998",
+        "mem_alloc 8 cpu0 0 0 0 0 0 0",
+        "error 9:29 memory table row cut off",
+        "mem_alloc 10 gpu2:0 196 205520896 196 100 832.05999999999995 424.51999999999998",
     };
     CHECK(r.out == want);
 }

@@ -59,6 +59,8 @@
 
 #include <array>
 #include <charconv>
+#include <cstdio>
+#include <cstdlib>
 #include <cstdint>
 #include <optional>
 #include <string_view>
@@ -230,13 +232,17 @@ T number_or(std::string_view s, T fallback) noexcept {
 template <class V>
 struct state {
     V& vis;
-    var_shape shape{};        // a var_shape record, its dims parsed in place by the var-shape reader
+    var_shape shape{};        // a var_shape record, its replica and dims read in place by the var-shape reader
     bool shape_read = false;  // (set by the reader, taken by the record)
     // the `text` record of a line (trailing spaces removed; blank lines yield nothing)
     flow text(const line& l) { return text_record(vis, l); }
-    // `shape` with the dims of `text`: the reader's, when it parsed this very text, else parsed now.
-    var_shape& take_shape(std::string_view text) noexcept {
-        if (!shape_read || shape.shape.brackets().data() != text.data()) shape.shape = shape_dims(text);
+    // `shape` with the replica and dims of this line: the reader's, when it read this very
+    // text, else read now.
+    var_shape& take_shape(std::string_view replica, std::string_view text) noexcept {
+        if (!shape_read || shape.shape.brackets().data() != text.data()) {
+            shape.shape = shape_dims(text);
+            shape.replica = replica.empty() ? std::nullopt : std::optional<std::uint64_t>(number_or<std::uint64_t>(replica, 0));
+        }
         shape_read = false;
         return shape;
     }
@@ -333,10 +339,51 @@ constexpr bool read_row_tail(std::string_view t, std::array<std::string_view, 6>
     return true;
 }
 
+// A memory-table row as the printf template prints it when every value fits its width
+// (what nearly every row is): 83 columns, the literals at fixed places, each value
+// right-aligned in its slot after spaces, read there in one pass. True only for a row that
+// the general reading (`read_row`) reads the same, and then fills `r`; false leaves it to
+// that reading: a comp node that fills its slot and touches the allocation, a value wider
+// than its slot, a `nan` percentage, a tab.
+inline bool read_row_template(const line& l, mem_alloc& r) noexcept {
+    const std::string_view t = l.text;
+    if (t.size() != 83 || t.compare(19, 4, "MiB(") != 0 || t.compare(33, 6, "bytes)") != 0 || t.compare(49, 4, "MiB(") != 0 ||
+        t.compare(59, 2, "%)") != 0 || t.compare(71, 4, "MiB(") != 0 || t.compare(81, 2, "%)") != 0 || t[9] != ' ')
+        return false;
+    const char* const s = t.data();
+    using internal::digit_value;
+    using internal::is_digit;
+    // slot [b, e): spaces, then `\d+` (`\d+\.\d\d` with `cents`) up to its end: m (cents: m / 100)
+    const auto slot = [s](std::size_t b, std::size_t e, bool cents, std::uint64_t& m) {
+        while (b < e && s[b] == ' ') ++b;
+        const std::size_t digits = b, int_end = cents ? e - 3 : e;
+        m = 0;
+        while (b < int_end && is_digit(s[b])) m = m * 10u + digit_value(s[b++]);
+        if (b == digits || b != int_end) return false;
+        if (cents) {
+            if (s[b] != '.' || !is_digit(s[b + 1]) || !is_digit(s[b + 2])) return false;
+            m = m * 100u + digit_value(s[b + 1]) * 10u + digit_value(s[b + 2]);
+        }
+        return true;
+    };
+    std::size_t c = 0; // the comp node: spaces, then a name without blanks (nor `MiB(`) up to the slot's end
+    while (c < 9 && s[c] == ' ') ++c;
+    const std::string_view comp(s + c, 9 - c);
+    if (comp.empty() || comp.find_first_of(" \t") != std::string_view::npos || comp.find("MiB(") != std::string_view::npos)
+        return false;
+    std::uint64_t alloc = 0, bytes = 0, lo = 0, lo_pct = 0, up = 0, up_pct = 0;
+    if (!slot(9, 19, true, alloc) || !slot(23, 33, false, bytes) || !slot(39, 49, true, lo) || !slot(53, 59, true, lo_pct) ||
+        !slot(61, 71, true, up) || !slot(75, 81, true, up_pct))
+        return false;
+    const auto mib = [](std::uint64_t cents) { return static_cast<double>(cents) / 100.0; }; // (exact: num.hpp's short decimals)
+    r = mem_alloc{l.number, comp, mib(alloc), bytes, mib(lo), mib(lo_pct), mib(up), mib(up_pct)};
+    return true;
+}
+
 // A memory-table row. `%9s%10.2fMiB(`: the comp node and the allocation before the first
 // `MiB(` (separated by spaces, or by nothing: the byte count then says where); the rest by
 // a one-pass pattern. Returns false when the line is not a whole row.
-inline bool parse_row(const line& l, mem_alloc& r) noexcept {
+inline bool read_row(const line& l, mem_alloc& r) noexcept {
     const std::string_view t = l.text;
     const std::size_t mib = t.find("MiB(");
     if (mib == std::string_view::npos) return false;
@@ -372,17 +419,33 @@ inline bool parse_row(const line& l, mem_alloc& r) noexcept {
     return true;
 }
 
+// A memory-table row: at its template's fixed places, else read in general. (With
+// LOGSCAN_CHECK_ASSISTS, a row the template took is read in general too; a difference aborts.)
+inline bool parse_row(const line& l, mem_alloc& r) noexcept {
+    if (!read_row_template(l, r)) return read_row(l, r);
+#ifdef LOGSCAN_CHECK_ASSISTS
+    mem_alloc g{};
+    if (!read_row(l, g) || g.comp_node.data() != r.comp_node.data() || g.comp_node.size() != r.comp_node.size() ||
+        g.alloc_mib != r.alloc_mib || g.alloc_bytes != r.alloc_bytes || g.lower_bound_mib != r.lower_bound_mib ||
+        g.lower_bound_pct != r.lower_bound_pct || g.upper_bound_mib != r.upper_bound_mib || g.upper_bound_pct != r.upper_bound_pct) {
+        std::fprintf(stderr, "logscan: the memory row template read a row otherwise: %.*s\n", static_cast<int>(l.text.size()),
+                     l.text.data());
+        std::abort();
+    }
+#endif
+    return true;
+}
+
 template <class V>
 flow var_shape_record(state<V>& st, const line& l, std::string_view var, std::string_view replica, std::string_view shape) {
     if constexpr (wants_any<V, on_var_shape_event>) { // (the dims parsed once, into the record)
-        var_shape& r = st.take_shape(shape);
+        var_shape& r = st.take_shape(replica, shape);
         if (!r.shape.ok()) return st.text(l); // `(1,,2)`: not a shape
         r.line = l.number;
         r.var = var;
-        r.replica = replica.empty() ? std::nullopt : std::optional<std::uint64_t>(number_or<std::uint64_t>(replica, 0));
         return LOGSCAN_VISIT(st.vis, on_var_shape, std::as_const(r));
     } else {
-        if (!st.take_shape(shape).shape.ok()) return st.text(l);
+        if (!st.take_shape(replica, shape).shape.ok()) return st.text(l);
         return flow::proceed;
     }
 }
@@ -420,11 +483,13 @@ constexpr bool read_header_line(std::string_view t, std::array<std::string_view,
 // assisting reader (rules.hpp's `assisted`), for the lines that are most of a log with
 // shape blocks. It fills the pattern's groups (whole line, var, replica or null, shape) and
 // declines every line it does not read whole; the pattern then decides. The dims are
-// parsed here, into `shape` (`shape_read` then true), for the record: a well-formed list
+// parsed here, into the record `r` with its replica (`shape_read` then true): a well-formed list
 // holds no parenthesis, so parsing it is the pattern's `[^()]*` check too.
-constexpr bool read_var_shape_line(std::string_view t, std::array<std::string_view, 4>& g, shape_list& shape,
+constexpr bool read_var_shape_line(std::string_view t, std::array<std::string_view, 4>& g, var_shape& r,
                                    bool& shape_read) noexcept {
     shape_read = false;
+    r.replica = std::nullopt;
+    bool replica_fits = true;
     const char* p = t.data();
     const char* const e = p + t.size();
     if (p == e || *p != ' ') return false;
@@ -434,14 +499,18 @@ constexpr bool read_var_shape_line(std::string_view t, std::array<std::string_vi
     g[1] = std::string_view(var, static_cast<std::size_t>(p - var));
     if (p != e && *p == '@') { // (?:@(\d+))?
         const char* const d = ++p;
-        while (p != e && *p >= '0' && *p <= '9') ++p;
+        std::uint64_t n = 0;
+        while (p != e && internal::is_digit(*p)) n = n * 10u + internal::digit_value(*p++);
         if (p == d) return false;
         g[2] = std::string_view(d, static_cast<std::size_t>(p - d));
+        r.replica = n;
+        replica_fits = p - d <= 19; // (longer: the record reads it again, with its overflow rule)
     }
     if (e - p < 4 || p[0] != ':' || p[1] != ' ' || p[2] != '(' || e[-1] != ')') return false; // : (...)
+    shape_list& shape = r.shape;
     shape.assign(p + 2, e);
-    shape_read = shape.ok() && shape.ptr() == e;
-    if (!shape_read) // not a shape (`(1,,2)` is `text`), but the pattern's line if [^()]*
+    shape_read = shape.ok() && shape.ptr() == e && replica_fits;
+    if (!(shape.ok() && shape.ptr() == e)) // not a shape (`(1,,2)` is `text`), but the pattern's line if [^()]*
         for (const char* q = p + 3; q != e - 1; ++q)
             if (*q == '(' || *q == ')') return false;
     g[3] = std::string_view(p + 2, static_cast<std::size_t>(e - (p + 2)));
@@ -550,7 +619,7 @@ auto make_rules(state<V>& st) {
                 return var_shape_record(st, ctx.current, var, replica, shape);
             })
             .assisted([&st](std::string_view t, std::array<std::string_view, 4>& g) {
-                return read_var_shape_line(t, g, st.shape.shape, st.shape_read);
+                return read_var_shape_line(t, g, st.shape, st.shape_read);
             })
             .in_modes(1u << var_shapes)
             .when(shapes));
