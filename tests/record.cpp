@@ -143,3 +143,27 @@ TEST_CASE("record_list::ndjson: every field, in order, each kind as record.hpp s
           "{\"type\":\"error\",\"line\":6,\"column\":3,\"message\":\"too long\"}\n"
           "{\"type\":\"error\",\"offset\":77,\"message\":\"cut\"}\n");
 }
+
+TEST_CASE("record_list::counting: every record counted, each handed on when the inner visitor has its callback") {
+    rec_test::only_things inner;
+    rec_test::records::counting<rec_test::only_things> c{inner};
+    const rec_test::thing t{};
+    CHECK(c.on_thing(t) == logscan::flow::proceed);
+    CHECK(c.on_thing(t) == logscan::flow::proceed);
+    CHECK(c.on_doc(rec_test::doc{}) == logscan::flow::proceed); // the inner visitor has no on_doc
+    CHECK(c.on_text(logscan::line{"x", 1, 0}) == logscan::flow::proceed);
+    CHECK(c.on_error(logscan::error{}) == logscan::flow::proceed);
+    CHECK(inner.n == 2);
+    CHECK(c.records == 3);
+    CHECK(c.text == 1);
+    CHECK(c.errors == 1);
+    // the inner callback's flow comes back (a stop ends the parse)
+    struct stopper {
+        int n = 0;
+        logscan::flow on_doc(const rec_test::doc&) { return ++n == 2 ? logscan::flow::stop : logscan::flow::proceed; }
+    } s;
+    rec_test::records::counting<stopper> d{s};
+    CHECK(d.on_doc(rec_test::doc{}) == logscan::flow::proceed);
+    CHECK(d.on_doc(rec_test::doc{}) == logscan::flow::stop);
+    CHECK(d.records == 2);
+}

@@ -743,24 +743,28 @@ int cmd_summary(const options& o) {
         const std::string_view base = std::string_view(path).substr(std::string_view(path).find_last_of('/') + 1);
         set.stem = std::strcmp(path, "-") == 0 ? "stdin" : std::string(base);
         status |= with_format<Formats>(path, o.format, prog, [&](std::string_view format, auto& src) {
-            auto go = [&](auto v) {
-                const logscan::error e = v.parse(src, o.max_line);
+            // the format's report reads the records it wants; every record is counted (an
+            // input that yielded none but text has no report; error records fail the run)
+            auto go = [&]<class F>(auto& v) {
+                typename F::records::template counting<std::remove_cvref_t<decltype(v)>> seen{v};
+                const logscan::error e = F::parse(src, seen, {.max_line = o.max_line});
                 if (e.code == logscan::error_code::io_error || e.code == logscan::error_code::open_failed) {
                     report_failure(path, e); // (errors in the input are records: counted)
                     return 1;
                 }
                 prog.end();
-                if (v.errors == 0 && check_yield(path, format, v.seen) != 0) return 1; // (no report of nothing)
+                if (seen.errors == 0 && check_yield(path, format, tally{seen.records, seen.text}) != 0) return 1;
                 std::printf("%s: %.*s\n", path, static_cast<int>(format.size()), format.data());
                 const bool printed = v.print(set);
-                if (v.errors != 0)
-                    std::fprintf(stderr, "logscan: %s: %llu error record(s)\n", path, static_cast<unsigned long long>(v.errors));
-                return printed && v.errors == 0 ? 0 : 1;
+                if (seen.errors != 0)
+                    std::fprintf(stderr, "logscan: %s: %llu error record(s)\n", path, static_cast<unsigned long long>(seen.errors));
+                return printed && seen.errors == 0 ? 0 : 1;
             };
             int r = 1;
             logscan::with_format(Formats{}, format, [&]<class F>() {
                 if constexpr (requires { typename sm::of<F>::type; }) {
-                    r = go(typename sm::of<F>::type{});
+                    typename sm::of<F>::type v{};
+                    r = go.template operator()<F>(v);
                 } else {
                     std::fprintf(stderr, "logscan: %s: %.*s has no summary report (its records: logscan convert)\n", path,
                                  static_cast<int>(format.size()), format.data());

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 // `logscan summary`: one human report per format, from one custom visitor per format, with
-// charts when --svg DIR is given.
+// charts when --svg DIR is given. A report has the callbacks of the records it uses; the
+// command counts every record around it (the format's `records::counting`).
 // - megengine-log: the peak static memory allocation per comp node (and its line);
 // - megengine-profile: the top operators by device time (end - start of their device
 //   records) and the device time per operator type with its share;
@@ -91,20 +92,6 @@ inline void chart_bars(const settings& s, const std::string& chart, const std::s
 // --- megengine-log ---------------------------------------------------------------------
 struct megengine_log_summary {
     static constexpr const char* what = "the peak static allocation per comp node";
-    std::uint64_t errors = 0; // error records (the exit status is 1 when there are any)
-    void on_error(const logscan::error&) { ++errors; }
-    // what the input yielded (an input of only text is reported): every record counted
-    logscan_cli::tally seen;
-    void on_text(const logscan::line&) { ++seen.text; }
-    void on_log(const ls::megengine_log::log&) { ++seen.records; }
-    void on_fprop_start(const ls::megengine_log::fprop_start&) { ++seen.records; }
-    void on_var_shape(const ls::megengine_log::var_shape&) { ++seen.records; }
-    void on_graph_opt(const ls::megengine_log::graph_opt&) { ++seen.records; }
-    void on_opr_seq(const ls::megengine_log::opr_seq&) { ++seen.records; }
-    void on_workspace_bound(const ls::megengine_log::workspace_bound&) { ++seen.records; }
-    void on_mem_alloc_stats(const ls::megengine_log::mem_alloc_stats&) { ++seen.records; }
-    template <class Source>
-    logscan::error parse(Source& src, std::size_t max_line) { return ls::megengine_log::parse(src, *this, {.max_line = max_line}); }
     struct peak {
         std::uint64_t bytes = 0, line = 0;
         double mib = 0;
@@ -113,7 +100,6 @@ struct megengine_log_summary {
     std::size_t tables = 0, rows = 0;
     std::uint64_t last_row = 0; // a table's rows are consecutive lines: a gap starts another
     void on_mem_alloc(const ls::megengine_log::mem_alloc& r) {
-        ++seen.records;
         ++rows;
         if (r.line != last_row + 1) ++tables;
         last_row = r.line;
@@ -139,16 +125,6 @@ struct megengine_log_summary {
 // --- megengine-profile -------------------------------------------------------------------
 struct megengine_profile_summary {
     static constexpr const char* what = "the top operators by device time and the time per operator type";
-    std::uint64_t errors = 0; // error records (the exit status is 1 when there are any)
-    void on_error(const logscan::error&) { ++errors; }
-    // what the input yielded (an input of only text is reported): every record counted
-    logscan_cli::tally seen;
-    void on_var(const ls::megengine_profile::var&) { ++seen.records; }
-    void on_mem_chunk(const ls::megengine_profile::mem_chunk&) { ++seen.records; }
-    void on_exec(const ls::megengine_profile::exec&) { ++seen.records; }
-    void on_opr_footprint(const ls::megengine_profile::opr_footprint&) { ++seen.records; }
-    template <class Source>
-    logscan::error parse(Source& src, std::size_t) { return ls::megengine_profile::parse(src, *this); } // (no lines)
     struct op {
         double device_s = 0;
         bool timed = false;
@@ -161,14 +137,12 @@ struct megengine_profile_summary {
         return it->second;
     }
     void on_opr_time(const ls::megengine_profile::opr_time& t) {
-        ++seen.records;
         if (t.source != "device" || !t.start || !t.end) return;
         op& o = get(t.opr_id);
         o.device_s += *t.end - *t.start;
         o.timed = true;
     }
     void on_opr(const ls::megengine_profile::opr& r) {
-        ++seen.records;
         if (!r.id) return;
         op& o = get(*r.id);
         if (r.name) o.name = std::string(*r.name);
@@ -206,14 +180,6 @@ struct megengine_profile_summary {
 // --- chainer-memtrace --------------------------------------------------------------------
 struct chainer_memtrace_summary {
     static constexpr const char* what = "the peak of live buffer bytes over the functions in rank order";
-    std::uint64_t errors = 0; // error records (the exit status is 1 when there are any)
-    void on_error(const logscan::error&) { ++errors; }
-    // what the input yielded (an input of only text is reported): every record counted
-    logscan_cli::tally seen;
-    void on_text(const logscan::line&) { ++seen.text; }
-    void on_header(const ls::chainer_memtrace::header&) { ++seen.records; }
-    template <class Source>
-    logscan::error parse(Source& src, std::size_t max_line) { return ls::chainer_memtrace::parse(src, *this, {.max_line = max_line}); }
     struct fn {
         std::uint64_t index;
         std::int64_t rank;
@@ -223,9 +189,8 @@ struct chainer_memtrace_summary {
     };
     std::map<std::uint64_t, std::uint64_t> sizes; // buffer id -> bytes
     std::vector<fn> fns;
-    void on_buffer(const ls::chainer_memtrace::buffer& b) { ++seen.records; sizes[b.id] = b.size; }
+    void on_buffer(const ls::chainer_memtrace::buffer& b) { sizes[b.id] = b.size; }
     void on_function(const ls::chainer_memtrace::function& f) {
-        ++seen.records;
         fn x{f.index, f.rank.value_or(0), f.rank.has_value(), std::string(f.func_type), std::string(f.direction), {}};
         for (const auto& in : f.inputs) x.uses.push_back(in.id);
         for (std::uint64_t o : f.outputs) x.uses.push_back(o);
@@ -286,19 +251,10 @@ struct chainer_memtrace_summary {
 // --- paddle-log --------------------------------------------------------------------------
 struct paddle_log_summary {
     static constexpr const char* what = "the loss curve (first, min, last), learning rate, ips, top operators by GPU time";
-    std::uint64_t errors = 0; // error records (the exit status is 1 when there are any)
-    void on_error(const logscan::error&) { ++errors; }
-    // what the input yielded (an input of only text is reported): every record counted
-    logscan_cli::tally seen;
-    void on_text(const logscan::line&) { ++seen.text; }
-    void on_log(const ls::paddle_log::log&) { ++seen.records; }
-    template <class Source>
-    logscan::error parse(Source& src, std::size_t max_line) { return ls::paddle_log::parse(src, *this, {.max_line = max_line}); }
     std::vector<double> step, loss, lr, ips;
     std::vector<std::pair<std::string, double>> ops; // Operator Summary, top level, GPU total
     std::string time_unit = "ms";
     void on_train_step(const ls::paddle_log::train_step& t) {
-        ++seen.records;
         double l = NAN, r = NAN, i = NAN;
         for (const auto& m : t.metrics()) {
             const auto n = m.number();
@@ -313,11 +269,9 @@ struct paddle_log_summary {
         ips.push_back(i);
     }
     void on_table(const ls::paddle_log::table& t) {
-        ++seen.records;
         if (t.title == "Operator Summary" && t.time_unit) time_unit = std::string(*t.time_unit);
     }
     void on_table_row(const ls::paddle_log::table_row& r) {
-        ++seen.records;
         if (r.table != "Operator Summary" || r.depth != 0) return;
         if (r.thread && *r.thread != "All threads merged") return; // per-thread sections repeat the operators
         const ls::cell* gpu = nullptr;
@@ -367,14 +321,6 @@ struct paddle_log_summary {
 // --- tvm-profile -------------------------------------------------------------------------
 struct tvm_profile_summary {
     static constexpr const char* what = "per report, the top fused kernels by duration with their share of the Sum row";
-    std::uint64_t errors = 0; // error records (the exit status is 1 when there are any)
-    void on_error(const logscan::error&) { ++errors; }
-    // what the input yielded (an input of only text is reported): every record counted
-    logscan_cli::tally seen;
-    void on_text(const logscan::line&) { ++seen.text; }
-    void on_config(const ls::tvm_profile::config&) { ++seen.records; }
-    template <class Source>
-    logscan::error parse(Source& src, std::size_t max_line) { return ls::tvm_profile::parse(src, *this, {.max_line = max_line}); }
     struct report {
         std::string model, device;
         double mean_ms = NAN, sum_us = NAN;
@@ -385,14 +331,12 @@ struct tvm_profile_summary {
         if (reports.empty()) reports.emplace_back();
         return reports.back();
     }
-    void on_run(const ls::tvm_profile::run& r) { ++seen.records; reports.push_back({std::string(r.model), std::string(r.device), NAN, NAN, {}}); }
-    void on_mean_time(const ls::tvm_profile::mean_time& m) { ++seen.records; cur().mean_ms = m.mean_ms; }
+    void on_run(const ls::tvm_profile::run& r) { reports.push_back({std::string(r.model), std::string(r.device), NAN, NAN, {}}); }
+    void on_mean_time(const ls::tvm_profile::mean_time& m) { cur().mean_ms = m.mean_ms; }
     void on_call(const ls::tvm_profile::call& c) {
-        ++seen.records;
         if (c.name.starts_with("vm_mod_fused")) cur().kernels.emplace_back(std::string(c.name), c.duration_us().value_or(0));
     }
     void on_total(const ls::tvm_profile::total& t) {
-        ++seen.records;
         if (t.kind == "Sum" && t.duration_us()) cur().sum_us = *t.duration_us();
     }
     bool print(const settings& s) const {

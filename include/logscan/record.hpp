@@ -235,6 +235,8 @@ void write_fields(W& w, const R& r, record_fields<Fields...>) {
 
 template <class Writer, class... Kinds>
 class ndjson_records;
+template <class Inner, class... Kinds>
+class counting_records;
 
 /// A format's record types (see the file comment), `text_kind` and `error_kind` among them
 /// when it yields those.
@@ -261,6 +263,43 @@ struct record_list {
     /// `ndjson_writer`): `records::ndjson<W> v{writer}`.
     template <class Writer>
     using ndjson = ndjson_records<Writer, Kinds...>;
+    /// A visitor that counts every record and hands each on to `inner` when it has the
+    /// callback (`counting_records`).
+    template <class Inner>
+    using counting = counting_records<Inner, Kinds...>;
+};
+
+/// The counting visitor of a `record_list` (`record_list::counting<Inner>`): has every
+/// callback of the format, counts each record (`text`, `error` and the others apart), and
+/// calls `inner`'s callback for the record when `inner` has one (its flow is returned). A
+/// report that wants a few records still learns what else the input held:
+/// \code
+/// peak_memory report;                                            // only on_mem_alloc
+/// logscan::megengine_log::records::counting<peak_memory> v{report};
+/// logscan::megengine_log::parse(src, v);                         // v.records, v.text, v.errors
+/// \endcode
+/// (Every record is then read: the parse does what a visitor with every callback costs.)
+template <class Inner, class... Kinds>
+class counting_records : public Kinds::event::template forward<counting_records<Inner, Kinds...>>... {
+public:
+    Inner& inner;              ///< the visitor handed every record it has a callback for
+    std::uint64_t records = 0; ///< records other than `text` and `error`
+    std::uint64_t text = 0;    ///< `text` records
+    std::uint64_t errors = 0;  ///< `error` records
+
+    counting_records(Inner& in) noexcept : inner(in) {} // (implicit: `counting<V> c{v}`)
+
+    /// Counts one record and hands it on (called by the callbacks `forward` gives this class).
+    template <class Event, class R>
+    flow on_record(Event, const R& r) {
+        if constexpr (std::is_same_v<Event, on_text_event>) ++text;
+        else if constexpr (std::is_same_v<Event, on_error_event>) ++errors;
+        else ++records;
+        if constexpr (Event::template named<Inner>())
+            return internal::call_as_flow([&]() -> decltype(auto) { return Event::invoke(inner, r); });
+        else
+            return flow::proceed;
+    }
 };
 
 /// The NDJSON visitor of a `record_list` (`record_list::ndjson<Writer>`): every record as one

@@ -86,7 +86,8 @@ concept probe_base = std::is_class_v<V> && !std::is_final_v<V> && !std::is_union
 /// - `reject<V>()`: a compile error naming the callback and FORMS if `named<V>()`;
 /// - `callback`: `"NAME"`;
 /// - `forward<D>`: a base giving a generic visitor `D` the member `NAME`, which calls
-///   `D::on_record(NAME##_event{}, record)` (how record.hpp's writers have every callback).
+///   `D::on_record(NAME##_event{}, record)` (how record.hpp's writers have every callback);
+/// - `invoke(v, args...)`: `v.NAME(args...)` (how a generic visitor hands an event on).
 #define LOGSCAN_EVENT(NAME, FORMS)                                                             \
     struct NAME##_event {                                                                      \
         struct probe_other_ {                                                                  \
@@ -112,6 +113,10 @@ concept probe_base = std::is_class_v<V> && !std::is_final_v<V> && !std::is_union
             return true;                                                                       \
         }                                                                                      \
         [[maybe_unused]] static constexpr std::string_view callback = #NAME;                   \
+        template <class V_, class... A_>                                                       \
+        static decltype(auto) invoke(V_& v_, const A_&... a_) {                                \
+            return v_.NAME(a_...);                                                             \
+        }                                                                                      \
         template <class D_>                                                                    \
         struct forward {                                                                       \
             template <class R_>                                                                \

@@ -319,14 +319,16 @@ private:
             std::string_view r;
             if (!(c.unsigned_integer(id) && c.whitespace() && c.word(r) && c.at_end())) return broken(l, detail::expected_input);
             const std::size_t k = static_cast<std::size_t>(nin_ - left_);
-            std::optional<std::string_view> role;
-            if (r != "_") {
+            if (k >= opt_.max_io || inputs_ == nullptr) return too_large(l);
+            input& in = inputs_[k]; // (filled in place: no optional built and copied per line)
+            in.id = id;
+            if (r == "_") {
+                in.role = std::nullopt;
+            } else {
                 std::string_view kept;
                 if (!keep(r, kept)) return too_large(l);
-                role = kept;
+                in.role = kept;
             }
-            if (k >= opt_.max_io || inputs_ == nullptr) return too_large(l);
-            inputs_[k] = input{id, role};
             --left_;
             break;
         }
