@@ -34,9 +34,11 @@
 /// `ptr` one past it, for use inside larger texts (`"time=74.64ms;"`). A grouped prefix never
 /// ends right before a digit: in `"1,2345"` the number is `1` (not `1,234` and a stray `5`).
 ///
-/// **Cost.** The run-time path of `parse_number` / `parse_prefix` (and of the grouped forms on
-/// texts without separators) is one call of `std::from_chars` or fast_float on the input plus
-/// a few checks; separators use a stack buffer. Floating-point parsers are not usable in
+/// **Cost.** The run-time path of `parse_number` / `parse_prefix` is one call of
+/// `std::from_chars` or fast_float on the input plus a few checks, except for the decimals
+/// logs print most: a double of at most 15 digits and no exponent (`196.00`, `3,983.23`) is
+/// read in one pass as m / 10^k, one exact IEEE division of two exact doubles, the same
+/// correctly rounded value; longer grouped numbers use a stack buffer. Floating-point parsers are not usable in
 /// constant expressions (fast_float 3 is not `constexpr`); integer ones, `classify_*`, the
 /// unit-name parsers, the integer clock parser and the shape parsers are.
 ///
