@@ -1115,4 +1115,27 @@ TEST_CASE("num::text_cursor reads what the regex classes say, numbers converted 
     logscan::text_cursor e("");
     CHECK_FALSE(e.rest(name));
     CHECK(e.at_end());
+    // `[^STOPS]*` and hex digits
+    logscan::text_cursor u("val): x{T@0x7f3A9g");
+    std::string_view part, hex;
+    CHECK(u.until(")", part));
+    CHECK(part == "val");
+    CHECK(u.literal("): x{"));
+    CHECK(u.until("{}@", part));
+    CHECK(part == "T");
+    CHECK(u.until("@", part)); // none before the stop: empty, still true
+    CHECK(part.empty());
+    CHECK(u.literal("@0x"));
+    CHECK(u.hex_digits(hex));
+    CHECK(hex == "7f3A9");
+    CHECK_FALSE(u.hex_digits(hex)); // `g`
+    CHECK(u.until("", part));       // no stop: the rest
+    CHECK(part == "g");
+    CHECK(u.at_end());
+    for (int v = 0; v < 256; ++v) { // every byte: a hex digit exactly when in [0-9a-fA-F]
+        const char ch = static_cast<char>(v);
+        logscan::text_cursor x(std::string_view(&ch, 1));
+        const bool want = (v >= '0' && v <= '9') || (v >= 'a' && v <= 'f') || (v >= 'A' && v <= 'F');
+        if (x.hex_digits(hex) != want) FAIL_CHECK("byte " << v);
+    }
 }

@@ -1447,6 +1447,21 @@ public:
         v = acc;
         return true;
     }
+    /// `[0-9a-fA-F]+`, its text.
+    constexpr bool hex_digits(std::string_view& out) noexcept {
+        const char* const b = p_;
+        while (p_ != e_ && (internal::is_digit(*p_) || static_cast<unsigned>((*p_ | 0x20) - 'a') < 6u)) ++p_;
+        out = std::string_view(b, static_cast<std::size_t>(p_ - b));
+        return p_ != b;
+    }
+    /// `[^STOPS]*`: the bytes up to the first of `stops` (or the end), possibly none (always
+    /// true); the cursor stays at that byte.
+    constexpr bool until(std::string_view stops, std::string_view& out) noexcept {
+        const char* const b = p_;
+        while (p_ != e_ && stops.find(*p_) == std::string_view::npos) ++p_;
+        out = std::string_view(b, static_cast<std::size_t>(p_ - b));
+        return true;
+    }
     /// `\d+`, its text.
     constexpr bool digits(std::string_view& out) noexcept {
         const char* const b = p_;

@@ -426,6 +426,30 @@ TEST_CASE("megengine_log::var-shape block lines at the edges of the grammar (the
     CHECK(r.out == want);
 }
 
+TEST_CASE("megengine_log::fprop start messages at the edges of the grammar (the assisted rule and its pattern agree)") {
+    // formats.md section 1: `FpropEnv(ENV): start fprop VarNode(owner_opr=VAR{TYPE@0xADDR})`,
+    // ENV without `)`, VAR without braces, TYPE without braces or `@`, ADDR hex digits
+    const std::string h = "[06 15:13:35 195@fprop.py:megskull.graph.fprop] ";
+    const recorder r = run(h + "FpropEnv(val): start fprop VarNode(owner_opr=data{DataProvider@0x7f349a5c59e8})\n" +
+                           h + "FpropEnv(): start fprop VarNode(owner_opr={@0xABCdef})\n" +           // empty names, mixed case
+                           h + "WRN FpropEnv(a b): start fprop VarNode(owner_opr=x y{T 1@0x0})\n" + // a level; spaces
+                           h + "FpropEnv(v): start fprop VarNode(owner_opr=x{T@0x})\n" +              // no hex digit
+                           h + "FpropEnv(v): start fprop VarNode(owner_opr=x{T@0x1g})\n" +            // not hex
+                           h + "FpropEnv(v): start fprop VarNode(owner_opr=x{T@U@0x1})\n" +           // `@` in TYPE
+                           h + "FpropEnv(v): start fprop VarNode(owner_opr=x{T@0x1}) \n" +            // a space after it
+                           h + "FpropEnv(v): start fprop VarNode(owner_opr=x{T@0x1})x\n");             // after the record
+    std::vector<std::string> fp;
+    for (const std::string& e : r.out)
+        if (e.starts_with("fprop_start")) fp.push_back(e);
+    const std::vector<std::string> want = {
+        "fprop_start 1 val data DataProvider 0x7f349a5c59e8",
+        "fprop_start 2    0xABCdef",
+        "fprop_start 3 a b x y T 1 0x0",
+    };
+    CHECK(fp == want);
+    CHECK(r.out.size() == 8 + 3); // a log record for each line, the three fprop_start records
+}
+
 TEST_CASE("megengine_log::memory rows printed with MegEngine's printf format, large values included") {
     // the row format of MegEngine's static memory allocation log
     auto row = [](const char* comp, double mib, unsigned long long bytes, double lo, double lo_pct, double up, double up_pct) {

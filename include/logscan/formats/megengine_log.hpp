@@ -479,6 +479,22 @@ constexpr bool read_header_line(std::string_view t, std::array<std::string_view,
     return true;
 }
 
+// `FpropEnv(ENV): start fprop VarNode(owner_opr=VAR{TYPE@0xADDR})`, read in one pass with
+// text_cursor: the fprop_start rule's assisting reader (a message every fprop of a graph
+// prints). Groups: whole message, ENV, VAR, TYPE, 0xADDR.
+constexpr bool read_fprop_start(std::string_view t, std::array<std::string_view, 5>& g) noexcept {
+    text_cursor c(t);
+    std::string_view hex;
+    if (!(c.literal("FpropEnv(") && c.until(")", g[1]) && c.literal("): start fprop VarNode(owner_opr=") && c.until("{}", g[2]) &&
+          c.literal("{") && c.until("{}@", g[3]) && c.literal("@")))
+        return false;
+    const char* const addr = c.rest_view().data();
+    if (!(c.literal("0x") && c.hex_digits(hex) && c.literal("})") && c.at_end())) return false;
+    g[4] = std::string_view(addr, static_cast<std::size_t>(hex.data() + hex.size() - addr));
+    g[0] = t;
+    return true;
+}
+
 // A var-shape block line, ` VAR[@R]: (d, d, ...)`, read in one pass: the var-shape rule's
 // assisting reader (rules.hpp's `assisted`), for the lines that are most of a log with
 // shape blocks. It fills the pattern's groups (whole line, var, replica or null, shape) and
@@ -535,9 +551,11 @@ auto make_rules(state<V>& st) {
             const std::string_view level = printed.empty() ? std::string_view("INFO") : printed;
             const std::string_view message = m.template get<7>();
             if (LOGSCAN_VISIT_LAZY(st.vis, on_log, log, [&] { // (get<>: clang 14 cannot capture bindings)
-                    return log{ctx.current.number, number_or<int>(m.template get<1>(), 0), m.template get<2>(),
-                               number_or<std::uint64_t>(m.template get<3>(), 0), m.template get<4>(), m.template get<5>(),
-                               level, message};
+                    const std::string_view dd = m.template get<1>(); // (two digits: the pattern says so)
+                    std::uint64_t src_line = 0;                      // (0 beyond uint64_t, as number_or)
+                    if (text_cursor c(m.template get<3>()); !c.unsigned_integer(src_line)) src_line = 0;
+                    return log{ctx.current.number, static_cast<int>(internal::digit_value(dd[0]) * 10 + internal::digit_value(dd[1])),
+                               m.template get<2>(), src_line, m.template get<4>(), m.template get<5>(), level, message};
                 }) == flow::stop)
                 return flow::stop;
             if constexpr (requires { st.vis.on_workspace_bound(std::declval<const workspace_bound&>()); }) {
@@ -567,6 +585,7 @@ auto make_rules(state<V>& st) {
                         return fprop_start{ctx.current.number, env, var, type, addr};
                     });
                 })
+                .assisted(read_fprop_start)
                 .when(wants_any<V, on_fprop_start_event>),
             rule<R"(FpropEnv\([^)]*\): var node shape: +([^@: ]+)(?:@(\d+))?: (\([^()]*\)))",
                  "FpropEnv(val): var node shape:  data: (32, 3, 224, 224)">([&](const auto& m, rule_context& ctx) {
