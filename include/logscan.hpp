@@ -15,6 +15,7 @@
 #include "logscan/rules.hpp"
 #include "logscan/route.hpp"
 #include "logscan/json.hpp"
+#include "logscan/json_project.hpp"
 #include "logscan/ndjson.hpp"
 #include "logscan/format.hpp"
 #include "logscan/formats/chainer_memtrace.hpp"

@@ -70,6 +70,15 @@
 /// contents (its end event is still delivered). Skipped input is still fully validated, and
 /// skipped strings and numbers have no length limit.
 ///
+/// **Capturing a value's text.** Returning `action::capture` from `on_key` skips the key's value
+/// (validated, no events) and hands its bytes exactly as they stand in the input — from its
+/// first byte to its last, whitespace and escapes inside it as they are — to
+/// `on_value_text(std::string_view part, bool last)`: one or more parts, in order, the final one
+/// with `last == true` (parts are views into the chunks, valid during the call; a part may be
+/// empty). The raw text of a subtree (an operator's `param` object) is so kept without
+/// decoding and re-encoding it. A document error inside the value ends the parse without a
+/// final part.
+///
 /// **Strictness.** RFC 8259: exactly one value (or, with `options::multiple_values`, any number
 /// of values, separated by whitespace where needed), no comments, no trailing commas, no leading
 /// zeros, no control characters in strings, only the listed escapes, `\u` surrogate pairs
@@ -117,6 +126,9 @@ enum class action : unsigned char {
     proceed = 0, ///< go on
     stop = 1,    ///< end the parse; `result()` is `error_code::stopped`
     skip = 2,    ///< from `on_key`: skip the key's value; from a begin event: skip the contents
+    /// From `on_key`: skip the key's value as `skip` does, and hand its text, as it is in the
+    /// input, to `on_value_text` (see the file comment); `skip` for a visitor without it.
+    capture = 3,
 };
 
 /// Reader settings; every field has a sensible default.
@@ -527,13 +539,15 @@ LOGSCAN_EVENT(on_number, "on_number(const logscan::json::number&), on_number(dou
                          "trailing const logscan::json::path&");
 LOGSCAN_EVENT(on_bool, "on_bool(bool), on_bool(bool, const logscan::json::path&)");
 LOGSCAN_EVENT(on_null, "on_null(), on_null(const logscan::json::path&)");
+LOGSCAN_EVENT(on_value_text, "on_value_text(std::string_view part, bool last)");
 
 namespace internal {
 /// True when V has at least one of the JSON reader's callbacks (or opts out).
 template <class V>
 concept json_visitor = has_some_callback<V, on_object_begin_event, on_object_end_event, on_array_begin_event,
                                          on_array_end_event, on_key_event, on_string_event, on_string_part_event,
-                                         on_number_event, on_bool_event, on_null_event, on_error_event> ||
+                                         on_number_event, on_bool_event, on_null_event, on_value_text_event,
+                                         on_error_event> ||
                        requires { requires static_cast<bool>(V::wants_path); };
 } // namespace internal
 
@@ -609,7 +623,8 @@ public:
         const char* p = chunk.data();
         const char* const end = p + chunk.size();
         cbeg_ = p;
-        const bool go = run(p, end);
+        bool go = run(p, end);
+        if (LOGSCAN_UNLIKELY(capturing_) && go) go = capture_at_chunk_end(end);
         base_ += chunk.size();
         return go ? flow::proceed : flow::stop;
     }
@@ -632,6 +647,7 @@ public:
             tok_ = tok_none;
             if (!deliver_number(number(std::string_view(scratch_, slen_), number_integer(nstate_)), tok_off_))
                 return flow::stop;
+            if (cap_end_ && !end_capture(nullptr)) return flow::stop; // (its bytes went out with the chunks)
             break;
         case tok_string:
             fail_at(base_, error_code::unexpected_end, "unterminated string");
@@ -792,6 +808,8 @@ private:
             p = resume(p, end);
             if (p == nullptr) return false;
             if (tok_ != tok_none) return true;
+            if (LOGSCAN_UNLIKELY(cap_start_)) start_capture(p);
+            if (LOGSCAN_UNLIKELY(cap_end_) && !end_capture(p)) return false;
         }
     dispatch:
         p = skip_ws(p, end);
@@ -866,6 +884,7 @@ private:
         // it); a complete token may also end exactly at `end`: either way, return.
         if (LOGSCAN_UNLIKELY(p == end)) return true;
     after_value:
+        if (LOGSCAN_UNLIKELY(cap_end_) && !end_capture(p)) return false;
         if (LOGSCAN_UNLIKELY(depth_ == 0)) goto dispatch;
         p = skip_ws(p, end);
         if (p == end) return true;
@@ -900,6 +919,7 @@ private:
         }
         p = string_token(p, end, true);
         if (LOGSCAN_UNLIKELY(p == nullptr)) return false;
+        if (LOGSCAN_UNLIKELY(cap_start_)) start_capture(p);
         if (LOGSCAN_UNLIKELY(p == end)) return true; // complete or cut: see `value`
         p = skip_ws(p, end);
         if (p == end) return true;
@@ -965,7 +985,10 @@ private:
                 skip_depth_ = 0;
             } else {
                 emit = false;
-                if (!skip_keep_end_ && depth_ == skip_depth_) skip_depth_ = 0;
+                if (!skip_keep_end_ && depth_ == skip_depth_) {
+                    skip_depth_ = 0;
+                    if (capturing_) return end_capture(p + 1);
+                }
             }
         }
         if (emit) {
@@ -979,7 +1002,47 @@ private:
     // After a scalar value: the next state, and the end of a key's skipped scalar.
     LOGSCAN_FORCE_INLINE void after_scalar() noexcept {
         state_ = depth_ != 0 ? st_comma : st_done;
-        if (LOGSCAN_UNLIKELY(skip_depth_ != 0) && !skip_keep_end_ && depth_ == skip_depth_) skip_depth_ = 0;
+        if (LOGSCAN_UNLIKELY(skip_depth_ != 0) && !skip_keep_end_ && depth_ == skip_depth_) {
+            skip_depth_ = 0;
+            cap_end_ = capturing_; // (the caller's run loop hands out the last part)
+        }
+    }
+
+    // ---- captured values (action::capture) ----
+    static constexpr bool captures_text =
+        requires(Visitor& v, std::string_view s, bool b) { v.on_value_text(s, b); };
+    // The key's closing quote is at p - 1: the value's text starts after the ':'.
+    void start_capture(const char* p) noexcept {
+        cap_start_ = false;
+        cap_from_ = p;
+        cap_lead_ = true;
+    }
+    // Hands out [from, to) of the current chunk (from: cap_from_, or the chunk's start).
+    bool capture_part(const char* to, bool last) {
+        const char* from = cap_from_ != nullptr ? cap_from_ : cbeg_;
+        if (cap_lead_) { // the ':' and the blanks before the value are not its text
+            while (from != to && (*from == ':' || *from == ' ' || *from == '\t' || *from == '\n' || *from == '\r')) ++from;
+            if (from != to) cap_lead_ = false;
+        }
+        const std::string_view part = from == nullptr ? std::string_view{}
+                                                      : std::string_view(from, static_cast<std::size_t>(to - from));
+        if constexpr (captures_text) {
+            if (LOGSCAN_JSON_EMIT(depth_, on_value_text, part, last) == action::stop) return stopped_at(off(to));
+        }
+        return true;
+    }
+    bool end_capture(const char* to) {
+        capturing_ = cap_end_ = false;
+        const bool go = capture_part(to, true);
+        cap_from_ = nullptr;
+        return go;
+    }
+    bool capture_at_chunk_end(const char* end) {
+        if (cap_start_) return true; // (the key was cut: its value has not begun)
+        if (cap_end_) return end_capture(end);
+        const bool go = capture_part(end, false);
+        cap_from_ = nullptr; // the next chunk's start
+        return go;
     }
 
     // ---- scalars: delivery ----
@@ -1034,6 +1097,10 @@ private:
             if (a == action::stop) return stopped_at(at);
             skip_depth_ = depth_;
             skip_keep_end_ = false;
+            if (captures_text && a == action::capture) {
+                capturing_ = true;
+                cap_start_ = true;
+            }
         }
         return true;
     }
@@ -1441,6 +1508,7 @@ private:
     std::size_t skip_depth_ = 0; // 0: not skipping
     std::size_t path_size_ = 0;  // path length of the event being reported
     const char* cbeg_ = nullptr; // start of the current chunk
+    const char* cap_from_ = nullptr; // start of the captured value's text in this chunk (null: the chunk's start)
     std::uint64_t base_ = 0;       // bytes before the current chunk
     std::uint64_t line_ = 1;
     std::uint64_t line_start_ = 0; // offset of the current line's first byte
@@ -1459,6 +1527,10 @@ private:
     bool tok_key_ = false;
     bool store_ = true;
     bool skip_keep_end_ = false;
+    bool capturing_ = false; // a key's value is being captured (action::capture)
+    bool cap_start_ = false; // ... and its key has not ended yet
+    bool cap_end_ = false;   // ... and the value just ended (a scalar): the last part is due
+    bool cap_lead_ = false;  // ... and its first byte is not handed out yet
     bool done_ = false;
     bool finished_ = false;
 };

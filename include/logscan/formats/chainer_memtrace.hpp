@@ -67,7 +67,7 @@
 #include <utility>
 
 #include "../format.hpp" // (config, error, lines, source, visit, num, record, ndjson)
-#include "../json.hpp"
+#include "../json_project.hpp"
 #include "../regex.hpp"
 
 namespace logscan::chainer_memtrace {
@@ -143,34 +143,22 @@ concept visitor = records::accepted_by<V>;
 
 namespace detail {
 
-// Checks a parameter line: one JSON object, and its top-level integer `rank`.
+// A parameter line is one JSON object (its record, at the document's root) with a top-level
+// integer `rank` (json_project.hpp).
+struct params_root {
+    std::optional<std::int64_t> rank;
+};
+LOGSCAN_EVENT(on_params, "void on_params(const params_root&)");
+using params_routes = json::projection<json::route<params_root, on_params_event, "", json::take<"rank", &params_root::rank>>>;
 struct params_check {
-    std::size_t depth = 0;
-    bool rank_key = false;
     bool is_object = false;
     std::optional<std::int64_t> rank;
-    void on_object_begin() noexcept {
-        if (depth == 0) is_object = true;
-        ++depth;
-        rank_key = false;
+    void on_params(const params_root& r) noexcept {
+        is_object = true;
+        rank = r.rank;
     }
-    void on_object_end() noexcept { --depth; }
-    void on_array_begin() noexcept {
-        ++depth;
-        rank_key = false;
-    }
-    void on_array_end() noexcept { --depth; }
-    void on_key(std::string_view k) noexcept { rank_key = depth == 1 && k == "rank"; }
-    void on_number(const json::number& n) noexcept {
-        if (rank_key) {
-            if (const auto v = n.to_int64()) rank = *v;
-        }
-        rank_key = false;
-    }
-    void on_string(std::string_view) noexcept { rank_key = false; }
-    void on_bool(bool) noexcept { rank_key = false; }
-    void on_null() noexcept { rank_key = false; }
 };
+using params_reader = json::reader<json::projector<params_check, params_routes>>;
 
 constexpr std::string_view expected_counts = "function record: expected the counts `NIN NOUT`";
 constexpr std::string_view expected_input = "function record: expected an input line `ID ROLE`";
@@ -188,7 +176,7 @@ public:
           outputs_(new (std::nothrow) std::uint64_t[opt.max_io ? opt.max_io : 1]),
           text_(new (std::nothrow) char[opt.text_capacity ? opt.text_capacity : 1]),
           json_opt_{.max_depth = 1024, .scratch_capacity = opt.max_line},
-          json_storage_(new (std::nothrow) std::byte[json::reader<detail::params_check>::storage_size(json_opt_)]) {}
+          json_storage_(new (std::nothrow) std::byte[detail::params_reader::storage_size(json_opt_)]) {}
 
     // After the last line: a record or buffer list cut short, counts that do not match.
     flow finish() {
@@ -349,7 +337,8 @@ private:
         case part::params: {
             detail::params_check c;
             {
-                json::reader<detail::params_check> r(c, json_opt_, std::span<std::byte>(json_storage_.get(), storage_bytes()));
+                json::projector<detail::params_check, detail::params_routes> proj(c, {}); // (no strings kept)
+                detail::params_reader r(proj, json_opt_, std::span<std::byte>(json_storage_.get(), storage_bytes()));
                 r.feed(t);
                 r.finish();
                 if (!r.ok() || !c.is_object) return broken(l, detail::expected_params);
@@ -373,7 +362,7 @@ private:
     }
     flow too_large(const line& l) { return broken(l, "function record larger than the parser's storage"); }
     std::size_t storage_bytes() const noexcept {
-        return json_storage_ ? json::reader<detail::params_check>::storage_size(json_opt_) : 0;
+        return json_storage_ ? detail::params_reader::storage_size(json_opt_) : 0;
     }
 
     Visitor& vis_;

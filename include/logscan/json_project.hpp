@@ -1,0 +1,949 @@
+// SPDX-License-Identifier: MIT
+/// \file json_project.hpp
+/// JSON projection: records declared by the paths they stand at in a document, assembled
+/// from a streamed JSON document (json.hpp's reader) in one pass, in bounded memory. A
+/// format that reads a JSON document (`megengine_profile.hpp`) is a list of such routes.
+///
+/// \code
+/// struct op { std::string_view id; std::optional<std::string_view> name;
+///             std::optional<json::string_list> inputs; std::optional<std::string_view> param; };
+/// LOGSCAN_EVENT(on_op, "void on_op(const op&)");
+/// using routes = logscan::json::projection<
+///     logscan::json::route<op, on_op_event, "graph.operator.*",        // each value of graph.operator
+///                          logscan::json::take_key<&op::id>,            // the `*` key
+///                          logscan::json::take<"name", &op::name>,
+///                          logscan::json::take<"io.input", &op::inputs>,
+///                          logscan::json::take_text<"param", &op::param>>>;
+/// struct my_visitor { void on_op(const op& o); } vis;
+/// logscan::json::projector<my_visitor, routes> p(vis, scratch);   // a json::reader visitor
+/// logscan::json::parse(document, p);
+/// \endcode
+///
+/// **Paths.** A route's path names where its record's values stand: keys separated by `.`;
+/// `*` is any key of an object, `a|b` one of the keys `a` and `b`, and a `[]` after a step (or
+/// alone) each element of an array. These three steps capture what they matched (the key,
+/// or the element's 0-based index); a route's `take_key<&R::m>` fields receive the captures
+/// in order (the key into a `std::string_view` or `std::optional<std::string_view>` member, an
+/// index into a `std::uint64_t`). Every step but `[]` requires an object and `[]` an array:
+/// where the document holds something else, nothing under it yields a record. An empty path
+/// is the document itself.
+///
+/// **Fields.** `take<"a.b", &R::m>` reads the value at the key path `a.b` inside the record's
+/// value (an empty path: the value itself, for a record standing at an array element or key
+/// whose value is a scalar); the member's type says what it accepts, and anything else
+/// leaves it empty (`std::nullopt`) — the last occurrence of a key wins:
+/// - `std::optional<std::string_view>`: a string (its decoded text);
+/// - `std::optional<std::uint64_t>`, `std::optional<std::int64_t>`: an integer in range;
+///   `std::optional<double>`: any number;
+/// - `std::optional<string_list>`: an array of strings;
+/// - `std::optional<shape_list>`: an array of integers; `std::optional<shape_sequence>`: an
+///   array of arrays of integers (num.hpp's lists, read from the integers' text);
+/// - `take_text<"a", &R::m>` (a `std::optional<std::string_view>`): an object or an array (a
+///   raw subtree, such as an operator's parameters) as its JSON text, compact: the input's
+///   bytes with the blanks outside strings removed —
+///   strings, escapes and numbers exactly as written, never decoded and re-encoded (the
+///   reader's `action::capture`).
+///
+/// **Records.** A record is delivered to the visitor's callback (its route's `LOGSCAN_EVENT`)
+/// when its value ends, in document order; the views in it point into the projector's
+/// scratch buffer and are valid during the call. Routes whose callback the visitor lacks are
+/// left out of the table at compile time, and everything under a key no wanted route or
+/// field goes through is skipped unread (validated by the reader, no events): a visitor that
+/// wants one record type pays for little else. A record whose strings and lists do not fit
+/// the scratch buffer is an `error` record instead ("object too large for the scratch
+/// buffer", `too_long`, `offset` = where the chunk in which it ended began), and the parse
+/// goes on.
+///
+/// **How it runs.** The routes and fields are compiled into one table of nodes (a trie of
+/// the paths, each node's children contiguous, literal keys before wildcards); the
+/// projector keeps one node per open container — a stack parallel to the reader's own — so
+/// each key costs a look-up among its node's children (lengths first) and each value one
+/// store, whatever the number of routes. Strings are copied once, into the scratch buffer,
+/// in stack order: what a record's keys captured stays while its records are made.
+///
+/// `projection_parser<Visitor, Records, Routes>` is the push parser of a JSON-document format
+/// (`feed`, `finish`, `result`; format.hpp's `format_parse` drives it). Nothing allocates
+/// while parsing: the scratch buffer and the reader's buffers are allocated at construction.
+#ifndef LOGSCAN_JSON_PROJECT_HPP_INCLUDED
+#define LOGSCAN_JSON_PROJECT_HPP_INCLUDED
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <tuple>
+#include <type_traits>
+#include <utility>
+
+#include "fixed_string.hpp"
+#include "format.hpp" // (format_options, record.hpp, num.hpp, visit.hpp)
+#include "json.hpp"
+
+namespace logscan::json {
+
+/// A list of strings held in a projector's scratch buffer (an array of strings in the
+/// document): iterate it for `std::string_view`s.
+class string_list {
+public:
+    /// Forward iterator over the strings.
+    class iterator {
+    public:
+        using value_type = std::string_view;    ///< a string
+        using difference_type = std::ptrdiff_t; ///< unused
+        constexpr iterator() noexcept = default;
+        /// The current string.
+        std::string_view operator*() const noexcept { return {p_ + sizeof(std::uint32_t), len()}; }
+        /// Next string.
+        iterator& operator++() noexcept {
+            p_ += sizeof(std::uint32_t) + len();
+            return *this;
+        }
+        /// Next string; returns the previous position.
+        iterator operator++(int) noexcept {
+            iterator t = *this;
+            ++*this;
+            return t;
+        }
+        /// Same position.
+        friend bool operator==(const iterator& a, const iterator& b) noexcept { return a.p_ == b.p_; }
+
+    private:
+        friend class string_list;
+        explicit iterator(const char* p) noexcept : p_(p) {}
+        std::size_t len() const noexcept {
+            std::uint32_t n;
+            std::memcpy(&n, p_, sizeof n);
+            return n;
+        }
+        const char* p_ = nullptr;
+    };
+
+    constexpr string_list() noexcept = default;
+    /// (Made by the projector: `bytes` holds `count` strings, each after its 4-byte length.)
+    constexpr string_list(std::string_view bytes, std::size_t count) noexcept : bytes_(bytes), count_(count) {}
+    /// Number of strings.
+    constexpr std::size_t size() const noexcept { return count_; }
+    /// True when there are none.
+    constexpr bool empty() const noexcept { return count_ == 0; }
+    /// First string.
+    iterator begin() const noexcept { return iterator(bytes_.data()); }
+    /// Past the last string.
+    iterator end() const noexcept { return iterator(bytes_.data() + bytes_.size()); }
+
+private:
+    std::string_view bytes_{};
+    std::size_t count_ = 0;
+};
+
+/// A field: the value at key path `Path` inside the record's value (see the file comment).
+template <fixed_string Path, auto Member>
+struct take {
+    static constexpr std::string_view path = Path.view(); ///< the key path ("" = the value itself)
+    static constexpr auto member = Member;                 ///< where it goes
+    static constexpr bool as_text = false;                 ///< (take_text)
+    static constexpr bool is_key = false;                  ///< (take_key)
+};
+/// A field holding an object's or array's compact JSON text (see the file comment).
+template <fixed_string Path, auto Member>
+struct take_text : take<Path, Member> {
+    static constexpr bool as_text = true; ///< the value's text
+};
+/// A field holding what the route path's next capturing step matched (a key or an index).
+template <auto Member>
+struct take_key {
+    static constexpr std::string_view path{}; ///< (none)
+    static constexpr auto member = Member;    ///< where it goes
+    static constexpr bool as_text = false;    ///< (take_text)
+    static constexpr bool is_key = true;      ///< a capture
+};
+
+/// A record type `Record`, delivered through `Event` (a `LOGSCAN_EVENT`), for each value
+/// at `Path`, with its `Fields` (take, take_text, take_key).
+template <class Record, class Event, fixed_string Path, class... Fields>
+struct route {
+    using record = Record;                                ///< the record type
+    using event = Event;                                  ///< its callback
+    static constexpr std::string_view path = Path.view(); ///< where its values stand
+    using fields = std::tuple<Fields...>;                 ///< its fields
+};
+
+/// The routes of a document format.
+template <class... Routes>
+struct projection {
+    static_assert(sizeof...(Routes) >= 1 && sizeof...(Routes) < 255, "logscan::json::projection: 1 to 254 routes");
+};
+
+namespace project_detail {
+
+enum class step : unsigned char { root, key, alt, any, each };
+// What the value at a node becomes.
+enum class kind : unsigned char { object, array, text, u64, i64, f64, texts, ints, int_lists, raw, none };
+
+inline constexpr std::uint16_t no_node = 0xFFFF;
+inline constexpr std::uint8_t no_route = 0xFF;
+
+struct node {
+    std::string_view key{};           // step::key: the key; step::alt: "a|b|..."
+    step how = step::root;            // how the node is reached from its parent
+    kind what = kind::object;         // what its value becomes
+    std::uint8_t route = no_route;    // a route's record stands here
+    std::uint16_t field = no_node;    // a field's value stands here (global field index)
+    std::uint16_t parent = 0, first = 0, count = 0, depth = 0; // children: [first, first + count)
+    bool self_record = false;         // a record whose value may be anything (not an object/array)
+};
+
+constexpr bool container_kind(kind k) noexcept {
+    return k == kind::object || k == kind::array || k == kind::texts || k == kind::ints || k == kind::int_lists;
+}
+
+template <class T>
+constexpr kind kind_of() noexcept {
+    if constexpr (std::is_same_v<T, std::optional<std::string_view>>) return kind::text;
+    else if constexpr (std::is_same_v<T, std::optional<std::uint64_t>>) return kind::u64;
+    else if constexpr (std::is_same_v<T, std::optional<std::int64_t>>) return kind::i64;
+    else if constexpr (std::is_same_v<T, std::optional<double>>) return kind::f64;
+    else if constexpr (std::is_same_v<T, std::optional<string_list>>) return kind::texts;
+    else if constexpr (std::is_same_v<T, std::optional<shape_list>>) return kind::ints;
+    else if constexpr (std::is_same_v<T, std::optional<shape_sequence>>) return kind::int_lists;
+    else {
+        static_assert(sizeof(T) == 0, "logscan::json::take: the member must be a std::optional of std::string_view, "
+                                       "std::uint64_t, std::int64_t, double, json::string_list, shape_list or "
+                                       "shape_sequence");
+        return kind::none;
+    }
+}
+
+template <class Record, class Field>
+using member_t = std::remove_cvref_t<decltype(std::declval<Record&>().*(Field::member))>;
+
+struct field_decl {
+    std::string_view path{};
+    kind what = kind::none;
+    bool is_key = false;
+};
+
+template <class Route>
+struct route_info {
+    static constexpr std::size_t count = std::tuple_size_v<typename Route::fields>;
+    template <std::size_t J>
+    using field = std::tuple_element_t<J, typename Route::fields>;
+    template <std::size_t J>
+    static constexpr field_decl decl() noexcept {
+        using F = field<J>;
+        if constexpr (F::is_key) {
+            return {{}, kind::none, true};
+        } else if constexpr (F::as_text) {
+            static_assert(std::is_same_v<member_t<typename Route::record, F>, std::optional<std::string_view>>,
+                          "logscan::json::take_text: the member must be a std::optional<std::string_view>");
+            return {F::path, kind::raw, false};
+        } else {
+            return {F::path, kind_of<member_t<typename Route::record, F>>(), false};
+        }
+    }
+    static constexpr auto fields = []<std::size_t... J>(std::index_sequence<J...>) {
+        return std::array<field_decl, count + 1>{decl<J>()..., field_decl{}};
+    }(std::make_index_sequence<count>{});
+    // an upper bound on the steps of the route's path and fields
+    static constexpr std::size_t steps = [] {
+        std::size_t n = Route::path.size() + 1;
+        for (std::size_t j = 0; j < count; ++j) n += fields[j].path.size() + 1;
+        return n;
+    }();
+};
+
+struct step_decl {
+    step how;
+    std::string_view key;
+};
+
+// Calls f(step) for each step of a path (see the file comment).
+template <class F>
+constexpr void each_step(std::string_view path, F&& f) {
+    std::size_t i = 0;
+    while (i < path.size()) {
+        std::size_t j = path.find('.', i);
+        if (j == std::string_view::npos) j = path.size();
+        std::string_view seg = path.substr(i, j - i);
+        const bool each = seg.size() >= 2 && seg.substr(seg.size() - 2) == "[]";
+        if (each) seg.remove_suffix(2);
+        if (!seg.empty())
+            f(step_decl{seg == "*" ? step::any : seg.find('|') != std::string_view::npos ? step::alt : step::key, seg});
+        if (each) f(step_decl{step::each, {}});
+        i = j + 1;
+    }
+}
+
+template <std::size_t Cap>
+struct built {
+    std::array<node, Cap> nodes{};
+    std::size_t size = 1;
+    std::size_t max_depth = 0;
+    const char* error = nullptr;
+};
+
+// The node table of the wanted routes (see the file comment): a trie of the paths, then put
+// in breadth-first order so that each node's children are contiguous.
+template <std::size_t Cap, class... Routes>
+constexpr built<Cap> build(const std::array<bool, sizeof...(Routes)>& wanted) {
+    built<Cap> b;
+    std::array<node, Cap> t{};
+    std::array<bool, Cap> fixed{};
+    std::size_t n = 1;
+    auto fail = [&](const char* why) {
+        if (b.error == nullptr) b.error = why;
+    };
+    auto child = [&](std::size_t parent, const step_decl& s) -> std::size_t {
+        for (std::size_t i = 1; i < n; ++i)
+            if (t[i].parent == parent && t[i].how == s.how && t[i].key == s.key) return i;
+        if (n == Cap) {
+            fail("too many steps");
+            return parent;
+        }
+        t[n] = node{};
+        t[n].key = s.key;
+        t[n].how = s.how;
+        t[n].parent = static_cast<std::uint16_t>(parent);
+        return n++;
+    };
+    auto set_kind = [&](std::size_t at, kind k) {
+        if (fixed[at] && t[at].what != k) fail("one path is both an object or array of one route and a value of another");
+        t[at].what = k;
+        fixed[at] = true;
+    };
+    std::size_t field_base = 0;
+    std::size_t r = 0;
+    auto add = [&]<class Route>(const Route*) {
+        using info = route_info<Route>;
+        if (wanted[r]) {
+            std::size_t cur = 0;
+            each_step(Route::path, [&](const step_decl& s) {
+                set_kind(cur, s.how == step::each ? kind::array : kind::object);
+                cur = child(cur, s);
+            });
+            if (t[cur].route != no_route) fail("two routes at one path");
+            t[cur].route = static_cast<std::uint8_t>(r);
+            for (std::size_t j = 0; j < info::count; ++j) {
+                const field_decl& f = info::fields[j];
+                if (f.is_key) continue;
+                std::size_t at = cur;
+                each_step(f.path, [&](const step_decl& s) {
+                    if (s.how != step::key) fail("a field's path is keys only");
+                    set_kind(at, kind::object);
+                    at = child(at, s);
+                });
+                if (t[at].field != no_node) fail("two fields at one path");
+                set_kind(at, f.what);
+                t[at].field = static_cast<std::uint16_t>(field_base + j);
+            }
+            if (!fixed[cur]) t[cur].what = kind::none; // only captures: any value
+            t[cur].self_record = !container_kind(t[cur].what);
+        }
+        field_base += info::count;
+        ++r;
+    };
+    (add(static_cast<const Routes*>(nullptr)), ...);
+    // no record inside another
+    for (std::size_t i = 1; i < n; ++i)
+        if (t[i].route != no_route)
+            for (std::size_t p = t[i].parent; p != 0; p = t[p].parent)
+                if (t[p].route != no_route) fail("a route's path lies inside another route's record");
+    // breadth-first, literal keys before alternatives before wildcards before elements
+    std::array<std::uint16_t, Cap> order{}, index{};
+    std::size_t done = 1;
+    b.nodes[0] = t[0];
+    for (std::size_t i = 0; i < done; ++i) {
+        const std::size_t p = order[i];
+        const std::size_t first = done;
+        for (step how : {step::key, step::alt, step::any, step::each})
+            for (std::size_t j = 1; j < n; ++j)
+                if (t[j].parent == p && t[j].how == how) order[done++] = static_cast<std::uint16_t>(j);
+        if (t[p].what == kind::array && done - first > 1) fail("an array's elements have one route or field");
+        b.nodes[i] = t[p];
+        b.nodes[i].first = static_cast<std::uint16_t>(first);
+        b.nodes[i].count = static_cast<std::uint16_t>(done - first);
+        index[p] = static_cast<std::uint16_t>(i);
+    }
+    for (std::size_t i = 1; i < done; ++i) {
+        b.nodes[i].parent = index[t[order[i]].parent];
+        b.nodes[i].depth = static_cast<std::uint16_t>(b.nodes[b.nodes[i].parent].depth + 1);
+        if (b.nodes[i].depth > b.max_depth) b.max_depth = b.nodes[i].depth;
+    }
+    b.size = done;
+    return b;
+}
+
+// The compiled table of a visitor's routes.
+template <class V, class... Routes>
+struct table {
+    static constexpr std::array<bool, sizeof...(Routes)> wanted{Routes::event::template named<V>()...};
+    static constexpr std::size_t cap = 1 + (route_info<Routes>::steps + ...);
+    static constexpr built<cap> big = build<cap, Routes...>(wanted);
+    static_assert(big.error == nullptr, "logscan::json::projection: the routes do not make one table (a path that is "
+                                        "both an object and a value, two routes at one path, a route inside "
+                                        "another's record, a field path with wildcards)");
+    static constexpr std::size_t size = big.size;
+    static constexpr std::array<node, size> nodes = [] {
+        std::array<node, size> a{};
+        for (std::size_t i = 0; i < size; ++i) a[i] = big.nodes[i];
+        return a;
+    }();
+    static constexpr std::size_t max_depth = big.max_depth;
+    static constexpr std::array<std::size_t, sizeof...(Routes) + 1> field_base = [] {
+        std::array<std::size_t, sizeof...(Routes) + 1> a{};
+        std::size_t i = 0;
+        ((a[i + 1] = a[i] + route_info<Routes>::count, ++i), ...);
+        return a;
+    }();
+    static constexpr std::size_t field_count = field_base[sizeof...(Routes)];
+};
+
+// The depth of a route path's k-th capturing step (the value it names).
+template <class Route>
+constexpr std::size_t capture_depth(std::size_t k) noexcept {
+    std::size_t depth = 0, seen = 0, at = 0;
+    bool found = false;
+    each_step(Route::path, [&](const step_decl& s) {
+        ++depth;
+        if (s.how != step::key) {
+            if (seen++ == k && !found) {
+                at = depth;
+                found = true;
+            }
+        }
+    });
+    return found ? at : ~std::size_t{0};
+}
+template <class Route>
+constexpr bool capture_is_index(std::size_t k) noexcept {
+    std::size_t seen = 0;
+    bool index = false;
+    each_step(Route::path, [&](const step_decl& s) {
+        if (s.how != step::key && seen++ == k) index = s.how == step::each;
+    });
+    return index;
+}
+
+// A field's new value, as the projector hands it to the field's setter.
+struct field_value {
+    std::string_view text{};    // a string, a list's bytes, a value's text
+    const number* num = nullptr; // a number
+    std::size_t count = 0;       // a string list's length
+    bool has_text = false;
+};
+
+} // namespace project_detail
+
+/// The projector of `Projection`'s routes for visitor `V`: a `json::reader` visitor (see the
+/// file comment). Holds the visitor by reference and a scratch buffer it is given.
+template <class V, class Projection>
+class projector;
+
+template <class V, class... Routes>
+class projector<V, projection<Routes...>> {
+    using table = project_detail::table<V, Routes...>;
+    using node = project_detail::node;
+    using kind = project_detail::kind;
+    using step = project_detail::step;
+    using field_value = project_detail::field_value;
+    static constexpr std::uint16_t no_node = project_detail::no_node;
+    static constexpr std::uint16_t skip_entry = 0xFFFF; // a container skipped
+    static constexpr std::uint16_t inner_entry = 0xFFFE; // an inner list of an int_lists field
+    static constexpr std::size_t stack_size = table::max_depth + 4;
+
+public:
+    /// Records assembled in `scratch` (which must outlive the projector).
+    projector(V& vis, std::span<char> scratch) noexcept : vis_(vis), buf_(scratch.data()), cap_(scratch.size()) {}
+
+    /// Where the chunk being read began (bytes): the offset of a `too_long` error record.
+    std::uint64_t offset = 0;
+
+    /// (json::reader's callbacks)
+    action on_object_begin() { return open(true); }
+    action on_array_begin() { return open(false); }            ///< (json::reader)
+    action on_object_end() { return close(); }                 ///< (json::reader)
+    action on_array_end() { return close(); }                  ///< (json::reader)
+    action on_key(std::string_view k) {                        ///< (json::reader)
+        const node& t = table::nodes[stack_[depth_ - 1]];
+        const std::uint16_t c = find_child(t, k);
+        if (c == no_node) return action::skip;
+        const node& d = table::nodes[c];
+        if (d.how != step::key) { // a captured key, above any record: the keys before it are gone
+            used_ = mark_[depth_ - 1];
+            cap_bad_[depth_] = !copy(k, cap_text_[depth_]);
+        }
+        if (d.what == kind::raw) {
+            raw_field_ = d.field;
+            raw_from_ = used_;
+            raw_string_ = raw_escape_ = false;
+            return action::capture;
+        }
+        pending_ = c;
+        return action::proceed;
+    }
+    action on_string(std::string_view s) { ///< (json::reader)
+        if (const std::uint16_t top = depth_ ? stack_[depth_ - 1] : no_node; top != no_node) {
+            if (top == inner_entry) return bad_element();
+            const kind k = table::nodes[top].what;
+            if (k == kind::texts) {
+                list_add(s);
+                return action::proceed;
+            }
+            if (k == kind::ints || k == kind::int_lists) return bad_element();
+        }
+        return scalar([&](const node& d) {
+            field_value v;
+            if (d.what == kind::text) v.has_text = copy(s, v.text) || (overflow_ = true, false);
+            return v;
+        });
+    }
+    action on_number(const number& x) { ///< (json::reader)
+        if (const std::uint16_t top = depth_ ? stack_[depth_ - 1] : no_node; top != no_node) {
+            if (top == inner_entry || table::nodes[top].what == kind::ints) {
+                add_dim(x);
+                return action::proceed;
+            }
+            if (table::nodes[top].what == kind::texts || table::nodes[top].what == kind::int_lists)
+                return bad_element();
+        }
+        return scalar([&](const node& d) {
+            field_value v;
+            if (d.what == kind::u64 || d.what == kind::i64 || d.what == kind::f64) v.num = &x;
+            return v;
+        });
+    }
+    action on_bool(bool) { return other_scalar(); } ///< (json::reader)
+    action on_null() { return other_scalar(); }     ///< (json::reader)
+    /// (json::reader: a `take_text` field's value, compacted into the scratch buffer)
+    action on_value_text(std::string_view part, bool last) {
+        compact(part);
+        if (!last) return action::proceed;
+        field_value v;
+        const std::string_view text = span(raw_from_);
+        if (!overflow_ && !text.empty() && (text[0] == '{' || text[0] == '[')) {
+            v.text = text;
+            v.has_text = true;
+        }
+        set(raw_field_, v);
+        raw_field_ = no_node;
+        return action::proceed;
+    }
+    /// (json::reader: a syntax error, the visitor's `error` record)
+    void on_error(const error& e) { (void)report_error(vis_, e); }
+
+private:
+    // -- the table --
+    // A key's length and first and last bytes: most keys differ from each of their siblings
+    // in one of these, so most look-ups compare one word per child.
+    static constexpr std::uint32_t tag_of(std::string_view k) noexcept {
+        if (k.empty()) return 0;
+        return static_cast<std::uint32_t>(k.size() & 0xFFFF) | static_cast<std::uint32_t>(static_cast<unsigned char>(k[0])) << 16 |
+               static_cast<std::uint32_t>(static_cast<unsigned char>(k[k.size() - 1])) << 24;
+    }
+    static constexpr auto tags = [] {
+        std::array<std::uint32_t, table::size> a{};
+        for (std::size_t i = 0; i < table::size; ++i) a[i] = tag_of(table::nodes[i].key);
+        return a;
+    }();
+    static std::uint16_t find_child(const node& t, std::string_view k) noexcept {
+        const std::uint16_t end = static_cast<std::uint16_t>(t.first + t.count);
+        const std::uint32_t tag = tag_of(k);
+        for (std::uint16_t i = t.first; i != end; ++i) {
+            const node& c = table::nodes[i];
+            switch (c.how) {
+            case step::key:
+                if (tags[i] == tag) {
+                    std::size_t j = 1;
+                    while (j + 1 < k.size() && c.key[j] == k[j]) ++j;
+                    if (j + 1 >= k.size()) return i;
+                }
+                break;
+            case step::alt: {
+                std::string_view rest = c.key;
+                for (;;) {
+                    const std::size_t bar = rest.find('|');
+                    if (rest.substr(0, bar) == k) return i;
+                    if (bar == std::string_view::npos) break;
+                    rest.remove_prefix(bar + 1);
+                }
+                break;
+            }
+            case step::any: return i;
+            default: break;
+            }
+        }
+        return no_node;
+    }
+
+    // The node of the value now starting (no_node: none of ours).
+    std::uint16_t value_node() noexcept {
+        if (depth_ == 0) return 0;
+        const node& t = table::nodes[stack_[depth_ - 1]];
+        if (t.what == kind::array) {
+            cap_index_[depth_] = count_[depth_ - 1]++;
+            return t.first;
+        }
+        const std::uint16_t p = pending_;
+        pending_ = no_node;
+        return p;
+    }
+
+    action push(std::uint16_t e) noexcept {
+        mark_[depth_] = used_;
+        stack_[depth_++] = e;
+        return e == skip_entry ? action::skip : action::proceed;
+    }
+
+    action open(bool object) {
+        if (depth_ != 0) {
+            const std::uint16_t top = stack_[depth_ - 1];
+            if (top == inner_entry) return bad_container();
+            const kind k = table::nodes[top].what;
+            if (k == kind::texts || k == kind::ints) return bad_container();
+            if (k == kind::int_lists) {
+                if (object) return bad_container();
+                if (list_count_ > 0) put(",");
+                put("[");
+                dims_ = 0;
+                return push(inner_entry);
+            }
+        }
+        const std::uint16_t n = value_node();
+        if (n == no_node) return push(skip_entry);
+        const node& d = table::nodes[n];
+        if (!d.self_record) {
+            const bool want_object = d.what == kind::object;
+            if (object != want_object) { // not what the path says: nothing under it
+                if (d.field != no_node) set(d.field, {});
+                return push(skip_entry);
+            }
+            if (d.route != project_detail::no_route) begin_record(d.route);
+            if (d.what == kind::array) count_[depth_] = 0;
+            else if (d.what != kind::object) list_begin(d.what);
+            return push(n);
+        }
+        // a record of any value, here a container: made at its end, its contents unread
+        begin_record(d.route);
+        if (d.field != no_node) set(d.field, {});
+        (void)push(n);
+        return action::skip;
+    }
+
+    action close() {
+        const std::uint16_t e = stack_[--depth_];
+        if (e == skip_entry) return action::proceed;
+        if (e == inner_entry) {
+            if (put("]")) ++list_count_;
+            return action::proceed;
+        }
+        const node& d = table::nodes[e];
+        if (d.what == kind::texts || d.what == kind::ints || d.what == kind::int_lists) {
+            field_value v;
+            if (!list_bad_ && !overflow_ && (d.what != kind::ints || put("]"))) {
+                v.text = span(list_from_);
+                v.count = list_count_;
+                v.has_text = true;
+            }
+            set(d.field, v);
+        }
+        if (d.route != project_detail::no_route) return end_record(d.route);
+        if (!in_record_) used_ = mark_[depth_];
+        return action::proceed;
+    }
+
+    action other_scalar() {
+        if (const std::uint16_t top = depth_ ? stack_[depth_ - 1] : no_node; top != no_node) {
+            if (top == inner_entry) return bad_element();
+            const kind k = table::nodes[top].what;
+            if (k == kind::texts || k == kind::ints || k == kind::int_lists) return bad_element();
+        }
+        return scalar([](const node&) { return field_value{}; });
+    }
+
+    // A scalar value: its field's new value (`make(node)`), and the record it is, if any.
+    template <class Make>
+    action scalar(Make&& make) {
+        const std::uint16_t n = value_node();
+        if (n == no_node) return action::proceed;
+        const node& d = table::nodes[n];
+        if (d.self_record) begin_record(d.route);
+        if (d.field != no_node) set(d.field, make(d));
+        return d.self_record ? end_record(d.route) : action::proceed;
+    }
+
+    // -- lists: strings as 4-byte length + bytes; integers as their text "[1,2]" --
+    void list_begin(kind k) noexcept {
+        list_from_ = used_;
+        list_count_ = 0;
+        list_bad_ = false;
+        dims_ = 0;
+        if (k == kind::ints) put("[");
+    }
+    void list_add(std::string_view s) {
+        const auto n = static_cast<std::uint32_t>(s.size());
+        char len[sizeof n];
+        std::memcpy(len, &n, sizeof n);
+        if (put(std::string_view(len, sizeof n)) && put(s)) ++list_count_;
+    }
+    void add_dim(const number& x) {
+        if (!x.is_integer() || !x.to_int64()) {
+            list_bad_ = true;
+            return;
+        }
+        if (dims_++ > 0) put(",");
+        put(x.text());
+    }
+    action bad_element() noexcept {
+        list_bad_ = true;
+        return action::proceed;
+    }
+    action bad_container() noexcept {
+        list_bad_ = true;
+        return push(skip_entry);
+    }
+
+    // -- records --
+    template <std::size_t R>
+    using route_at = std::tuple_element_t<R, std::tuple<Routes...>>;
+
+    void begin_record(std::uint8_t r) {
+        rec_mark_ = used_;
+        overflow_ = false;
+        in_record_ = true;
+        dispatch(r, [&]<std::size_t R>() { begin_as<R>(); });
+    }
+    template <std::size_t R>
+    void begin_as() {
+        using Rt = route_at<R>;
+        auto& rec = std::get<R>(recs_);
+        rec = typename Rt::record{};
+        captures_into<Rt>(rec, std::make_index_sequence<project_detail::route_info<Rt>::count>{});
+    }
+    template <class Rt, std::size_t... J>
+    void captures_into(typename Rt::record& rec, std::index_sequence<J...>) {
+        (capture_into<Rt, J>(rec), ...);
+    }
+    // The k-th take_key of a route receives what the k-th capturing step of its path matched.
+    template <class Rt, std::size_t J>
+    void capture_into(typename Rt::record& rec) {
+        using info = project_detail::route_info<Rt>;
+        using F = typename info::template field<J>;
+        if constexpr (F::is_key) {
+            using M = project_detail::member_t<typename Rt::record, F>;
+            static constexpr std::size_t k = [] {
+                std::size_t n = 0;
+                for (std::size_t i = 0; i < J; ++i) if (info::fields[i].is_key) ++n;
+                return n;
+            }();
+            static constexpr std::size_t d = project_detail::capture_depth<Rt>(k);
+            static_assert(d != ~std::size_t{0}, "logscan::json::take_key: the route's path has fewer capturing steps "
+                                                "(*, a|b, []) than it has take_key fields");
+            if constexpr (project_detail::capture_is_index<Rt>(k)) {
+                static_assert(std::is_same_v<M, std::uint64_t>,
+                              "logscan::json::take_key: an element's index goes into a std::uint64_t");
+                rec.*(F::member) = cap_index_[d];
+            } else {
+                static_assert(std::is_same_v<M, std::string_view> || std::is_same_v<M, std::optional<std::string_view>>,
+                              "logscan::json::take_key: a key goes into a std::string_view");
+                rec.*(F::member) = cap_text_[d];
+                if (cap_bad_[d]) overflow_ = true;
+            }
+        }
+    }
+
+    action end_record(std::uint8_t r) {
+        in_record_ = false;
+        flow f = flow::proceed;
+        if (overflow_) {
+            const error e{error_code::too_long, 0, 0, offset, "object too large for the scratch buffer", 0};
+            f = report_error(vis_, e);
+        } else {
+            dispatch(r, [&]<std::size_t R>() { f = deliver<R>(); });
+        }
+        used_ = rec_mark_;
+        overflow_ = false;
+        return f == flow::stop ? action::stop : action::proceed;
+    }
+    template <std::size_t R>
+    flow deliver() {
+        using E = typename route_at<R>::event;
+        using Rec = typename route_at<R>::record;
+        if constexpr (table::wanted[R]) {
+            const Rec& rec = std::get<R>(recs_);
+            if constexpr (E::template callable<V, Rec>) {
+                return ::logscan::internal::call_as_flow([&]() -> decltype(auto) { return E::invoke(vis_, rec); });
+            } else {
+                static_assert(E::template reject<V>());
+            }
+        }
+        return flow::proceed;
+    }
+
+    template <class F>
+    static void dispatch(std::uint8_t r, F&& f) {
+        [&]<std::size_t... R>(std::index_sequence<R...>) {
+            (void)((r == R ? (f.template operator()<R>(), true) : false) || ...);
+        }(std::index_sequence_for<Routes...>{});
+    }
+
+    // -- fields: one setter per field of every route, by global index --
+    using setter = void (*)(projector&, const field_value&);
+    template <std::size_t R, std::size_t J>
+    static void set_as(projector& p, const field_value& v) {
+        using Rt = route_at<R>;
+        using F = typename project_detail::route_info<Rt>::template field<J>;
+        if constexpr (!F::is_key) {
+            auto& m = std::get<R>(p.recs_).*(F::member);
+            using M = std::remove_cvref_t<decltype(m)>;
+            if constexpr (std::is_same_v<M, std::optional<std::string_view>>) {
+                m = v.has_text ? M(v.text) : std::nullopt;
+            } else if constexpr (std::is_same_v<M, std::optional<std::uint64_t>>) {
+                m = v.num ? v.num->to_uint64() : std::nullopt;
+            } else if constexpr (std::is_same_v<M, std::optional<std::int64_t>>) {
+                m = v.num ? v.num->to_int64() : std::nullopt;
+            } else if constexpr (std::is_same_v<M, std::optional<double>>) {
+                m = v.num ? M(v.num->to_double()) : std::nullopt;
+            } else if constexpr (std::is_same_v<M, std::optional<string_list>>) {
+                m = v.has_text ? M(string_list(v.text, v.count)) : std::nullopt;
+            } else if constexpr (std::is_same_v<M, std::optional<shape_list>>) {
+                m = std::nullopt;
+                if (v.has_text) {
+                    const shape_list s = shape_dims(v.text);
+                    if (s.ok()) m = s;
+                }
+            } else if constexpr (std::is_same_v<M, std::optional<shape_sequence>>) {
+                m = std::nullopt;
+                if (v.has_text) {
+                    const shape_sequence s = shape_lists(v.text);
+                    if (s.ok()) m = s;
+                }
+            }
+        }
+    }
+    template <std::size_t R, std::size_t... J>
+    static constexpr void fill_setters(std::array<setter, table::field_count + 1>& a, std::index_sequence<J...>) {
+        ((a[table::field_base[R] + J] = &set_as<R, J>), ...);
+    }
+    template <std::size_t... R>
+    static constexpr std::array<setter, table::field_count + 1> make_setters(std::index_sequence<R...>) {
+        std::array<setter, table::field_count + 1> a{};
+        (fill_setters<R>(a, std::make_index_sequence<project_detail::route_info<route_at<R>>::count>{}), ...);
+        return a;
+    }
+    static constexpr std::array<setter, table::field_count + 1> setters =
+        make_setters(std::index_sequence_for<Routes...>{});
+    void set(std::uint16_t field, const field_value& v) { setters[field](*this, v); }
+
+    // -- the scratch buffer --
+    bool put(std::string_view s) noexcept {
+        if (overflow_ || s.size() > cap_ - used_) {
+            overflow_ = true;
+            return false;
+        }
+        if (!s.empty()) std::memcpy(buf_ + used_, s.data(), s.size());
+        used_ += s.size();
+        return true;
+    }
+    bool copy(std::string_view s, std::string_view& out) noexcept {
+        if (s.size() > cap_ - used_) return false;
+        if (!s.empty()) std::memcpy(buf_ + used_, s.data(), s.size());
+        out = std::string_view(buf_ + used_, s.size());
+        used_ += s.size();
+        return true;
+    }
+    std::string_view span(std::size_t from) const noexcept { return {buf_ + from, used_ - from}; }
+
+    // A value's text without the blanks outside its strings.
+    void compact(std::string_view part) {
+        const char* p = part.data();
+        const char* const end = p + part.size();
+        while (p != end) {
+            if (raw_string_) { // copy up to the closing quote
+                const char* q = p;
+                while (q != end) {
+                    const char c = *q++;
+                    if (raw_escape_) raw_escape_ = false;
+                    else if (c == '\\') raw_escape_ = true;
+                    else if (c == '"') {
+                        raw_string_ = false;
+                        break;
+                    }
+                }
+                put(std::string_view(p, static_cast<std::size_t>(q - p)));
+                p = q;
+                continue;
+            }
+            const char* q = p;
+            while (q != end && *q != '"' && *q != ' ' && *q != '\n' && *q != '\t' && *q != '\r') ++q;
+            put(std::string_view(p, static_cast<std::size_t>(q - p)));
+            p = q;
+            if (p == end) break;
+            if (*p == '"') {
+                raw_string_ = true;
+                put("\"");
+            }
+            ++p;
+        }
+    }
+
+    V& vis_;
+    char* buf_;
+    std::size_t cap_;
+    std::size_t used_ = 0, rec_mark_ = 0;
+    std::size_t depth_ = 0;
+    std::uint16_t stack_[stack_size]{};
+    std::size_t mark_[stack_size]{};            // used_ when the container at each level opened
+    std::uint64_t count_[stack_size]{};         // elements so far of the array at each level
+    std::uint64_t cap_index_[stack_size + 1]{}; // the index of the element at each level
+    std::string_view cap_text_[stack_size + 1]{}; // the key of the value at each level
+    bool cap_bad_[stack_size + 1]{};
+    std::uint16_t pending_ = no_node;
+    std::uint16_t raw_field_ = no_node;
+    std::size_t raw_from_ = 0;
+    std::size_t list_from_ = 0, list_count_ = 0, dims_ = 0;
+    bool list_bad_ = false, overflow_ = false, in_record_ = false;
+    bool raw_string_ = false, raw_escape_ = false;
+    std::tuple<typename Routes::record...> recs_{};
+};
+
+/// The push parser of a JSON-document format: its records (`Records`, record.hpp) made by
+/// `Projection`'s routes from a streamed document. `feed(chunk)` any number of times (any
+/// split), then `finish()`; `result()` is the reader's outcome (a syntax error is also the
+/// visitor's `error` record and ends the parse). Allocates the scratch buffer
+/// (`format_options::scratch_capacity`) and the reader's buffers once, at construction.
+template <class Visitor, class Records, class Projection>
+class projection_parser {
+    static_assert(Records::template accepts<Visitor>());
+
+public:
+    /// Reads into `vis` with the scratch capacity of `opt`.
+    explicit projection_parser(Visitor& vis, const format_options& opt = {})
+        : scratch_(static_cast<char*>(std::malloc(opt.scratch_capacity ? opt.scratch_capacity : 1))),
+          proj_(vis, std::span<char>(scratch_, scratch_ ? opt.scratch_capacity : 0)), reader_(proj_) {}
+    projection_parser(const projection_parser&) = delete;
+    projection_parser& operator=(const projection_parser&) = delete;
+    ~projection_parser() { std::free(scratch_); }
+
+    /// Feeds the next chunk. Returns `flow::stop` once the parse has ended (an error in the
+    /// document, or a callback stopped it).
+    flow feed(std::string_view chunk) {
+        proj_.offset = reader_.bytes();
+        return reader_.feed(chunk);
+    }
+    /// Ends the input.
+    flow finish() { return reader_.finish(); }
+    /// The JSON reader's outcome: none, a syntax error (also delivered to `on_error`) or stopped.
+    const error& result() const noexcept { return reader_.result(); }
+
+private:
+    char* scratch_;
+    projector<Visitor, Projection> proj_;
+    reader<projector<Visitor, Projection>> reader_;
+};
+
+} // namespace logscan::json
+
+#endif // LOGSCAN_JSON_PROJECT_HPP_INCLUDED

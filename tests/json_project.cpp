@@ -1,0 +1,280 @@
+// SPDX-License-Identifier: MIT
+// json_project.hpp: records declared by their paths, assembled from a streamed document; and
+// json.hpp's action::capture (a value's text as it is in the input). Expected records are
+// read off the documents written here; every case is also run under every chunking.
+#include <logscan/json_project.hpp>
+
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "support/alloc_counter.hpp"
+#include "support/chunking.hpp"
+
+namespace json = logscan::json;
+using logscan::test::chunk_list;
+using logscan::test::chunked_input;
+
+namespace {
+
+// ---- the reader's capture ----
+
+// Captures the value of every key named "raw"; records every other event as text.
+struct capturer {
+    std::string events, text;
+    int parts_last = 0;
+    json::action on_key(std::string_view k) {
+        events += "k:" + std::string(k) + ";";
+        return k == "raw" ? json::action::capture : json::action::proceed;
+    }
+    void on_value_text(std::string_view part, bool last) {
+        text += part;
+        if (last) {
+            ++parts_last;
+            events += "raw<" + text + ">;";
+            text.clear();
+        }
+    }
+    void on_string(std::string_view s) { events += "s:" + std::string(s) + ";"; }
+    void on_number(const json::number& n) { events += "n:" + std::string(n.text()) + ";"; }
+    void on_object_end() { events += "}"; }
+};
+
+std::string capture_events(chunk_list chunks) {
+    capturer c;
+    json::reader<capturer> r(c);
+    for (auto ch : chunks) r.feed(ch);
+    r.finish();
+    return c.events + (r.ok() ? "" : "ERROR");
+}
+
+TEST_CASE("json reader: action::capture hands a value's bytes as they are, whatever the chunking") {
+    // each value written out below is exactly the bytes between the ':' (and its blanks)
+    // and the value's end
+    const std::string value = "{ \"a\" : [1, 2.5e3,\n  {\"b\": \"x}]\\\" y\"} ], \"c\": null, \"d\": \"\\u00e9\" }";
+    const std::string doc = "{\"x\": 1, \"raw\" :\n   " + value + " , \"y\": \"after\", \"raw\":-12.5e-3, \"z\": [\"raw\"], \"raw\": \"s\\\"}\"}";
+    const std::string expected = "k:x;n:1;k:raw;raw<" + value + ">;k:y;s:after;k:raw;raw<-12.5e-3>;k:z;s:raw;k:raw;raw<\"s\\\"}\">;}";
+    const std::string got = logscan::test::check_chunk_invariance(doc, capture_events, 32);
+    CHECK(got == expected);
+}
+
+TEST_CASE("json reader: a captured number at the very end of the input, and true/false/null") {
+    json::options o;
+    o.multiple_values = false;
+    for (const char* lit : {"true", "false", "null", "0", "123"}) {
+        const std::string doc = std::string("{\"raw\":") + lit + "}";
+        const std::string got = logscan::test::check_chunk_invariance(doc, capture_events, 8);
+        CHECK(got == std::string("k:raw;raw<") + lit + ">;}");
+    }
+}
+
+TEST_CASE("json reader: a broken document inside a captured value ends the parse without a last part") {
+    capturer c;
+    json::reader<capturer> r(c);
+    r.feed("{\"raw\": {\"a\": [1, 2}");
+    r.finish();
+    CHECK_FALSE(r.ok());
+    CHECK(c.parts_last == 0);
+}
+
+// Without on_value_text, capture is skip.
+struct no_text {
+    std::string keys;
+    json::action on_key(std::string_view k) {
+        keys += std::string(k) + ";";
+        return k == "raw" ? json::action::capture : json::action::proceed;
+    }
+};
+TEST_CASE("json reader: capture without on_value_text skips the value") {
+    no_text v;
+    CHECK(json::parse(R"({"raw": {"inner": 1}, "b": 2})", v).ok());
+    CHECK(v.keys == "raw;b;");
+}
+
+// ---- the projection ----
+
+struct item {
+    std::string_view section;                  // the a|b key
+    std::string_view name;                     // the * key
+    std::optional<std::string_view> label;
+    std::optional<std::uint64_t> count;
+    std::optional<std::int64_t> delta;
+    std::optional<double> time;
+    std::optional<json::string_list> tags;
+    std::optional<logscan::shape_list> shape;
+    std::optional<logscan::shape_sequence> shapes;
+    std::optional<std::string_view> deep;
+    std::optional<std::string_view> param;
+};
+struct step {
+    std::uint64_t index;
+    std::optional<std::string_view> value;
+};
+LOGSCAN_EVENT(on_item, "void on_item(const item&)");
+LOGSCAN_EVENT(on_step, "void on_step(const step&)");
+
+using routes = json::projection<
+    json::route<item, on_item_event, "doc.left|right.*", json::take_key<&item::section>, json::take_key<&item::name>,
+                json::take<"label", &item::label>, json::take<"count", &item::count>,
+                json::take<"delta", &item::delta>, json::take<"time", &item::time>, json::take<"tags", &item::tags>,
+                json::take<"shape", &item::shape>, json::take<"shapes", &item::shapes>,
+                json::take<"x.y.z", &item::deep>, json::take_text<"param", &item::param>>,
+    json::route<step, on_step_event, "doc.steps[]", json::take_key<&step::index>, json::take<"", &step::value>>>;
+
+std::string opt(const std::optional<std::string_view>& s) { return s ? "\"" + std::string(*s) + "\"" : "null"; }
+template <class T>
+std::string num(const std::optional<T>& v) {
+    if (!v) return "null";
+    if constexpr (std::is_same_v<T, double>) {
+        char b[64];
+        std::snprintf(b, sizeof b, "%g", *v);
+        return b;
+    } else {
+        return std::to_string(*v);
+    }
+}
+
+struct both {
+    std::vector<std::string> out;
+    void on_item(const item& r) {
+        std::string s = "item " + std::string(r.section) + "/" + std::string(r.name) + " label=" + opt(r.label) +
+                        " count=" + num(r.count) + " delta=" + num(r.delta) + " time=" + num(r.time) + " tags=";
+        if (r.tags) {
+            s += "[";
+            for (std::string_view t : *r.tags) s += std::string(t) + ",";
+            s += "]";
+        } else {
+            s += "null";
+        }
+        s += " shape=";
+        if (r.shape) {
+            for (std::int64_t d : *r.shape) s += std::to_string(d) + "x";
+        } else {
+            s += "null";
+        }
+        s += " shapes=";
+        if (r.shapes) {
+            for (const logscan::shape_list& l : *r.shapes) {
+                s += "(";
+                for (std::int64_t d : l) s += std::to_string(d) + ",";
+                s += ")";
+            }
+        } else {
+            s += "null";
+        }
+        s += " deep=" + opt(r.deep) + " param=" + opt(r.param);
+        out.push_back(s);
+    }
+    void on_step(const step& r) { out.push_back("step " + std::to_string(r.index) + " " + opt(r.value)); }
+    void on_error(const logscan::error& e) { out.push_back("error " + std::string(e.message)); }
+};
+struct steps_only {
+    std::vector<std::string> out;
+    void on_step(const step& r) { out.push_back("step " + std::to_string(r.index) + " " + opt(r.value)); }
+};
+
+template <class V>
+std::vector<std::string> project(chunk_list chunks, std::size_t scratch = 4096) {
+    V v;
+    std::vector<char> buf(scratch);
+    json::projector<V, routes> p(v, buf);
+    json::reader<json::projector<V, routes>> r(p);
+    for (auto ch : chunks) {
+        p.offset = r.bytes();
+        r.feed(ch);
+    }
+    r.finish();
+    if (!r.ok()) v.out.push_back("document error");
+    return v.out;
+}
+
+const std::string doc = R"({
+  "skip": {"left": {"a": {"label": "never"}}},
+  "doc": {
+    "left": {
+      "a": {"label": "A", "count": 3, "delta": -4, "time": 0.5, "tags": ["t1", "t 2"], "shape": [2, 3],
+            "shapes": [[1], [4, 5]], "x": {"y": {"z": "deep", "w": 1}}, "param": { "k" : [1, "a b"], "e": {} },
+            "unknown": {"label": "not this"}},
+      "b": {"label": 7, "count": -1, "delta": 1.5, "time": "x", "tags": ["t", 1], "shape": [2, "3"],
+            "shapes": [[1], 2], "x": null, "param": 5},
+      "c": [1, 2],
+      "d": {"label": "first", "label": "second"}
+    },
+    "middle": {"e": {"label": "never"}},
+    "steps": ["s0", 1, {"x": "y"}, null, "s4"],
+    "right": {"e": {"count": 18446744073709551615, "tags": [], "shape": [], "shapes": [], "param": []}}
+  }
+})";
+
+TEST_CASE("json projection: records at their paths, fields by their members' types, under every chunking") {
+    const std::vector<std::string> expected = {
+        "item left/a label=\"A\" count=3 delta=-4 time=0.5 tags=[t1,t 2,] shape=2x3x shapes=(1,)(4,5,) deep=\"deep\" "
+        "param=\"{\"k\":[1,\"a b\"],\"e\":{}}\"",
+        "item left/b label=null count=null delta=null time=null tags=null shape=null shapes=null deep=null param=null",
+        "item left/d label=\"second\" count=null delta=null time=null tags=null shape=null shapes=null deep=null "
+        "param=null",
+        "step 0 \"s0\"",
+        "step 1 null",
+        "step 2 null",
+        "step 3 null",
+        "step 4 \"s4\"",
+        "item right/e label=null count=18446744073709551615 delta=null time=null tags=[] shape= shapes= deep=null "
+        "param=\"[]\"",
+    };
+    const auto got = logscan::test::check_chunk_invariance(doc, [](chunk_list c) { return project<both>(c); }, 24);
+    CHECK(got == expected);
+}
+
+TEST_CASE("json projection: a visitor that wants one route gets it alone, the other sections unread") {
+    const auto got = logscan::test::check_chunk_invariance(doc, [](chunk_list c) { return project<steps_only>(c); }, 8);
+    CHECK(got == std::vector<std::string>{"step 0 \"s0\"", "step 1 null", "step 2 null", "step 3 null", "step 4 \"s4\""});
+}
+
+TEST_CASE("json projection: a record too large for the scratch buffer is an error record, and the parse goes on") {
+    // item a's strings, tags and param need more than 60 bytes; the keys and b's fit
+    const std::string d = R"({"doc": {"left": {"a": {"label": "0123456789012345678901234567890123456789",
+        "tags": ["0123456789", "0123456789"]}, "b": {"label": "short"}}}})";
+    const auto got = logscan::test::check_chunk_invariance(d, [](chunk_list c) { return project<both>(c, 60); }, 8);
+    REQUIRE(got.size() == 2);
+    CHECK(got[0] == "error object too large for the scratch buffer");
+    CHECK(got[1].starts_with("item left/b label=\"short\""));
+}
+
+TEST_CASE("json projection: a document that breaks keeps the records before the break") {
+    const std::string d = R"({"doc": {"steps": ["a", "b", )";
+    const auto got = project<both>(chunked_input(d, {}).chunks());
+    CHECK(got == std::vector<std::string>{"step 0 \"a\"", "step 1 \"b\"", "error expected a value after ','",
+                                          "document error"});
+}
+
+TEST_CASE("json projection: nothing allocates while parsing") {
+    both v;
+    v.out.reserve(64);
+    std::vector<char> buf(4096);
+    json::projector<both, routes> p(v, buf);
+    json::reader<json::projector<both, routes>> r(p);
+    const auto n = logscan::test::count_allocations([&] {
+        for (std::size_t i = 0; i < doc.size(); i += 5) r.feed(std::string_view(doc).substr(i, 5));
+        r.finish();
+    });
+    // (the visitor's own strings allocate: count them apart by a visitor that does not)
+    struct quiet {
+        std::size_t n = 0;
+        void on_item(const item& x) { n += x.name.size(); }
+        void on_step(const step& x) { n += x.index; }
+    } q;
+    json::projector<quiet, routes> pq(q, buf);
+    json::reader<json::projector<quiet, routes>> rq(pq);
+    const auto m = logscan::test::count_allocations([&] {
+        for (std::size_t i = 0; i < doc.size(); i += 5) rq.feed(std::string_view(doc).substr(i, 5));
+        rq.finish();
+    });
+    CHECK(rq.ok());
+    CHECK(q.n == 1 + 1 + 1 + 1 + (0 + 1 + 2 + 3 + 4));
+    CHECK(m == 0);
+    CHECK(n > 0); // (the collecting visitor's strings: the counter counts)
+}
+
+} // namespace
