@@ -194,6 +194,7 @@ struct node {
     std::uint16_t field = no_node;    // a field's value stands here (global field index)
     std::uint16_t parent = 0, first = 0, count = 0, depth = 0; // children: [first, first + count)
     bool self_record = false;         // a record whose value may be anything (not an object/array)
+    bool keep_key = false;            // a take_key of a wanted route receives the key matched here
 };
 
 constexpr bool container_kind(kind k) noexcept {
@@ -260,18 +261,32 @@ struct step_decl {
     std::string_view key;
 };
 
+// (Plain loops, not string_view's find and ==: g++ 12 with -fsanitize=undefined does not
+// evaluate those on a template argument's characters in a constant expression.)
+constexpr bool same_text(std::string_view a, std::string_view b) noexcept {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i] != b[i]) return false;
+    return true;
+}
+constexpr bool has_char(std::string_view s, char c) noexcept {
+    for (const char x : s)
+        if (x == c) return true;
+    return false;
+}
+
 // Calls f(step) for each step of a path (see the file comment).
 template <class F>
 constexpr void each_step(std::string_view path, F&& f) {
     std::size_t i = 0;
     while (i < path.size()) {
-        std::size_t j = path.find('.', i);
-        if (j == std::string_view::npos) j = path.size();
+        std::size_t j = i;
+        while (j < path.size() && path[j] != '.') ++j;
         std::string_view seg = path.substr(i, j - i);
-        const bool each = seg.size() >= 2 && seg.substr(seg.size() - 2) == "[]";
+        const bool each = seg.size() >= 2 && seg[seg.size() - 2] == '[' && seg[seg.size() - 1] == ']';
         if (each) seg.remove_suffix(2);
         if (!seg.empty())
-            f(step_decl{seg == "*" ? step::any : seg.find('|') != std::string_view::npos ? step::alt : step::key, seg});
+            f(step_decl{same_text(seg, "*") ? step::any : has_char(seg, '|') ? step::alt : step::key, seg});
         if (each) f(step_decl{step::each, {}});
         i = j + 1;
     }
@@ -298,7 +313,7 @@ constexpr built<Cap> build(const std::array<bool, sizeof...(Routes)>& wanted) {
     };
     auto child = [&](std::size_t parent, const step_decl& s) -> std::size_t {
         for (std::size_t i = 1; i < n; ++i)
-            if (t[i].parent == parent && t[i].how == s.how && t[i].key == s.key) return i;
+            if (t[i].parent == parent && t[i].how == s.how && same_text(t[i].key, s.key)) return i;
         if (n == Cap) {
             fail("too many steps");
             return parent;
@@ -319,10 +334,13 @@ constexpr built<Cap> build(const std::array<bool, sizeof...(Routes)>& wanted) {
     auto add = [&]<class Route>(const Route*) {
         using info = route_info<Route>;
         if (wanted[r]) {
-            std::size_t cur = 0;
+            std::size_t cur = 0, keys = 0, seen = 0;
+            for (std::size_t j = 0; j < info::count; ++j)
+                if (info::fields[j].is_key) ++keys;
             each_step(Route::path, [&](const step_decl& s) {
                 set_kind(cur, s.how == step::each ? kind::array : kind::object);
                 cur = child(cur, s);
+                if (s.how != step::key && seen++ < keys) t[cur].keep_key = true;
             });
             if (t[cur].route != no_route) fail("two routes at one path");
             t[cur].route = static_cast<std::uint8_t>(r);
@@ -392,6 +410,35 @@ struct table {
         return a;
     }();
     static constexpr std::size_t max_depth = big.max_depth;
+    // Each node's literal-key children by key length (a chain per length; 15: 15 and longer),
+    // and where its wildcard children (alternatives, any key) begin.
+    static constexpr std::size_t buckets = 16;
+    struct key_index {
+        std::array<std::array<std::uint16_t, buckets>, size> first{};
+        std::array<std::uint16_t, size> next{};
+        std::array<std::uint16_t, size> wild{};
+    };
+    static constexpr key_index keys = [] {
+        key_index x{};
+        for (auto& f : x.first) f.fill(no_node);
+        x.next.fill(no_node);
+        for (std::size_t p = 0; p < size; ++p) {
+            std::array<std::uint16_t, buckets> last{};
+            last.fill(no_node);
+            x.wild[p] = static_cast<std::uint16_t>(nodes[p].first + nodes[p].count);
+            for (std::size_t i = nodes[p].first; i < nodes[p].first + nodes[p].count; ++i) {
+                if (nodes[i].how != step::key) {
+                    if (x.wild[p] == nodes[p].first + nodes[p].count) x.wild[p] = static_cast<std::uint16_t>(i);
+                    continue;
+                }
+                const std::size_t b = nodes[i].key.size() < buckets ? nodes[i].key.size() : buckets - 1;
+                if (last[b] == no_node) x.first[p][b] = static_cast<std::uint16_t>(i);
+                else x.next[last[b]] = static_cast<std::uint16_t>(i);
+                last[b] = static_cast<std::uint16_t>(i);
+            }
+        }
+        return x;
+    }();
     static constexpr std::array<std::size_t, sizeof...(Routes) + 1> field_base = [] {
         std::array<std::size_t, sizeof...(Routes) + 1> a{};
         std::size_t i = 0;
@@ -467,11 +514,10 @@ public:
     action on_object_end() { return close(); }                 ///< (json::reader)
     action on_array_end() { return close(); }                  ///< (json::reader)
     action on_key(std::string_view k) {                        ///< (json::reader)
-        const node& t = table::nodes[stack_[depth_ - 1]];
-        const std::uint16_t c = find_child(t, k);
+        const std::uint16_t c = find_child(stack_[depth_ - 1], k);
         if (c == no_node) return action::skip;
         const node& d = table::nodes[c];
-        if (d.how != step::key) { // a captured key, above any record: the keys before it are gone
+        if (d.keep_key) { // a captured key, above any record: the keys before it are gone
             used_ = mark_[depth_ - 1];
             cap_bad_[depth_] = !copy(k, cap_text_[depth_]);
         }
@@ -536,43 +582,48 @@ public:
 
 private:
     // -- the table --
-    // A key's length and first and last bytes: most keys differ from each of their siblings
-    // in one of these, so most look-ups compare one word per child.
-    static constexpr std::uint32_t tag_of(std::string_view k) noexcept {
-        if (k.empty()) return 0;
-        return static_cast<std::uint32_t>(k.size() & 0xFFFF) | static_cast<std::uint32_t>(static_cast<unsigned char>(k[0])) << 16 |
-               static_cast<std::uint32_t>(static_cast<unsigned char>(k[k.size() - 1])) << 24;
+    // True when a[0, n) == b[0, n): a word at a time, the last word overlapping (keys are short).
+    static bool same_bytes(const char* a, const char* b, std::size_t n) noexcept {
+        auto word = [](const char* p) {
+            std::uint64_t w;
+            std::memcpy(&w, p, sizeof w);
+            return w;
+        };
+        auto half = [](const char* p) {
+            std::uint32_t w;
+            std::memcpy(&w, p, sizeof w);
+            return w;
+        };
+        if (n >= 8) {
+            for (std::size_t i = 0; i + 8 < n; i += 8)
+                if (word(a + i) != word(b + i)) return false;
+            return word(a + n - 8) == word(b + n - 8);
+        }
+        if (n >= 4) return half(a) == half(b) && half(a + n - 4) == half(b + n - 4);
+        for (std::size_t i = 0; i < n; ++i)
+            if (a[i] != b[i]) return false;
+        return true;
     }
-    static constexpr auto tags = [] {
-        std::array<std::uint32_t, table::size> a{};
-        for (std::size_t i = 0; i < table::size; ++i) a[i] = tag_of(table::nodes[i].key);
-        return a;
-    }();
-    static std::uint16_t find_child(const node& t, std::string_view k) noexcept {
-        const std::uint16_t end = static_cast<std::uint16_t>(t.first + t.count);
-        const std::uint32_t tag = tag_of(k);
-        for (std::uint16_t i = t.first; i != end; ++i) {
+    // The child of node t that key k leads to: the literal keys of k's length, then the
+    // wildcards in order.
+    static std::uint16_t find_child(std::uint16_t t, std::string_view k) noexcept {
+        const std::size_t b = k.size() < table::buckets ? k.size() : table::buckets - 1;
+        for (std::uint16_t i = table::keys.first[t][b]; i != no_node; i = table::keys.next[i]) {
+            const std::string_view c = table::nodes[i].key;
+            if (c.size() == k.size() && same_bytes(c.data(), k.data(), k.size())) return i;
+        }
+        const node& n = table::nodes[t];
+        const std::uint16_t end = static_cast<std::uint16_t>(n.first + n.count);
+        for (std::uint16_t i = table::keys.wild[t]; i != end; ++i) {
             const node& c = table::nodes[i];
-            switch (c.how) {
-            case step::key:
-                if (tags[i] == tag) {
-                    std::size_t j = 1;
-                    while (j + 1 < k.size() && c.key[j] == k[j]) ++j;
-                    if (j + 1 >= k.size()) return i;
-                }
-                break;
-            case step::alt: {
-                std::string_view rest = c.key;
-                for (;;) {
-                    const std::size_t bar = rest.find('|');
-                    if (rest.substr(0, bar) == k) return i;
-                    if (bar == std::string_view::npos) break;
-                    rest.remove_prefix(bar + 1);
-                }
-                break;
-            }
-            case step::any: return i;
-            default: break;
+            if (c.how == step::any) return i;
+            if (c.how != step::alt) continue;
+            std::string_view rest = c.key;
+            for (;;) {
+                const std::size_t bar = rest.find('|');
+                if (rest.substr(0, bar) == k) return i;
+                if (bar == std::string_view::npos) break;
+                rest.remove_prefix(bar + 1);
             }
         }
         return no_node;
@@ -711,6 +762,7 @@ private:
 
     void begin_record(std::uint8_t r) {
         rec_mark_ = used_;
+
         overflow_ = false;
         in_record_ = true;
         dispatch(r, [&]<std::size_t R>() { begin_as<R>(); });
@@ -765,6 +817,7 @@ private:
         }
         used_ = rec_mark_;
         overflow_ = false;
+
         return f == flow::stop ? action::stop : action::proceed;
     }
     template <std::size_t R>
@@ -855,6 +908,7 @@ private:
         return true;
     }
     std::string_view span(std::size_t from) const noexcept { return {buf_ + from, used_ - from}; }
+
 
     // A value's text without the blanks outside its strings.
     void compact(std::string_view part) {
