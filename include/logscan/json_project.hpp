@@ -826,7 +826,7 @@ private:
         using Rec = typename route_at<R>::record;
         if constexpr (table::wanted[R]) {
             const Rec& rec = std::get<R>(recs_);
-            if constexpr (E::template callable<V, Rec>) {
+            if constexpr (E::template callable<V, Rec>()) {
                 return ::logscan::internal::call_as_flow([&]() -> decltype(auto) { return E::invoke(vis_, rec); });
             } else {
                 static_assert(E::template reject<V>());

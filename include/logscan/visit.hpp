@@ -114,7 +114,9 @@ concept probe_base = std::is_class_v<V> && !std::is_final_v<V> && !std::is_union
         }                                                                                      \
         [[maybe_unused]] static constexpr std::string_view callback = #NAME;                   \
         template <class V_, class... A_>                                                       \
-        static constexpr bool callable = requires(V_& v_, const A_&... a_) { v_.NAME(a_...); }; \
+        static constexpr bool callable() noexcept {                                            \
+            return requires(V_& v_, const A_&... a_) { v_.NAME(a_...); };                      \
+        }                                                                                      \
         template <class V_, class... A_>                                                       \
         static decltype(auto) invoke(V_& v_, const A_&... a_) {                                \
             return v_.NAME(a_...);                                                             \
