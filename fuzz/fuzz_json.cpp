@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// Fuzz target of logscan::json::reader. Input layout: byte 0 = option flags, byte 1 = where to
-// split, the rest = the document. Invariants checked (abort() on violation):
+// Fuzz target of logscan::json::reader. Input layout: byte 0 = option flags (bit 64 also
+// turns on non_finite_words), byte 1 = where to split, the rest = the document. Invariants
+// checked (abort() on violation):
 //  1. chunk invariance: the events and the result are identical when the document is fed
 //     whole, split in two at a fuzzed position, and in small chunks of varying sizes;
 //  2. every chunk lives in its own exactly-sized heap block (ASan catches over-reads);
@@ -10,6 +11,7 @@
 //     with the offset.
 #include <logscan/json.hpp>
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -67,6 +69,10 @@ struct recorder {
         // conversions must not crash and must agree with the text's kind
         // to_double's exact fast path must agree bit for bit with fast_float
         const double d = n.to_double();
+        if (!n.is_finite()) { // a non-finite word (options::non_finite_words)
+            if (std::isfinite(d) || n.is_integer() || n.to_int64() || n.to_uint64()) violated("a non-finite word converted");
+            return;
+        }
         double ref = 0;
         (void)fast_float::from_chars(n.text().data(), n.text().data() + n.text().size(), ref);
         if (std::memcmp(&d, &ref, sizeof d) != 0) violated("to_double differs from fast_float");
@@ -232,6 +238,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     if (flags & 4) opt.scratch_capacity = 1 + (flags >> 5);
     if (flags & 8) opt.max_depth = 1 + (flags >> 5);
     opt.path_capacity = 64;
+    opt.non_finite_words = (flags & 64) != 0;
     const bool skip = (flags & 16) != 0;
     if (flags & 128)
         check<part_recorder>(doc, split * 131 + size, opt, skip);

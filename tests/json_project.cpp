@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstdio>
 #include <string>
 #include <vector>
@@ -195,7 +196,7 @@ const std::string doc = R"({
   "doc": {
     "left": {
       "a": {"label": "A", "count": 3, "delta": -4, "time": 0.5, "tags": ["t1", "t 2"], "shape": [2, 3],
-            "shapes": [[1], [4, 5]], "x": {"y": {"z": "deep", "w": 1}}, "param": { "k" : [1, "a b"], "e": {} },
+            "shapes": [[1], [4, 5]], "x": {"y": {"z": "deep", "w": 1}}, "param": { "k" : [1, "a b", -2.5E+3, true, null, "x\" y"], "e": {"t": false} },
             "unknown": {"label": "not this"}},
       "b": {"label": 7, "count": -1, "delta": 1.5, "time": "x", "tags": ["t", 1], "shape": [2, "3"],
             "shapes": [[1], 2], "x": null, "param": 5},
@@ -211,7 +212,7 @@ const std::string doc = R"({
 TEST_CASE("json projection: records at their paths, fields by their members' types, under every chunking") {
     const std::vector<std::string> expected = {
         "item left/a label=\"A\" count=3 delta=-4 time=0.5 tags=[t1,t 2,] shape=2x3x shapes=(1,)(4,5,) deep=\"deep\" "
-        "param=\"{\"k\":[1,\"a b\"],\"e\":{}}\"",
+        "param=\"{\"k\":[1,\"a b\",-2.5E+3,true,null,\"x\\\" y\"],\"e\":{\"t\":false}}\"",
         "item left/b label=null count=null delta=null time=null tags=null shape=null shapes=null deep=null param=null",
         "item left/d label=\"second\" count=null delta=null time=null tags=null shape=null shapes=null deep=null "
         "param=null",
@@ -275,6 +276,57 @@ TEST_CASE("json projection: nothing allocates while parsing") {
     CHECK(q.n == 1 + 1 + 1 + 1 + (0 + 1 + 2 + 3 + 4));
     CHECK(m == 0);
     CHECK(n > 0); // (the collecting visitor's strings: the counter counts)
+}
+
+} // namespace
+
+// ---- non-finite number words (json::options::non_finite_words) ----
+namespace {
+
+struct numbers {
+    std::vector<std::string> out;
+    void on_number(const json::number& n) {
+        const double d = n.to_double();
+        std::string v = std::isnan(d) ? (std::signbit(d) ? "-NaN" : "NaN") : std::isinf(d) ? (d < 0 ? "-Inf" : "Inf") : std::to_string(d);
+        out.push_back(std::string(n.text()) + "=" + v + (n.is_finite() ? "" : "!") + (n.to_int64() || n.to_uint64() ? "i" : ""));
+    }
+    void on_null() { out.push_back("null"); }
+};
+std::vector<std::string> words(chunk_list chunks) {
+    numbers v;
+    json::options o;
+    o.non_finite_words = true;
+    json::reader<numbers> r(v, o);
+    for (auto ch : chunks) r.feed(ch);
+    r.finish();
+    if (!r.ok()) v.out.push_back(std::string("error ") + std::to_string(r.result().offset) + " " + std::string(r.result().message));
+    return v.out;
+}
+
+TEST_CASE("json reader: bare non-finite number words with options::non_finite_words, however split") {
+    const std::string text = "[nan, -nan, NaN, -NAN, inf, -inf, +inf, Infinity, -infinity, INF, null, -5, 7, -0.5e1]";
+    const std::vector<std::string> expected = {"nan=NaN!", "-nan=-NaN!", "NaN=NaN!", "-NAN=-NaN!", "inf=Inf!",
+                                               "-inf=-Inf!", "+inf=Inf!", "Infinity=Inf!", "-infinity=-Inf!",
+                                               "INF=Inf!", "null", "-5=-5.000000i", "7=7.000000i", "-0.5e1=-5.000000"};
+    CHECK(logscan::test::check_chunk_invariance(text, words, 32) == expected);
+    // a word alone, ending the input
+    CHECK(logscan::test::check_chunk_invariance("-Infinity", words, 8) == std::vector<std::string>{"-Infinity=-Inf!"});
+}
+
+TEST_CASE("json reader: other words stay errors, at the word's first byte") {
+    for (const auto& c : std::vector<std::pair<std::string, int>>{
+             {"[nanx]", 1}, {"[+nan]", 1}, {"[infinit]", 1}, {"[Null]", 1}, {"[1, nul]", 4}, {"[+infinity]", 1}}) {
+        INFO(c.first);
+        const auto got = logscan::test::check_chunk_invariance(c.first, words, 8);
+        REQUIRE(!got.empty());
+        CHECK(got.back().starts_with("error " + std::to_string(c.second) + " invalid literal"));
+    }
+    CHECK(words(chunked_input("[+]", {}).chunks()).back() == "error 2 expected a number word after '+'");
+    CHECK(words(chunked_input("[-", {}).chunks()).back().starts_with("error 2 "));
+    // without the option, the reader stays strict
+    numbers v;
+    CHECK_FALSE(json::parse("[nan]", v).ok());
+    CHECK_FALSE(json::parse("[-inf]", v).ok());
 }
 
 } // namespace

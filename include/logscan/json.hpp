@@ -142,6 +142,12 @@ struct options {
     std::size_t path_capacity = 4096;
     /// Accept a stream of values (concatenated, or separated by whitespace/newlines).
     bool multiple_values = false;
+    /// Also accept, where a value belongs, a bare non-finite number word — `nan`, `-nan`,
+    /// `inf`, `-inf`, `+inf`, `infinity`, `-infinity`, in any letter case — as a number
+    /// (`number::is_finite()` false; `to_double()` NaN or +-infinity; its text the word as
+    /// written): what C's `%g` printed into older JSON dumps (MegEngine's before 1.7). The
+    /// word ends at the first byte that is not a letter; any other word is a syntax error.
+    bool non_finite_words = false;
     /// Reject strings that are not valid UTF-8 (`invalid_utf8`).
     bool validate_utf8 = true;
 };
@@ -184,6 +190,16 @@ public:
     /// digits in the mantissa.
     constexpr number(std::string_view text, bool integer, std::uint64_t mantissa, std::int32_t exp10) noexcept
         : text_(text), mantissa_(mantissa), exp10_(exp10), integer_(integer), decimal_(true) {}
+    /// (internal; used by the reader) A non-finite number word (`options::non_finite_words`),
+    /// `text` as written, `value` NaN or +-infinity.
+    static constexpr number non_finite(std::string_view text, double value) noexcept {
+        number n(text, false);
+        n.finite_ = false;
+        n.special_ = value;
+        return n;
+    }
+    /// False for a non-finite number word (`options::non_finite_words`).
+    constexpr bool is_finite() const noexcept { return finite_; }
 
     /// The exact text, e.g. `-12.5e3`.
     constexpr std::string_view text() const noexcept { return text_; }
@@ -253,6 +269,7 @@ private:
     __attribute__((noinline))
 #endif
     double text_to_double() const noexcept {
+        if (!finite_) return special_;
         const char* p = text_.data();
         const char* const end = p + text_.size();
         const bool neg = p != end && *p == '-';
@@ -305,6 +322,8 @@ private:
     std::int32_t exp10_ = 0;     // with decimal_: the power of ten they are scaled by
     bool integer_ = false;
     bool decimal_ = false; // mantissa_ and exp10_ are exact
+    bool finite_ = true;   // false: a non-finite word, whose value is special_
+    double special_ = 0;
 };
 
 namespace internal {
@@ -474,6 +493,7 @@ LOGSCAN_FORCE_INLINE const char* scan_string_plain(const char* p, const char* en
 }
 
 LOGSCAN_FORCE_INLINE constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
+LOGSCAN_FORCE_INLINE constexpr bool is_letter(char c) noexcept { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
 /// The value of eight decimal digits already reduced to 0..9 per byte, the first (most
 /// significant) digit in the lowest byte.
@@ -655,6 +675,14 @@ public:
         case tok_literal:
             fail_at(base_, error_code::unexpected_end, "input ends inside true, false or null");
             return flow::stop;
+        case tok_word:
+            if (word_n_ == 1) { // a sign alone
+                fail_at(base_, error_code::unexpected_end, number_message(n_minus));
+                return flow::stop;
+            }
+            if (!word_end()) return flow::stop;
+            if (cap_end_ && !end_capture(nullptr)) return flow::stop;
+            break;
         }
         if (state_ == st_done || (opt_.multiple_values && state_ == st_value && depth_ == 0)) return flow::proceed;
         fail_at(base_, error_code::unexpected_end, state_message());
@@ -727,7 +755,7 @@ private:
         st_comma,          // after a value inside a container
         st_done,           // after the top-level value
     };
-    enum token_t : unsigned char { tok_none, tok_string, tok_number, tok_literal };
+    enum token_t : unsigned char { tok_none, tok_string, tok_number, tok_literal, tok_word };
     enum string_state_t : unsigned char { ss_body, ss_escape, ss_u, ss_low_backslash, ss_low_u, ss_low_hex };
     enum number_state_t : unsigned char {
         n_start, n_minus, n_zero, n_int, n_dot, n_frac, n_e, n_esign, n_exp,
@@ -866,11 +894,26 @@ private:
         case 'n':
             if (end - p >= 4 && std::memcmp(p, "null", 4) == 0) {
                 p = deliver_null(off(p)) ? p + 4 : nullptr;
+            } else if (opt_.non_finite_words) {
+                p = word_start(p, end);
             } else {
                 p = literal_start(p, end, 2);
             }
             break;
+        case 'N': case 'i': case 'I': case '+':
+            if (!opt_.non_finite_words) {
+                fail(p, error_code::syntax, state_message());
+                return false;
+            }
+            p = word_start(p, end);
+            break;
         case '-':
+            if (LOGSCAN_UNLIKELY(opt_.non_finite_words) && (end - p < 2 || internal::is_letter(p[1]))) {
+                p = word_start(p, end);
+                break;
+            }
+            p = number_token(p, end);
+            break;
         case '0': case '1': case '2': case '3': case '4':
         case '5': case '6': case '7': case '8': case '9':
             p = number_token(p, end);
@@ -940,6 +983,7 @@ private:
         case tok_string: return string_slow(p, end);
         case tok_number: return number_slow(p, end);
         case tok_literal: return literal_slow(p, end);
+        case tok_word: return word_slow(p, end);
         case tok_none: break;
         }
         return p;
@@ -1494,6 +1538,58 @@ private:
         return end;
     }
 
+    // ---- non-finite number words (options::non_finite_words) ----
+    const char* word_start(const char* p, const char* end) {
+        tok_ = tok_word;
+        tok_off_ = off(p);
+        word_n_ = 0;
+        return word_slow(p, end);
+    }
+    const char* word_slow(const char* p, const char* const end) {
+        for (; p != end; ++p) {
+            const char c = *p;
+            if (word_n_ == 0 && (c == '-' || c == '+')) {
+                word_[word_n_++] = c;
+                continue;
+            }
+            if (internal::is_letter(c)) {
+                if (word_n_ == sizeof word_) return fail(p, error_code::syntax, "invalid literal (a word too long for a number)");
+                word_[word_n_++] = c;
+                continue;
+            }
+            if (word_n_ == 1 && word_[0] == '-') { // `-` then a digit (or nothing valid): a number
+                tok_ = tok_number; // (tok_off_: the `-`)
+                store_ = !skipping();
+                slen_ = 0;
+                nstate_ = n_minus;
+                if (!append("-", 1)) return nullptr;
+                return number_slow(p, end);
+            }
+            if (word_n_ == 1) return fail(p, error_code::syntax, "expected a number word after '+'");
+            return word_end() ? p : nullptr;
+        }
+        return end;
+    }
+    // The word is complete: null or a non-finite number.
+    bool word_end() {
+        tok_ = tok_none;
+        const std::string_view w(word_, word_n_);
+        if (w == "null") return deliver_null(tok_off_);
+        char low[sizeof word_] = {};
+        for (std::size_t i = 0; i < w.size(); ++i) low[i] = static_cast<char>(w[i] >= 'A' && w[i] <= 'Z' ? w[i] + ('a' - 'A') : w[i]);
+        const std::string_view l(low, w.size());
+        const bool neg = l[0] == '-';
+        const std::string_view body = l[0] == '-' || l[0] == '+' ? l.substr(1) : l;
+        double v;
+        if (body == "nan" && l[0] != '+') v = neg ? -std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::quiet_NaN();
+        else if (body == "inf" || (body == "infinity" && l[0] != '+')) v = neg ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+        else {
+            fail_at(tok_off_, error_code::syntax, "invalid literal (expected true, false, null or a non-finite number word)");
+            return false;
+        }
+        return deliver_number(number::non_finite(w, v), tok_off_);
+    }
+
     // ---- members ----
     Visitor& vis_;
     options opt_;
@@ -1518,6 +1614,8 @@ private:
     std::uint32_t hex_ = 0, high_ = 0;
     std::size_t lit_n_ = 0;
     unsigned char lit_ = 0;
+    char word_[9] = {};         // a non-finite number word so far (`-infinity` is the longest)
+    std::size_t word_n_ = 0;
     unsigned char hex_n_ = 0;
     unsigned char u8_need_ = 0, u8_lo_ = 0x80, u8_hi_ = 0xBF;
     state_t state_ = st_value;

@@ -525,6 +525,8 @@ public:
             raw_field_ = d.field;
             raw_from_ = used_;
             raw_string_ = raw_escape_ = false;
+            raw_word_n_ = 0;
+            raw_prev_ = 0;
             return action::capture;
         }
         pending_ = c;
@@ -567,6 +569,7 @@ public:
     action on_value_text(std::string_view part, bool last) {
         compact(part);
         if (!last) return action::proceed;
+        if (raw_word_n_ != 0) end_word();
         field_value v;
         const std::string_view text = span(raw_from_);
         if (!overflow_ && !text.empty() && (text[0] == '{' || text[0] == '[')) {
@@ -910,37 +913,44 @@ private:
     std::string_view span(std::size_t from) const noexcept { return {buf_ + from, used_ - from}; }
 
 
-    // A value's text without the blanks outside its strings.
+    // A value's text without the blanks outside its strings, and with `null` for a bare
+    // non-finite number word (a reader with options::non_finite_words let it through; NDJSON
+    // has no such word). Words are told from numbers by where they start: at a value's start.
     void compact(std::string_view part) {
-        const char* p = part.data();
-        const char* const end = p + part.size();
-        while (p != end) {
-            if (raw_string_) { // copy up to the closing quote
-                const char* q = p;
-                while (q != end) {
-                    const char c = *q++;
-                    if (raw_escape_) raw_escape_ = false;
-                    else if (c == '\\') raw_escape_ = true;
-                    else if (c == '"') {
-                        raw_string_ = false;
-                        break;
-                    }
-                }
-                put(std::string_view(p, static_cast<std::size_t>(q - p)));
-                p = q;
+        for (const char c : part) {
+            if (raw_string_) {
+                put(std::string_view(&c, 1));
+                if (raw_escape_) raw_escape_ = false;
+                else if (c == '\\') raw_escape_ = true;
+                else if (c == '"') raw_string_ = false;
                 continue;
             }
-            const char* q = p;
-            while (q != end && *q != '"' && *q != ' ' && *q != '\n' && *q != '\t' && *q != '\r') ++q;
-            put(std::string_view(p, static_cast<std::size_t>(q - p)));
-            p = q;
-            if (p == end) break;
-            if (*p == '"') {
-                raw_string_ = true;
-                put("\"");
+            if (c == ' ' || c == '\n' || c == '\t' || c == '\r') continue;
+            const bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+            if (raw_word_n_ != 0) {
+                if (letter && raw_word_n_ < sizeof raw_word_) {
+                    raw_word_[raw_word_n_++] = c;
+                    continue;
+                }
+                end_word();
             }
-            ++p;
+            const bool value_start = raw_prev_ == 0 || raw_prev_ == '[' || raw_prev_ == '{' || raw_prev_ == ',' ||
+                                     raw_prev_ == ':';
+            raw_prev_ = c;
+            if (value_start && (letter || c == '-' || c == '+')) {
+                raw_word_[raw_word_n_++] = c;
+                continue;
+            }
+            put(std::string_view(&c, 1));
+            if (c == '"') raw_string_ = true;
         }
+    }
+    // A word (or a lone sign, before a number's digits) ends: as it is, or `null`.
+    void end_word() {
+        const std::string_view w(raw_word_, raw_word_n_);
+        raw_word_n_ = 0;
+        if (w == "true" || w == "false" || w == "null" || w == "-" || w == "+") put(w);
+        else put("null");
     }
 
     V& vis_;
@@ -960,15 +970,19 @@ private:
     std::size_t list_from_ = 0, list_count_ = 0, dims_ = 0;
     bool list_bad_ = false, overflow_ = false, in_record_ = false;
     bool raw_string_ = false, raw_escape_ = false;
+    char raw_word_[10] = {}; // a word outside strings so far
+    std::size_t raw_word_n_ = 0;
+    char raw_prev_ = 0;      // the last byte outside strings (0: none yet)
     std::tuple<typename Routes::record...> recs_{};
 };
 
 /// The push parser of a JSON-document format: its records (`Records`, record.hpp) made by
 /// `Projection`'s routes from a streamed document. `feed(chunk)` any number of times (any
 /// split), then `finish()`; `result()` is the reader's outcome (a syntax error is also the
-/// visitor's `error` record and ends the parse). Allocates the scratch buffer
-/// (`format_options::scratch_capacity`) and the reader's buffers once, at construction.
-template <class Visitor, class Records, class Projection>
+/// visitor's `error` record and ends the parse). `Reader`: the JSON reader's options (e.g.
+/// `non_finite_words`). Allocates the scratch buffer (`format_options::scratch_capacity`)
+/// and the reader's buffers once, at construction.
+template <class Visitor, class Records, class Projection, options Reader = options{}>
 class projection_parser {
     static_assert(Records::template accepts<Visitor>());
 
@@ -976,7 +990,7 @@ public:
     /// Reads into `vis` with the scratch capacity of `opt`.
     explicit projection_parser(Visitor& vis, const format_options& opt = {})
         : scratch_(static_cast<char*>(std::malloc(opt.scratch_capacity ? opt.scratch_capacity : 1))),
-          proj_(vis, std::span<char>(scratch_, scratch_ ? opt.scratch_capacity : 0)), reader_(proj_) {}
+          proj_(vis, std::span<char>(scratch_, scratch_ ? opt.scratch_capacity : 0)), reader_(proj_, Reader) {}
     projection_parser(const projection_parser&) = delete;
     projection_parser& operator=(const projection_parser&) = delete;
     ~projection_parser() { std::free(scratch_); }

@@ -213,3 +213,13 @@ TEST_CASE("megengine_profile::shapes lists holding something else than lists of 
                 .ok());
     CHECK(v.out == std::vector<std::string>{"1:null,1", "2:null,null", "3:null,2"});
 }
+
+TEST_CASE("megengine_profile::bare non-finite numbers (MegEngine before 1.7) are null, strings stay strings") {
+    // formats.md section 2: a non-finite number may stand bare where a value belongs
+    const std::string doc = R"({"profiler": {"host": {"7": {"cpu0": {"start": nan, "kern": -Infinity, "end": 0.5}}},
+        "opr_footprint": {"7": {"computation": NaN, "memory": "nan", "in_shapes": [[1, nan]], "out_shapes": [], "param": {"p": -nan}}}}})";
+    const auto lines = logscan::test::check_chunk_invariance(doc, [](logscan::test::chunk_list c) { return run_chunks(c); }, 16);
+    CHECK(lines == std::vector<std::string>{
+                       R"({"type":"opr_time","opr_id":"7","source":"host","unit":"cpu0","start":null,"kern":null,"end":0.5})",
+                       R"({"type":"opr_footprint","opr_id":"7","computation":null,"memory":null,"in_shapes":null,"out_shapes":[],"param":{"p":null}})"});
+}

@@ -196,10 +196,13 @@ using routes = json::projection<
                 json::take_text<"param", &opr_footprint::param>>>;
 
 /// The push parser (json_project.hpp's `projection_parser` of the routes): `feed(chunk)` any
-/// number of times (any split), then `finish()`; `result()` is the document's outcome.
-/// Allocates its buffers once, at construction. Not copyable or movable.
+/// number of times (any split), then `finish()`; `result()` is the document's outcome. A bare
+/// non-finite number word (`nan`, `-inf`, ... in any case: MegEngine before 1.7 printed
+/// them with `%.15g`) is a number with no finite value: a number field holding it is null in
+/// NDJSON (`opr_time` gives NaN or +-infinity in C++), an integer field is null (formats.md
+/// section 2). Allocates its buffers once, at construction. Not copyable or movable.
 template <class Visitor>
-using parser = json::projection_parser<Visitor, records, routes>;
+using parser = json::projection_parser<Visitor, records, routes, json::options{.non_finite_words = true}>;
 
 /// What `detect` counts, in a few words (for `logscan detect --help`).
 inline constexpr std::string_view detect_signals = "a JSON object with the dump's keys (\"profiler\", \"graph_exec\", ...)";
