@@ -1555,6 +1555,8 @@ private:
             if (internal::is_letter(c)) {
                 if (word_n_ == sizeof word_) return fail(p, error_code::syntax, "invalid literal (a word too long for a number)");
                 word_[word_n_++] = c;
+                // `null` ends where the fast path ends it, however the input is split
+                if (word_n_ == 4 && std::memcmp(word_, "null", 4) == 0) return word_end() ? p + 1 : nullptr;
                 continue;
             }
             if (word_n_ == 1 && word_[0] == '-') { // `-` then a digit (or nothing valid): a number
