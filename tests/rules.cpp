@@ -203,6 +203,119 @@ TEST_CASE("rules::an assisted rule: its reader's lines cost no matcher, the rest
     CHECK(r.unmatched() == 2);
 }
 
+// A fused rule's reader: `NAME=DIGITS` up to the line's end (its `\n` before `e`, or `e`).
+const char* read_pair(const char* p, const char* e, std::array<std::string_view, 3>& g) {
+    const char* const b = p;
+    while (p != e && ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '_')) ++p;
+    if (p == b || p == e || *p != '=') return nullptr;
+    const char* const d = ++p;
+    while (p != e && *p >= '0' && *p <= '9') ++p;
+    if (p == d || (p != e && *p != '\n')) return nullptr;
+    g[0] = std::string_view(b, static_cast<std::size_t>(p - b));
+    g[1] = std::string_view(b, static_cast<std::size_t>(d - 1 - b));
+    g[2] = std::string_view(d, static_cast<std::size_t>(p - d));
+    return p;
+}
+
+// A reader with a fused rule behind a line_splitter: lines it takes and lines framed.
+template <class Reader>
+struct fused_driver {
+    Reader& r;
+    std::uint64_t taken = 0;
+    logscan::flow on_line(const logscan::line& l) { return r.feed(l); }
+    logscan::line_taken take_line(const char* p, const char* e, std::uint64_t n, std::uint64_t off) {
+        const logscan::line_taken t = r.take_line(p, e, n, off);
+        if (t.next != nullptr) ++taken;
+        return t;
+    }
+};
+
+TEST_CASE("rules::a fused rule reads its lines straight from the chunk, with the records of framed lines") {
+    // `#kv` opens block 1 (pairs), `#` ends it; in it `zDIGITS` (not fused, before the fused
+    // rule: its prefilter takes every line starting with z from the fused path), `k=v` (fused;
+    // `=0` ends the block, `=99` stops the parse), anything else text. `a=1\r` has a CR (so it
+    // is framed), `a=` is not a pair (text), `q=5` and `d=3` are outside the block (text).
+    const std::string input = "#kv\nab=12\nz7\nz1=2\na=1\r\nlong_name_3=4567\na=\n\nx\n#\nq=5\n#kv\nc=0\nd=3\n#kv\ne=99\nf=1\n";
+    struct result {
+        std::vector<std::string> events;
+        std::uint64_t taken = 0;
+        bool stopped = false;
+        bool operator==(const result&) const = default;
+    };
+    const auto run = [](logscan::test::chunk_list chunks, bool fused) {
+        result out;
+        auto rules = logscan::rule_set(
+            logscan::rule<R"(#(\w*))">([&](const auto& m, logscan::rule_context& ctx) {
+                out.events.push_back("H" + std::string(m.template get<1>()) + "@" + std::to_string(ctx.current.number));
+                ctx.mode = m.template get<1>() == "kv" ? 1 : 0;
+            }).in_all_modes(),
+            logscan::rule<R"(z(\d+))">([&](const auto& m) { out.events.push_back("Z" + std::string(m.template get<1>())); })
+                .in_modes(1u << 1),
+            logscan::rule<R"((\w+)=(\d+))">([&](const auto& m, logscan::rule_context& ctx) {
+                const std::string v(m.template get<2>());
+                out.events.push_back(std::string(m.template get<1>()) + "=" + v + "@" + std::to_string(ctx.current.number) + ":" +
+                                     std::to_string(ctx.current.offset) + ":" + std::string(ctx.current.text));
+                if (v == "0") ctx.mode = 0;
+                return v == "99" ? logscan::flow::stop : logscan::flow::proceed;
+            })
+                .fused(read_pair)
+                .in_modes(1u << 1));
+        logscan::rule_reader reader(std::move(rules), [&](const logscan::line& l) {
+            out.events.push_back("T" + std::string(l.text) + "@" + std::to_string(l.number));
+        });
+        if (fused) {
+            fused_driver<decltype(reader)> d{reader};
+            std::string carry(64, '\0');
+            logscan::line_splitter<fused_driver<decltype(reader)>> streamed(d, std::span<char>(carry));
+            for (std::string_view c : chunks)
+                if (streamed.feed(c) == logscan::flow::stop) out.stopped = true;
+            if (streamed.finish() == logscan::flow::stop) out.stopped = true;
+            out.taken = d.taken;
+        } else {
+            std::string carry(64, '\0');
+            logscan::line_splitter<decltype(reader)> streamed(reader, std::span<char>(carry));
+            for (std::string_view c : chunks)
+                if (streamed.feed(c) == logscan::flow::stop) out.stopped = true;
+            if (streamed.finish() == logscan::flow::stop) out.stopped = true;
+        }
+        return out;
+    };
+    const std::vector<std::string> expected{
+        "Hkv@1", "ab=12@2:4:ab=12", "Z7", "z1=2@4:13:z1=2", "a=1@5:18:a=1", "long_name_3=4567@6:23:long_name_3=4567",
+        "Ta=@7", "T@8", "Tx@9", "H@10", "Tq=5@11", "Hkv@12", "c=0@13:56:c=0", "Td=3@14", "Hkv@15", "e=99@16:68:e=99"};
+    const result framed = logscan::test::check_chunk_invariance(input, [&](auto chunks) { return run(chunks, false); });
+    CHECK(framed.events == expected);
+    CHECK(framed.stopped);
+    const result whole = run(logscan::test::chunked_input(input, {}).chunks(), true);
+    CHECK(whole.events == expected);
+    CHECK(whole.stopped);
+    // taken straight from the chunk: ab=12, long_name_3=4567, c=0, e=99 (z1=2 starts with z,
+    // a=1 has a CR, a= is no pair, q=5 and d=3 are outside the block)
+    CHECK(whole.taken == 4);
+    // under any chunking, the same records (lines split across chunks are framed)
+    logscan::test::check_chunk_invariance(input, [&](auto chunks) {
+        result r = run(chunks, true);
+        r.taken = 0;
+        return r;
+    });
+}
+
+TEST_CASE("rules::a fused rule that stops the parse stops the splitter at that line") {
+    std::vector<std::string> got;
+    auto rules = logscan::rule_set(logscan::rule<R"((\w+)=(\d+))">([&](const auto& m) {
+                                       got.push_back(std::string(m.template get<0>()));
+                                       return m.template get<2>() == "99" ? logscan::flow::stop : logscan::flow::proceed;
+                                   }).fused(read_pair));
+    logscan::rule_reader reader(std::move(rules), [&](const logscan::line& l) { got.push_back("T" + std::string(l.text)); });
+    fused_driver<decltype(reader)> d{reader};
+    logscan::line_splitter<fused_driver<decltype(reader)>> s(d);
+    CHECK(s.feed("a=1\nb=99\nc=2\n") == logscan::flow::stop);
+    CHECK(s.finish() == logscan::flow::stop);
+    CHECK(got == std::vector<std::string>{"a=1", "b=99"});
+    CHECK(d.taken == 2);
+    CHECK(s.lines() == 2);
+}
+
 TEST_CASE("rules::ANSI colour sequences are stripped without copying plain lines") {
     std::vector<std::string> levels;
     const char* data_seen = nullptr;

@@ -15,6 +15,9 @@
 ///     logscan::flow finish();                                 // optional: after the last line
 ///     auto readers() const noexcept;                          // optional: std::tie of the parts
 ///                                                             // that carry state across lines
+///     logscan::line_taken take_line(const char* p, const char* e, std::uint64_t number,
+///                                   std::uint64_t offset);    // optional: lines its fused rules
+///                                                             // read from the chunk (rules.hpp)
 /// };
 /// template <class Visitor> using parser = logscan::line_parser<core<Visitor>>;
 /// inline constexpr logscan::format_parse<parser> parse{};   // parse(source or text, vis, options)
@@ -143,6 +146,14 @@ private:
         line_parser* p;
         flow on_line(const line& l) { return p->note(p->core_.read_line(l)); }
         flow on_error(const error& e) { return p->note(p->core_.line_too_long(e)); }
+        // (a core whose fused rules read some lines straight from the chunk: lines.hpp's take_line)
+        line_taken take_line(const char* b, const char* e, std::uint64_t number, std::uint64_t offset)
+            requires requires(Core& c) { c.take_line(b, e, number, offset); }
+        {
+            const line_taken t = p->core_.take_line(b, e, number, offset);
+            if (t.next != nullptr) p->note(t.result);
+            return t;
+        }
     };
 
     Core core_;

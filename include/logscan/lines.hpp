@@ -20,6 +20,17 @@
 ///
 /// The splitter never allocates. `line_buffer` is an owning carry buffer, allocated once.
 ///
+/// **Lines taken whole.** A visitor may also offer `line_taken take_line(const char* p, const
+/// char* e, std::uint64_t number, std::uint64_t offset)`: before looking for the end of a line
+/// that starts at `p` in the current chunk, the splitter hands it the bytes from `p` up to `e`
+/// (the chunk's end, or one past the longest line allowed); a visitor that reads the line
+/// itself, finding its `\n` on the way (a fused reader, rules.hpp), returns where the next line
+/// starts and the flow of what it did with it, and the splitter goes on from there without a
+/// separate search for the `\n`. It takes only a line whose `\n` is before `e` and that has no
+/// `\r` before it, and must do with it exactly what `on_line` would; `next == nullptr` declines
+/// (the line is then framed and delivered as usual). Lines that straddle chunks are always
+/// delivered through `on_line`.
+///
 /// \code
 /// struct stats { std::size_t n = 0; void on_line(const logscan::line&) { ++n; } } vis;
 /// logscan::for_each_line(std::string_view{text}, vis);            // contiguous input
@@ -58,7 +69,20 @@ struct line {
     std::uint64_t offset;  ///< 0-based byte offset of the line's first byte in the input
 };
 
+/// What a visitor's `take_line` did with the line at the bytes it was given (see the file
+/// comment): `next` one past the line's `\n` when it took the line, null when it declined.
+struct line_taken {
+    const char* next = nullptr; ///< where the next line starts; null: not taken
+    flow result = flow::proceed; ///< `flow::stop` when a callback stopped the parse
+};
+
 namespace internal {
+/// True when `V` reads some lines itself (see `line_taken`).
+template <class V>
+concept takes_lines = requires(V& v, const char* p, std::uint64_t n) {
+    { v.take_line(p, p, n, n) } -> std::same_as<line_taken>;
+};
+
 /// Spaces and tabs: what trimming removes.
 constexpr bool is_space(char c) noexcept { return c == ' ' || c == '\t'; }
 /// True when the 8 bytes at `p` are all spaces (the padding of aligned tables and logs).
@@ -179,6 +203,16 @@ public:
         }
 
         while (p != end) {
+            if constexpr (internal::takes_lines<Visitor>) {
+                const char* const e = static_cast<std::size_t>(end - p) > limit_ ? p + limit_ + 1 : end;
+                const line_taken t = vis_.take_line(p, e, lines_ + 1, base + static_cast<std::uint64_t>(p - chunk.data()));
+                if (t.next != nullptr) {
+                    ++lines_;
+                    if (t.result == flow::stop) return stop();
+                    p = t.next;
+                    continue;
+                }
+            }
             const char* nl = find_newline(p, end);
             if (!nl) break;
             const std::uint64_t off = base + static_cast<std::uint64_t>(p - chunk.data());

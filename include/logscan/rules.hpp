@@ -57,6 +57,18 @@
 ///   cannot tell the two apart. With `LOGSCAN_CHECK_ASSISTS` defined (the tests, and every
 ///   Debug build of this project) each line it takes is matched by the pattern too, and a
 ///   difference aborts with the line.
+/// - **Fused rules** read their lines straight from the input: `rule<P>(h).fused(read)` is an
+///   assisted rule whose reader also finds the end of the line, `const char* read(const char* p,
+///   const char* e, std::array<std::string_view, N>& groups)`: the line starts at `p` and ends
+///   at the first `\n` before `e`, or at `e`; the reader returns that end when it read the whole
+///   line and the pattern matches it with `groups`, else null (it declines, as an assist
+///   does). Fed a line, the rule uses it as an assist; and `rule_reader::take_line` lets a line
+///   splitter hand it the bytes at the start of each line (lines.hpp's `take_line`): in the
+///   current mode, the rules before it whose prefilters reject the bytes are passed over, and a
+///   line the fused reader takes whole, `\n` found, runs the rule's handler without the line
+///   having been framed first — the one pass over the line that finds its end is the one that
+///   reads it. Anything else (an earlier rule that may match, the reader declining, a `\r`
+///   before the `\n`, colour sequences to remove) leaves the line to the usual path.
 /// - **ANSI colours.** With `strip_ansi` on, SGR sequences (`ESC [ params m`, parameters
 ///   separated by `;` or `:`) are removed before matching; a line without ESC is used in
 ///   place, one with ESC is copied once into the reader's strip buffer, allocated once at
@@ -177,6 +189,21 @@ concept rule_fallback = std::is_invocable_v<F&, const line&, rule_context&> || s
 struct no_subrules {};
 struct no_assist {};
 
+/// A fused rule's reader (see `line_rule::fused`), usable as an assist on a framed line too.
+template <class Read>
+struct fused_reader {
+    Read read;
+    template <std::size_t N>
+    constexpr bool operator()(std::string_view text, std::array<std::string_view, N>& groups) {
+        const char* const e = text.data() + text.size();
+        return read(text.data(), e, groups) == e;
+    }
+};
+template <class A>
+inline constexpr bool is_fused = false;
+template <class Read>
+inline constexpr bool is_fused<fused_reader<Read>> = true;
+
 
 /// A hook that does nothing (see rule_reader::feed).
 struct no_hook {
@@ -198,6 +225,7 @@ struct line_rule {
     Subrules subrules{};            ///< tried on group Group after the handler ran
     bool enabled = true;            ///< false: the rule is never tried (see `when`)
     Assist assist{};                ///< the hand reader tried before the pattern (see `assisted`)
+    using assist_type = Assist;     ///< (a `fused` rule's: `internal::fused_reader`)
 
     /// The same rule, applying in the modes whose bits are set in `mask`.
     constexpr line_rule in_modes(std::uint32_t mask) const {
@@ -235,6 +263,47 @@ struct line_rule {
                       "logscan::rule::assisted: the reader must be callable as "
                       "bool(std::string_view text, std::array<std::string_view, N>& groups)");
         return {handler, modes, subrules, enabled, std::move(fast)};
+    }
+
+    /// The same rule with a reader that also finds the end of its line (see the file comment):
+    /// `read(const char* p, const char* e, std::array<std::string_view, N>& groups)` returns the
+    /// end of the line at `p` (its `\n`, or `e`) when the pattern matches the line with those
+    /// groups, else null.
+    template <class Read>
+    constexpr line_rule<P, Handler, Group, Subrules, internal::fused_reader<Read>> fused(Read read) const {
+        static_assert(std::is_invocable_r_v<const char*, Read&, const char*, const char*,
+                                            std::array<std::string_view, regex_result<P>::groups>&>,
+                      "logscan::rule::fused: the reader must be callable as const char*(const char* p, "
+                      "const char* e, std::array<std::string_view, N>& groups)");
+        return {handler, modes, subrules, enabled, internal::fused_reader<Read>{std::move(read)}};
+    }
+
+    /// For `rule_set::take`: whether the rule applies in `mode` and may match a line that
+    /// starts with `head` (bytes that may run past the line's end).
+    constexpr bool may_take(std::string_view head, std::uint32_t mode) const noexcept {
+        return enabled && (modes >> mode & 1u) && internal::prefilter<P>::may_match(head);
+    }
+    /// A fused rule on the bytes [p, e) at the start of a line (see `rule_set::take`):
+    /// `taken.next` set when its reader took the line whole, its `\n` before `e`.
+    template <class Counter>
+    LOGSCAN_FORCE_INLINE void take(const char* p, const char* e, std::uint64_t number, std::uint64_t offset,
+                                   std::uint32_t& mode, Counter& calls, line_taken& taken)
+        requires internal::is_fused<Assist>
+    {
+        regex_result<P> m;
+        const char* const end = assist.read(p, e, m.assist_groups());
+        if (end == nullptr || end == e || *end != '\n' || (end != p && end[-1] == '\r')) return;
+        const line current{std::string_view(p, static_cast<std::size_t>(end - p)), number, offset};
+#ifdef LOGSCAN_CHECK_ASSISTS
+        regex_internal::check_assist<P>(current.text, m.assist_groups());
+#endif
+        m.assist_matched();
+        rule_context ctx{current, mode};
+        bool matched = false;
+        internal::no_hook none;
+        taken.result = matched_line(m, ctx, matched, calls, none);
+        taken.next = end + 1;
+        mode = ctx.mode < 32 ? ctx.mode : 0;
     }
 
     /// Runs the rule on `text` if it applies in ctx.mode; see try_text.
@@ -328,6 +397,30 @@ struct rule_set {
         return run<false>(text, ctx, matched, calls, hook, std::index_sequence_for<Rules...>{});
     }
 
+    /// True when a rule is fused (see `line_rule::fused`).
+    static constexpr bool has_fused = (internal::is_fused<typename Rules::assist_type> || ...);
+
+    /// Offers the bytes [p, e) at the start of a line (of number `number`, at `offset`) to the
+    /// fused rules of `mode`: the first rule of the mode whose prefilter accepts the bytes
+    /// decides; when it is fused and its reader takes the line whole, the line is handled
+    /// (`mode` updated) and `next` is one past its `\n`; otherwise nothing is done.
+    template <class Counter>
+    LOGSCAN_FORCE_INLINE line_taken take(const char* p, const char* e, std::uint64_t number, std::uint64_t offset,
+                                         std::uint32_t& mode, Counter& calls)
+        requires has_fused
+    {
+        line_taken taken;
+        const std::string_view head(p, static_cast<std::size_t>(e - p));
+        auto one = [&](auto& r) { // true: decided
+            if (!r.may_take(head, mode)) return false;
+            if constexpr (internal::is_fused<typename std::remove_cvref_t<decltype(r)>::assist_type>)
+                r.take(p, e, number, offset, mode, calls, taken);
+            return true;
+        };
+        std::apply([&](auto&... r) { (void)(one(r) || ...); }, rules);
+        return taken;
+    }
+
 private:
     template <bool Modes, class Counter, class Hook, std::size_t... I>
     LOGSCAN_FORCE_INLINE flow run(std::string_view text, rule_context& ctx, bool& matched, Counter& calls, Hook& hook,
@@ -419,6 +512,17 @@ public:
             g = internal::call_as_flow(fallback_, current);
         mode_ = fctx.mode < 32 ? fctx.mode : 0;
         return g;
+    }
+
+    /// A line splitter's `take_line` (lines.hpp) for a rule set with fused rules: the line
+    /// that starts at `p` handled by a fused rule of the current mode, read straight from the
+    /// bytes [p, e), when that rule takes it (see the file comment); declined otherwise, and
+    /// always while colour sequences may have to be removed.
+    line_taken take_line(const char* p, const char* e, std::uint64_t number, std::uint64_t offset)
+        requires RuleSet::has_fused
+    {
+        if (options_.strip_ansi && !escape_free_) return {};
+        return rules_.take(p, e, number, offset, mode_, calls_);
     }
 
     /// Tells the reader whether the lines fed from now on are known to hold no ESC byte

@@ -496,42 +496,42 @@ constexpr bool read_fprop_start(std::string_view t, std::array<std::string_view,
 }
 
 // A var-shape block line, ` VAR[@R]: (d, d, ...)`, read in one pass: the var-shape rule's
-// assisting reader (rules.hpp's `assisted`), for the lines that are most of a log with
-// shape blocks. It fills the pattern's groups (whole line, var, replica or null, shape) and
-// declines every line it does not read whole; the pattern then decides. The dims are
-// parsed here, into the record `r` with its replica (`shape_read` then true): a well-formed list
-// holds no parenthesis, so parsing it is the pattern's `[^()]*` check too.
-constexpr bool read_var_shape_line(std::string_view t, std::array<std::string_view, 4>& g, var_shape& r,
-                                   bool& shape_read) noexcept {
+// fused reader (rules.hpp's `fused`), for the lines that are most of a log with shape blocks:
+// read straight from the chunk, the end of the line found on the way. It fills the pattern's
+// groups (whole line, var, replica or null, shape) and returns the line's end for a line it
+// reads whole, null for any other (the pattern then decides: `(1,,2)` is the pattern's line,
+// and `text`). The dims are parsed here, into the record `r` with its replica (`shape_read`
+// then true): a well-formed list holds no parenthesis, so parsing it is the pattern's `[^()]*`
+// check too.
+constexpr const char* read_var_shape_line(const char* p, const char* const e, std::array<std::string_view, 4>& g,
+                                          var_shape& r, bool& shape_read) noexcept {
     shape_read = false;
     r.replica = std::nullopt;
     bool replica_fits = true;
-    const char* p = t.data();
-    const char* const e = p + t.size();
-    if (p == e || *p != ' ') return false;
+    const char* const line = p;
+    if (p == e || *p != ' ') return nullptr;
     const char* const var = ++p;
-    while (p != e && *p != '@' && *p != ':' && *p != ' ') ++p; // [^@: ]+
-    if (p == var) return false;
+    while (p != e && *p != '@' && *p != ':' && *p != ' ' && *p != '\n') ++p; // [^@: ]+
+    if (p == var) return nullptr;
     g[1] = std::string_view(var, static_cast<std::size_t>(p - var));
     if (p != e && *p == '@') { // (?:@(\d+))?
         const char* const d = ++p;
         std::uint64_t n = 0;
         while (p != e && internal::is_digit(*p)) n = n * 10u + internal::digit_value(*p++);
-        if (p == d) return false;
+        if (p == d) return nullptr;
         g[2] = std::string_view(d, static_cast<std::size_t>(p - d));
         r.replica = n;
         replica_fits = p - d <= 19; // (longer: the record reads it again, with its overflow rule)
     }
-    if (e - p < 4 || p[0] != ':' || p[1] != ' ' || p[2] != '(' || e[-1] != ')') return false; // : (...)
+    if (e - p < 4 || p[0] != ':' || p[1] != ' ' || p[2] != '(') return nullptr; // : (...)
     shape_list& shape = r.shape;
     shape.assign(p + 2, e);
-    shape_read = shape.ok() && shape.ptr() == e && replica_fits;
-    if (!(shape.ok() && shape.ptr() == e)) // not a shape (`(1,,2)` is `text`), but the pattern's line if [^()]*
-        for (const char* q = p + 3; q != e - 1; ++q)
-            if (*q == '(' || *q == ')') return false;
-    g[3] = std::string_view(p + 2, static_cast<std::size_t>(e - (p + 2)));
-    g[0] = t;
-    return true;
+    const char* const end = shape.ptr();
+    if (!shape.ok() || (end != e && *end != '\n')) return nullptr;
+    shape_read = replica_fits;
+    g[3] = std::string_view(p + 2, static_cast<std::size_t>(end - (p + 2)));
+    g[0] = std::string_view(line, static_cast<std::size_t>(end - line));
+    return end;
 }
 
 // A rule runs only when the visitor wants what it yields (`when`): the matcher of a line
@@ -637,8 +637,8 @@ auto make_rules(state<V>& st) {
                 auto [all, var, replica, shape] = m;
                 return var_shape_record(st, ctx.current, var, replica, shape);
             })
-            .assisted([&st](std::string_view t, std::array<std::string_view, 4>& g) {
-                return read_var_shape_line(t, g, st.shape, st.shape_read);
+            .fused([&st](const char* p, const char* e, std::array<std::string_view, 4>& g) {
+                return read_var_shape_line(p, e, g, st.shape, st.shape_read);
             })
             .in_modes(1u << var_shapes)
             .when(shapes));
@@ -686,6 +686,10 @@ public:
                             rule_options{.strip_ansi = true, .strip_capacity = o.max_line}) {}
     flow read_line(const line& l) { return reader_.feed(l); }
     flow line_too_long(const error& e) { return report_error(st_.vis, e); }
+    /// (line_parser: the var-shape lines of a block, read straight from the chunk)
+    line_taken take_line(const char* p, const char* e, std::uint64_t number, std::uint64_t offset) {
+        return reader_.take_line(p, e, number, offset);
+    }
     /// (line_parser: the lines fed next hold no colour sequence to remove)
     void escape_free(bool free) noexcept { reader_.set_escape_free(free); }
     /// What carries state from line to line: the rules' mode (a block: shapes of var
