@@ -334,3 +334,16 @@ TEST_CASE("json reader: other words stay errors, at the word's first byte") {
 }
 
 } // namespace
+
+TEST_CASE("copy_bytes (config.hpp): every length from 0 to 40 copies exactly those bytes, no more") {
+    // (the projection keeps its strings with it: short ones as two overlapping fixed-size copies)
+    std::string src;
+    for (int i = 0; i < 40; ++i) src.push_back(static_cast<char>('A' + i));
+    for (std::size_t n = 0; n <= 40; ++n) {
+        std::string dst(48, '.');
+        logscan::internal::copy_bytes(dst.data() + 2, src.data(), n);
+        CHECK(dst.substr(0, 2) == "..");
+        CHECK(dst.substr(2, n) == src.substr(0, n));
+        CHECK(dst.substr(2 + n) == std::string(46 - n, '.'));
+    }
+}

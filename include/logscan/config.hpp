@@ -29,7 +29,40 @@
 #define LOGSCAN_UNLIKELY(x) (x)
 #endif
 
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
 namespace logscan {
+namespace internal {
+/// Copies `n` bytes from `src` to `dst` (not overlapping), the short copies that keep a word
+/// or a name (up to 16 bytes) without a call: two fixed-size copies that may overlap each
+/// other, as a compiler inlines them; longer ones by `memcpy`.
+LOGSCAN_FORCE_INLINE void copy_bytes(char* dst, const char* src, std::size_t n) noexcept {
+    if (n >= 8) {
+        if (n > 16) {
+            std::memcpy(dst, src, n);
+            return;
+        }
+        std::uint64_t a, b;
+        std::memcpy(&a, src, 8);
+        std::memcpy(&b, src + n - 8, 8);
+        std::memcpy(dst, &a, 8);
+        std::memcpy(dst + n - 8, &b, 8);
+    } else if (n >= 4) {
+        std::uint32_t a, b;
+        std::memcpy(&a, src, 4);
+        std::memcpy(&b, src + n - 4, 4);
+        std::memcpy(dst, &a, 4);
+        std::memcpy(dst + n - 4, &b, 4);
+    } else if (n != 0) {
+        dst[0] = src[0];
+        dst[n / 2] = src[n / 2];
+        dst[n - 1] = src[n - 1];
+    }
+}
+} // namespace internal
+
 /// The library version as numbers, for run-time checks.
 struct version_info {
     int major; ///< incompatible API changes

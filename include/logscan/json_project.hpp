@@ -899,13 +899,13 @@ private:
             overflow_ = true;
             return false;
         }
-        if (!s.empty()) std::memcpy(buf_ + used_, s.data(), s.size());
+        logscan::internal::copy_bytes(buf_ + used_, s.data(), s.size());
         used_ += s.size();
         return true;
     }
     bool copy(std::string_view s, std::string_view& out) noexcept {
         if (s.size() > cap_ - used_) return false;
-        if (!s.empty()) std::memcpy(buf_ + used_, s.data(), s.size());
+        logscan::internal::copy_bytes(buf_ + used_, s.data(), s.size());
         out = std::string_view(buf_ + used_, s.size());
         used_ += s.size();
         return true;

@@ -216,7 +216,7 @@ private:
     // Copies s into the record's text storage; false when it does not fit.
     bool keep(std::string_view s, std::string_view& out) noexcept {
         if (text_ == nullptr || s.size() > opt_.text_capacity - text_used_) return false;
-        std::memcpy(text_.get() + text_used_, s.data(), s.size());
+        internal::copy_bytes(text_.get() + text_used_, s.data(), s.size());
         out = std::string_view(text_.get() + text_used_, s.size());
         text_used_ += s.size();
         return true;
