@@ -236,17 +236,24 @@ logscan::error read_head(Source& src, std::string& head, bool& more) {
 }
 
 // Runs the format's ndjson_visitor over `src` into writer `w`; counts error records. Errors
-// in the input are records (counted): the returned error is the source's (I/O) only.
+// in the input are records (counted): the returned error is the source's (I/O) only. Where a
+// JSON document breaks, its record says only that (formats.md: `invalid JSON document`), so
+// where and why is said on stderr, for input `shown` (nullptr: quiet).
 template <class Formats, class Writer, class Source>
-logscan::error run_format(std::string_view format, Source& src, Writer& w, std::uint64_t& errors, std::size_t max_line) {
+logscan::error run_format(std::string_view format, Source& src, Writer& w, std::uint64_t& errors, std::size_t max_line,
+                          const char* shown) {
     logscan::error e{};
     logscan::with_format(Formats{}, format, [&]<class F>() {
         typename F::template ndjson_visitor<Writer> v{w};
         e = F::parse(src, v, {.max_line = max_line});
         errors = v.errors;
     });
-    if (e.code != logscan::error_code::io_error && e.code != logscan::error_code::open_failed) e = {};
-    return e;
+    if (e.code == logscan::error_code::io_error || e.code == logscan::error_code::open_failed) return e;
+    if (shown != nullptr && e.line != 0 && e.code != logscan::error_code::stopped)
+        std::fprintf(stderr, "logscan: %s:%llu:%llu: %.*s (the document breaks there; the records before it are written)\n",
+                     shown, static_cast<unsigned long long>(e.line), static_cast<unsigned long long>(e.column),
+                     static_cast<int>(e.message.size()), e.message.data());
+    return {};
 }
 
 // --threads: the formats whose inputs can be cut into parts parsed in parallel.
@@ -549,7 +556,7 @@ int cmd_convert_ndjson(const options& o) {
                 }
             } else {
                 w.seen = {};
-                e = run_format<Formats>(format, src, w, errors, o.max_line);
+                e = run_format<Formats>(format, src, w, errors, o.max_line, path);
                 seen = w.seen;
             }
             if (!e.ok()) {
@@ -628,7 +635,7 @@ int cmd_convert_csv(options& o) {
             p.c_str(), o.format, prog,
             [&](std::string_view format, auto& src) {
                 std::uint64_t errors = 0;
-                return run_format<Formats>(format, src, cols, errors, o.max_line).ok() ? 0 : 1;
+                return run_format<Formats>(format, src, cols, errors, o.max_line, nullptr).ok() ? 0 : 1;
             },
             nullptr, true);
     logscan_cli::csv_writer w;
@@ -657,7 +664,7 @@ int cmd_convert_csv(options& o) {
         status |= with_format<Formats>(paths[i].c_str(), o.format, prog, [&](std::string_view format, auto& src) {
             std::uint64_t errors = 0;
             w.seen = {};
-            const logscan::error e = run_format<Formats>(format, src, w, errors, o.max_line);
+            const logscan::error e = run_format<Formats>(format, src, w, errors, o.max_line, shown);
             if (!e.ok()) {
                 report_failure(shown, e);
                 return 1;
@@ -701,7 +708,7 @@ int cmd_stats(const options& o) {
                                                                             p.clear();
                                                                         },
                                                                         errors, parts, o.max_line)
-                                         : run_format<Formats>(format, src, w, errors, o.max_line);
+                                         : run_format<Formats>(format, src, w, errors, o.max_line, path);
             if (!e.ok()) {
                 report_failure(path, e);
                 return 1;

@@ -125,6 +125,14 @@ struct error_kind {
     using event = on_error_event;                      ///< `on_error`
 };
 
+/// The `error` record of a JSON document (formats.md's common rules: `megengine-profile`,
+/// TVM's `Report.json()`): no `"line"`. An error of the document itself (the reader's: it has
+/// a position, line >= 1, and ends the document) is written
+/// `{"type":"error","message":"invalid JSON document"}` — its position and reason stay in the
+/// C++ record `on_error` receives; any other (a record too large for the parser's storage,
+/// after which the parse goes on) is `{"type":"error","message":M}` with its own message.
+struct document_error_kind : error_kind {};
+
 namespace internal {
 template <class T>
 struct is_optional : std::false_type {};
@@ -318,7 +326,11 @@ public:
     template <class Event, class R>
     void on_record(Event, const R& r) {
         ++records;
-        if constexpr (std::is_same_v<Event, on_error_event>) {
+        if constexpr (std::is_same_v<Event, on_error_event> && (std::is_same_v<Kinds, document_error_kind> || ...)) {
+            ++errors;
+            w.begin("error");
+            w.field("message", r.line != 0 ? std::string_view("invalid JSON document") : r.message);
+        } else if constexpr (std::is_same_v<Event, on_error_event>) {
             ++errors;
             w.begin("error");
             if (r.line != 0) {

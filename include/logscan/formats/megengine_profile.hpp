@@ -31,8 +31,9 @@
 /// \endcode
 /// Unknown keys, and the sections whose records the visitor has no callback for, are skipped
 /// unread (validated, no events). A JSON syntax error (a truncated
-/// file) is an `error` with its line and column, and ends the parse; the records before it
-/// were delivered. An object whose strings, lists and `param` do not fit the scratch buffer
+/// file) is an `error` with its line, column and reason, and ends the parse; the records
+/// before it were delivered (in NDJSON, formats.md section 2:
+/// `{"type":"error","message":"invalid JSON document"}`). An object whose strings, lists and `param` do not fit the scratch buffer
 /// (`scratch_capacity`, 64 KiB by default) is an `error` record ("object too large for the
 /// scratch buffer", code `too_long`, `offset` = the start of the chunk in which the object
 /// ended) instead of its record, and the parse goes on.
@@ -155,7 +156,7 @@ using records = record_list<
                 field<"computation", &opr_footprint::computation>, field<"memory", &opr_footprint::memory>,
                 field<"in_shapes", &opr_footprint::in_shapes>, field<"out_shapes", &opr_footprint::out_shapes>,
                 field<"param", param_of>>,
-    error_kind>;
+    document_error_kind>;
 
 /// The `"type"` of every record the format yields (formats.md section 2), `error` included.
 inline constexpr const auto& record_types = records::types;
@@ -232,8 +233,9 @@ inline constexpr format_parse<parser> parse{};
 
 /// The visitor that writes every record as formats.md's NDJSON through an `ndjson_writer`
 /// (`"type"`, then the fields in the contract's order, `null` for absent values; `param` as
-/// its compact JSON text; an `error` record with its `line` and `column`, or its `offset`
-/// when the document has no line): `records`'s.
+/// its compact JSON text; the `error` record of a JSON document, record.hpp's
+/// `document_error_kind`: `{"type":"error","message":"invalid JSON document"}` where the
+/// document breaks): `records`'s.
 template <class Writer>
 using ndjson_visitor = records::ndjson<Writer>;
 
