@@ -1434,7 +1434,7 @@ public:
         return true;
     }
     /// `\d+` as an unsigned integer (false when there is no digit, or the value does not fit).
-    constexpr bool unsigned_integer(std::uint64_t& v) noexcept {
+    LOGSCAN_FORCE_INLINE constexpr bool unsigned_integer(std::uint64_t& v) noexcept {
         const char* const b = p_;
         std::uint64_t acc = 0;
         while (p_ != e_ && internal::is_digit(*p_)) acc = acc * 10u + internal::digit_value(*p_++);
