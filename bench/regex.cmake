@@ -35,14 +35,7 @@ if(LOGSCAN_BOOST_REGEX_INCLUDE_DIR AND LOGSCAN_BOOST_REGEX_LIBRARY)
 endif()
 
 # Compile cost: `cmake --build <dir> --target bench_regex_compile_time` prints the time.
-get_target_property(_ff_inc logscan_fast_float INTERFACE_INCLUDE_DIRECTORIES)
-set(_inc -I${PROJECT_SOURCE_DIR}/include)
-foreach(d IN LISTS _ff_inc)
-  if(d AND NOT d MATCHES "^\\$<")
-    list(APPEND _inc -I${d})
-  endif()
-endforeach()
 add_custom_target(bench_regex_compile_time
-  COMMAND ${CMAKE_COMMAND} -E time ${CMAKE_CXX_COMPILER} -std=c++20 -O2 ${_inc}
+  COMMAND ${CMAKE_COMMAND} -E time ${CMAKE_CXX_COMPILER} -std=c++20 -O2 ${LOGSCAN_BENCH_COMPILE_INCLUDES}
           -DLOGSCAN_BENCH_COMPILE_50 -c ${CMAKE_CURRENT_LIST_DIR}/bench_regex.cpp -o ${CMAKE_CURRENT_BINARY_DIR}/regex_compile_50.o
   VERBATIM USES_TERMINAL)
