@@ -64,7 +64,8 @@ struct everything {
     void on_mem_alloc_stats(const ml::mem_alloc_stats& r) {
         ++mem_alloc_stats;
         sum += r.nr_opr + r.nr_var;
-        fsum += r.realtime_ms + r.si_ms + r.mp_re_ms + r.omp_ms + r.alloc_ms;
+        fsum += r.realtime_ms + r.si_ms.value_or(0) + r.mp_re_ms.value_or(0) + r.omp_ms.value_or(0) + r.alloc_ms +
+                r.plan_ms.value_or(0);
     }
     void on_text(const logscan::line& l) {
         ++text;

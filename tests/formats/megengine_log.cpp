@@ -9,11 +9,13 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "support/alloc_counter.hpp"
 #include "support/chunking.hpp"
+#include "support/string_writer.hpp"
 #include "support/wanted.hpp"
 
 namespace ml = logscan::megengine_log;
@@ -26,6 +28,7 @@ std::string num(double d) {
     std::snprintf(b, sizeof b, "%.17g", d);
     return b;
 }
+std::string num(std::optional<double> d) { return d ? num(*d) : std::string("null"); }
 
 // Every record as one string, in order; counts and sums besides.
 struct recorder {
@@ -482,6 +485,38 @@ TEST_CASE("megengine_log::memory rows printed with MegEngine's printf format, la
         "mem_alloc 10 gpu2:0 196 205520896 196 100 832.05999999999995 424.51999999999998",
     };
     CHECK(r.out == want);
+}
+
+TEST_CASE("megengine_log::mem_alloc_stats in both forms, formats.md section 1's examples record for record") {
+    // the two messages of the contract (the second printed by newer releases), a space before
+    // `(` allowed in both; a value the form does not print is null (doubles written as
+    // doubles, `3.0`, as everywhere in the NDJSON)
+    const std::string input =
+        "[21 08:14:09 330@mem.py:megbrain] static mem alloc: nr_opr=397 nr_var=533 realtime=26.04msec(si3.31 mp+re7.10 "
+        "omp0.03 alloc15.60)\n"
+        "[21 08:14:10 331@mem.py:megbrain] static memory allocation: nr_opr=57 nr_var=83 realtime=1.25msec (plan0.94 "
+        "alloc0.31)\n"
+        "[21 08:14:11 332@mem.py:megbrain] static mem alloc: nr_opr=1 nr_var=2 realtime=3msec (si4 mp+re5 omp6 alloc7)\n"
+        "[21 08:14:12 333@mem.py:megbrain] static memory allocation: nr_opr=1 nr_var=2 realtime=3msec(plan4 alloc5)\n"
+        "[21 08:14:13 334@mem.py:megbrain] static memory allocation: nr_opr=1 nr_var=2 realtime=3msec (plan4, alloc5)\n";
+    struct stats_only {
+        std::string out;
+        char buf[4096];
+        logscan::test::string_writer w{logscan::test::string_sink{&out}, buf};
+        ml::ndjson_visitor<logscan::test::string_writer> v{w};
+        void on_mem_alloc_stats(const ml::mem_alloc_stats& r) { v.on_mem_alloc_stats(r); }
+    } s;
+    REQUIRE(ml::parse(input, s).ok());
+    s.w.flush();
+    CHECK(s.out ==
+          R"({"type":"mem_alloc_stats","line":1,"nr_opr":397,"nr_var":533,"realtime_ms":26.04,"si_ms":3.31,"mp_re_ms":7.1,"omp_ms":0.03,"alloc_ms":15.6,"plan_ms":null})"
+          "\n"
+          R"({"type":"mem_alloc_stats","line":2,"nr_opr":57,"nr_var":83,"realtime_ms":1.25,"si_ms":null,"mp_re_ms":null,"omp_ms":null,"alloc_ms":0.31,"plan_ms":0.94})"
+          "\n"
+          R"({"type":"mem_alloc_stats","line":3,"nr_opr":1,"nr_var":2,"realtime_ms":3.0,"si_ms":4.0,"mp_re_ms":5.0,"omp_ms":6.0,"alloc_ms":7.0,"plan_ms":null})"
+          "\n"
+          R"({"type":"mem_alloc_stats","line":4,"nr_opr":1,"nr_var":2,"realtime_ms":3.0,"si_ms":null,"mp_re_ms":null,"omp_ms":null,"alloc_ms":5.0,"plan_ms":4.0})"
+          "\n"); // (line 5, `plan4, alloc5`, fits neither: only its log)
 }
 
 TEST_CASE("megengine_log::damaged input never crashes and accounts for every non-blank line") {

@@ -19,8 +19,10 @@ VAR_SHAPE_MSG = re.compile(r'FpropEnv\([^)]*\): var node shape: +([^@: ]+)(?:@(\
 VAR_SHAPE_LINE = re.compile(r' ([^@: ]+)(?:@(\d+))?: (' + SHAPE + ')')
 GRAPH_OPT = re.compile(r'graph optimization: applied (\d+) passes, total (\d+) var\(s\) replaced; time=(\d+(?:\.\d+)?) ?ms')
 OPR_SEQ = re.compile(r'opr seq of length (\d+):(.*)')
-STATS = re.compile(r'static mem alloc: nr_opr=(\d+) nr_var=(\d+) realtime=(\d+(?:\.\d+)?)msec\(si(\d+(?:\.\d+)?) '
+STATS = re.compile(r'static mem alloc: nr_opr=(\d+) nr_var=(\d+) realtime=(\d+(?:\.\d+)?)msec ?\(si(\d+(?:\.\d+)?) '
                    r'mp\+re(\d+(?:\.\d+)?) omp(\d+(?:\.\d+)?) alloc(\d+(?:\.\d+)?)\)')
+STATS_PLAN = re.compile(r'static memory allocation: nr_opr=(\d+) nr_var=(\d+) realtime=(\d+(?:\.\d+)?)msec ?'
+                        r'\(plan(\d+(?:\.\d+)?) alloc(\d+(?:\.\d+)?)\)')
 BOUNDS = re.compile(r'.*bounds\(MiB\):(.*)')
 TABLE_HEAD = re.compile(r' *comp_node +alloc +lower_bound +upper_bound *')
 ROW = re.compile(r' *(\S+?) *(\d+\.\d\d)MiB\( *(\d+)bytes\) *(\d+\.\d\d)MiB\( *([^()%]*)%\) *(\d+\.\d\d)MiB\( *([^()%]*)%\) *')
@@ -82,7 +84,11 @@ def records(data):
             elif m2 := STATS.fullmatch(message):
                 out.append(dict(type='mem_alloc_stats', line=n, nr_opr=int(m2[1]), nr_var=int(m2[2]),
                                 realtime_ms=float(m2[3]), si_ms=float(m2[4]), mp_re_ms=float(m2[5]),
-                                omp_ms=float(m2[6]), alloc_ms=float(m2[7])))
+                                omp_ms=float(m2[6]), alloc_ms=float(m2[7]), plan_ms=None))
+            elif m2 := STATS_PLAN.fullmatch(message):
+                out.append(dict(type='mem_alloc_stats', line=n, nr_opr=int(m2[1]), nr_var=int(m2[2]),
+                                realtime_ms=float(m2[3]), si_ms=None, mp_re_ms=None, omp_ms=None,
+                                alloc_ms=float(m2[5]), plan_ms=float(m2[4])))
             elif m2 := BOUNDS.fullmatch(message):
                 for k, v in re.findall(r'([^\s=]+)=(\d+(?:\.\d+)?)(?=\s|$)', m2[1]):
                     out.append(dict(type='workspace_bound', line=n, comp_node=k, mib=float(v)))

@@ -33,7 +33,8 @@
 /// void on_opr_seq(const megengine_log::opr_seq&);            // opr seq of length L: k=v k=v ...
 /// void on_mem_alloc(const megengine_log::mem_alloc&);        // each row of a "static memory allocation:" table
 /// void on_workspace_bound(const megengine_log::workspace_bound&); // each COMP=MIB after "bounds(MiB):"
-/// void on_mem_alloc_stats(const megengine_log::mem_alloc_stats&); // static mem alloc: nr_opr=...
+/// void on_mem_alloc_stats(const megengine_log::mem_alloc_stats&); // static mem alloc: nr_opr=..., or
+///                                                            // static memory allocation: nr_opr=...
 /// void on_text(const logscan::line&);                        // any other non-blank line, trailing spaces removed
 /// void on_error(const logscan::error&);                      // a memory-table row cut off; a line too long
 /// \endcode
@@ -143,16 +144,19 @@ struct workspace_bound {
     double mib;                 ///< 7809.5
 };
 
-/// `static mem alloc: nr_opr=397 nr_var=533 realtime=26.04msec(si3.31 mp+re7.10 omp0.03 alloc15.60)`.
+/// `static mem alloc: nr_opr=397 nr_var=533 realtime=26.04msec(si3.31 mp+re7.10 omp0.03 alloc15.60)`,
+/// or (newer releases) `static memory allocation: nr_opr=57 nr_var=83 realtime=1.25msec (plan0.94 alloc0.31)`;
+/// a value the message does not print is none.
 struct mem_alloc_stats {
-    std::uint64_t line;    ///< line number
-    std::uint64_t nr_opr;  ///< 397
-    std::uint64_t nr_var;  ///< 533
-    double realtime_ms;    ///< 26.04
-    double si_ms;          ///< 3.31
-    double mp_re_ms;       ///< 7.1
-    double omp_ms;         ///< 0.03
-    double alloc_ms;       ///< 15.6
+    std::uint64_t line;              ///< line number
+    std::uint64_t nr_opr;            ///< 397
+    std::uint64_t nr_var;            ///< 533
+    double realtime_ms;              ///< 26.04
+    std::optional<double> si_ms;     ///< 3.31 (first form only)
+    std::optional<double> mp_re_ms;  ///< 7.1 (first form only)
+    std::optional<double> omp_ms;    ///< 0.03 (first form only)
+    double alloc_ms;                 ///< 15.6
+    std::optional<double> plan_ms;   ///< 0.94 (second form only)
 };
 
 LOGSCAN_EVENT(on_log, "void on_log(const logscan::megengine_log::log&)");
@@ -201,7 +205,8 @@ using records = record_list<
     record_kind<"mem_alloc_stats", mem_alloc_stats, on_mem_alloc_stats_event, field<"nr_opr", &mem_alloc_stats::nr_opr>,
                 field<"nr_var", &mem_alloc_stats::nr_var>, field<"realtime_ms", &mem_alloc_stats::realtime_ms>,
                 field<"si_ms", &mem_alloc_stats::si_ms>, field<"mp_re_ms", &mem_alloc_stats::mp_re_ms>,
-                field<"omp_ms", &mem_alloc_stats::omp_ms>, field<"alloc_ms", &mem_alloc_stats::alloc_ms>>,
+                field<"omp_ms", &mem_alloc_stats::omp_ms>, field<"alloc_ms", &mem_alloc_stats::alloc_ms>,
+                field<"plan_ms", &mem_alloc_stats::plan_ms>>,
     text_kind, error_kind>;
 
 /// The `"type"` of every record the format yields (formats.md section 1), `text` and `error` included.
@@ -615,8 +620,21 @@ auto make_rules(state<V>& st) {
                 .when(wants_any<V, on_opr_seq_event>),
             rule<R"(static memory allocation:)">([](const auto&, rule_context& ctx) { ctx.mode = mem_table; })
                 .when(table),
+            rule<R"(static memory allocation: nr_opr=(\d+) nr_var=(\d+) realtime=)" LOGSCAN_MEGENGINE_NUM
+                 R"(msec ?\(plan)" LOGSCAN_MEGENGINE_NUM R"( alloc)" LOGSCAN_MEGENGINE_NUM R"(\))",
+                 "static memory allocation: nr_opr=57 nr_var=83 realtime=1.25msec (plan0.94 alloc0.31)">(
+                [&](const auto& m, rule_context& ctx) {
+                    return LOGSCAN_VISIT_LAZY(st.vis, on_mem_alloc_stats, mem_alloc_stats, [&] {
+                        auto [all, nr_opr, nr_var, real, plan, alloc] = m;
+                        return mem_alloc_stats{ctx.current.number, number_or<std::uint64_t>(nr_opr, 0),
+                                               number_or<std::uint64_t>(nr_var, 0), number_or<double>(real, 0),
+                                               std::nullopt, std::nullopt, std::nullopt, number_or<double>(alloc, 0),
+                                               number_or<double>(plan, 0)};
+                    });
+                })
+                .when(wants_any<V, on_mem_alloc_stats_event>),
             rule<R"(static mem alloc: nr_opr=(\d+) nr_var=(\d+) realtime=)" LOGSCAN_MEGENGINE_NUM
-                 R"(msec\(si)" LOGSCAN_MEGENGINE_NUM R"( mp\+re)" LOGSCAN_MEGENGINE_NUM R"( omp)" LOGSCAN_MEGENGINE_NUM
+                 R"(msec ?\(si)" LOGSCAN_MEGENGINE_NUM R"( mp\+re)" LOGSCAN_MEGENGINE_NUM R"( omp)" LOGSCAN_MEGENGINE_NUM
                  R"( alloc)" LOGSCAN_MEGENGINE_NUM R"(\))",
                  "static mem alloc: nr_opr=397 nr_var=533 realtime=26.04msec(si3.31 mp+re7.10 omp0.03 alloc15.60)">(
                 [&](const auto& m, rule_context& ctx) {
@@ -625,7 +643,7 @@ auto make_rules(state<V>& st) {
                         return mem_alloc_stats{ctx.current.number, number_or<std::uint64_t>(nr_opr, 0),
                                                number_or<std::uint64_t>(nr_var, 0), number_or<double>(real, 0),
                                                number_or<double>(si, 0), number_or<double>(mp, 0),
-                                               number_or<double>(omp, 0), number_or<double>(alloc, 0)};
+                                               number_or<double>(omp, 0), number_or<double>(alloc, 0), std::nullopt};
                     });
                 })
                 .when(wants_any<V, on_mem_alloc_stats_event>));
