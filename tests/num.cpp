@@ -877,6 +877,15 @@ TEST_CASE("num::shape lists") {
     CHECK(logscan::shape_dims("(99999999999999999999)").error() == std::errc::result_out_of_range);
     const std::string_view where = "(1, x)";
     CHECK(logscan::shape_dims(where).ptr() == where.data() + 4);
+    // where an invalid list stops: the offending byte
+    for (const auto& [text, at] : {std::pair<std::string_view, std::size_t>{"(1,,2)", 3}, {"(1 2)", 3}, {"(1, 2 x)", 6},
+                                   {"(1,  ;)", 5}, {"(1, -x)", 4}, {"(1, 2", 5}, {"(1,", 3}}) {
+        const std::string_view t = text; // (clang 14: no binding in INFO's lambda)
+        INFO(t);
+        const auto bad = logscan::shape_dims(t);
+        CHECK(bad.error() == std::errc::invalid_argument);
+        CHECK(bad.ptr() == t.data() + at);
+    }
 
     // several shapes in one TVM cell, by prefix parsing
     const std::string_view cell =
@@ -896,6 +905,38 @@ TEST_CASE("num::shape lists") {
         p += 2;
     }
     CHECK(sizes == std::vector<std::size_t>{5, 6, 2});
+}
+
+TEST_CASE("num::shape lists: every spacing, sign and closer reads the dims it was written with") {
+    // Shapes written from known dims with each separator the grammar allows (the usual `, `
+    // read without a blank loop, the others by the slower branches), read back.
+    std::mt19937 rng(20261127);
+    const std::string_view seps[] = {", ", ",", " , ", ",\t", " ,", ",  ", "\t,\t"};
+    const std::string_view opens[] = {"(", "[", "{", "float32[", "(  "};
+    for (int round = 0; round < 3000; ++round) {
+        const std::size_t n = rng() % 12;
+        std::vector<std::int64_t> dims;
+        std::string text(opens[rng() % std::size(opens)]);
+        const char closer = text.front() == '(' ? ')' : text.back() == '[' ? ']' : '}';
+        for (std::size_t i = 0; i < n; ++i) {
+            std::int64_t d = static_cast<std::int64_t>(rng() % 100000);
+            if (rng() % 8 == 0) d = -d;
+            if (rng() % 16 == 0) d = static_cast<std::int64_t>(rng()) * 1000003LL; // long dims
+            dims.push_back(d);
+            if (i != 0) text += seps[rng() % std::size(seps)];
+            if (d >= 0 && rng() % 10 == 0) text += '+';
+            text += std::to_string(d);
+        }
+        if (n != 0 && rng() % 4 == 0) text += rng() % 2 ? "," : ", "; // a trailing comma
+        if (rng() % 4 == 0) text += ' ';
+        text += closer;
+        INFO(text);
+        const auto s = logscan::shape_dims(text);
+        REQUIRE(s.ok());
+        CHECK(s.size() == n);
+        CHECK(std::vector<std::int64_t>(s.begin(), s.end()) == dims);
+        CHECK(s.ptr() == text.data() + text.size());
+    }
 }
 
 TEST_CASE("num::shape lists keep their first dims; longer ones and copies iterate the same") {
@@ -1132,6 +1173,26 @@ TEST_CASE("num::text_cursor reads what the regex classes say, numbers converted 
     CHECK(u.until("", part));       // no stop: the rest
     CHECK(part == "g");
     CHECK(u.at_end());
+    // the same stops known at compile time: one table load per byte
+    logscan::text_cursor t("val): x{T@0x7f");
+    CHECK(t.until<")">(part));
+    CHECK(part == "val");
+    CHECK(t.literal("): x{"));
+    CHECK(t.until<"{}@">(part));
+    CHECK(part == "T");
+    CHECK(t.until<"@">(part));
+    CHECK(part.empty());
+    CHECK(t.literal("@"));
+    CHECK(t.until<"">(part));
+    CHECK(part == "0x7f");
+    CHECK(t.at_end());
+    for (int v = 0; v < 256; ++v) { // every byte: a stop exactly when in the set (NUL and bytes >= 0x80 too)
+        const char bytes[] = {'a', static_cast<char>(v), 'b'};
+        const std::string_view in(bytes, 3);
+        const bool want = v == '@' || v == ':' || v == ' ' || v == 0 || v == 0xB5;
+        const char* const at = logscan::internal::find_stop<"@: \0\xB5">(in.data(), in.data() + in.size());
+        if ((at == in.data() + 1) != want || (!want && at != in.data() + 3)) FAIL_CHECK("byte " << v);
+    }
     for (int v = 0; v < 256; ++v) { // every byte: a hex digit exactly when in [0-9a-fA-F]
         const char ch = static_cast<char>(v);
         logscan::text_cursor x(std::string_view(&ch, 1));

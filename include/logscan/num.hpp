@@ -103,6 +103,7 @@
 #include <fast_float/fast_float.h>
 
 #include "config.hpp"
+#include "fixed_string.hpp"
 
 namespace logscan {
 
@@ -160,6 +161,24 @@ constexpr bool is_alpha(char c) noexcept {
     return static_cast<unsigned>(static_cast<unsigned char>(c) | 0x20u) - 97u < 26u;
 }
 constexpr bool is_blank(char c) noexcept { return c == ' ' || c == '\t'; }
+/// The bytes of `Set` as a 256-entry table: membership is one load, however many bytes the
+/// set has (a `[^@: ]+` scan tests one table entry per byte, not three compares).
+template <fixed_string Set>
+struct byte_set {
+    static constexpr struct table_t {
+        bool in[256]{};
+        constexpr table_t() noexcept {
+            for (const char c : Set.view()) in[static_cast<unsigned char>(c)] = true;
+        }
+    } table{};
+    static constexpr bool contains(char c) noexcept { return table.in[static_cast<unsigned char>(c)]; }
+};
+/// The first byte of [p, e) that is in `Stops`, or e.
+template <fixed_string Stops>
+constexpr const char* find_stop(const char* p, const char* e) noexcept {
+    while (p != e && !byte_set<Stops>::contains(*p)) ++p;
+    return p;
+}
 constexpr unsigned digit_value(char c) noexcept {
     return static_cast<unsigned>(static_cast<unsigned char>(c)) - 48u;
 }
@@ -1143,7 +1162,7 @@ public:
     constexpr shape_list(const char* first, const char* last) noexcept { parse(first, last); }
     /// Parses the shape list at the start of [first, last) into this list, as the constructor
     /// does, in place (a list kept in a record is refilled without a copy).
-    constexpr void assign(const char* first, const char* last) noexcept {
+    LOGSCAN_FORCE_INLINE constexpr void assign(const char* first, const char* last) noexcept {
         open_ = close_ = ptr_ = nullptr;
         dtype_ = {};
         count_ = 0;
@@ -1199,7 +1218,11 @@ private:
         count_ = 0;
         dtype_ = {};
     }
-    constexpr void parse(const char* first, const char* last) noexcept {
+    // One pass, shaped for the usual `(4, 3, 224, 224)`: after a dim, `,` with one space and
+    // the next dim's digit, or the closer, are taken without a blank loop; the count stays
+    // in a register until the end. Blanks, signs, a trailing comma go the same loop's
+    // slower branches; any other byte ends it invalid.
+    LOGSCAN_FORCE_INLINE constexpr void parse(const char* first, const char* last) noexcept {
         using internal::is_blank;
         using internal::is_digit;
         const char* p = first;
@@ -1216,37 +1239,47 @@ private:
         default: return fail(p, std::errc::invalid_argument);
         }
         open_ = p++;
+        std::size_t n = 0;
         p = internal::skip_blanks(p, last);
-        count_ = 0;
-        if (p != last && *p == closer) return finish(p);
-        for (;;) {
-            // a dim, `[+-]digits`, read in one pass (up to 18 digits cannot overflow)
+        if (p != last && *p == closer) return finish(p, n);
+        for (;;) { // at a dim, `[+-]digits`
             const char* q = p;
-            const bool negative = q != last && *q == '-';
-            if (q != last && (*q == '-' || *q == '+')) ++q;
+            bool negative = false;
+            if (LOGSCAN_UNLIKELY(q == last || !is_digit(*q))) { // a sign, or no dim
+                if (q != last && (*q == '-' || *q == '+')) negative = *q++ == '-';
+                if (q == last || !is_digit(*q)) return fail(p, std::errc::invalid_argument);
+            }
             const char* const digits = q;
-            std::uint64_t acc = 0;
+            std::uint64_t acc = internal::digit_value(*q++);
             while (q != last && is_digit(*q)) acc = acc * 10u + internal::digit_value(*q++);
-            if (q == digits) return fail(p, std::errc::invalid_argument);
             std::int64_t dim = 0;
-            if (q - digits <= 18) {
+            if (LOGSCAN_LIKELY(q - digits <= 18)) { // (18 digits cannot overflow)
                 dim = negative ? -static_cast<std::int64_t>(acc) : static_cast<std::int64_t>(acc);
             } else { // (acc may have wrapped: read again with the overflow test)
                 const value_result<std::int64_t> d = internal::accumulate_integer<std::int64_t>(digits, q, negative);
                 if (!d.ok()) return fail(p, std::errc::result_out_of_range);
                 dim = d.value;
             }
-            if (count_ < inline_dims) kept_[count_] = dim;
-            ++count_;
-            p = internal::skip_blanks(q, last);
-            if (p == last) return fail(p, std::errc::invalid_argument);
-            if (*p == closer) return finish(p);
-            if (*p != ',') return fail(p, std::errc::invalid_argument);
-            p = internal::skip_blanks(p + 1, last);
-            if (p != last && *p == closer) return finish(p);
+            if (n < inline_dims) kept_[n] = dim;
+            ++n;
+            if (q == last) return fail(q, std::errc::invalid_argument);
+            if (*q == closer) return finish(q, n);
+            if (*q != ',') { // blanks before the comma or the closer
+                p = internal::skip_blanks(q, last);
+                if (p == last) return fail(p, std::errc::invalid_argument);
+                if (*p == closer) return finish(p, n);
+                if (*p != ',') return fail(p, std::errc::invalid_argument);
+                q = p;
+            }
+            p = q + 1; // past the comma
+            if (p != last && *p == ' ') ++p;
+            if (p != last && is_digit(*p)) continue;
+            p = internal::skip_blanks(p, last);
+            if (p != last && *p == closer) return finish(p, n); // `(32,)`
         }
     }
-    constexpr void finish(const char* close) noexcept {
+    constexpr void finish(const char* close, std::size_t n) noexcept {
+        count_ = n;
         close_ = close;
         ptr_ = close + 1;
         ec_ = std::errc{};
@@ -1459,6 +1492,14 @@ public:
     constexpr bool until(std::string_view stops, std::string_view& out) noexcept {
         const char* const b = p_;
         while (p_ != e_ && stops.find(*p_) == std::string_view::npos) ++p_;
+        out = std::string_view(b, static_cast<std::size_t>(p_ - b));
+        return true;
+    }
+    /// `until(stops, out)` with the stops known at compile time (one table load per byte).
+    template <fixed_string Stops>
+    constexpr bool until(std::string_view& out) noexcept {
+        const char* const b = p_;
+        p_ = internal::find_stop<Stops>(p_, e_);
         out = std::string_view(b, static_cast<std::size_t>(p_ - b));
         return true;
     }

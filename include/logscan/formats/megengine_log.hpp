@@ -490,8 +490,8 @@ constexpr bool read_header_line(std::string_view t, std::array<std::string_view,
 constexpr bool read_fprop_start(std::string_view t, std::array<std::string_view, 5>& g) noexcept {
     text_cursor c(t);
     std::string_view hex;
-    if (!(c.literal("FpropEnv(") && c.until(")", g[1]) && c.literal("): start fprop VarNode(owner_opr=") && c.until("{}", g[2]) &&
-          c.literal("{") && c.until("{}@", g[3]) && c.literal("@")))
+    if (!(c.literal("FpropEnv(") && c.until<")">(g[1]) && c.literal("): start fprop VarNode(owner_opr=") && c.until<"{}">(g[2]) &&
+          c.literal("{") && c.until<"{}@">(g[3]) && c.literal("@")))
         return false;
     const char* const addr = c.rest_view().data();
     if (!(c.literal("0x") && c.hex_digits(hex) && c.literal("})") && c.at_end())) return false;
@@ -516,7 +516,7 @@ constexpr const char* read_var_shape_line(const char* p, const char* const e, st
     const char* const line = p;
     if (p == e || *p != ' ') return nullptr;
     const char* const var = ++p;
-    while (p != e && *p != '@' && *p != ':' && *p != ' ' && *p != '\n') ++p; // [^@: ]+
+    p = internal::find_stop<"@: \n">(p, e); // [^@: ]+
     if (p == var) return nullptr;
     g[1] = std::string_view(var, static_cast<std::size_t>(p - var));
     if (p != e && *p == '@') { // (?:@(\d+))?
