@@ -316,6 +316,36 @@ TEST_CASE("rules::a fused rule that stops the parse stops the splitter at that l
     CHECK(s.lines() == 2);
 }
 
+TEST_CASE("rules::a reader offers a line to its fused rules only in the modes of the enabled ones") {
+    // `k=v` fused in mode 1 only; `n=v` fused in every mode but left out (`when(false)`): in
+    // mode 0 no fused rule applies, so take_line declines every line there, the pairs too
+    // (they are then framed and fed); in mode 1 the enabled rule takes its lines.
+    const auto make = [](bool second_on, std::vector<std::string>& got) {
+        return logscan::rule_set(
+            logscan::rule<R"((k\w*)=(\d+))">([&got](const auto& m) { got.push_back(std::string(m.template get<0>())); })
+                .fused(read_pair)
+                .in_modes(1u << 1),
+            logscan::rule<R"((n\w*)=(\d+))">([&got](const auto& m) { got.push_back(std::string(m.template get<0>())); })
+                .fused(read_pair)
+                .in_all_modes()
+                .when(second_on));
+    };
+    std::vector<std::string> got;
+    CHECK(make(false, got).fused_modes() == 1u << 1);
+    CHECK(make(true, got).fused_modes() == ~0u);
+    logscan::rule_reader off(make(false, got), [&](const logscan::line& l) { got.push_back("T" + std::string(l.text)); });
+    const std::string_view k = "k1=2\n", n = "n1=3\n";
+    CHECK(off.take_line(k.data(), k.data() + k.size(), 1, 0).next == nullptr); // mode 0: no enabled fused rule
+    CHECK(off.take_line(n.data(), n.data() + n.size(), 1, 0).next == nullptr);
+    off.set_mode(1);
+    CHECK(off.take_line(k.data(), k.data() + k.size(), 1, 0).next == k.data() + k.size());
+    CHECK(off.take_line(n.data(), n.data() + n.size(), 2, 5).next == nullptr); // (left out)
+    CHECK(got == std::vector<std::string>{"k1=2"});
+    logscan::rule_reader on(make(true, got), [&](const logscan::line& l) { got.push_back("T" + std::string(l.text)); });
+    CHECK(on.take_line(n.data(), n.data() + n.size(), 1, 0).next == n.data() + n.size()); // mode 0 too
+    CHECK(got == std::vector<std::string>{"k1=2", "n1=3"});
+}
+
 TEST_CASE("rules::ANSI colour sequences are stripped without copying plain lines") {
     std::vector<std::string> levels;
     const char* data_seen = nullptr;

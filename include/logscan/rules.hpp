@@ -399,6 +399,18 @@ struct rule_set {
 
     /// True when a rule is fused (see `line_rule::fused`).
     static constexpr bool has_fused = (internal::is_fused<typename Rules::assist_type> || ...);
+    /// The modes (bit m: mode m) with an enabled fused rule: in any other mode `take` takes
+    /// no line, so a reader need not offer it one.
+    constexpr std::uint32_t fused_modes() const noexcept {
+        std::uint32_t m = 0;
+        std::apply(
+            [&](const auto&... r) {
+                ((m |= internal::is_fused<typename std::remove_cvref_t<decltype(r)>::assist_type> && r.enabled ? r.modes : 0u),
+                 ...);
+            },
+            rules);
+        return m;
+    }
 
     /// Offers the bytes [p, e) at the start of a line (of number `number`, at `offset`) to the
     /// fused rules of `mode`: the first rule of the mode whose prefilter accepts the bytes
@@ -460,6 +472,7 @@ class rule_reader {
 public:
     rule_reader(RuleSet rules, Fallback fallback, rule_options options = {})
         : rules_(std::move(rules)), fallback_(std::move(fallback)), options_(options) {
+        if constexpr (RuleSet::has_fused) fused_modes_ = rules_.fused_modes();
         if (options_.strip_ansi && options_.strip_capacity != 0) {
             strip_ = static_cast<char*>(std::malloc(options_.strip_capacity));
             strip_cap_ = strip_ ? options_.strip_capacity : 0;
@@ -469,7 +482,8 @@ public:
     rule_reader& operator=(const rule_reader&) = delete;
     rule_reader(rule_reader&& o) noexcept
         : rules_(std::move(o.rules_)), fallback_(std::move(o.fallback_)), options_(o.options_), mode_(o.mode_),
-          calls_(o.calls_), unmatched_(o.unmatched_), unstripped_(o.unstripped_), escape_free_(o.escape_free_), strip_(o.strip_),
+          fused_modes_(o.fused_modes_), calls_(o.calls_), unmatched_(o.unmatched_), unstripped_(o.unstripped_),
+          escape_free_(o.escape_free_), strip_(o.strip_),
           strip_cap_(o.strip_cap_) {
         o.strip_ = nullptr;
         o.strip_cap_ = 0;
@@ -521,7 +535,7 @@ public:
     line_taken take_line(const char* p, const char* e, std::uint64_t number, std::uint64_t offset)
         requires RuleSet::has_fused
     {
-        if (options_.strip_ansi && !escape_free_) return {};
+        if (!(fused_modes_ >> mode_ & 1u) || (options_.strip_ansi && !escape_free_)) return {}; // (no fused rule here)
         return rules_.take(p, e, number, offset, mode_, calls_);
     }
 
@@ -552,6 +566,7 @@ private:
     Fallback fallback_;
     rule_options options_;
     std::uint32_t mode_ = 0;
+    std::uint32_t fused_modes_ = 0; // (RuleSet::fused_modes, once)
     std::uint64_t calls_ = 0;
     std::uint64_t unmatched_ = 0;
     std::uint64_t unstripped_ = 0;

@@ -359,16 +359,19 @@ inline bool read_row_template(const line& l, mem_alloc& r) noexcept {
     using internal::digit_value;
     using internal::is_digit;
     // slot [b, e): spaces, then `\d+` (`\d+\.\d\d` with `cents`) up to its end: m (cents: m / 100)
-    const auto slot = [s](std::size_t b, std::size_t e, bool cents, std::uint64_t& m) {
+    // (the value accumulated in a local, stored once: a store per digit through `out` would
+    // chain each digit to the previous one's store)
+    const auto slot = [s](std::size_t b, std::size_t e, bool cents, std::uint64_t& out) {
         while (b < e && s[b] == ' ') ++b;
         const std::size_t digits = b, int_end = cents ? e - 3 : e;
-        m = 0;
+        std::uint64_t m = 0;
         while (b < int_end && is_digit(s[b])) m = m * 10u + digit_value(s[b++]);
         if (b == digits || b != int_end) return false;
         if (cents) {
             if (s[b] != '.' || !is_digit(s[b + 1]) || !is_digit(s[b + 2])) return false;
             m = m * 100u + digit_value(s[b + 1]) * 10u + digit_value(s[b + 2]);
         }
+        out = m;
         return true;
     };
     std::size_t c = 0; // the comp node: spaces, then a name without blanks (nor `MiB(`) up to the slot's end
