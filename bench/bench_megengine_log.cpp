@@ -24,12 +24,14 @@ namespace ml = logscan::megengine_log;
 // Every record, every field used (so nothing is skipped as unwanted).
 struct everything {
     std::uint64_t log = 0, fprop_start = 0, var_shape = 0, graph_opt = 0, opr_seq = 0, mem_alloc = 0,
-                  workspace_bound = 0, mem_alloc_stats = 0, text = 0, error = 0;
+                  workspace_bound = 0, mem_alloc_stats = 0, text = 0, error = 0,
+                  other = 0; // (static_storage and load_and_run's records: none in sample 000)
     std::uint64_t sum = 0;
     double fsum = 0;
     void on_log(const ml::log& r) {
         ++log;
-        sum += static_cast<std::uint64_t>(r.day) + r.src_line + r.time.size() + r.file.size() + r.logger.size() +
+        sum += static_cast<std::uint64_t>(r.day.value_or(0)) + r.src_line.value_or(0) + r.form.size() + r.time.size() +
+               r.func.value_or("").size() + r.file.value_or("").size() + r.logger.value_or("").size() +
                r.level.size() + r.message.size();
     }
     void on_fprop_start(const ml::fprop_start& r) {
@@ -66,6 +68,35 @@ struct everything {
         sum += r.nr_opr + r.nr_var;
         fsum += r.realtime_ms + r.si_ms.value_or(0) + r.mp_re_ms.value_or(0) + r.omp_ms.value_or(0) + r.alloc_ms +
                 r.plan_ms.value_or(0);
+    }
+    void on_static_storage(const ml::static_storage& r) {
+        ++other;
+        sum += r.comp_node.size() + r.addr_begin.size() + r.addr_end.size();
+        fsum += r.size_mib;
+    }
+    void on_lar_iteration(const ml::lar_iteration& r) {
+        ++other;
+        sum += r.iter.value_or(0) + r.iters.value_or(0);
+        fsum += r.time_ms.value_or(0) + r.exec_ms.value_or(0) + r.device_ms.value_or(0);
+    }
+    void on_lar_summary(const ml::lar_summary& r) {
+        ++other;
+        sum += r.test.value_or(0);
+        fsum += r.time_ms.value_or(0) + r.avg_ms.value_or(0) + r.sd_ms.value_or(0) + r.min_ms.value_or(0) + r.max_ms.value_or(0);
+    }
+    void on_lar_warmup(const ml::lar_warmup& r) {
+        ++other;
+        sum += r.iter;
+        fsum += r.time_ms;
+    }
+    void on_lar_phase(const ml::lar_phase& r) {
+        ++other;
+        sum += r.phase.size();
+        fsum += r.time_ms;
+    }
+    void on_lar_run(const ml::lar_run& r) {
+        ++other;
+        sum += r.test.value_or(0) + r.testcases.value_or(0) + r.iters.value_or(0) + r.output_vars.value_or("").size();
     }
     void on_text(const logscan::line& l) {
         ++text;

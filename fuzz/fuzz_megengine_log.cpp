@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <cstdlib>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,15 @@ struct out {
     void on_mem_alloc(const ml::mem_alloc& r) { add(r.line, "M" + std::string(r.comp_node) + std::to_string(r.alloc_bytes)); }
     void on_workspace_bound(const ml::workspace_bound& r) { add(r.line, "W" + std::string(r.comp_node)); }
     void on_mem_alloc_stats(const ml::mem_alloc_stats& r) { add(r.line, "A" + std::to_string(r.nr_opr)); }
+    void on_static_storage(const ml::static_storage& r) { add(r.line, "O" + std::string(r.comp_node) + std::string(r.addr_end)); }
+    static std::string opt(const std::optional<double>& v) { return v ? std::to_string(*v) : "-"; }
+    void on_lar_iteration(const ml::lar_iteration& r) { add(r.line, "I" + opt(r.time_ms) + opt(r.exec_ms) + opt(r.device_ms)); }
+    void on_lar_summary(const ml::lar_summary& r) { add(r.line, "U" + opt(r.avg_ms) + opt(r.sd_ms)); }
+    void on_lar_warmup(const ml::lar_warmup& r) { add(r.line, "P" + std::to_string(r.iter) + std::to_string(r.time_ms)); }
+    void on_lar_phase(const ml::lar_phase& r) { add(r.line, "H" + std::string(r.phase) + std::to_string(r.time_ms)); }
+    void on_lar_run(const ml::lar_run& r) {
+        add(r.line, "R" + (r.output_vars ? std::string(*r.output_vars) : std::string("-")) + std::to_string(r.iters.value_or(0)));
+    }
     void on_text(const logscan::line& l) {
         if (l.text.empty() || l.text.back() == ' ' || l.text.back() == '\t') std::abort(); // trailing spaces removed
         add(l.number, "T" + std::string(l.text));

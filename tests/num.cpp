@@ -907,6 +907,52 @@ TEST_CASE("num::shape lists") {
     CHECK(sizes == std::vector<std::size_t>{5, 6, 2});
 }
 
+TEST_CASE("num::scan_form reads a line against the printf form that printed it") {
+    logscan::form_values v;
+    REQUIRE(logscan::scan_form("iter 3/20: 12.004ms (exec=2.118,device=11.870)", "iter %u/%u: %fms (exec=%f,device=%f)", v));
+    CHECK(v.nu == 2);
+    CHECK(v.nf == 3);
+    CHECK(v.u[0] == 3);
+    CHECK(v.u[1] == 20);
+    CHECK(v.f[0] == 12.004);
+    CHECK(v.f[1] == 2.118);
+    CHECK(v.f[2] == 11.870);
+    // a non-finite word touching what follows it; any case; a sign
+    REQUIRE(logscan::scan_form("sd=-nanms x=INFms y=-Infinity z=+inf", "sd=%fms x=%fms y=%f z=%f", v));
+    CHECK(std::isnan(v.f[0]));
+    CHECK(v.f[1] == std::numeric_limits<double>::infinity());
+    CHECK(v.f[2] == -std::numeric_limits<double>::infinity());
+    CHECK(v.f[3] == std::numeric_limits<double>::infinity());
+    CHECK_FALSE(logscan::scan_form("x=+nan", "x=%f", v)); // (no such word)
+    CHECK_FALSE(logscan::scan_form("x=nanx", "x=%f", v));
+    CHECK_FALSE(logscan::scan_form("x=1.", "x=%f", v)); // `1` then `.` the form does not print
+    CHECK(logscan::scan_form("x=1.", "x=%f.", v));
+    CHECK(logscan::scan_form("x=-0.5", "x=%f", v));
+    CHECK(v.f[0] == -0.5);
+    CHECK_FALSE(logscan::scan_form("x=+0.5", "x=%f", v)); // %f prints no `+`
+    CHECK_FALSE(logscan::scan_form("x=1e3", "x=%f", v));  // nor an exponent
+    // %u: digits that fit uint64_t; %s: the rest, possibly empty; %%
+    CHECK(logscan::scan_form("n=18446744073709551615", "n=%u", v));
+    CHECK(v.u[0] == 18446744073709551615ull);
+    CHECK_FALSE(logscan::scan_form("n=18446744073709551616", "n=%u", v));
+    CHECK_FALSE(logscan::scan_form("n=-1", "n=%u", v));
+    REQUIRE(logscan::scan_form("vars: a{1} b", "vars: %s", v));
+    CHECK(v.s == "a{1} b");
+    REQUIRE(logscan::scan_form("vars: ", "vars: %s", v));
+    CHECK(v.s.empty());
+    CHECK(logscan::scan_form("100% done", "%u%% done", v));
+    // the whole text, exactly
+    CHECK_FALSE(logscan::scan_form("iter 3/20: 12.004ms (exec=2.118, device=11.870)", "iter %u/%u: %fms (exec=%f,device=%f)", v));
+    CHECK_FALSE(logscan::scan_form("iter 3/20: 1ms x", "iter %u/%u: %fms", v));
+    CHECK_FALSE(logscan::scan_form("iter 3/20", "iter %u/%u: %fms", v));
+    CHECK_FALSE(logscan::scan_form("a", "%d", v)); // an unknown conversion fits nothing
+    CHECK_FALSE(logscan::scan_form("1 2 3 4 5", "%u %u %u %u %u", v)); // more than 4 %u
+    static_assert([] { // (%u, %s and literals in constant expressions too)
+        logscan::form_values c;
+        return logscan::scan_form("run test #2: x y", "run test #%u: %s", c) && c.u[0] == 2 && c.s == "x y";
+    }());
+}
+
 TEST_CASE("num::shape lists: every spacing, sign and closer reads the dims it was written with") {
     // Shapes written from known dims with each separator the grammar allows (the usual `, `
     // read without a blank loop, the others by the slower branches), read back.

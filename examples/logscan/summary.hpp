@@ -2,7 +2,8 @@
 // `logscan summary`: one human report per format, from one custom visitor per format, with
 // charts when --svg DIR is given. A report has the callbacks of the records it uses; the
 // command counts every record around it (the format's `records::counting`).
-// - megengine-log: the peak static memory allocation per comp node (and its line);
+// - megengine-log: the peak static memory allocation per physical comp node (and its line);
+//   load_and_run's timed iterations (mean, min, max, sd) beside the tool's own summary lines;
 // - megengine-profile: the top operators by device time (end - start of their device
 //   records) and the device time per operator type with its share;
 // - chainer-memtrace: the peak of live buffer bytes over the functions ordered by rank (a
@@ -91,7 +92,8 @@ inline void chart_bars(const settings& s, const std::string& chart, const std::s
 
 // --- megengine-log ---------------------------------------------------------------------
 struct megengine_log_summary {
-    static constexpr const char* what = "the peak static allocation per comp node";
+    static constexpr const char* what =
+        "the peak static allocation per (physical) comp node; load_and_run's iteration times";
     struct peak {
         std::uint64_t bytes = 0, line = 0;
         double mib = 0;
@@ -103,11 +105,48 @@ struct megengine_log_summary {
         ++rows;
         if (r.line != last_row + 1) ++tables;
         last_row = r.line;
-        auto it = nodes.find(r.comp_node);
-        if (it == nodes.end()) it = nodes.emplace(std::string(r.comp_node), peak{}).first;
+        // (per physical device: `CompNode("gpu0:0" from "xpux:0")` is gpu0:0's, whatever logical name a graph gave it)
+        auto it = nodes.find(r.physical);
+        if (it == nodes.end()) it = nodes.emplace(std::string(r.physical), peak{}).first;
         if (r.alloc_bytes > it->second.bytes) it->second = {r.alloc_bytes, r.line, r.alloc_mib};
     }
+    // load_and_run: the timed iterations' wall times (finite ones), and the tool's own summary lines
+    std::size_t iterations = 0, unprinted = 0;
+    double sum = 0, sum_sq = 0, lo = 0, hi = 0;
+    std::vector<ls::megengine_log::lar_summary> summaries;
+    void on_lar_iteration(const ls::megengine_log::lar_iteration& r) {
+        if (!r.time_ms || !std::isfinite(*r.time_ms)) {
+            ++unprinted;
+            return;
+        }
+        const double t = *r.time_ms;
+        lo = iterations == 0 ? t : std::min(lo, t);
+        hi = iterations == 0 ? t : std::max(hi, t);
+        ++iterations;
+        sum += t;
+        sum_sq += t * t;
+    }
+    void on_lar_summary(const ls::megengine_log::lar_summary& r) { summaries.push_back(r); }
+    void print_lar() const {
+        if (iterations == 0 && summaries.empty()) return;
+        const double n = static_cast<double>(iterations);
+        const double mean = iterations ? sum / n : 0;
+        // (the sample standard deviation, as load_and_run prints it)
+        const double sd = iterations > 1 ? std::sqrt(std::max(0.0, (sum_sq - n * mean * mean) / (n - 1))) : 0;
+        std::printf("  load_and_run: %zu timed iterations", iterations);
+        if (iterations) std::printf(": mean %.3f ms, min %.3f, max %.3f, sd %.3f", mean, lo, hi, sd);
+        if (unprinted) std::printf(" (%zu without a finite time)", unprinted);
+        std::printf("\n");
+        const auto ms = [](const std::optional<double>& v) { return v ? *v : std::nan(""); };
+        for (const auto& r : summaries) {
+            std::printf("    the tool's summary, line %llu", static_cast<unsigned long long>(r.line));
+            if (r.test) std::printf(", test #%llu", static_cast<unsigned long long>(*r.test));
+            std::printf(": avg %.3f ms, sd %.3f, min %.3f, max %.3f\n", ms(r.avg_ms), ms(r.sd_ms), ms(r.min_ms), ms(r.max_ms));
+        }
+    }
     bool print(const settings& s) const {
+        print_lar();
+        if (rows == 0 && iterations + summaries.size() != 0) return true; // (a load_and_run log without tables)
         std::printf("  static memory allocation: %zu rows in %zu tables; peak per comp node:\n", rows, tables);
         std::printf("    %-12s %12s %14s %8s\n", "comp node", "peak MiB", "bytes", "line");
         std::vector<std::pair<std::string, double>> bars;

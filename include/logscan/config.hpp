@@ -32,6 +32,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <limits>
+#include <string_view>
 
 namespace logscan {
 namespace internal {
@@ -60,6 +62,22 @@ LOGSCAN_FORCE_INLINE void copy_bytes(char* dst, const char* src, std::size_t n) 
         dst[n / 2] = src[n / 2];
         dst[n - 1] = src[n - 1];
     }
+}
+
+/// A non-finite number word, one rule for every format (formats.md, common rules): `nan`,
+/// `-nan`, `inf`, `-inf`, `+inf`, `infinity`, `-infinity`, in any letter case, sets `v` to NaN
+/// or +-infinity and is true; any other text (`+nan`, `nanx`, ``) is false.
+constexpr bool non_finite_word(std::string_view w, double& v) noexcept {
+    if (w.empty() || w.size() > 9) return false;
+    char low[9] = {};
+    for (std::size_t i = 0; i < w.size(); ++i) low[i] = static_cast<char>(w[i] >= 'A' && w[i] <= 'Z' ? w[i] + ('a' - 'A') : w[i]);
+    const std::string_view l(low, w.size());
+    const bool neg = l[0] == '-', plus = l[0] == '+';
+    const std::string_view body = neg || plus ? l.substr(1) : l;
+    if (body == "nan" && !plus) v = neg ? -std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::quiet_NaN();
+    else if (body == "inf" || (body == "infinity" && !plus)) v = neg ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
+    else return false;
+    return true;
 }
 } // namespace internal
 

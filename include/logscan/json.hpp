@@ -1577,15 +1577,8 @@ private:
         tok_ = tok_none;
         const std::string_view w(word_, word_n_);
         if (w == "null") return deliver_null(tok_off_);
-        char low[sizeof word_] = {};
-        for (std::size_t i = 0; i < w.size(); ++i) low[i] = static_cast<char>(w[i] >= 'A' && w[i] <= 'Z' ? w[i] + ('a' - 'A') : w[i]);
-        const std::string_view l(low, w.size());
-        const bool neg = l[0] == '-';
-        const std::string_view body = l[0] == '-' || l[0] == '+' ? l.substr(1) : l;
-        double v;
-        if (body == "nan" && l[0] != '+') v = neg ? -std::numeric_limits<double>::quiet_NaN() : std::numeric_limits<double>::quiet_NaN();
-        else if (body == "inf" || (body == "infinity" && l[0] != '+')) v = neg ? -std::numeric_limits<double>::infinity() : std::numeric_limits<double>::infinity();
-        else {
+        double v = 0;
+        if (!logscan::internal::non_finite_word(w, v)) {
             fail_at(tok_off_, error_code::syntax, "invalid literal (expected true, false, null or a non-finite number word)");
             return false;
         }

@@ -67,6 +67,12 @@
 /// `parse_clock_duration<std::int64_t>` (also in constant expressions; fractions are then
 /// `invalid_argument`). `H` is not checked against 24 when days are present.
 ///
+/// **printf forms** (`scan_form`): a whole line read against the `printf` format that printed
+/// it, `%u` (digits), `%f` (`[-]digits[.digits]` or a non-finite word: `-nanms`), `%s` (the
+/// rest): `scan_form("iter 3/20: 12.004ms (exec=2.118,device=11.870)", "iter %u/%u: %fms
+/// (exec=%f,device=%f)", v)`. Non-finite words anywhere a value is read are `nan`, `-nan`,
+/// `inf`, `-inf`, `+inf`, `infinity`, `-infinity` in any letter case (formats.md's common rules).
+///
 /// \code
 /// #include <logscan/num.hpp>
 /// auto a = logscan::parse_number<int>("3983");                  // a.value == 3983
@@ -176,7 +182,11 @@ struct byte_set {
 /// The first byte of [p, e) that is in `Stops`, or e.
 template <fixed_string Stops>
 constexpr const char* find_stop(const char* p, const char* e) noexcept {
-    while (p != e && !byte_set<Stops>::contains(*p)) ++p;
+    if constexpr (Stops.size() == 1) { // (one byte: a compare, no table)
+        while (p != e && *p != Stops.chars[0]) ++p;
+    } else {
+        while (p != e && !byte_set<Stops>::contains(*p)) ++p;
+    }
     return p;
 }
 constexpr unsigned digit_value(char c) noexcept {
@@ -1544,6 +1554,100 @@ private:
     const char* p_;
     const char* e_;
 };
+
+// ---------------------------------------------------------------------------------------
+// printf forms
+// ---------------------------------------------------------------------------------------
+
+/// The values `scan_form` read, in the order of their conversions.
+struct form_values {
+    std::uint64_t u[4] = {};    ///< the `%u` values
+    double f[6] = {};           ///< the `%f` values (NaN or +-infinity for a non-finite word)
+    std::string_view s{};       ///< the `%s` text
+    std::size_t nu = 0, nf = 0; ///< how many `%u` and `%f` were read
+};
+
+namespace internal {
+// `%f` at p: `[-]digits[.digits]`, or a non-finite word (the longest of `infinity`, `inf`,
+// `nan` after an optional sign; what follows may touch it, `-nanms`). Null when neither.
+constexpr const char* scan_f(const char* p, const char* const e, double& v) noexcept {
+    const char* q = p;
+    if (q != e && *q == '-') ++q;
+    if (q != e && is_digit(*q)) {
+        while (q != e && is_digit(*q)) ++q;
+        if (e - q >= 2 && q[0] == '.' && is_digit(q[1])) {
+            q += 2;
+            while (q != e && is_digit(*q)) ++q;
+        }
+        const value_result<double> r = parse_at<double>(p, q, false);
+        if (!r.ok() || r.ptr != q) return nullptr;
+        v = r.value;
+        return q;
+    }
+    const char* w = p;
+    if (w != e && (*w == '-' || *w == '+')) ++w;
+    for (const std::string_view word : {std::string_view("infinity"), std::string_view("inf"), std::string_view("nan")}) {
+        if (static_cast<std::size_t>(e - w) < word.size()) continue;
+        bool same = true;
+        for (std::size_t i = 0; i < word.size() && same; ++i) same = (w[i] | 0x20) == word[i];
+        if (same && non_finite_word(std::string_view(p, static_cast<std::size_t>(w - p) + word.size()), v)) return w + word.size();
+    }
+    return nullptr;
+}
+} // namespace internal
+
+/// Reads the whole of `text` against a printf-like `form`, at once: `%u` is one or more
+/// digits (an unsigned integer that fits `uint64_t`); `%f` a value as `%f` or `%.Nf` prints
+/// it, `[-]digits[.digits]`, or a non-finite number word (`nan`, `-nan`, `inf`, `-inf`, `+inf`,
+/// `infinity`, `-infinity`, any letter case; what the form prints next may touch it: `-nanms`);
+/// `%s` the rest of the text, possibly empty (last in a form); `%%` a `%`; any other byte of
+/// `form` stands for itself. True when all of `text` fits, its values in `out` (at most 4
+/// `%u` and 6 `%f`; a form with more, or another conversion, fits nothing). A `%f` value is
+/// converted by the run-time parser (not in constant expressions).
+/// \code
+/// logscan::form_values v;
+/// if (logscan::scan_form("iter 3/20: 12.004ms (exec=2.118,device=11.870)",
+///                        "iter %u/%u: %fms (exec=%f,device=%f)", v))
+///     use(v.u[0], v.u[1], v.f[0]);                       // 3, 20, 12.004
+/// \endcode
+constexpr bool scan_form(std::string_view text, std::string_view form, form_values& out) noexcept {
+    out = form_values{};
+    const char* p = text.data();
+    const char* const e = p + text.size();
+    for (std::size_t i = 0; i < form.size(); ++i) {
+        const char c = form[i];
+        if (c == '%' && i + 1 < form.size() && form[i + 1] != '%') {
+            const char k = form[++i];
+            if (k == 'u') {
+                const char* const b = p;
+                std::uint64_t v = 0;
+                while (p != e && internal::is_digit(*p)) {
+                    const unsigned d = internal::digit_value(*p++);
+                    if (v > (std::numeric_limits<std::uint64_t>::max() - d) / 10u) return false;
+                    v = v * 10u + d;
+                }
+                if (p == b || out.nu == 4) return false;
+                out.u[out.nu++] = v;
+            } else if (k == 'f') {
+                double v = 0;
+                const char* const q = internal::scan_f(p, e, v);
+                if (q == nullptr || out.nf == 6) return false;
+                p = q;
+                out.f[out.nf++] = v;
+            } else if (k == 's') {
+                out.s = std::string_view(p, static_cast<std::size_t>(e - p));
+                p = e;
+            } else {
+                return false;
+            }
+            continue;
+        }
+        if (c == '%') ++i; // `%%`
+        if (p == e || *p != c) return false;
+        ++p;
+    }
+    return p == e;
+}
 
 } // namespace logscan
 

@@ -103,6 +103,12 @@ namespace logscan {
 struct rule_context {
     const line& current;    ///< the line being dispatched (ANSI sequences removed if enabled)
     std::uint32_t mode = 0; ///< the reader's mode: assign to switch (0..31)
+    std::size_t indent = 0; ///< leading spaces set aside before `current` (`rule_options::trim_lines`)
+    /// The line with its indent (what a `text` record holds): `current` when nothing was set aside.
+    constexpr line whole() const noexcept {
+        return {std::string_view(current.text.data() - indent, current.text.size() + indent), current.number,
+                current.offset - indent};
+    }
 };
 
 namespace internal {
@@ -253,6 +259,14 @@ struct line_rule {
         static_assert(G < regex_result<P>::groups, "logscan::rule::then: the pattern has no group with this index");
         return {handler, modes, rule_set<Subs...>(std::move(subs)...), enabled, assist};
     }
+    /// The same, with sub-rules already gathered in a `rule_set`: several rules whose lines
+    /// differ but whose messages are read alike (header forms) share one set, and so one
+    /// instantiation of its matchers.
+    template <std::size_t G, class... Subs>
+    constexpr line_rule<P, Handler, G, rule_set<Subs...>, Assist> then(rule_set<Subs...> subs) const {
+        static_assert(G < regex_result<P>::groups, "logscan::rule::then: the pattern has no group with this index");
+        return {handler, modes, std::move(subs), enabled, assist};
+    }
     /// The same rule with a hand reader tried before the pattern (see the file comment):
     /// `fast(std::string_view text, std::array<std::string_view, N>& groups)` returns true only
     /// when the pattern matches `text` with those groups.
@@ -278,6 +292,14 @@ struct line_rule {
         return {handler, modes, subrules, enabled, internal::fused_reader<Read>{std::move(read)}};
     }
 
+    /// False when no line that starts with byte `c` can match the pattern (its prefilter's
+    /// first byte), known at compile time: what `rule_set::first_byte_rules` is made of.
+    static constexpr bool may_start_with(unsigned char c) noexcept {
+        constexpr auto start = internal::prefilter<P>::start;
+        if constexpr (start.prefix_len > 0) return static_cast<unsigned char>(start.prefix[0]) == c;
+        else if constexpr (start.has_first) return start.first.test(c);
+        else return true;
+    }
     /// For `rule_set::take`: whether the rule applies in `mode` and may match a line that
     /// starts with `head` (bytes that may run past the line's end).
     constexpr bool may_take(std::string_view head, std::uint32_t mode) const noexcept {
@@ -287,18 +309,20 @@ struct line_rule {
     /// `taken.next` set when its reader took the line whole, its `\n` before `e`.
     template <class Counter>
     LOGSCAN_FORCE_INLINE void take(const char* p, const char* e, std::uint64_t number, std::uint64_t offset,
-                                   std::uint32_t& mode, Counter& calls, line_taken& taken)
+                                   std::uint32_t& mode, Counter& calls, line_taken& taken, bool trim = false,
+                                   std::size_t indent = 0)
         requires internal::is_fused<Assist>
     {
         regex_result<P> m;
         const char* const end = assist.read(p, e, m.assist_groups());
         if (end == nullptr || end == e || *end != '\n' || (end != p && end[-1] == '\r')) return;
+        if (trim && end != p && (end[-1] == ' ' || end[-1] == '\t')) return; // (feed would trim it)
         const line current{std::string_view(p, static_cast<std::size_t>(end - p)), number, offset};
 #ifdef LOGSCAN_CHECK_ASSISTS
         regex_internal::check_assist<P>(current.text, m.assist_groups());
 #endif
         m.assist_matched();
-        rule_context ctx{current, mode};
+        rule_context ctx{current, mode, indent};
         bool matched = false;
         internal::no_hook none;
         taken.result = matched_line(m, ctx, matched, calls, none);
@@ -390,6 +414,36 @@ struct rule_set {
                                        Hook& hook) {
         return run<true>(text, ctx, matched, calls, hook, std::index_sequence_for<Rules...>{});
     }
+    /// The same, trying only the rules whose bit is set in `mask` (bit i: the i-th rule; see
+    /// `first_byte_rules`, `rules_in_mode`): a rule left out must be one that could not match.
+    template <class Counter, class Hook>
+    LOGSCAN_FORCE_INLINE flow try_line(std::string_view text, rule_context& ctx, bool& matched, Counter& calls,
+                                       Hook& hook, std::uint32_t mask) {
+        return run<true>(text, ctx, matched, calls, hook, std::index_sequence_for<Rules...>{}, mask);
+    }
+
+    /// Whether a set can say which of its rules may take a line by its first byte (32 rules at most).
+    static constexpr bool has_masks = sizeof...(Rules) <= 32;
+    /// For each first byte, the rules (bit i: the i-th) whose pattern may match a line that
+    /// starts with it, by their prefilters, at compile time: a line is dispatched on its first
+    /// byte and the current mode at once, the rules that cannot take it never looked at.
+    static constexpr std::array<std::uint32_t, 256> first_byte_rules = [] {
+        std::array<std::uint32_t, 256> t{};
+        if constexpr (has_masks) {
+            for (unsigned c = 0; c < 256; ++c) {
+                std::uint32_t bit = 1, m = 0;
+                ((m |= Rules::may_start_with(static_cast<unsigned char>(c)) ? bit : 0u, bit <<= 1), ...);
+                t[c] = m;
+            }
+        }
+        return t;
+    }();
+    /// The enabled rules (bit i: the i-th) that apply in `mode`.
+    constexpr std::uint32_t rules_in_mode(std::uint32_t mode) const noexcept {
+        std::uint32_t m = 0, bit = 1;
+        std::apply([&](const auto&... r) { ((m |= r.enabled && (r.modes >> mode & 1u) ? bit : 0u, bit <<= 1), ...); }, rules);
+        return m;
+    }
     /// The same, in every mode (sub-rules).
     template <class Counter, class Hook>
     LOGSCAN_FORCE_INLINE flow try_text(std::string_view text, rule_context& ctx, bool& matched, Counter& calls,
@@ -416,9 +470,11 @@ struct rule_set {
     /// fused rules of `mode`: the first rule of the mode whose prefilter accepts the bytes
     /// decides; when it is fused and its reader takes the line whole, the line is handled
     /// (`mode` updated) and `next` is one past its `\n`; otherwise nothing is done.
+    /// (`trim`: the line's indent, `indent` spaces, was set aside before p, and a line that
+    /// ends with a blank is left to `feed`; see `rule_options::trim_lines`)
     template <class Counter>
     LOGSCAN_FORCE_INLINE line_taken take(const char* p, const char* e, std::uint64_t number, std::uint64_t offset,
-                                         std::uint32_t& mode, Counter& calls)
+                                         std::uint32_t& mode, Counter& calls, bool trim = false, std::size_t indent = 0)
         requires has_fused
     {
         line_taken taken;
@@ -426,7 +482,7 @@ struct rule_set {
         auto one = [&](auto& r) { // true: decided
             if (!r.may_take(head, mode)) return false;
             if constexpr (internal::is_fused<typename std::remove_cvref_t<decltype(r)>::assist_type>)
-                r.take(p, e, number, offset, mode, calls, taken);
+                r.take(p, e, number, offset, mode, calls, taken, trim, indent);
             return true;
         };
         std::apply([&](auto&... r) { (void)(one(r) || ...); }, rules);
@@ -436,10 +492,11 @@ struct rule_set {
 private:
     template <bool Modes, class Counter, class Hook, std::size_t... I>
     LOGSCAN_FORCE_INLINE flow run(std::string_view text, rule_context& ctx, bool& matched, Counter& calls, Hook& hook,
-                                  std::index_sequence<I...>) {
+                                  std::index_sequence<I...>, std::uint32_t mask = ~0u) {
         flow f = flow::proceed;
         matched = false;
-        auto one = [&](auto& r) {
+        auto one = [&](auto& r, std::size_t i) {
+            if (i < 32 && !(mask >> i & 1u)) return false; // (it could not take the line)
             const flow g = Modes ? r.try_line(text, ctx, matched, calls, hook) : r.try_text(text, ctx, matched, calls, hook);
             if (g == flow::stop) {
                 f = flow::stop;
@@ -447,7 +504,7 @@ private:
             }
             return matched;
         };
-        (void)(one(std::get<I>(rules)) || ...);
+        (void)(one(std::get<I>(rules), I) || ...);
         return f;
     }
 };
@@ -455,6 +512,11 @@ private:
 /// Options of a `rule_reader`.
 struct rule_options {
     bool strip_ansi = false; ///< remove ANSI SGR colour sequences before matching
+    /// Rules see each line without its indent (leading spaces) and its trailing spaces and
+    /// tabs, `rule_context::indent` saying how many spaces were set aside; the fallback sees it
+    /// with its indent (`text` records keep it). A fused rule then takes only lines that end
+    /// without a blank (see `line_rule::fused`).
+    bool trim_lines = false;
     /// Size of the strip buffer (allocated once, only with strip_ansi): the longest line that
     /// can be stripped. The default matches line_buffer's, so every streamed line fits.
     std::size_t strip_capacity = line_buffer::default_capacity;
@@ -473,6 +535,8 @@ public:
     rule_reader(RuleSet rules, Fallback fallback, rule_options options = {})
         : rules_(std::move(rules)), fallback_(std::move(fallback)), options_(options) {
         if constexpr (RuleSet::has_fused) fused_modes_ = rules_.fused_modes();
+        if constexpr (RuleSet::has_masks)
+            for (std::uint32_t m = 0; m < 32; ++m) active_[m] = rules_.rules_in_mode(m);
         if (options_.strip_ansi && options_.strip_capacity != 0) {
             strip_ = static_cast<char*>(std::malloc(options_.strip_capacity));
             strip_cap_ = strip_ ? options_.strip_capacity : 0;
@@ -482,7 +546,7 @@ public:
     rule_reader& operator=(const rule_reader&) = delete;
     rule_reader(rule_reader&& o) noexcept
         : rules_(std::move(o.rules_)), fallback_(std::move(o.fallback_)), options_(o.options_), mode_(o.mode_),
-          fused_modes_(o.fused_modes_), calls_(o.calls_), unmatched_(o.unmatched_), unstripped_(o.unstripped_),
+          fused_modes_(o.fused_modes_), active_(o.active_), calls_(o.calls_), unmatched_(o.unmatched_), unstripped_(o.unstripped_),
           escape_free_(o.escape_free_), strip_(o.strip_),
           strip_cap_(o.strip_cap_) {
         o.strip_ = nullptr;
@@ -510,10 +574,23 @@ public:
             if (n <= strip_cap_) text = std::string_view(strip_, n);
             else ++unstripped_; // matched as it is; counted, never dropped
         }
+        std::size_t indent = 0;
+        if (options_.trim_lines && !text.empty()) { // (most lines have neither: a look at each end first)
+            if (text.back() == ' ' || text.back() == '\t') text = internal::trim_right(text);
+            while (indent < text.size() && text[indent] == ' ') ++indent;
+        }
         const line current{text, l.number, l.offset};
-        rule_context ctx{current, mode_};
+        const line trimmed{std::string_view(text.data() + indent, text.size() - indent), l.number, l.offset + indent};
+        rule_context ctx{trimmed, mode_, indent};
         bool matched = false;
-        const flow f = rules_.try_line(text, ctx, matched, calls_, on_match);
+        flow f = flow::proceed;
+        if constexpr (RuleSet::has_masks) { // (dispatched on the mode and the first byte at once)
+            std::uint32_t candidates = active_[mode_];
+            if (!trimmed.text.empty()) candidates &= RuleSet::first_byte_rules[static_cast<unsigned char>(trimmed.text[0])];
+            if (candidates != 0) f = rules_.try_line(trimmed.text, ctx, matched, calls_, on_match, candidates);
+        } else {
+            f = rules_.try_line(trimmed.text, ctx, matched, calls_, on_match);
+        }
         mode_ = ctx.mode < 32 ? ctx.mode : 0;
         if (matched || f == flow::stop) return f;
         if (on_unmatched(current)) return flow::proceed;
@@ -536,7 +613,11 @@ public:
         requires RuleSet::has_fused
     {
         if (!(fused_modes_ >> mode_ & 1u) || (options_.strip_ansi && !escape_free_)) return {}; // (no fused rule here)
-        return rules_.take(p, e, number, offset, mode_, calls_);
+        if (!options_.trim_lines) return rules_.take(p, e, number, offset, mode_, calls_, false, 0);
+        const char* q = p; // (the indent set aside, as feed does)
+        while (q != e && *q == ' ') ++q;
+        return rules_.take(q, e, number, offset + static_cast<std::uint64_t>(q - p), mode_, calls_, true,
+                           static_cast<std::size_t>(q - p));
     }
 
     /// Tells the reader whether the lines fed from now on are known to hold no ESC byte
@@ -567,6 +648,7 @@ private:
     rule_options options_;
     std::uint32_t mode_ = 0;
     std::uint32_t fused_modes_ = 0; // (RuleSet::fused_modes, once)
+    std::array<std::uint32_t, 32> active_{}; // (per mode: RuleSet::rules_in_mode, once)
     std::uint64_t calls_ = 0;
     std::uint64_t unmatched_ = 0;
     std::uint64_t unstripped_ = 0;

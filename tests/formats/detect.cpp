@@ -2,6 +2,7 @@
 // Format detection (formats/detect.hpp) on the samples, their variants and non-logs; each
 // sample is recognised by its own detector only.
 #include <logscan/formats/detect.hpp>
+#include <logscan/formats/megengine_log.hpp>
 
 #include <doctest/doctest.h>
 
@@ -40,6 +41,19 @@ TEST_CASE("detect::unknown: prose, empty, random bytes, a lone counts line") {
     CHECK(logscan::detect_format(junk).format.empty());
     CHECK(logscan::detect_format("3 4\nnothing else\n", false).format.empty());
     CHECK(logscan::detect_format("{\"profiler\": 1}", false).format.empty()); // one key is not enough
+}
+
+TEST_CASE("detect::megengine-log's header forms: what evidence each needs") {
+    namespace ml = logscan::megengine_log;
+    // forms A and B count by themselves, a form-C line when MegEngine marks it ([mgb] or a
+    // level word), plain `DD HH:MM:SS message` lines only beside those (formats.md section 1)
+    CHECK(ml::detect("[05 19:40:02 init@server.cpp:120] up\n[37.512 f@x.cpp:8][WARN] w\n", false) == 2);
+    CHECK(ml::detect("  02 11:07:18 init\n\x1b[32m02 11:07:25\x1b[0m WRN devkit missing\n02 11:07:26[mgb] x\n", false) == 3);
+    CHECK(ml::detect("02 11:07:18 starting the nightly backup\n02 11:07:19 copying\n02 11:09:41 done\n", false) == 0);
+    CHECK(ml::detect("02 11:07:18 starting\n02 11:07:19 WRN disk almost full\n", false) == 2);
+    CHECK(ml::detect("**05 19:40:02 WRN pasted\n[5 19:40:02 f@x.cpp:7] one-digit day\n", false) == 0);
+    CHECK(logscan::detect_format("02 11:07:18 starting the nightly backup\n02 11:09:41 done\n", false).format.empty());
+    CHECK(logscan::detect_format("05 19:40:03[mgb] ERR worker 3 lost connection\n", false).format == "megengine-log");
 }
 
 TEST_CASE("detect::variants: unrelated lines first, colours and CRLF, a cut last line") {

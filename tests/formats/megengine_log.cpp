@@ -11,6 +11,7 @@
 #include <cstdlib>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "support/alloc_counter.hpp"
@@ -29,6 +30,10 @@ std::string num(double d) {
     return b;
 }
 std::string num(std::optional<double> d) { return d ? num(*d) : std::string("null"); }
+std::string sv_or_number(std::string_view v) { return sv(v); }
+template <class T>
+    requires std::is_integral_v<T>
+std::string sv_or_number(T v) { return std::to_string(v); }
 
 // Every record as one string, in order; counts and sums besides.
 struct recorder {
@@ -39,8 +44,13 @@ struct recorder {
 
     void on_log(const ml::log& r) {
         ++logs;
-        out.push_back("log " + std::to_string(r.line) + " " + std::to_string(r.day) + " " + sv(r.time) + " " +
-                      std::to_string(r.src_line) + " " + sv(r.file) + "|" + sv(r.logger) + "|" + sv(r.level) + "|" + sv(r.message));
+        // (form A as `log LINE DAY TIME SRC FILE|LOGGER|LEVEL|MESSAGE`; the others name their
+        // form and func first; a value the form does not print reads null)
+        const auto opt = [](const auto& v) { return v ? sv_or_number(*v) : std::string("null"); };
+        out.push_back("log " + std::to_string(r.line) + " " +
+                      (r.form == ml::form_file ? std::string() : sv(r.form) + " func=" + opt(r.func) + " ") + opt(r.day) +
+                      " " + sv(r.time) + " " + opt(r.src_line) + " " + opt(r.file) + "|" + opt(r.logger) + "|" + sv(r.level) +
+                      "|" + sv(r.message));
     }
     void on_fprop_start(const ml::fprop_start& r) {
         ++fprops;
@@ -346,7 +356,7 @@ TEST_CASE("megengine_log::hand-written: colours, CRLF, levels, files, no final n
         "log 4 7 01:02:03 9 f.py|l|DBG|debugging",
         "log 5 7 01:02:03 9 f.py|l|ERR|failed",
         "log 6 7 01:02:03 9 f.py|l|INFO|WRNING is not a level",
-        "log 7 8 23:59:59 12 f.py|l|INFO|plain info   ",
+        "log 7 8 23:59:59 12 f.py|l|INFO|plain info", // (trailing spaces removed)
         "text 9 not a header line",
         "log 10 8 23:59:59 12 f.py|l|INFO|last, no newline",
     };
@@ -403,7 +413,7 @@ TEST_CASE("megengine_log::var-shape block lines at the edges of the grammar (the
                            " i: (1, 2, 3, 4, 5, 6, 7, 8, 9, 10)\n"      // more dims than a list keeps
                            " j: (1 2)\n"                                // no comma
                            " k:(1)\n"                                   // no space after the colon
-                           "  l: (1)\n"                                 // two spaces before the name
+                           "  l: (1)\n"                                 // two spaces before the name (an indent)
                            " m@7: (99999999999999999999)\n"             // beyond int64
                            " n(x)@3: (5)\n"                             // brackets in the name
                            " o@9999999999999999999: (6)\n"              // a replica of 19 digits
@@ -420,7 +430,7 @@ TEST_CASE("megengine_log::var-shape block lines at the edges of the grammar (the
         "var_shape 9 i null [1,2,3,4,5,6,7,8,9,10,]",
         "text 10  j: (1 2)",
         "text 11  k:(1)",
-        "text 12   l: (1)",
+        "var_shape 12 l null [1,]", // (the indent is set aside, however wide)
         "text 13  m@7: (99999999999999999999)",
         "var_shape 14 n(x) 3 [5,]",
         "var_shape 15 o 9999999999999999999 [6,]",
@@ -439,7 +449,7 @@ TEST_CASE("megengine_log::fprop start messages at the edges of the grammar (the 
                            h + "FpropEnv(v): start fprop VarNode(owner_opr=x{T@0x})\n" +              // no hex digit
                            h + "FpropEnv(v): start fprop VarNode(owner_opr=x{T@0x1g})\n" +            // not hex
                            h + "FpropEnv(v): start fprop VarNode(owner_opr=x{T@U@0x1})\n" +           // `@` in TYPE
-                           h + "FpropEnv(v): start fprop VarNode(owner_opr=x{T@0x1}) \n" +            // a space after it
+                           h + "FpropEnv(v): start fprop VarNode(owner_opr=x{T@0x1}) \n" +            // a space after it (trimmed)
                            h + "FpropEnv(v): start fprop VarNode(owner_opr=x{T@0x1})x\n");             // after the record
     std::vector<std::string> fp;
     for (const std::string& e : r.out)
@@ -448,9 +458,10 @@ TEST_CASE("megengine_log::fprop start messages at the edges of the grammar (the 
         "fprop_start 1 val data DataProvider 0x7f349a5c59e8",
         "fprop_start 2    0xABCdef",
         "fprop_start 3 a b x y T 1 0x0",
+        "fprop_start 7 v x T 0x1", // (the message's trailing space removed)
     };
     CHECK(fp == want);
-    CHECK(r.out.size() == 8 + 3); // a log record for each line, the three fprop_start records
+    CHECK(r.out.size() == 8 + 4); // a log record for each line, the four fprop_start records
 }
 
 TEST_CASE("megengine_log::memory rows printed with MegEngine's printf format, large values included") {
@@ -517,6 +528,195 @@ TEST_CASE("megengine_log::mem_alloc_stats in both forms, formats.md section 1's 
           "\n"
           R"({"type":"mem_alloc_stats","line":4,"nr_opr":1,"nr_var":2,"realtime_ms":3.0,"si_ms":null,"mp_re_ms":null,"omp_ms":null,"alloc_ms":5.0,"plan_ms":4.0})"
           "\n"); // (line 5, `plan4, alloc5`, fits neither: only its log)
+}
+
+// Every record of `input` as the command's NDJSON (one line each).
+std::vector<std::string> ndjson_lines(const std::string& input) {
+    std::string out;
+    char buf[4096];
+    logscan::test::string_writer w{logscan::test::string_sink{&out}, buf};
+    ml::ndjson_visitor<logscan::test::string_writer> v{w};
+    REQUIRE(ml::parse(input, v).ok());
+    w.flush();
+    std::vector<std::string> lines;
+    for (std::size_t b = 0; b < out.size();) {
+        const std::size_t e = out.find('\n', b);
+        lines.push_back(out.substr(b, e - b));
+        b = e + 1;
+    }
+    return lines;
+}
+
+TEST_CASE("megengine_log::header forms A, B and C: formats.md section 1's examples record for record") {
+    // the contract's six example lines (N: their line numbers here), then the rules it states
+    // about telling the forms apart, each checked against its own text
+    const std::string input =
+        "[06 15:13:35 330@env.py:meghair.train.env] WRN --fast-run not enabled; execution may be slow\n"
+        "[21 08:14:09 plan_storage@mem_planner.cpp:57][DEBUG] static memory allocation:\n"
+        "[37.512 load_graph@graph_loader.cpp:210] loaded 118 operators\n"
+        "   [05 19:40:02 @:88][warn] fallback to default comp node\n"
+        "05 19:40:02 WRN checkpoint directory ./ckpt is empty\n"
+        "05 19:40:03[mgb] ERR worker 3 lost connection\n"
+        "[01 10:00:00 12@run.py:34] fits A and B: A\n"          // (A is tried first)
+        "[01 10:00:00 12@run.py:34][WARN] all-digit FUNC\n"     // not B, not A: text
+        "**05 19:40:02 WRN pasted from Markdown\n"              // something before the time: text
+        "[05 19:40:02 f@my file, v2.cpp:7][Debug] spaces, commas   \n" // FILE with spaces; any case; trailing spaces
+        "05 19:40:02 CRIT is no console level\n"
+        "05 19:40:02[mgb] plain\n"
+        "\t05 19:40:02 a tab is no indent\n"
+        "[05 19:40:02 f@x.cpp:7][INFO] no such tag\n"
+        "[5 19:40:02 f@x.cpp:7] one-digit day\n"
+        "[06 15:13:35 330@env.py:l]\n";                         // an empty message
+    const std::vector<std::string> want = {
+        R"J({"type":"log","line":1,"form":"file","day":6,"time":"15:13:35","func":null,"file":"env.py","src_line":330,"logger":"meghair.train.env","level":"WRN","message":"--fast-run not enabled; execution may be slow"})J",
+        R"J({"type":"log","line":2,"form":"cpp","day":21,"time":"08:14:09","func":"plan_storage","file":"mem_planner.cpp","src_line":57,"logger":null,"level":"DEBUG","message":"static memory allocation:"})J",
+        R"J({"type":"log","line":3,"form":"cpp","day":null,"time":"37.512","func":"load_graph","file":"graph_loader.cpp","src_line":210,"logger":null,"level":"INFO","message":"loaded 118 operators"})J",
+        R"J({"type":"log","line":4,"form":"cpp","day":5,"time":"19:40:02","func":"","file":"","src_line":88,"logger":null,"level":"warn","message":"fallback to default comp node"})J",
+        R"J({"type":"log","line":5,"form":"console","day":5,"time":"19:40:02","func":null,"file":null,"src_line":null,"logger":null,"level":"WRN","message":"checkpoint directory ./ckpt is empty"})J",
+        R"J({"type":"log","line":6,"form":"console","day":5,"time":"19:40:03","func":null,"file":null,"src_line":null,"logger":"mgb","level":"ERR","message":"worker 3 lost connection"})J",
+        R"J({"type":"log","line":7,"form":"file","day":1,"time":"10:00:00","func":null,"file":"run.py","src_line":12,"logger":"34","level":"INFO","message":"fits A and B: A"})J",
+        R"J({"type":"text","line":8,"text":"[01 10:00:00 12@run.py:34][WARN] all-digit FUNC"})J",
+        R"J({"type":"text","line":9,"text":"**05 19:40:02 WRN pasted from Markdown"})J",
+        R"J({"type":"log","line":10,"form":"cpp","day":5,"time":"19:40:02","func":"f","file":"my file, v2.cpp","src_line":7,"logger":null,"level":"Debug","message":"spaces, commas"})J",
+        R"J({"type":"log","line":11,"form":"console","day":5,"time":"19:40:02","func":null,"file":null,"src_line":null,"logger":null,"level":"INFO","message":"CRIT is no console level"})J",
+        R"J({"type":"log","line":12,"form":"console","day":5,"time":"19:40:02","func":null,"file":null,"src_line":null,"logger":"mgb","level":"INFO","message":"plain"})J",
+        R"J({"type":"text","line":13,"text":"\t05 19:40:02 a tab is no indent"})J",
+        R"J({"type":"text","line":14,"text":"[05 19:40:02 f@x.cpp:7][INFO] no such tag"})J",
+        R"J({"type":"text","line":15,"text":"[5 19:40:02 f@x.cpp:7] one-digit day"})J",
+        R"J({"type":"log","line":16,"form":"file","day":6,"time":"15:13:35","func":null,"file":"env.py","src_line":330,"logger":"l","level":"INFO","message":""})J",
+    };
+    CHECK(ndjson_lines(input) == want);
+    // the message rules read the messages of every form: a memory table after a B header, an
+    // opr_seq in a C line, colour sequences and an indent before a header
+    const std::vector<std::string> more = ndjson_lines(
+        "  [21 08:14:09 plan_storage@mem_planner.cpp:57][DEBUG] static memory allocation:\n"
+        "  comp_node           alloc                      lower_bound         upper_bound\n"
+        "     gpu0:0    196.00MiB( 205520896bytes)    196.00MiB(100.00%)    832.06MiB(424.52%)\n"
+        "05 19:40:02[mgb] opr seq of length 4: var_static=4 no_sys_alloc=0\n"
+        "\x1b[32m  05 19:40:02\x1b[0m DBG done\n");
+    CHECK(more == std::vector<std::string>{
+                      R"J({"type":"log","line":1,"form":"cpp","day":21,"time":"08:14:09","func":"plan_storage","file":"mem_planner.cpp","src_line":57,"logger":null,"level":"DEBUG","message":"static memory allocation:"})J",
+                      R"J({"type":"mem_alloc","line":3,"comp_node":"gpu0:0","physical":"gpu0:0","logical":null,"alloc_mib":196.0,"alloc_bytes":205520896,"lower_bound_mib":196.0,"lower_bound_pct":100.0,"upper_bound_mib":832.06,"upper_bound_pct":424.52})J",
+                      R"J({"type":"log","line":4,"form":"console","day":5,"time":"19:40:02","func":null,"file":null,"src_line":null,"logger":"mgb","level":"INFO","message":"opr seq of length 4: var_static=4 no_sys_alloc=0"})J",
+                      R"J({"type":"opr_seq","line":4,"length":4,"var_static":4,"no_sys_alloc":0})J",
+                      R"J({"type":"log","line":5,"form":"console","day":5,"time":"19:40:02","func":null,"file":null,"src_line":null,"logger":null,"level":"DBG","message":"done"})J",
+                  });
+}
+
+TEST_CASE("megengine_log::memory rows read from the right, CompNode names, non-finite values; bounds; static storage") {
+    // formats.md section 1's examples (mem_alloc, workspace_bound, static_storage), record for record
+    const std::vector<std::string> got = ndjson_lines(
+        "[14 11:23:44 @:60][DEBUG] static memory allocation:\n"
+        "comp_node           alloc                      lower_bound         upper_bound\n"
+        "CompNode(\"gpu3:0\" from \"xpu3:0\")     12.50MiB(  13107200bytes)     10.00MiB( 80.00%)     25.00MiB(200.00%)\n"
+        "   cpu0:1      0.00MiB(         0bytes)      0.00MiB(  -nan%)      0.00MiB(  -nan%)\n"
+        "   gpu0:01234567.00MiB(1294537326592bytes)      5.00MiB(  INF%)    nanMiB(-12.5%)\n" // A touches COMP
+        "   gpu0:0 12.5MiB(1bytes)1MiB(2%)3MiB(4%)   \n" // one space, or none, between cells
+        "   gpu0:0    196.00MiB( 205520896bytes)    196.00MiB(100.00%)    832.06MiB(nanx%)\n" // not a number: cut off
+        "[14 11:23:44 @:70] workspace bounds(MiB): CompNode(\"gpu1:0\" from \"xpu1:0\")=512.25 gpu0:COPY=7809.50 x=nan y=abc\n"
+        "[14 11:23:44 @:73][DEBUG] static storage on gpu3:0: size=12.50MiB addr_range=[0x7f2a4c000000, 0x7f2a4cc80000). \n"
+        "[14 11:23:44 @:73] static storage on CompNode(\"cpu0:0\" from \"xpux:0\"): size=0.00 MiB addr_range=[0x5608, 0x560e\n"
+        "[14 11:23:44 @:73] static storage on gpu0:0: size=1.00MiB addr_range=[0x5608, \n");
+    const std::vector<std::string> want = {
+        R"J({"type":"log","line":1,"form":"cpp","day":14,"time":"11:23:44","func":"","file":"","src_line":60,"logger":null,"level":"DEBUG","message":"static memory allocation:"})J",
+        R"J({"type":"mem_alloc","line":3,"comp_node":"CompNode(\"gpu3:0\" from \"xpu3:0\")","physical":"gpu3:0","logical":"xpu3:0","alloc_mib":12.5,"alloc_bytes":13107200,"lower_bound_mib":10.0,"lower_bound_pct":80.0,"upper_bound_mib":25.0,"upper_bound_pct":200.0})J",
+        R"J({"type":"mem_alloc","line":4,"comp_node":"cpu0:1","physical":"cpu0:1","logical":null,"alloc_mib":0.0,"alloc_bytes":0,"lower_bound_mib":0.0,"lower_bound_pct":null,"upper_bound_mib":0.0,"upper_bound_pct":null})J",
+        R"J({"type":"mem_alloc","line":5,"comp_node":"gpu0:0","physical":"gpu0:0","logical":null,"alloc_mib":1234567.0,"alloc_bytes":1294537326592,"lower_bound_mib":5.0,"lower_bound_pct":null,"upper_bound_mib":null,"upper_bound_pct":-12.5})J",
+        R"J({"type":"mem_alloc","line":6,"comp_node":"gpu0:0","physical":"gpu0:0","logical":null,"alloc_mib":12.5,"alloc_bytes":1,"lower_bound_mib":1.0,"lower_bound_pct":2.0,"upper_bound_mib":3.0,"upper_bound_pct":4.0})J",
+        R"J({"type":"error","line":7,"column":82,"message":"memory table row cut off"})J",
+        R"J({"type":"log","line":8,"form":"cpp","day":14,"time":"11:23:44","func":"","file":"","src_line":70,"logger":null,"level":"INFO","message":"workspace bounds(MiB): CompNode(\"gpu1:0\" from \"xpu1:0\")=512.25 gpu0:COPY=7809.50 x=nan y=abc"})J",
+        R"J({"type":"workspace_bound","line":8,"comp_node":"CompNode(\"gpu1:0\" from \"xpu1:0\")","mib":512.25})J",
+        R"J({"type":"workspace_bound","line":8,"comp_node":"gpu0:COPY","mib":7809.5})J",
+        R"J({"type":"workspace_bound","line":8,"comp_node":"x","mib":null})J",
+        R"J({"type":"log","line":9,"form":"cpp","day":14,"time":"11:23:44","func":"","file":"","src_line":73,"logger":null,"level":"DEBUG","message":"static storage on gpu3:0: size=12.50MiB addr_range=[0x7f2a4c000000, 0x7f2a4cc80000)."})J",
+        R"J({"type":"static_storage","line":9,"comp_node":"gpu3:0","size_mib":12.5,"addr_begin":"0x7f2a4c000000","addr_end":"0x7f2a4cc80000"})J",
+        R"J({"type":"log","line":10,"form":"cpp","day":14,"time":"11:23:44","func":"","file":"","src_line":73,"logger":null,"level":"INFO","message":"static storage on CompNode(\"cpu0:0\" from \"xpux:0\"): size=0.00 MiB addr_range=[0x5608, 0x560e"})J",
+        R"J({"type":"static_storage","line":10,"comp_node":"CompNode(\"cpu0:0\" from \"xpux:0\")","size_mib":0.0,"addr_begin":"0x5608","addr_end":"0x560e"})J",
+        R"J({"type":"log","line":11,"form":"cpp","day":14,"time":"11:23:44","func":"","file":"","src_line":73,"logger":null,"level":"INFO","message":"static storage on gpu0:0: size=1.00MiB addr_range=[0x5608,"})J",
+    };
+    CHECK(got == want);
+}
+
+TEST_CASE("megengine_log::load_and_run's lines in every generation, as lines and as messages (formats.md section 1)") {
+    // the contract's examples (lines 1-8), then each form it lists once, then near misses
+    const std::vector<std::string> got = ndjson_lines(
+        "iter 3/20: 12.004ms (exec=2.118,device=11.870)\n"
+        "[08 10:11:12 @:88] iter 0/5: e2e=7.230 ms (host=1.066 ms)\n"
+        "run iter 4 time 7.250000 ms\n"
+        "=== finished test #1: time=12.500ms avg_time=12.500ms sd=-nanms minmax=12.500,12.500\n"
+        "  === finished test #0: time=144.600 ms avg_time=7.230 ms standard_deviation=0.120 ms min=7.010 ms max=7.900 ms\n"
+        "warm up 0  30.010ms\n"
+        "=== prepare: 40.125ms; going to warmup\n"
+        "=== going to run 2 testcases; output vars: fc1{1,1000} prob{1,1000}\n"
+        "=== going to run test #1 for 20 times\n"
+        "iter 1/8: 6.5ms (exec=0.5ms)\n"
+        "iter 2/8: 6.500 ms (exec=0.500 ms)\n"
+        "=== finished run #3: time=9.000ms\n"
+        "12.004ms  2.118ms (device=11.870)\n"
+        "=== finished test #2: time=10ms avg_time=5ms sexec=1ms min=4ms max=6ms\n"
+        "=== finished test #3: time=10 ms avg_time=5 ms sexec=1 ms min=4 ms max=6 ms\n"
+        "avg time: 5.5ms\n"
+        "warmup 1: 31.5ms\n"
+        "warm up 2 time 29.000000 ms\n"
+        "load model: 4264.378ms\n"
+        "=== total time: 144.600ms\n"
+        "config model time 3.000000 ms\n"
+        "=== going to run input for 10 times\n"
+        "=== going to run for 5 times; output vars: \n"
+        "[14 11:23:44 @:121][WARN] run testcase: 0 \n"
+        "05 19:40:02 iter 4/5: e2e=INF ms (host=-inf ms)\n"
+        "iter 3/20: 12.004ms (exec=2.118, device=11.870)\n" // near misses: text
+        "iter 3/20: 12.004 ms\n"
+        "warm up 0 30.010ms\n"
+        "iter 3/20: +nanms (exec=1ms)\n"
+        "mgb load-and-run: using MegBrain 8.4.1(0) and MegDNN 9.3.0\n");
+    const std::vector<std::string> want = {
+        R"J({"type":"lar_iteration","line":1,"iter":3,"iters":20,"time_ms":12.004,"exec_ms":2.118,"device_ms":11.87})J",
+        R"J({"type":"log","line":2,"form":"cpp","day":8,"time":"10:11:12","func":"","file":"","src_line":88,"logger":null,"level":"INFO","message":"iter 0/5: e2e=7.230 ms (host=1.066 ms)"})J",
+        R"J({"type":"lar_iteration","line":2,"iter":0,"iters":5,"time_ms":7.23,"exec_ms":1.066,"device_ms":null})J",
+        R"J({"type":"lar_iteration","line":3,"iter":4,"iters":null,"time_ms":7.25,"exec_ms":null,"device_ms":null})J",
+        R"J({"type":"lar_summary","line":4,"test":1,"time_ms":12.5,"avg_ms":12.5,"sd_ms":null,"min_ms":12.5,"max_ms":12.5})J",
+        R"J({"type":"lar_summary","line":5,"test":0,"time_ms":144.6,"avg_ms":7.23,"sd_ms":0.12,"min_ms":7.01,"max_ms":7.9})J",
+        R"J({"type":"lar_warmup","line":6,"iter":0,"time_ms":30.01})J",
+        R"J({"type":"lar_phase","line":7,"phase":"prepare","time_ms":40.125})J",
+        R"J({"type":"lar_run","line":8,"test":null,"testcases":2,"iters":null,"output_vars":"fc1{1,1000} prob{1,1000}"})J",
+        R"J({"type":"lar_run","line":9,"test":1,"testcases":null,"iters":20,"output_vars":null})J",
+        R"J({"type":"lar_iteration","line":10,"iter":1,"iters":8,"time_ms":6.5,"exec_ms":0.5,"device_ms":null})J",
+        R"J({"type":"lar_iteration","line":11,"iter":2,"iters":8,"time_ms":6.5,"exec_ms":0.5,"device_ms":null})J",
+        R"J({"type":"lar_iteration","line":12,"iter":3,"iters":null,"time_ms":9.0,"exec_ms":null,"device_ms":null})J",
+        R"J({"type":"lar_iteration","line":13,"iter":null,"iters":null,"time_ms":12.004,"exec_ms":2.118,"device_ms":11.87})J",
+        R"J({"type":"lar_summary","line":14,"test":2,"time_ms":10.0,"avg_ms":5.0,"sd_ms":1.0,"min_ms":4.0,"max_ms":6.0})J",
+        R"J({"type":"lar_summary","line":15,"test":3,"time_ms":10.0,"avg_ms":5.0,"sd_ms":1.0,"min_ms":4.0,"max_ms":6.0})J",
+        R"J({"type":"lar_summary","line":16,"test":null,"time_ms":null,"avg_ms":5.5,"sd_ms":null,"min_ms":null,"max_ms":null})J",
+        R"J({"type":"lar_warmup","line":17,"iter":1,"time_ms":31.5})J",
+        R"J({"type":"lar_warmup","line":18,"iter":2,"time_ms":29.0})J",
+        R"J({"type":"lar_phase","line":19,"phase":"load","time_ms":4264.378})J",
+        R"J({"type":"lar_phase","line":20,"phase":"total","time_ms":144.6})J",
+        R"J({"type":"lar_phase","line":21,"phase":"config","time_ms":3.0})J",
+        R"J({"type":"lar_run","line":22,"test":null,"testcases":null,"iters":10,"output_vars":null})J",
+        R"J({"type":"lar_run","line":23,"test":null,"testcases":null,"iters":5,"output_vars":""})J",
+        R"J({"type":"log","line":24,"form":"cpp","day":14,"time":"11:23:44","func":"","file":"","src_line":121,"logger":null,"level":"WARN","message":"run testcase: 0"})J",
+        R"J({"type":"lar_run","line":24,"test":0,"testcases":null,"iters":null,"output_vars":null})J",
+        R"J({"type":"log","line":25,"form":"console","day":5,"time":"19:40:02","func":null,"file":null,"src_line":null,"logger":null,"level":"INFO","message":"iter 4/5: e2e=INF ms (host=-inf ms)"})J",
+        R"J({"type":"lar_iteration","line":25,"iter":4,"iters":5,"time_ms":null,"exec_ms":null,"device_ms":null})J",
+        R"J({"type":"text","line":26,"text":"iter 3/20: 12.004ms (exec=2.118, device=11.870)"})J",
+        R"J({"type":"text","line":27,"text":"iter 3/20: 12.004 ms"})J",
+        R"J({"type":"text","line":28,"text":"warm up 0 30.010ms"})J",
+        R"J({"type":"text","line":29,"text":"iter 3/20: +nanms (exec=1ms)"})J",
+        R"J({"type":"text","line":30,"text":"mgb load-and-run: using MegBrain 8.4.1(0) and MegDNN 9.3.0"})J",
+    };
+    CHECK(got == want);
+    // in a memory table, a line no form fits is still the table's (a row, an error)
+    const std::vector<std::string> table = ndjson_lines("[14 11:23:44 @:60] static memory allocation:\n"
+                                                        "   0:0      1.00MiB(   1048576bytes)      1.00MiB(100.00%)      1.00MiB(100.00%)\n"
+                                                        "   10.5MiB(\n"
+                                                        "iter 0/1: 1ms (exec=1ms)\n");
+    CHECK(table == std::vector<std::string>{
+                       R"J({"type":"log","line":1,"form":"cpp","day":14,"time":"11:23:44","func":"","file":"","src_line":60,"logger":null,"level":"INFO","message":"static memory allocation:"})J",
+                       R"J({"type":"mem_alloc","line":2,"comp_node":"0:0","physical":"0:0","logical":null,"alloc_mib":1.0,"alloc_bytes":1048576,"lower_bound_mib":1.0,"lower_bound_pct":100.0,"upper_bound_mib":1.0,"upper_bound_pct":100.0})J",
+                       R"J({"type":"error","line":3,"column":12,"message":"memory table row cut off"})J",
+                       R"J({"type":"lar_iteration","line":4,"iter":0,"iters":1,"time_ms":1.0,"exec_ms":1.0,"device_ms":null})J",
+                   });
 }
 
 TEST_CASE("megengine_log::damaged input never crashes and accounts for every non-blank line") {

@@ -21,7 +21,9 @@ import sys
 import tempfile
 
 SAMPLES = ['000_cf8afa6c099f806b.txt', '001_825e28a4f520ddc2.txt', '002_925085f7148f0ebf.txt',
-           '003_1c776201c8b5b83e.txt', '004_d73c77cb3fb2895c.txt']
+           '003_1c776201c8b5b83e.txt', '004_d73c77cb3fb2895c.txt',
+           'today/mge_docs_lar_tensorrt_nchw4_warn.txt', 'today/mge_documentation_lar_debug_static_mem_compnode_wide.txt',
+           'today/mge_issue37_console_wrn_distributed_truncated.txt']
 # check_cli.py threads' inputs (examples/logscan/CMakeLists.txt: logscan.threads.identical)
 THREADS = ['samples/000_cf8afa6c099f806b.txt', 'samples/003_1c776201c8b5b83e.txt', 'samples/004_d73c77cb3fb2895c.txt',
            'tests/data/megengine_log_hand.txt', 'tests/data/paddle_log_hand.txt', 'tests/data/tvm_profile_hand.txt',
@@ -32,7 +34,7 @@ def inputs(src):
     """(name, bytes, format or None) for every input."""
     out = []
     for s in SAMPLES:
-        out.append(('sample.' + s, open(os.path.join(src, 'samples', s), 'rb').read(), None))
+        out.append(('sample.' + s.replace('/', '.'), open(os.path.join(src, 'samples', s), 'rb').read(), None))
     data = os.path.join(src, 'tests', 'data')
     for f in sorted(os.listdir(data)):
         p = os.path.join(data, f)

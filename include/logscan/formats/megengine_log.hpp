@@ -16,16 +16,19 @@
 /// // or, for your own I/O: logscan::megengine_log::parser<peak> p(v); p.feed(chunk); ...; p.finish();
 /// \endcode
 ///
-/// Header line: `[DD HH:MM:SS LINENO@FILE:LOGGER] REST`; FILE may hold spaces and
-/// parentheses (`(unknown file)`) but no `:`, LOGGER no `]`. When REST starts with `DBG `,
-/// `WRN `, `ERR `, `CRIT ` or `CRITICAL `, that word is the level and the message follows;
-/// otherwise the level is `INFO` and the message is REST. ANSI SGR colour sequences are
-/// removed from every line before it is interpreted; no record holds one.
+/// Header lines come in three forms (formats.md section 1; `log::form`): A, the Python file
+/// log `[DD HH:MM:SS LINENO@FILE:LOGGER] [LEVEL ]MESSAGE` (FILE may hold spaces and parentheses,
+/// `(unknown file)`, but no `:`; LOGGER no `]`; LEVEL `DBG`, `WRN`, `ERR`, `CRIT`, `CRITICAL`);
+/// B, the C++ log `[DD HH:MM:SS FUNC@FILE:LINE][TAG] MESSAGE` (or `[S.SSS FUNC@...]`; TAG `ERR`,
+/// `WARN`, `DEBUG` in any case); C, the Python console log `DD HH:MM:SS [LEVEL ]MESSAGE` or
+/// `DD HH:MM:SS[mgb] ...`. Without a printed level it is `INFO`. ANSI SGR colour sequences are
+/// removed from every line before it is interpreted (no record holds one), then its indent is
+/// set aside and its trailing blanks removed (`text` records keep the indent).
 ///
 /// Events (records are views into the current line, valid during the call; numbers are
 /// parsed only when the callback that receives them exists):
 /// \code
-/// void on_log(const megengine_log::log&);                    // every header line
+/// void on_log(const megengine_log::log&);                    // every header line, of any form
 /// void on_fprop_start(const megengine_log::fprop_start&);    // FpropEnv(ENV): start fprop VarNode(owner_opr=VAR{TYPE@ADDR})
 /// void on_var_shape(const megengine_log::var_shape&);        // "var node shape:" messages and the lines
 ///                                                            // after "shapes of var nodes:"
@@ -35,10 +38,19 @@
 /// void on_workspace_bound(const megengine_log::workspace_bound&); // each COMP=MIB after "bounds(MiB):"
 /// void on_mem_alloc_stats(const megengine_log::mem_alloc_stats&); // static mem alloc: nr_opr=..., or
 ///                                                            // static memory allocation: nr_opr=...
+/// void on_static_storage(const megengine_log::static_storage&); // static storage on COMP: size=XMiB addr_range=[P0, P1).
+/// void on_lar_iteration(const megengine_log::lar_iteration&);  // load_and_run: iter I/N: T ms ... (every generation)
+/// void on_lar_summary(const megengine_log::lar_summary&);      // === finished test #K: time=... avg_time=...
+/// void on_lar_warmup(const megengine_log::lar_warmup&);        // warm up I  Tms, warmup I: Tms, ...
+/// void on_lar_phase(const megengine_log::lar_phase&);          // load model: Tms, === prepare: Tms; ..., ...
+/// void on_lar_run(const megengine_log::lar_run&);              // === going to run ..., run testcase: K
 /// void on_text(const logscan::line&);                        // any other non-blank line, trailing spaces removed
 /// void on_error(const logscan::error&);                      // a memory-table row cut off; a line too long
 /// \endcode
 /// A header line yields its `log` record first, then the record of its message, if any.
+/// `load_and_run`'s own lines (`lar_*`) are read as lines of their own (until 1.10 it prints
+/// them with printf) and as messages of header lines (since 1.11), each against the printf
+/// forms of every generation (`lar_forms`, read with `scan_form`).
 /// The lines after `... shapes of var nodes:` (` VAR@R: (d, ...)`, ` VAR: (d, ...)`) and after
 /// `... static memory allocation:` (the structural header ` comp_node alloc lower_bound
 /// upper_bound`, then one row per comp node) belong to that block until the next header
@@ -49,9 +61,11 @@
 /// is an `error` record (`line_too_long`) and reading goes on.
 ///
 /// Memory table rows are printed by MegEngine with
-/// `"%9s%10.2fMiB(%10zubytes)%10.2fMiB(%6.2f%%)%10.2fMiB(%6.2f%%)"`: large values leave one
-/// space between cells, or none; with none between the comp node and the allocation, the
-/// allocation is the `%.2f` of the byte count in MiB, which tells where the comp node ends.
+/// `"%9s%10.2fMiB(%10zubytes)%10.2fMiB(%6.2f%%)%10.2fMiB(%6.2f%%)"` and read from the right:
+/// large values leave one space between cells, or none; with none between the comp node and
+/// the allocation, the allocation is the `%.2f` of the byte count in MiB, which tells where the
+/// comp node ends; a comp node may be `CompNode("gpu0:0" from "xpu0:0")` (its physical and
+/// logical names); `nan`, `-nan`, `inf` values are NaN or infinity.
 ///
 /// Allocation: the parser allocates its carry buffer and ANSI strip buffer once, at
 /// construction; nothing while parsing.
@@ -77,17 +91,28 @@ namespace logscan::megengine_log {
 /// The format's name, as the command line and `detect` know it.
 inline constexpr std::string_view format_name = "megengine-log";
 
-/// A header line: `[06 15:13:35 330@env.py:meghair.train.env] WRN --fast-run not enabled`.
+/// A header line, in one of the three forms of formats.md section 1 (its indent set aside):
+/// - A, Python file log: `[06 15:13:35 330@env.py:meghair.train.env] WRN --fast-run not enabled`;
+/// - B, C++ log: `[21 08:14:09 plan_storage@mem_planner.cpp:57][DEBUG] static memory allocation:`,
+///   `[37.512 load_graph@graph_loader.cpp:210] loaded 118 operators` (seconds since start);
+/// - C, Python console log: `05 19:40:02 WRN checkpoint directory ./ckpt is empty`,
+///   `05 19:40:03[mgb] ERR worker 3 lost connection`.
+/// A value the line's form does not print is none.
 struct log {
-    std::uint64_t line;        ///< line number
-    int day;                   ///< `06` -> 6
-    std::string_view time;     ///< `15:13:35`
-    std::uint64_t src_line;    ///< the source line number before `@`
-    std::string_view file;     ///< `env.py`, `(unknown file)`
-    std::string_view logger;   ///< `meghair.train.env`
-    std::string_view level;    ///< `DBG`, `WRN`, `ERR`, `CRIT`, `CRITICAL`, or `INFO` when none is printed
-    std::string_view message;  ///< the rest of the line after the level
+    std::uint64_t line;                     ///< line number
+    std::string_view form;                  ///< `form_file` (A), `form_cpp` (B) or `form_console` (C)
+    std::optional<int> day;                 ///< `06` -> 6; none for B's seconds
+    std::string_view time;                  ///< `15:13:35`, or B's seconds `37.512`
+    std::optional<std::string_view> func;   ///< B's function before `@` (may be empty); none in A, C
+    std::optional<std::string_view> file;   ///< A's and B's file: `env.py`, `(unknown file)` (may be empty in B)
+    std::optional<std::uint64_t> src_line;  ///< the source line: A's before `@`, B's after `:`
+    std::optional<std::string_view> logger; ///< A's logger `meghair.train.env`; `mgb` for a C line with `[mgb]`
+    std::string_view level;    ///< `DBG`, `WRN`, `ERR` (A, C), `CRIT`, `CRITICAL` (A), B's tag as printed (`WARN`, `warn`), or `INFO`
+    std::string_view message;  ///< the rest of the line after the level, trailing spaces removed
 };
+
+/// `log::form` of each header form.
+inline constexpr std::string_view form_file = "file", form_cpp = "cpp", form_console = "console";
 
 /// `FpropEnv(val): start fprop VarNode(owner_opr=data{DataProvider@0x7f349a5c59e8})`.
 struct fprop_start {
@@ -126,9 +151,14 @@ struct opr_seq {
 
 /// A row of a static memory allocation table:
 /// `   gpu0:0    196.00MiB( 205520896bytes)    196.00MiB(100.00%)    832.06MiB(424.52%)`.
+/// Since 2021 MegEngine prints the comp node as `CompNode("gpu3:0" from "xpu3:0")`: its
+/// physical and logical names. A value printed as `nan`, `-nan` or `inf` (glibc's `%f` of a
+/// ratio with a zero size) is NaN or infinity (`null` in NDJSON).
 struct mem_alloc {
     std::uint64_t line;      ///< line number
-    std::string_view comp_node; ///< `gpu0:0`
+    std::string_view comp_node; ///< `gpu0:0`, `CompNode("gpu3:0" from "xpu3:0")`: as printed
+    std::string_view physical;  ///< `gpu3:0` of `CompNode("gpu3:0" from "xpu3:0")`, else `comp_node`
+    std::optional<std::string_view> logical; ///< `xpu3:0` of `CompNode("gpu3:0" from "xpu3:0")`, else none
     double alloc_mib;        ///< 196.0
     std::uint64_t alloc_bytes; ///< 205520896
     double lower_bound_mib;  ///< 196.0
@@ -159,7 +189,70 @@ struct mem_alloc_stats {
     std::optional<double> plan_ms;   ///< 0.94 (second form only)
 };
 
+/// `static storage on gpu3:0: size=12.50MiB addr_range=[0x7f2a4c000000, 0x7f2a4cc80000).`
+struct static_storage {
+    std::uint64_t line;          ///< line number
+    std::string_view comp_node;  ///< `gpu3:0`, `CompNode("cpu0:0" from "xpux:0")`: as printed
+    double size_mib;             ///< 12.5 (NaN or infinity for a non-finite word)
+    std::string_view addr_begin; ///< `0x7f2a4c000000`
+    std::string_view addr_end;   ///< `0x7f2a4cc80000`
+};
+
+/// One timed iteration of `load_and_run`: `iter 3/20: 12.004ms (exec=2.118,device=11.870)` and
+/// the other forms of formats.md section 1. A value the form does not print is none; a
+/// non-finite one (`-nan`) is NaN or infinity.
+struct lar_iteration {
+    std::uint64_t line;                  ///< line number
+    std::optional<std::uint64_t> iter;   ///< I of `iter I/N`
+    std::optional<std::uint64_t> iters;  ///< N of `iter I/N`
+    std::optional<double> time_ms;       ///< the iteration's wall time
+    std::optional<double> exec_ms;       ///< until the execution was issued (`exec=`, `host=`)
+    std::optional<double> device_ms;     ///< the device time (`device=`)
+};
+
+/// The end of a test's iterations: `=== finished test #0: time=144.600 ms avg_time=7.230 ms ...`.
+struct lar_summary {
+    std::uint64_t line;                ///< line number
+    std::optional<std::uint64_t> test; ///< K of `#K`
+    std::optional<double> time_ms;     ///< the sum of the iterations' times
+    std::optional<double> avg_ms;      ///< their mean
+    std::optional<double> sd_ms;       ///< their standard deviation (`sd`, `sexec`, `standard_deviation`)
+    std::optional<double> min_ms;      ///< the fastest
+    std::optional<double> max_ms;      ///< the slowest
+};
+
+/// One warm-up run: `warm up 0  30.010ms`.
+struct lar_warmup {
+    std::uint64_t line; ///< line number
+    std::uint64_t iter; ///< I
+    double time_ms;     ///< T
+};
+
+/// The time of a stage: `load model: Tms` (`load`), `=== prepare: Tms; going to warmup`
+/// (`prepare`), `=== total time: Tms` (`total`), `config model time T ms` (`config`).
+struct lar_phase {
+    std::uint64_t line;     ///< line number
+    std::string_view phase; ///< `load`, `prepare`, `total` or `config`
+    double time_ms;         ///< T
+};
+
+/// What runs next: `=== going to run 2 testcases; output vars: fc1{1,1000} prob{1,1000}`,
+/// `=== going to run test #1 for 20 times`, `run testcase: 0`, ...
+struct lar_run {
+    std::uint64_t line;                         ///< line number
+    std::optional<std::uint64_t> test;          ///< K
+    std::optional<std::uint64_t> testcases;     ///< the number of test cases
+    std::optional<std::uint64_t> iters;         ///< N, the iterations each test runs
+    std::optional<std::string_view> output_vars; ///< the outputs as printed (`""` when none follow `output vars:`)
+};
+
 LOGSCAN_EVENT(on_log, "void on_log(const logscan::megengine_log::log&)");
+LOGSCAN_EVENT(on_lar_iteration, "void on_lar_iteration(const logscan::megengine_log::lar_iteration&)");
+LOGSCAN_EVENT(on_lar_summary, "void on_lar_summary(const logscan::megengine_log::lar_summary&)");
+LOGSCAN_EVENT(on_lar_warmup, "void on_lar_warmup(const logscan::megengine_log::lar_warmup&)");
+LOGSCAN_EVENT(on_lar_phase, "void on_lar_phase(const logscan::megengine_log::lar_phase&)");
+LOGSCAN_EVENT(on_lar_run, "void on_lar_run(const logscan::megengine_log::lar_run&)");
+LOGSCAN_EVENT(on_static_storage, "void on_static_storage(const logscan::megengine_log::static_storage&)");
 LOGSCAN_EVENT(on_fprop_start, "void on_fprop_start(const logscan::megengine_log::fprop_start&)");
 LOGSCAN_EVENT(on_var_shape, "void on_var_shape(const logscan::megengine_log::var_shape&)");
 LOGSCAN_EVENT(on_graph_opt, "void on_graph_opt(const logscan::megengine_log::graph_opt&)");
@@ -183,9 +276,9 @@ constexpr opr_seq_pairs pairs_of(const opr_seq& r) noexcept { return {r}; }
 /// The format's records, described once (record.hpp): `record_types`, the visitor check,
 /// `ndjson_visitor` come from here.
 using records = record_list<
-    record_kind<"log", log, on_log_event, field<"day", &log::day>, field<"time", &log::time>,
-                field<"src_line", &log::src_line>, field<"file", &log::file>, field<"logger", &log::logger>,
-                field<"level", &log::level>, field<"message", &log::message>>,
+    record_kind<"log", log, on_log_event, field<"form", &log::form>, field<"day", &log::day>, field<"time", &log::time>,
+                field<"func", &log::func>, field<"file", &log::file>, field<"src_line", &log::src_line>,
+                field<"logger", &log::logger>, field<"level", &log::level>, field<"message", &log::message>>,
     record_kind<"fprop_start", fprop_start, on_fprop_start_event, field<"env", &fprop_start::env>,
                 field<"var", &fprop_start::var>, field<"opr_type", &fprop_start::opr_type>,
                 field<"addr", &fprop_start::addr>>,
@@ -195,6 +288,7 @@ using records = record_list<
                 field<"vars_replaced", &graph_opt::vars_replaced>, field<"time_ms", &graph_opt::time_ms>>,
     record_kind<"opr_seq", opr_seq, on_opr_seq_event, field<"length", &opr_seq::length>, entries<pairs_of>>,
     record_kind<"mem_alloc", mem_alloc, on_mem_alloc_event, field<"comp_node", &mem_alloc::comp_node>,
+                field<"physical", &mem_alloc::physical>, field<"logical", &mem_alloc::logical>,
                 field<"alloc_mib", &mem_alloc::alloc_mib>, field<"alloc_bytes", &mem_alloc::alloc_bytes>,
                 field<"lower_bound_mib", &mem_alloc::lower_bound_mib>,
                 field<"lower_bound_pct", &mem_alloc::lower_bound_pct>,
@@ -207,6 +301,23 @@ using records = record_list<
                 field<"si_ms", &mem_alloc_stats::si_ms>, field<"mp_re_ms", &mem_alloc_stats::mp_re_ms>,
                 field<"omp_ms", &mem_alloc_stats::omp_ms>, field<"alloc_ms", &mem_alloc_stats::alloc_ms>,
                 field<"plan_ms", &mem_alloc_stats::plan_ms>>,
+    record_kind<"static_storage", static_storage, on_static_storage_event, field<"comp_node", &static_storage::comp_node>,
+                field<"size_mib", &static_storage::size_mib>, field<"addr_begin", &static_storage::addr_begin>,
+                field<"addr_end", &static_storage::addr_end>>,
+    record_kind<"lar_iteration", lar_iteration, on_lar_iteration_event, field<"iter", &lar_iteration::iter>,
+                field<"iters", &lar_iteration::iters>, field<"time_ms", &lar_iteration::time_ms>,
+                field<"exec_ms", &lar_iteration::exec_ms>, field<"device_ms", &lar_iteration::device_ms>>,
+    record_kind<"lar_summary", lar_summary, on_lar_summary_event, field<"test", &lar_summary::test>,
+                field<"time_ms", &lar_summary::time_ms>, field<"avg_ms", &lar_summary::avg_ms>,
+                field<"sd_ms", &lar_summary::sd_ms>, field<"min_ms", &lar_summary::min_ms>,
+                field<"max_ms", &lar_summary::max_ms>>,
+    record_kind<"lar_warmup", lar_warmup, on_lar_warmup_event, field<"iter", &lar_warmup::iter>,
+                field<"time_ms", &lar_warmup::time_ms>>,
+    record_kind<"lar_phase", lar_phase, on_lar_phase_event, field<"phase", &lar_phase::phase>,
+                field<"time_ms", &lar_phase::time_ms>>,
+    record_kind<"lar_run", lar_run, on_lar_run_event, field<"test", &lar_run::test>,
+                field<"testcases", &lar_run::testcases>, field<"iters", &lar_run::iters>,
+                field<"output_vars", &lar_run::output_vars>>,
     text_kind, error_kind>;
 
 /// The `"type"` of every record the format yields (formats.md section 1), `text` and `error` included.
@@ -280,70 +391,6 @@ inline bool split_glued(std::string_view run, std::uint64_t bytes, std::string_v
     return true;
 }
 
-// The numbers of a row's tail that its reader converts as it reads them.
-struct row_numbers {
-    std::uint64_t bytes = 0;
-    double lower = 0, upper = 0;
-    bool read = false; // (false: the pattern matched instead; the groups are parsed)
-};
-
-// The part of a memory-table row from its first `MiB(`, read in one pass (the row pattern's
-// assisting reader; see read_var_shape_line). Groups: whole text, bytes, lower bound, its
-// percentage, upper bound, its percentage; the byte count and the two `%.2f` MiB values
-// converted on the way into `n` (a `%.2f` is m / 100, exact as in num.hpp's short decimals;
-// a longer one than 13 + 2 digits, or more than 19 digits of bytes, is left to the pattern).
-constexpr bool read_row_tail(std::string_view t, std::array<std::string_view, 6>& g, row_numbers& n) noexcept {
-    const char* p = t.data();
-    const char* const e = p + t.size();
-    using internal::digit_value;
-    using internal::is_digit;
-    n.read = false;
-    const auto lit = [&](std::string_view s) {
-        if (static_cast<std::size_t>(e - p) < s.size() || std::string_view(p, s.size()) != s) return false;
-        p += s.size();
-        return true;
-    };
-    const auto spaces = [&] {
-        while (p != e && *p == ' ') ++p;
-    };
-    const auto mib = [&](std::string_view& v, double& x) { // \d+\.\d\d
-        const char* const b = p;
-        std::uint64_t m = 0;
-        while (p != e && is_digit(*p)) m = m * 10u + digit_value(*p++);
-        if (p == b || p - b > 13 || e - p < 3 || p[0] != '.' || !is_digit(p[1]) || !is_digit(p[2])) return false;
-        x = static_cast<double>(m * 100u + digit_value(p[1]) * 10u + digit_value(p[2])) / 100.0;
-        p += 3;
-        v = std::string_view(b, static_cast<std::size_t>(p - b));
-        return true;
-    };
-    const auto pct = [&](std::string_view& v) { // [^()%]*%\)
-        const char* const b = p;
-        while (p != e && *p != '%' && *p != '(' && *p != ')') ++p;
-        if (e - p < 2 || p[0] != '%' || p[1] != ')') return false;
-        v = std::string_view(b, static_cast<std::size_t>(p - b));
-        p += 2;
-        return true;
-    };
-    if (!lit("MiB(")) return false;
-    spaces();
-    const char* const b = p;
-    std::uint64_t bytes = 0;
-    while (p != e && is_digit(*p)) bytes = bytes * 10u + digit_value(*p++);
-    if (p == b || p - b > 19) return false;
-    g[1] = std::string_view(b, static_cast<std::size_t>(p - b));
-    if (!lit("bytes)")) return false;
-    spaces();
-    if (!mib(g[2], n.lower) || !lit("MiB(") || !pct(g[3])) return false;
-    spaces();
-    if (!mib(g[4], n.upper) || !lit("MiB(") || !pct(g[5])) return false;
-    spaces();
-    if (p != e) return false;
-    g[0] = t;
-    n.bytes = bytes;
-    n.read = true;
-    return true;
-}
-
 // A memory-table row as the printf template prints it when every value fits its width
 // (what nearly every row is): 83 columns, the literals at fixed places, each value
 // right-aligned in its slot after spaces, read there in one pass. True only for a row that
@@ -384,46 +431,69 @@ inline bool read_row_template(const line& l, mem_alloc& r) noexcept {
         !slot(61, 71, true, up) || !slot(75, 81, true, up_pct))
         return false;
     const auto mib = [](std::uint64_t cents) { return static_cast<double>(cents) / 100.0; }; // (exact: num.hpp's short decimals)
-    r = mem_alloc{l.number, comp, mib(alloc), bytes, mib(lo), mib(lo_pct), mib(up), mib(up_pct)};
+    r = mem_alloc{l.number, comp, comp, std::nullopt, mib(alloc), bytes, mib(lo), mib(lo_pct), mib(up), mib(up_pct)};
     return true;
 }
 
-// A memory-table row. `%9s%10.2fMiB(`: the comp node and the allocation before the first
-// `MiB(` (separated by spaces, or by nothing: the byte count then says where); the rest by
-// a one-pass pattern. Returns false when the line is not a whole row.
+// A comp node's physical and logical names: `CompNode("P" from "L")` (P and L without `"`),
+// or the name itself and none.
+constexpr void comp_names(std::string_view comp, std::string_view& physical, std::optional<std::string_view>& logical) noexcept {
+    physical = comp;
+    logical = std::nullopt;
+    text_cursor c(comp);
+    std::string_view p, l;
+    if (c.literal("CompNode(\"") && c.until<"\"">(p) && c.literal("\" from \"") && c.until<"\"">(l) && c.literal("\")") &&
+        c.at_end()) {
+        physical = p;
+        logical = l;
+    }
+}
+
+// A number of a memory row (formats.md section 1): digits with an optional fraction (a
+// leading `-` too when `minus`), or a non-finite number word (NaN, infinity).
+constexpr bool row_value(std::string_view t, bool minus, double& v) noexcept {
+    if (internal::non_finite_word(t, v)) return true;
+    text_cursor c(t);
+    std::string_view whole, frac;
+    if (minus) (void)c.literal("-");
+    if (!c.digits(whole) || (c.literal(".") && !c.digits(frac)) || !c.at_end()) return false;
+    const auto r = parse_number<double>(t);
+    v = r.value;
+    return r.ok();
+}
+
+// A memory-table row, read from the right (formats.md section 1): the line ends with
+// `AMiB(Bbytes)LMiB(P%)UMiB(Q%)`, spaces allowed before each number; the comp node is
+// everything before A, trimmed (`%9s` never cuts: `CompNode("gpu0:0" from "xpu0:0")` runs
+// past it); when A touches it (`gpu0:01234567.00`), A is the `%.2f` of B / 2^20. Returns false
+// when the line is not a whole row.
 inline bool read_row(const line& l, mem_alloc& r) noexcept {
-    const std::string_view t = l.text;
-    const std::size_t mib = t.find("MiB(");
+    const std::string_view t = internal::trim_right(l.text);
+    std::size_t mib = t.rfind("MiB("); // (the third from the right starts the tail)
+    for (int k = 0; k < 2 && mib != std::string_view::npos; ++k) mib = mib == 0 ? std::string_view::npos : t.rfind("MiB(", mib - 1);
     if (mib == std::string_view::npos) return false;
-    row_numbers n;
-    const auto tail = assisted_match<R"(MiB\( *(\d+)bytes\) *(\d+\.\d\d)MiB\(([^()%]*)%\) *(\d+\.\d\d)MiB\(([^()%]*)%\) *)">(
-        t.substr(mib), [&n](std::string_view text, std::array<std::string_view, 6>& g) { return read_row_tail(text, g, n); });
+    const auto tail = match<R"(MiB\( *(\d+)bytes\) *([^ ()%]+)MiB\( *([^ ()%]+)%\) *([^ ()%]+)MiB\( *([^ ()%]+)%\))">(t.substr(mib));
     if (!tail) return false;
-    auto [all, bytes, lo, lo_pct, up, up_pct] = tail;
-    if (!n.read) { // (the pattern's groups)
-        const auto b = parse_number<std::uint64_t>(bytes);
-        const auto lo_v = parse_number<double>(lo);
-        const auto up_v = parse_number<double>(up);
-        if (!b.ok() || !lo_v.ok() || !up_v.ok()) return false;
-        n = {b.value, lo_v.value, up_v.value, true};
-    }
-    const auto lo_p = parse_number<double>(internal::trim(lo_pct));
-    const auto up_p = parse_number<double>(internal::trim(up_pct));
-    if (!lo_p.ok() || !up_p.ok()) return false;
-    const std::string_view head = internal::trim(t.substr(0, mib)); // "gpu0:0    196.00" or "gpu0:COPY1234567.00"
+    auto [all, bytes_text, lo, lo_pct, up, up_pct] = tail;
+    const auto bytes = parse_number<std::uint64_t>(bytes_text);
+    double lo_v = 0, lo_p = 0, up_v = 0, up_p = 0, alloc_v = 0;
+    if (!bytes.ok() || !row_value(lo, false, lo_v) || !row_value(lo_pct, true, lo_p) || !row_value(up, false, up_v) ||
+        !row_value(up_pct, true, up_p))
+        return false;
+    const std::string_view head = t.substr(0, mib); // "   gpu0:0    196.00", "gpu0:01234567.00"
+    const std::size_t sp = head.find_last_of(' ');
+    const std::string_view run = sp == std::string_view::npos ? head : head.substr(sp + 1);
     std::string_view comp, alloc;
-    if (const std::size_t sp = head.find_last_of(" \t"); sp != std::string_view::npos) {
-        comp = internal::trim(head.substr(0, sp));
-        alloc = head.substr(sp + 1);
-        if (comp.find_first_of(" \t") != std::string_view::npos) return false;
-    } else if (!split_glued(head, n.bytes, comp, alloc)) {
-        return false;
+    if (!split_glued(run, bytes.value, comp, alloc)) { // (A touches the comp node: B tells where it ends)
+        alloc = run;
+        comp = head.substr(0, head.size() - run.size());
+    } else {
+        comp = head.substr(0, head.size() - alloc.size());
     }
-    text_cursor c(alloc); // `\d+\.\d\d`
-    std::string_view whole, cents;
-    if (comp.empty() || !(c.digits(whole) && c.literal(".") && c.digits(cents) && cents.size() == 2 && c.at_end()))
-        return false;
-    r = mem_alloc{l.number, comp, parse_number<double>(alloc).value, n.bytes, n.lower, lo_p.value, n.upper, up_p.value};
+    comp = internal::trim(comp);
+    if (comp.empty() || !row_value(alloc, false, alloc_v)) return false;
+    r = mem_alloc{l.number, comp, comp, std::nullopt, alloc_v, bytes.value, lo_v, lo_p, up_v, up_p};
+    comp_names(comp, r.physical, r.logical);
     return true;
 }
 
@@ -434,6 +504,7 @@ inline bool parse_row(const line& l, mem_alloc& r) noexcept {
 #ifdef LOGSCAN_CHECK_ASSISTS
     mem_alloc g{};
     if (!read_row(l, g) || g.comp_node.data() != r.comp_node.data() || g.comp_node.size() != r.comp_node.size() ||
+        g.physical != r.physical || g.logical != r.logical ||
         g.alloc_mib != r.alloc_mib || g.alloc_bytes != r.alloc_bytes || g.lower_bound_mib != r.lower_bound_mib ||
         g.lower_bound_pct != r.lower_bound_pct || g.upper_bound_mib != r.upper_bound_mib || g.upper_bound_pct != r.upper_bound_pct) {
         std::fprintf(stderr, "logscan: the memory row template read a row otherwise: %.*s\n", static_cast<int>(l.text.size()),
@@ -458,10 +529,12 @@ flow var_shape_record(state<V>& st, const line& l, std::string_view var, std::st
     }
 }
 
-// A header line, `[DD HH:MM:SS N@FILE:LOGGER] MESSAGE`, read in one pass: the header rule's
-// assisting reader (see read_var_shape_line), for the line every record but the blocks'
-// rows begins with. Groups: whole line, day, time, N, FILE, LOGGER, LEVEL (null when none is
-// printed), MESSAGE (taken whole: a line holds no `\n`, all the pattern's `.*` excludes).
+// A form-A header line, `[DD HH:MM:SS N@FILE:LOGGER] MESSAGE`, read in one pass: the
+// header rule's assisting reader (see read_var_shape_line), for the line every record but
+// the blocks' rows begins with. Groups: whole line, day, time, N, FILE, LOGGER, LEVEL (null
+// when none is printed), MESSAGE (taken whole: a line holds no `\n`, all the pattern's `.*`
+// excludes; null when nothing follows the bracket: the rules see lines without trailing
+// blanks, so `[...] ` with an empty message arrives as `[...]`).
 constexpr bool read_header_line(std::string_view t, std::array<std::string_view, 8>& g) noexcept {
     using internal::is_digit;
     const char* p = t.data();
@@ -475,14 +548,14 @@ constexpr bool read_header_line(std::string_view t, std::array<std::string_view,
     if (p == n || p == e || *p != '@') return false;
     g[3] = std::string_view(n, static_cast<std::size_t>(p - n));
     const char* const file = ++p;
-    while (p != e && *p != ':') ++p; // [^:]*
+    p = internal::find_stop<":">(p, e); // [^:]*
     if (p == e) return false;
     g[4] = std::string_view(file, static_cast<std::size_t>(p - file));
     const char* const logger = ++p;
-    while (p != e && *p != ']') ++p; // [^\]]*
-    if (e - p < 2 || p[1] != ' ') return false;
+    p = internal::find_stop<"]">(p, e); // [^\]]*
+    if (p == e || (e - p >= 2 && p[1] != ' ')) return false;
     g[5] = std::string_view(logger, static_cast<std::size_t>(p - logger));
-    split_level(std::string_view(p + 2, static_cast<std::size_t>(e - (p + 2))), g[6], g[7]);
+    if (e - p >= 2) split_level(std::string_view(p + 2, static_cast<std::size_t>(e - (p + 2))), g[6], g[7]);
     g[0] = t;
     return true;
 }
@@ -503,7 +576,8 @@ constexpr bool read_fprop_start(std::string_view t, std::array<std::string_view,
     return true;
 }
 
-// A var-shape block line, ` VAR[@R]: (d, d, ...)`, read in one pass: the var-shape rule's
+// A var-shape block line, ` VAR[@R]: (d, d, ...)` (from VAR: its indent is set aside), read
+// in one pass: the var-shape rule's
 // fused reader (rules.hpp's `fused`), for the lines that are most of a log with shape blocks:
 // read straight from the chunk, the end of the line found on the way. It fills the pattern's
 // groups (whole line, var, replica or null, shape) and returns the line's end for a line it
@@ -517,8 +591,7 @@ constexpr const char* read_var_shape_line(const char* p, const char* const e, st
     r.replica = std::nullopt;
     bool replica_fits = true;
     const char* const line = p;
-    if (p == e || *p != ' ') return nullptr;
-    const char* const var = ++p;
+    const char* const var = p; // (the indent set aside: rule_options::trim_lines)
     p = internal::find_stop<"@: \n">(p, e); // [^@: ]+
     if (p == var) return nullptr;
     g[1] = std::string_view(var, static_cast<std::size_t>(p - var));
@@ -542,49 +615,166 @@ constexpr const char* read_var_shape_line(const char* p, const char* const e, st
     return end;
 }
 
+// load_and_run's own lines (formats.md section 1), every generation's form as printf prints
+// it, with where each value goes: the record's fields in order, each the index of a `%u`
+// (integers) or `%f` (times) value, `unprinted` when the form does not print it.
+enum class lar_kind : unsigned char { iteration, summary, warmup, phase, run };
+inline constexpr signed char unprinted = -1, empty_text = -2; // (empty_text: output_vars `""`)
+struct lar_form {
+    std::string_view form;
+    lar_kind kind;
+    std::array<signed char, 6> at; // iteration: iter, iters, time, exec, device; summary: test,
+                                   // time, avg, sd, min, max; warmup: iter, time; phase: -, time;
+                                   // run: test, testcases, iters, output_vars (0: the `%s`)
+    std::string_view phase{};      // (phase)
+};
+inline constexpr lar_form lar_forms[] = {
+    {"iter %u/%u: %fms (exec=%f,device=%f)", lar_kind::iteration, {0, 1, 0, 1, 2}},           // until 1.6
+    {"iter %u/%u: %fms (exec=%fms)", lar_kind::iteration, {0, 1, 0, 1, unprinted}},                // 1.7, 1.8
+    {"iter %u/%u: %f ms (exec=%f ms)", lar_kind::iteration, {0, 1, 0, 1, unprinted}},              // 1.9
+    {"iter %u/%u: e2e=%f ms (host=%f ms)", lar_kind::iteration, {0, 1, 0, 1, unprinted}},          // since 1.10
+    {"run iter %u time %f ms", lar_kind::iteration, {0, unprinted, 0, unprinted, unprinted}},                // --fitting
+    {"=== finished run #%u: time=%fms", lar_kind::iteration, {0, unprinted, 0, unprinted, unprinted}},       // no test cases, until 1.6
+    {"%fms  %fms (device=%f)", lar_kind::iteration, {unprinted, unprinted, 0, 1, 2}},                   // --input data, 0.5
+    {"=== finished test #%u: time=%fms avg_time=%fms sd=%fms minmax=%f,%f", lar_kind::summary, {0, 0, 1, 2, 3, 4}},
+    {"=== finished test #%u: time=%fms avg_time=%fms sexec=%fms min=%fms max=%fms", lar_kind::summary, {0, 0, 1, 2, 3, 4}},
+    {"=== finished test #%u: time=%f ms avg_time=%f ms sexec=%f ms min=%f ms max=%f ms", lar_kind::summary,
+     {0, 0, 1, 2, 3, 4}},
+    {"=== finished test #%u: time=%f ms avg_time=%f ms standard_deviation=%f ms min=%f ms max=%f ms", lar_kind::summary,
+     {0, 0, 1, 2, 3, 4}},
+    {"avg time: %fms", lar_kind::summary, {unprinted, unprinted, 0, unprinted, unprinted, unprinted}},
+    {"warmup %u: %fms", lar_kind::warmup, {0, 0}},
+    {"warm up %u  %fms", lar_kind::warmup, {0, 0}},
+    {"warm up %u time %f ms", lar_kind::warmup, {0, 0}},
+    {"load model: %fms", lar_kind::phase, {unprinted, 0}, "load"},
+    {"=== prepare: %fms; going to warmup", lar_kind::phase, {unprinted, 0}, "prepare"},
+    {"=== total time: %fms", lar_kind::phase, {unprinted, 0}, "total"},
+    {"config model time %f ms", lar_kind::phase, {unprinted, 0}, "config"},
+    {"=== going to run %u testcases; output vars: %s", lar_kind::run, {unprinted, 0, unprinted, 0}},
+    {"=== going to run %u testcases; output vars:", lar_kind::run, {unprinted, 0, unprinted, empty_text}},
+    {"=== going to run test #%u for %u times", lar_kind::run, {0, unprinted, 1, unprinted}},
+    {"=== going to run input for %u times", lar_kind::run, {unprinted, unprinted, 0, unprinted}},
+    {"=== going to run for %u times; output vars: %s", lar_kind::run, {unprinted, unprinted, 0, 0}},
+    {"=== going to run for %u times; output vars:", lar_kind::run, {unprinted, unprinted, 0, empty_text}},
+    {"run testcase: %u", lar_kind::run, {0, unprinted, unprinted, unprinted}},
+};
+
+// The load_and_run record of `text` (a line that is no header line, or a header's message)
+// when one of `lar_forms` fits all of it (`matched` then true), built only when wanted.
+template <class V>
+flow lar_record(state<V>& st, std::uint64_t number, std::string_view text, bool& matched) {
+    matched = false;
+    form_values v;
+    for (const lar_form& f : lar_forms) {
+        if (!scan_form(text, f.form, v)) continue;
+        matched = true;
+        const auto& a = f.at;
+        const auto u = [&](signed char i) { return i < 0 ? std::optional<std::uint64_t>() : std::optional<std::uint64_t>(v.u[i]); };
+        const auto d = [&](signed char i) { return i < 0 ? std::optional<double>() : std::optional<double>(v.f[i]); };
+        switch (f.kind) {
+        case lar_kind::iteration:
+            return LOGSCAN_VISIT_LAZY(st.vis, on_lar_iteration, lar_iteration,
+                                      [&] { return lar_iteration{number, u(a[0]), u(a[1]), d(a[2]), d(a[3]), d(a[4])}; });
+        case lar_kind::summary:
+            return LOGSCAN_VISIT_LAZY(st.vis, on_lar_summary, lar_summary,
+                                      [&] { return lar_summary{number, u(a[0]), d(a[1]), d(a[2]), d(a[3]), d(a[4]), d(a[5])}; });
+        case lar_kind::warmup:
+            return LOGSCAN_VISIT_LAZY(st.vis, on_lar_warmup, lar_warmup, [&] { return lar_warmup{number, v.u[0], v.f[0]}; });
+        case lar_kind::phase:
+            return LOGSCAN_VISIT_LAZY(st.vis, on_lar_phase, lar_phase, [&] { return lar_phase{number, f.phase, v.f[0]}; });
+        case lar_kind::run:
+            return LOGSCAN_VISIT_LAZY(st.vis, on_lar_run, lar_run, [&] {
+                return lar_run{number, u(a[0]), u(a[1]), u(a[2]),
+                               a[3] == unprinted ? std::optional<std::string_view>()
+                                            : std::optional<std::string_view>(a[3] == empty_text ? std::string_view() : v.s)};
+            });
+        }
+    }
+    return flow::proceed;
+}
+// The lines that may be load_and_run's (what the lar rules' pattern lets through to
+// lar_record): its words first, or a number (the 0.5 `Tms  Ems (device=D)` line).
+#define LOGSCAN_MEGENGINE_LAR \
+    R"((?:iter |run |=== |warm|load model: |config model time |avg time: |[-+]?(?:[0-9]|[nN][aA][nN]|[iI][nN][fF])).*)"
+
+// Lines no rule takes: in a memory table, its rows (mem_alloc), its structural header (no
+// record: tried after the row, which most lines are and which it cannot be, as it has no
+// `MiB(`) and rows cut off (error); anything else is text.
+template <class V>
+struct fallback {
+    state<V>* st;
+    flow operator()(const line& l, rule_context& ctx) const {
+        if (ctx.mode == mem_table) {
+            mem_alloc r{};
+            if (parse_row(l, r)) return LOGSCAN_VISIT(st->vis, on_mem_alloc, std::as_const(r));
+            if (match<R"( *comp_node +alloc +lower_bound +upper_bound *)">(l.text)) return flow::proceed;
+            const std::string_view t = internal::trim_right(l.text);
+            if (t.find("MiB(") != std::string_view::npos) {
+                const error e{error_code::syntax, l.number, t.size() + 1, l.offset + t.size(), "memory table row cut off", 0};
+                return report_error(st->vis, e);
+            }
+        }
+        return st->text(l);
+    }
+};
+
+// What every header form does once its fields are read: ends any block, yields the `log`
+// record (built only when wanted), then the workspace bounds of its message.
+template <class V, class Make>
+flow header_line(state<V>& st, rule_context& ctx, std::string_view message, Make&& make) {
+    ctx.mode = normal; // a header line ends any block
+    if (LOGSCAN_VISIT_LAZY(st.vis, on_log, log, make) == flow::stop) return flow::stop;
+    if constexpr (requires { st.vis.on_workspace_bound(std::declval<const workspace_bound&>()); }) {
+        constexpr std::string_view key = "bounds(MiB):";
+        if (const std::size_t k = message.find(key); k != std::string_view::npos) {
+            // a pair: COMP (`CompNode("P" from "L")`, or a run of non-spaces), `=`, MIB (a number of
+            // digits and `.`, or a non-finite word)
+            for (const auto& p : search_all<R"((CompNode\("[^"]*" from "[^"]*"\)|[^\s=]+)=(\d+(?:\.\d+)?|[-+]?[A-Za-z]+)(?:\s|$))">(
+                     message.substr(k + key.size()))) {
+                double mib = 0;
+                if (!row_value(p.template get<2>(), false, mib)) continue; // (a word that is no number: no pair)
+                const workspace_bound b{ctx.current.number, p.template get<1>(), mib};
+                if (LOGSCAN_VISIT(st.vis, on_workspace_bound, b) == flow::stop) return flow::stop;
+            }
+        }
+    } else {
+        static_assert(on_workspace_bound_event::template reject<V>());
+    }
+    return flow::proceed;
+}
+
+// `DD` of a header (two digits: the patterns say so).
+constexpr int two_digits(std::string_view dd) noexcept {
+    return static_cast<int>(internal::digit_value(dd[0]) * 10 + internal::digit_value(dd[1]));
+}
+// A header's source line number (digits: the patterns say so; 0 beyond uint64_t, as number_or).
+constexpr std::uint64_t source_line(std::string_view digits) noexcept {
+    std::uint64_t n = 0;
+    if (text_cursor c(digits); !c.unsigned_integer(n)) n = 0;
+    return n;
+}
+inline constexpr std::string_view info = "INFO"; // (the level when none is printed)
+
 // A rule runs only when the visitor wants what it yields (`when`): the matcher of a line
 // whose record nobody wants never runs, and a block whose lines nobody wants is never
 // entered (its lines are then `text`, which nobody wants either). The patterns of a mode
 // exclude each other, so a rule left out never hands its lines to another.
+// The rules see a line without its indent and trailing blanks (rule_options::trim_lines).
 template <class V>
 auto make_rules(state<V>& st) {
     constexpr bool shapes = wants_any<V, on_var_shape_event, on_text_event>;          // a shape, or text if it is none
     constexpr bool table = wants_any<V, on_mem_alloc_event, on_text_event, on_error_event>; // rows, text, rows cut off
-    auto header = rule<R"(\[(\d\d) (\d\d:\d\d:\d\d) (\d+)@([^:]*):([^\]]*)\] (?:(DBG|WRN|ERR|CRIT(?:ICAL)?) )?(.*))",
-                       "[06 15:13:35 330@env.py:meghair.train.env] WRN --fast-run not enabled; execution may be slow",
-                       "[06 15:13:36 272@(unknown file):megskull.graph.fprop] FpropEnv(val): shapes of var nodes:">(
-        [&](const auto& m, rule_context& ctx) {
-            ctx.mode = normal; // a header line ends any block
-            const std::string_view printed = m.template get<6>();
-            const std::string_view level = printed.empty() ? std::string_view("INFO") : printed;
-            const std::string_view message = m.template get<7>();
-            if (LOGSCAN_VISIT_LAZY(st.vis, on_log, log, [&] { // (get<>: clang 14 cannot capture bindings)
-                    const std::string_view dd = m.template get<1>(); // (two digits: the pattern says so)
-                    std::uint64_t src_line = 0;                      // (0 beyond uint64_t, as number_or)
-                    if (text_cursor c(m.template get<3>()); !c.unsigned_integer(src_line)) src_line = 0;
-                    return log{ctx.current.number, static_cast<int>(internal::digit_value(dd[0]) * 10 + internal::digit_value(dd[1])),
-                               m.template get<2>(), src_line, m.template get<4>(), m.template get<5>(), level, message};
-                }) == flow::stop)
-                return flow::stop;
-            if constexpr (requires { st.vis.on_workspace_bound(std::declval<const workspace_bound&>()); }) {
-                constexpr std::string_view key = "bounds(MiB):";
-                if (const std::size_t k = message.find(key); k != std::string_view::npos) {
-                    for (const auto& p : search_all<R"(([^\s=]+)=(\d+(?:\.\d+)?)(?:\s|$))">(message.substr(k + key.size()))) {
-                        const workspace_bound b{ctx.current.number, p.template get<1>(), number_or<double>(p.template get<2>(), 0)};
-                        if (LOGSCAN_VISIT(st.vis, on_workspace_bound, b) == flow::stop) return flow::stop;
-                    }
-                }
-            } else {
-                static_assert(on_workspace_bound_event::template reject<V>());
-            }
-            return flow::proceed;
-        })
-        .assisted(read_header_line)
-        .in_all_modes()
-        .when(shapes || table || // (it ends the blocks) or its records
-              wants_any<V, on_log_event, on_workspace_bound_event, on_fprop_start_event, on_graph_opt_event,
-                        on_opr_seq_event, on_mem_alloc_stats_event>)
-        .template then<7>( // (on the message: the level, if printed, is group 6)
+    constexpr bool headers = shapes || table || // (a header line ends the blocks) or their records
+                             wants_any<V, on_log_event, on_workspace_bound_event, on_fprop_start_event, on_graph_opt_event,
+                                       on_opr_seq_event, on_mem_alloc_stats_event, on_static_storage_event,
+                                       on_lar_iteration_event, on_lar_summary_event, on_lar_warmup_event,
+                                       on_lar_phase_event, on_lar_run_event>;
+    constexpr bool lar = wants_any<V, on_lar_iteration_event, on_lar_summary_event, on_lar_warmup_event, on_lar_phase_event,
+                                   on_lar_run_event>;
+    // The rules on a header's message, whatever the header's form: one set (one
+    // instantiation of its matchers) given to each form's rule.
+    const auto messages = [&] {
+        return rule_set(
             rule<R"(FpropEnv\(([^)]*)\): start fprop VarNode\(owner_opr=([^{}]*)\{([^{}@]*)@(0x[0-9a-fA-F]+)\}\))",
                  "FpropEnv(val): start fprop VarNode(owner_opr=data{DataProvider@0x7f349a5c59e8})">(
                 [&](const auto& m, rule_context& ctx) {
@@ -598,7 +788,7 @@ auto make_rules(state<V>& st) {
             rule<R"(FpropEnv\([^)]*\): var node shape: +([^@: ]+)(?:@(\d+))?: (\([^()]*\)))",
                  "FpropEnv(val): var node shape:  data: (32, 3, 224, 224)">([&](const auto& m, rule_context& ctx) {
                 auto [all, var, replica, shape] = m;
-                return var_shape_record(st, ctx.current, var, replica, shape);
+                return var_shape_record(st, ctx.whole(), var, replica, shape);
             }).when(shapes),
             rule<R"(FpropEnv\([^)]*\): shapes of var nodes:)">(
                 [](const auto&, rule_context& ctx) { ctx.mode = var_shapes; })
@@ -649,44 +839,122 @@ auto make_rules(state<V>& st) {
                                                number_or<double>(omp, 0), number_or<double>(alloc, 0), std::nullopt};
                     });
                 })
-                .when(wants_any<V, on_mem_alloc_stats_event>));
+                .when(wants_any<V, on_mem_alloc_stats_event>),
+            rule<R"(static storage on (.*): size=(\d+(?:\.\d+)?|[-+]?[A-Za-z]+) *MiB addr_range=\[(0x[0-9a-fA-F]+), )"
+                 R"((0x[0-9a-fA-F]+)(?:\)\.?)?)",
+                 "static storage on gpu3:0: size=12.50MiB addr_range=[0x7f2a4c000000, 0x7f2a4cc80000).">(
+                [&](const auto& m, rule_context& ctx) {
+                    double size = 0;
+                    if (!row_value(m.template get<2>(), false, size)) return flow::proceed; // (no number: only the log)
+                    return LOGSCAN_VISIT_LAZY(st.vis, on_static_storage, static_storage, [&] {
+                        return static_storage{ctx.current.number, m.template get<1>(), size, m.template get<3>(),
+                                              m.template get<4>()};
+                    });
+                })
+                .when(wants_any<V, on_static_storage_event>),
+            rule<LOGSCAN_MEGENGINE_LAR>([&](const auto& m, rule_context& ctx) { // (since 1.11 a message of the logger)
+                bool matched = false;
+                return lar_record(st, ctx.current.number, m.template get<0>(), matched);
+            }).when(lar));
+    };
 
+    // A. Python file log: `[DD HH:MM:SS LINENO@FILE:LOGGER] [LEVEL ]MESSAGE`.
+    auto file_form =
+        rule<R"(\[(\d\d) (\d\d:\d\d:\d\d) (\d+)@([^:]*):([^\]]*)\](?: (?:(DBG|WRN|ERR|CRIT(?:ICAL)?) )?(.*))?)",
+             "[06 15:13:35 330@env.py:meghair.train.env] WRN --fast-run not enabled; execution may be slow",
+             "[06 15:13:36 272@(unknown file):megskull.graph.fprop] FpropEnv(val): shapes of var nodes:">(
+            [&](const auto& m, rule_context& ctx) {
+                const std::string_view message = m.template get<7>();
+                return header_line(st, ctx, message, [&] { // (get<>: clang 14 cannot capture bindings)
+                    const std::string_view printed = m.template get<6>();
+                    return log{ctx.current.number, form_file, two_digits(m.template get<1>()), m.template get<2>(),
+                               std::nullopt, m.template get<4>(), source_line(m.template get<3>()), m.template get<5>(),
+                               printed.empty() ? info : printed, message};
+                });
+            })
+            .assisted(read_header_line)
+            .in_all_modes()
+            .when(headers)
+            .template then<7>(messages());
+    // B. C++ log: `[DD HH:MM:SS FUNC@FILE:LINE][TAG] MESSAGE` or `[S.SSS FUNC@FILE:LINE] ...`;
+    // FUNC possibly empty, never all digits (such a line is A's, or none); TAG in any case.
+    auto cpp_form =
+        rule<R"(\[(?:(\d\d) (\d\d:\d\d:\d\d)|(\d+\.\d+)) ((?:\d*[^\d@\]][^@\]]*)?)@([^:\]]*):(\d+)\])"
+             R"((?:\[([Ee][Rr][Rr]|[Ww][Aa][Rr][Nn]|[Dd][Ee][Bb][Uu][Gg])\])?(?: (.*))?)",
+             "[21 08:14:09 plan_storage@mem_planner.cpp:57][DEBUG] static memory allocation:",
+             "[37.512 load_graph@graph_loader.cpp:210] loaded 118 operators",
+             "[05 19:40:02 @:88][warn] fallback to default comp node">(
+            [&](const auto& m, rule_context& ctx) {
+                const std::string_view message = m.template get<8>();
+                return header_line(st, ctx, message, [&] {
+                    const std::string_view dd = m.template get<1>(), tag = m.template get<7>();
+                    return log{ctx.current.number,
+                               form_cpp,
+                               dd.empty() ? std::optional<int>() : std::optional<int>(two_digits(dd)),
+                               dd.empty() ? m.template get<3>() : m.template get<2>(),
+                               m.template get<4>(),
+                               m.template get<5>(),
+                               source_line(m.template get<6>()),
+                               std::nullopt,
+                               tag.empty() ? info : tag,
+                               message};
+                });
+            })
+            .in_all_modes()
+            .when(headers)
+            .template then<8>(messages());
+    // C. Python console log: `DD HH:MM:SS [LEVEL ]MESSAGE` or `DD HH:MM:SS[mgb] [LEVEL ]MESSAGE`.
+    auto console_form =
+        rule<R"((\d\d) (\d\d:\d\d:\d\d)(?: |(\[mgb\]) )(?:(DBG|WRN|ERR) )?(.*))",
+             "05 19:40:02 WRN checkpoint directory ./ckpt is empty", "05 19:40:03[mgb] ERR worker 3 lost connection">(
+            [&](const auto& m, rule_context& ctx) {
+                const std::string_view message = m.template get<5>();
+                return header_line(st, ctx, message, [&] {
+                    const std::string_view printed = m.template get<4>();
+                    return log{ctx.current.number,
+                               form_console,
+                               two_digits(m.template get<1>()),
+                               m.template get<2>(),
+                               std::nullopt,
+                               std::nullopt,
+                               std::nullopt,
+                               m.template get<3>().empty() ? std::optional<std::string_view>() : std::string_view("mgb"),
+                               printed.empty() ? info : printed,
+                               message};
+                });
+            })
+            .in_all_modes()
+            .when(headers)
+            .template then<5>(messages());
+
+    // (the var-shape rule first: it applies in shape blocks only, where it takes nearly every
+    // line straight from the chunk without a look at the header forms' first bytes; no header
+    // line fits its pattern, which has no space before the `: (`)
     return rule_set(
-        std::move(header),
-        rule<R"( ([^@: ]+)(?:@(\d+))?: (\([^()]*\)))", " data@0: (4, 3, 224, 224)", " loss: ()", " fc@1: (32,)">(
+        rule<R"(([^@: ]+)(?:@(\d+))?: (\([^()]*\)))", "data@0: (4, 3, 224, 224)", "loss: ()", "fc@1: (32,)">(
             [&](const auto& m, rule_context& ctx) {
                 auto [all, var, replica, shape] = m;
-                return var_shape_record(st, ctx.current, var, replica, shape);
+                return var_shape_record(st, ctx.whole(), var, replica, shape);
             })
             .fused([&st](const char* p, const char* e, std::array<std::string_view, 4>& g) {
                 return read_var_shape_line(p, e, g, st.shape, st.shape_read);
             })
             .in_modes(1u << var_shapes)
-            .when(shapes));
+            .when(shapes),
+        std::move(file_form), std::move(cpp_form), std::move(console_form),
+        // load_and_run's own lines (until 1.10 printed with printf): a line no form fits is
+        // what it would be without this rule (the fallback's: a row, text)
+        rule<LOGSCAN_MEGENGINE_LAR>([&](const auto&, rule_context& ctx) {
+            bool matched = false;
+            const flow f = lar_record(st, ctx.current.number, ctx.current.text, matched);
+            return matched ? f : fallback<V>{&st}(ctx.whole(), ctx);
+        })
+            .in_all_modes()
+            .when(lar));
 }
 
 #undef LOGSCAN_MEGENGINE_NUM
-
-// Lines no rule takes: in a memory table, its rows (mem_alloc), its structural header (no
-// record: tried after the row, which most lines are and which it cannot be, as it has no
-// `MiB(`) and rows cut off (error); anything else is text.
-template <class V>
-struct fallback {
-    state<V>* st;
-    flow operator()(const line& l, rule_context& ctx) const {
-        if (ctx.mode == mem_table) {
-            mem_alloc r{};
-            if (parse_row(l, r)) return LOGSCAN_VISIT(st->vis, on_mem_alloc, std::as_const(r));
-            if (match<R"( *comp_node +alloc +lower_bound +upper_bound *)">(l.text)) return flow::proceed;
-            const std::string_view t = internal::trim_right(l.text);
-            if (t.find("MiB(") != std::string_view::npos) {
-                const error e{error_code::syntax, l.number, t.size() + 1, l.offset + t.size(), "memory table row cut off", 0};
-                return report_error(st->vis, e);
-            }
-        }
-        return st->text(l);
-    }
-};
+#undef LOGSCAN_MEGENGINE_LAR
 
 template <class V>
 using rules_t = decltype(make_rules(std::declval<state<V>&>()));
@@ -704,7 +972,7 @@ class core {
 public:
     core(Visitor& vis, const format_options& o)
         : st_{vis}, reader_(make_rules(st_), fallback<Visitor>{&st_},
-                            rule_options{.strip_ansi = true, .strip_capacity = o.max_line}) {}
+                            rule_options{.strip_ansi = true, .trim_lines = true, .strip_capacity = o.max_line}) {}
     flow read_line(const line& l) { return reader_.feed(l); }
     flow line_too_long(const error& e) { return report_error(st_.vis, e); }
     /// (line_parser: the var-shape lines of a block, read straight from the chunk)
@@ -739,35 +1007,58 @@ template <class Writer>
 using ndjson_visitor = records::ndjson<Writer>;
 
 namespace detail {
-// `[DD HH:MM:SS N@FILE:LOGGER] ...`, colour sequences allowed before and inside.
-constexpr bool is_header_line(std::string_view l) noexcept {
-    while (l.starts_with("\x1b[")) { // leading SGR sequences: `ESC [ params m`
-        const std::size_t m = l.find('m');
-        if (m == std::string_view::npos) return false;
-        l.remove_prefix(m + 1);
-    }
-    return static_cast<bool>(match<R"(\[\d\d \d\d:\d\d:\d\d \d+@[^:]*:[^\]]*\].*)">(l));
+// What a head line tells of the format: which header form it has (colour sequences and an
+// indent allowed before it), and for form C whether something marks it as MegEngine's.
+enum class head_kind { none, file, cpp, console_marked, console_plain };
+constexpr head_kind head_line_kind(std::string_view l) noexcept {
+    char buf[512] = {}; // (the line's first bytes, colour sequences removed: what is read of it)
+    if (l.size() > sizeof buf) l = l.substr(0, sizeof buf);
+    if (l.find('\x1b') != std::string_view::npos) l = std::string_view(buf, internal::strip_sgr(l, std::span<char>(buf)));
+    while (l.starts_with(' ')) l.remove_prefix(1); // (an indent)
+    if (match<R"(\[\d\d \d\d:\d\d:\d\d \d+@[^:]*:[^\]]*\].*)">(l)) return head_kind::file;
+    if (match<R"(\[(\d\d \d\d:\d\d:\d\d|\d+\.\d+) (\d*[^\d@\]][^@\]]*)?@[^:\]]*:\d+\].*)">(l)) return head_kind::cpp;
+    if (match<R"(\d\d \d\d:\d\d:\d\d(\[mgb\]|(\[mgb\])? (DBG|WRN|ERR)) .*)">(l)) return head_kind::console_marked;
+    if (match<R"(\d\d \d\d:\d\d:\d\d .*)">(l)) return head_kind::console_plain;
+    return head_kind::none;
 }
 } // namespace detail
 
 /// What `detect` counts, in a few words (for `logscan detect --help`).
-inline constexpr std::string_view detect_signals = "`[DD HH:MM:SS N@FILE:LOGGER] ...` lines (colours allowed)";
+inline constexpr std::string_view detect_signals =
+    "header lines `[DD HH:MM:SS N@FILE:LOGGER] ...`, `[DD HH:MM:SS FUNC@FILE:LINE] ...`, `DD HH:MM:SS[mgb] ...`, "
+    "`DD HH:MM:SS WRN ...` (plain `DD HH:MM:SS ...` lines only beside those); colours and an indent allowed";
 
 /// How much the first bytes of an input (`head`; `cut`: more input follows) look like a
-/// megengine-log: the number of header lines `[DD HH:MM:SS N@FILE:LOGGER] ...` (colour
-/// sequences allowed before and inside) among its first 64 lines; 0 when there is none.
+/// megengine-log, counted over its first 64 lines (colour sequences and an indent allowed
+/// before each):
+/// - a form-A header `[DD HH:MM:SS N@FILE:LOGGER] ...` or a form-B header
+///   `[DD HH:MM:SS FUNC@FILE:LINE] ...` / `[S.SSS FUNC@FILE:LINE] ...` counts 1: the bracket, the
+///   `@` and the `:` are MegEngine's own;
+/// - a form-C console line counts 1 when MegEngine marks it: `DD HH:MM:SS[mgb] ...`, or a
+///   level word of its logger after the time (`DD HH:MM:SS WRN ...`, `DBG`, `ERR`);
+/// - a plain `DD HH:MM:SS message` line is what many tools print: such lines count only when
+///   at least one line of the kinds above is there too, so they alone never make an input a
+///   megengine-log (0).
 constexpr std::size_t detect(std::string_view head, bool cut = true) noexcept {
-    std::size_t score = 0;
+    std::size_t marked = 0, plain = 0;
     internal::for_each_head_line(head, cut, 64, [&](std::string_view l) {
-        if (detail::is_header_line(l)) ++score;
+        switch (detail::head_line_kind(l)) {
+        case detail::head_kind::file:
+        case detail::head_kind::cpp:
+        case detail::head_kind::console_marked: ++marked; break;
+        case detail::head_kind::console_plain: ++plain; break;
+        case detail::head_kind::none: break;
+        }
     });
-    return score;
+    return marked == 0 ? 0 : marked + plain;
 }
 
 /// Where one input can be cut into parts parsed apart (`find_split`): between two header
-/// lines, where the parser is at rest unless the first opened a block that has no line.
+/// lines (of any form), where the parser is at rest unless the first opened a block that
+/// has no line.
 constexpr bool split_point(std::string_view previous, std::string_view next) noexcept {
-    return detail::is_header_line(next) && detail::is_header_line(previous);
+    return detail::head_line_kind(next) != detail::head_kind::none &&
+           detail::head_line_kind(previous) != detail::head_kind::none;
 }
 
 /// `parse(source, vis, options)` reads a whole source (`file_source`, `fd_source`,
