@@ -9,6 +9,8 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -327,6 +329,36 @@ TEST_CASE("megengine_log::no allocation while parsing (after construction)") {
     const std::string& text = sample();
     LOGSCAN_CHECK_NO_ALLOC(for (std::size_t i = 0; i < text.size(); i += 1000) p.feed(std::string_view(text).substr(i, 1000)); p.finish());
     CHECK(c.bytes == 80609128448ull);
+}
+
+TEST_CASE("megengine_log::no allocation while parsing every generation's forms (after construction)") {
+    // the header forms B and C, CompNode rows read from the right, static storage and every
+    // load_and_run record, each callback present so that no rule is left out
+    struct all {
+        std::size_t n = 0;
+        void on_log(const ml::log& r) { n += r.message.size(); }
+        void on_mem_alloc(const ml::mem_alloc& r) { n += r.physical.size(); }
+        void on_workspace_bound(const ml::workspace_bound&) { ++n; }
+        void on_static_storage(const ml::static_storage& r) { n += r.addr_end.size(); }
+        void on_lar_iteration(const ml::lar_iteration&) { ++n; }
+        void on_lar_summary(const ml::lar_summary&) { ++n; }
+        void on_lar_warmup(const ml::lar_warmup&) { ++n; }
+        void on_lar_phase(const ml::lar_phase&) { ++n; }
+        void on_lar_run(const ml::lar_run&) { ++n; }
+        void on_text(const logscan::line&) { ++n; }
+        void on_error(const logscan::error&) { ++n; }
+    };
+    for (const char* name : {"today/mge_docs_lar_tensorrt_nchw4_warn.txt", "today/mge_documentation_lar_debug_static_mem_compnode_wide.txt",
+                             "today/mge_issue37_console_wrn_distributed_truncated.txt"}) {
+        INFO(name);
+        std::ifstream f(std::string(LOGSCAN_SOURCE_DIR) + "/samples/" + name, std::ios::binary);
+        const std::string text((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
+        REQUIRE(!text.empty());
+        all c;
+        ml::parser<all> p(c, {.max_line = 4096});
+        LOGSCAN_CHECK_NO_ALLOC(for (std::size_t i = 0; i < text.size(); i += 97) p.feed(std::string_view(text).substr(i, 97)); p.finish());
+        CHECK(c.n > 0);
+    }
 }
 
 TEST_CASE("megengine_log::a visitor of one callback gets only that") {

@@ -453,13 +453,10 @@ constexpr void comp_names(std::string_view comp, std::string_view& physical, std
 // leading `-` too when `minus`), or a non-finite number word (NaN, infinity).
 constexpr bool row_value(std::string_view t, bool minus, double& v) noexcept {
     if (internal::non_finite_word(t, v)) return true;
-    text_cursor c(t);
-    std::string_view whole, frac;
-    if (minus) (void)c.literal("-");
-    if (!c.digits(whole) || (c.literal(".") && !c.digits(frac)) || !c.at_end()) return false;
-    const auto r = parse_number<double>(t);
-    v = r.value;
-    return r.ok();
+    form_values f; // (`%f`'s grammar: `[-]digits[.digits]`)
+    if ((!minus && t.starts_with('-')) || !scan_form(t, "%f", f)) return false;
+    v = f.f[0];
+    return true;
 }
 
 // A memory-table row, read from the right (formats.md section 1): the line ends with
