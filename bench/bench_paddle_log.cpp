@@ -32,11 +32,11 @@ struct everything {
 
     void on_log(const pl::log& r) {
         ++log;
-        sum += r.line + r.date.size() + r.time.size() + r.logger.size() + r.level.size() + r.message.size();
+        sum += r.line + r.date.size() + r.time.size() + r.logger.value_or(std::string_view{}).size() + r.level.size() + r.message.size();
     }
     void on_train_step(const pl::train_step& r) {
         ++train_step;
-        sum += r.line + r.epoch + r.iter + r.iters + r.eta_s.value_or(0) + r.pairs.size();
+        sum += r.line + r.epoch.value_or(0) + r.iter + r.iters.value_or(0) + r.eta_s.value_or(0) + r.pairs.size();
         for (const pl::metric& m : r.metrics()) {
             sum += m.key.size() + m.value.size() + m.unit.size();
             if (m.number_text.empty()) continue;

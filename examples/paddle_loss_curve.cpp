@@ -6,8 +6,8 @@
 //
 //   paddle_loss_curve FILE [SVG_OUT]      (- for standard input)
 //
-// The x of a point is a global step counter, epoch * iters + iter (E * N + I), so that the
-// epochs follow each other. Steps without a readable `loss` are skipped (and counted); a
+// The x of a point is a global step counter (`train_step::step()`), epoch * iters + iter
+// (E * N + I), so that the epochs follow each other; `iter` in older logs, which print no N. Steps without a readable `loss` are skipped (and counted); a
 // step without a readable `learning_rate` has a loss point only. The points are kept in a
 // std::vector, in input order, so memory is O(steps) (fine for an example; a long run has a
 // few hundred thousand steps, a few MB).
@@ -54,15 +54,15 @@ struct loss_curve {
     void on_train_step(const pl::train_step& s) {
         std::optional<double> loss, lr;
         for (const auto& m : s.metrics()) {
-            if (m.key != "loss" && m.key != "learning_rate") continue;
+            if (m.key != "loss" && m.key != "learning_rate" && m.key != "lr") continue;
             const auto n = m.number();
-            if (n.ok()) (m.key == "loss" ? loss : lr) = n.value;
+            if (n.ok() && std::isfinite(n.value)) (m.key == "loss" ? loss : lr) = n.value; // (a nan loss is no point)
         }
         if (!loss) {
             ++without_loss;
             return;
         }
-        points.push_back({s.epoch * s.iters + s.iter, *loss, lr.value_or(std::numeric_limits<double>::quiet_NaN())});
+        points.push_back({s.step(), *loss, lr.value_or(std::numeric_limits<double>::quiet_NaN())});
     }
     void on_error(const logscan::error&) { ++errors; }
 };

@@ -30,7 +30,7 @@ struct out {
     }
     void on_train_step(const pl::train_step& r) {
         if (r.line != last_log) std::abort();
-        std::string e = "S" + std::to_string(r.iter) + "/" + std::to_string(r.iters);
+        std::string e = "S" + std::to_string(r.iter) + "/" + (r.iters ? std::to_string(*r.iters) : std::string("-"));
         if (r.eta_s) e += "@" + std::to_string(*r.eta_s);
         for (const pl::metric& m : r.metrics()) {
             e += " " + std::string(m.key) + "=" + std::string(m.value);
@@ -41,6 +41,7 @@ struct out {
     void on_table(const pl::table& r) {
         add(r.line, "B" + std::string(r.title) + (r.time_unit ? "|" + std::string(*r.time_unit) : std::string()));
     }
+    void on_total(const pl::total& r) { add(r.line, "T" + std::string(r.table) + "|" + std::string(r.value)); }
     void on_table_row(const pl::table_row& r) {
         std::string e = "R" + std::string(r.table) + "|" + std::to_string(r.depth) + "|" + std::string(r.name);
         for (std::size_t i = 1; i < r.cells.size(); ++i) e += "|" + std::string(r.cells[i].text());

@@ -871,3 +871,90 @@ TEST_CASE("table::aligned_table cuts rows as a byte-at-a-time reference does (ra
     }
     CHECK(rows_seen > 1000);
 }
+
+namespace {
+// Feeds each line of `text` to `t` (an indented_table), recording the lines it does not
+// take as "O<line>:<text>" and its notes as the whole line (`whole`).
+struct indent_recorder : recorder {
+    logscan::indent_keeper* table = nullptr;
+    void on_table_text(const logscan::line& l) {
+        const logscan::line w = table->whole(l);
+        events.push_back("T" + std::to_string(w.number) + ":" + std::string(w.text));
+    }
+};
+std::vector<std::string> run_indented(std::string_view text, bool titled_only) {
+    indent_recorder r;
+    logscan::indented_table<logscan::rule_table<indent_recorder>> t(r, logscan::position_unit::code_points, titled_only);
+    r.table = &t;
+    std::uint64_t n = 0;
+    std::size_t at = 0;
+    while (at < text.size()) {
+        const std::size_t e = text.find('\n', at);
+        const logscan::line l{text.substr(at, e - at), ++n, at};
+        if (t.feed(l) == logscan::table_feed::not_mine) r.events.push_back("O" + std::to_string(n) + ":" + std::string(l.text));
+        at = e + 1;
+    }
+    t.finish();
+    return r.events;
+}
+} // namespace
+
+TEST_CASE("indented_table: a table keeps the indent of its opening line; a line off it ends the table") {
+    // the same table at indent 0 and at indent 4 yields the same events, its rows' own
+    // indentation (depth) kept; notes come back whole
+    const std::string plain = "---Model Summary---\n"
+                              "-------  ----\n"
+                              "Name     Calls\n"
+                              "-------  ----\n"
+                              "conv     3\n"
+                              "  relu   2\n"
+                              "-------  ----\n";
+    std::string indented;
+    for (std::size_t at = 0; at < plain.size();) {
+        const std::size_t e = plain.find('\n', at);
+        indented += "    " + plain.substr(at, e - at + 1);
+        at = e + 1;
+    }
+    const auto a = run_indented(plain, true);
+    const auto b = run_indented(indented, true);
+    CHECK(a == b);
+    CHECK(a == std::vector<std::string>{"N1:Model Summary", "H3s0:Name|Calls", "R5:conv|3", "R6:relu|2", "E0"});
+
+    // a line that does not start with the indent ends the table (and is the caller's); a
+    // blank line keeps its own rule (rows without a closing rule end at it); a note keeps its
+    // indent; a title deeper in opens its own table; titled_only: a bare rule line or a Thread
+    // banner opens nothing
+    const auto c = run_indented("  ---Model Summary---\n"
+                                                        "  -------  ----\n"
+                                                        "  Name     Calls\n"
+                                                        "  -------  ----\n"
+                                                        "  conv     3\n"
+                                                        "  not a row\n"
+                                                        " off the indent\n"
+                                                        "-------  ----\n"
+                                                        "---Thread: 1---\n"
+                                                        "  ---Other Summary---\n"
+                                                        "  a note\n"
+                                                        "      ---Deeper Summary---\n",
+                                                        true);
+    CHECK(c == std::vector<std::string>{"N1:Model Summary", "H3s0:Name|Calls", "R5:conv|3", "T6:  not a row", "E7",
+                                        "O7: off the indent", "O8:-------  ----", "O9:---Thread: 1---", "N10:Other Summary",
+                                        "T11:  a note", "E12", "N12:Deeper Summary", "E0"});
+    // without titled_only, a bare rule line opens an untitled table
+    const auto d = run_indented("-------  ----\nName     Calls\n-------  ----\nconv     3\n", false);
+    CHECK(d == std::vector<std::string>{"H2s0:Name|Calls", "R4:conv|3", "E0"});
+}
+
+TEST_CASE("pipe_table with only_title: a table opens only after that title, blank lines between or not") {
+    recorder r;
+    logscan::pipe_table<recorder> t(r, "Perf Summary");
+    const std::vector<std::string> lines = {"===Other Summary===", "| a | b |", "|---|---|", "| 1 | 2 |", "",
+                                            "===Perf Summary===",  "",          "note",      "| a | b |", "| 1 | 2 |",
+                                            "| 3 |"};
+    std::vector<std::string> outside;
+    for (std::size_t i = 0; i < lines.size(); ++i)
+        if (t.feed(logscan::line{lines[i], i + 1, 0}) == logscan::table_feed::not_mine) outside.push_back(std::to_string(i + 1));
+    t.finish();
+    CHECK(r.events == std::vector<std::string>{"H9s0:a|b", "R10:1|2", "T11:| 3 |", "E0"});
+    CHECK(outside == std::vector<std::string>{"1", "2", "3", "4", "5", "6", "7", "8"});
+}

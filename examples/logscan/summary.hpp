@@ -289,10 +289,14 @@ struct chainer_memtrace_summary {
 
 // --- paddle-log --------------------------------------------------------------------------
 struct paddle_log_summary {
-    static constexpr const char* what = "the loss curve (first, min, last), learning rate, ips, top operators by GPU time";
+    static constexpr const char* what =
+        "the loss curve (first, min, last), learning rate, ips, top operators by GPU time; the legacy profiler "
+        "report's top events by total time";
     std::vector<double> step, loss, lr, ips;
     std::vector<std::pair<std::string, double>> ops; // Operator Summary, top level, GPU total
     std::string time_unit = "ms";
+    std::map<std::string, double> events; // legacy Profiling Report: event rows' Total, summed over threads
+    std::string event_unit = "ms";
     void on_train_step(const ls::paddle_log::train_step& t) {
         double l = NAN, r = NAN, i = NAN;
         for (const auto& m : t.metrics()) {
@@ -302,15 +306,24 @@ struct paddle_log_summary {
             else if (m.key == "learning_rate" || m.key == "lr") r = n.value;
             else if (m.key == "ips") i = n.value;
         }
-        step.push_back(static_cast<double>(t.epoch * t.iters + t.iter));
+        // x: the step across epochs; the step's ordinal where the log prints no iteration count
+        step.push_back(static_cast<double>(t.iters ? t.step() : step.size()));
         loss.push_back(l);
         lr.push_back(r);
         ips.push_back(i);
     }
     void on_table(const ls::paddle_log::table& t) {
         if (t.title == "Operator Summary" && t.time_unit) time_unit = std::string(*t.time_unit);
+        if (t.merged && t.time_unit) event_unit = std::string(*t.time_unit); // (a legacy report's)
     }
     void on_table_row(const ls::paddle_log::table_row& r) {
+        if (r.legacy) { // an event row of a legacy report (overhead and memcpy rows have no `Event` column)
+            if (r.columns.empty() || r.columns[0].text() != "Event") return;
+            const ls::cell* total = r.find("Total");
+            const auto v = total ? total->number<double>() : ls::value_result<double>{};
+            if (total && v.ok() && std::isfinite(v.value)) events[std::string(r.name)] += v.value;
+            return;
+        }
         if (r.table != "Operator Summary" || r.depth != 0) return;
         if (r.thread && *r.thread != "All threads merged") return; // per-thread sections repeat the operators
         const ls::cell* gpu = nullptr;
@@ -350,6 +363,15 @@ struct paddle_log_summary {
             for (const auto& [name, t] : top)
                 std::printf("    %-48s %12.2f %6.2f%%\n", fit(name, 48).c_str(), t, total > 0 ? 100 * t / total : 0.0);
             chart_bars(s, "top-operators", "Top operators by GPU total", top, time_unit, ok);
+        }
+        if (!events.empty()) {
+            double total = 0;
+            for (const auto& [name, t] : events) total += t;
+            std::printf("  legacy profiler report: top events by total time (%s), of %zu:\n", event_unit.c_str(), events.size());
+            const auto top = top_k(std::vector<std::pair<std::string, double>>(events.begin(), events.end()), s.top);
+            for (const auto& [name, t] : top)
+                std::printf("    %-48s %12.4f %6.2f%%\n", fit(name, 48).c_str(), t, total > 0 ? 100 * t / total : 0.0);
+            chart_bars(s, "top-events", "Legacy profiler report: top events by total time", top, event_unit, ok);
         }
         if (!step.empty())
             ok = write_chart(s, "loss", svg::lines("Training loss and learning rate", "step", step, "loss", loss, "learning rate", lr)) && ok;

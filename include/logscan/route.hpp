@@ -37,7 +37,7 @@
 /// this cheap for table lines (one byte compare each, for rules with a literal start).
 ///
 /// A table reader is any object with `feed(const line&, offer)`, `keep(const line&)`,
-/// `close(std::uint64_t)`, `active()` and `finish()` (the three readers of table.hpp); tables a rule's
+/// `close(std::uint64_t)`, `active()`, `at_rest()` and `finish()` (the three readers of table.hpp); tables a rule's
 /// handler starts (an `aligned_table`'s `start`) are fed here too once started. Nothing
 /// allocates.
 #ifndef LOGSCAN_ROUTE_HPP_INCLUDED
@@ -124,7 +124,7 @@ public:
     flow close(std::uint64_t line) {
         flow f = flow::proceed;
         for_each_table([&](auto& t, std::size_t) {
-            if (t.active() && t.close(line) == flow::stop) f = flow::stop;
+            if (!t.at_rest() && t.close(line) == flow::stop) f = flow::stop;
         });
         return f;
     }

@@ -96,6 +96,7 @@
 #include <cstring>
 #include <span>
 #include <string_view>
+#include <utility>
 
 #include "config.hpp"
 #include "error.hpp"
@@ -411,6 +412,11 @@ constexpr bool is_title_line(std::string_view s) noexcept { return !title_text(s
 /// A thread banner inside a table body: a framed `Thread: NAME` (dashes only).
 constexpr bool is_banner_text(std::string_view t) noexcept { return t.starts_with("Thread:"); }
 constexpr bool is_blank(std::string_view s) noexcept { return trim(s).empty(); }
+/// A framed title that opens a table: any but a `---Thread: NAME---` banner.
+constexpr bool is_table_title(std::string_view s) noexcept {
+    const std::string_view t = title_text(s);
+    return !t.empty() && !(s[0] == '-' && is_banner_text(t));
+}
 
 /// Byte index of code-point position `cp` in `s` (s.size() if the text is shorter).
 /// `from_byte`/`from_cp` resume a left-to-right walk.
@@ -452,8 +458,15 @@ class rule_table {
     LOGSCAN_TABLE_VISITOR_CHECK(Visitor);
 
 public:
-    explicit rule_table(Visitor& vis, position_unit unit = position_unit::code_points) noexcept
-        : vis_(vis), unit_(unit) {}
+    /// `titled_only`: only a title opens a table (a rule line, or a `---Thread: NAME---`
+    /// banner, outside one is not the reader's: formats whose every table has a title, as
+    /// Paddle's), else an opening rule line (or any framed line) does too.
+    explicit rule_table(Visitor& vis, position_unit unit = position_unit::code_points, bool titled_only = false) noexcept
+        : vis_(vis), unit_(unit), titled_only_(titled_only) {}
+
+    /// True when `s` opens a region of this reader: a framed title that is no `Thread:` banner
+    /// (for `indented_table`: a title deeper than the open table's indent opens its own).
+    static constexpr bool opens_region(std::string_view s) noexcept { return internal::is_table_title(s); }
 
     /// True inside a table region: from a title or an opening rule to the end of the table.
     bool active() const noexcept { return state_ != state::idle; }
@@ -468,13 +481,13 @@ public:
         const std::string_view s = l.text;
         switch (state_) {
         case state::idle:
-            if (internal::is_title_line(s)) return start_title(l);
-            if (!internal::is_rule_line(s)) return table_feed::not_mine;
+            if (title_opens(s)) return start_title(l);
+            if (titled_only_ || !internal::is_rule_line(s)) return table_feed::not_mine;
             title_.size = 0;
             return open(l);
         case state::titled:
             if (internal::is_rule_line(s)) return open(l);
-            if (internal::is_title_line(s)) return start_title(l);
+            if (title_opens(s)) return start_title(l);
             if (internal::is_dash_line(s)) return end(l.number, table_feed::consumed);
             if (internal::is_blank(s)) return table_feed::consumed;
             return loose(l, mode);
@@ -572,10 +585,14 @@ private:
     table_feed trailer(const line& l, offer mode) {
         const std::string_view s = l.text;
         if (internal::is_dash_line(s)) return end(l.number, table_feed::consumed);
-        if (internal::is_title_line(s)) return retitle(l);
+        if (title_opens(s)) return retitle(l);
         if (internal::is_blank(s)) return table_feed::consumed;
         return loose(l, mode);
     }
+
+    // A line that opens a table where no rows are being read (with `titled_only`, a
+    // `Thread:` banner does not).
+    bool title_opens(std::string_view s) const noexcept { return titled_only_ ? opens_region(s) : internal::is_title_line(s); }
 
     table_feed start_title(const line& l) {
         const std::string_view t = internal::title_text(l.text);
@@ -741,6 +758,7 @@ private:
 
     Visitor& vis_;
     position_unit unit_;
+    bool titled_only_ = false;
     state state_ = state::idle;
     std::size_t ncols_ = 0;
     std::size_t section_ = 0;
@@ -969,7 +987,10 @@ class pipe_table {
     LOGSCAN_TABLE_VISITOR_CHECK(Visitor);
 
 public:
-    explicit pipe_table(Visitor& vis) noexcept : vis_(vis) {}
+    /// `only_title`: when not empty, a table opens only after a title of that text (`Perf
+    /// Summary`: formats whose pipe tables always have that title), blank lines between them
+    /// or not, and no other title is remembered; else a pipe line opens one anywhere.
+    explicit pipe_table(Visitor& vis, std::string_view only_title = {}) noexcept : vis_(vis), only_title_(only_title) {}
 
     bool active() const noexcept { return active_; }
     /// True when a title is remembered for the next table (see `feed`): state that a
@@ -986,12 +1007,14 @@ public:
         if (s.empty() || s[0] != '|') {
             if (!active_) {
                 const std::string_view t = internal::title_text(s);
-                if (!t.empty()) title_.assign(t.substr(0, t.size() < title_capacity ? t.size() : title_capacity), l.number);
-                else if (s.empty()) title_.size = 0;
+                if (!t.empty() && (only_title_.empty() || t == only_title_))
+                    title_.assign(t.substr(0, t.size() < title_capacity ? t.size() : title_capacity), l.number);
+                else if ((s.empty() && only_title_.empty()) || !t.empty()) title_.size = 0; // (another title: not this reader's)
                 return table_feed::not_mine;
             }
             return end(l.number, table_feed::not_mine);
         }
+        if (!active_ && !only_title_.empty() && title_.size == 0) return table_feed::not_mine;
         if (is_separator(s)) return table_feed::consumed;
         if (!active_) {
             if (!header_line_.assign(s, l.number)) {
@@ -1012,7 +1035,7 @@ public:
         if (internal::is_binary_text(s)) return note(l);
         if (!split(s, cells, n)) return too_many(l);
         for (std::size_t c = n; c < ncols_; ++c) cells[c] = cell{}; // missing cells are empty
-        bool beyond_first = ncols_ < 2 && n > 0 && !cells[0].empty(); // (a one-column table: its one cell)
+        bool beyond_first = false; // (a one-column table's lines are all notes: no cell past the name)
         for (std::size_t c = 1; c < n && !beyond_first; ++c) beyond_first = !cells[c].empty();
         if (!beyond_first) return note(l);
         // missing cells stay empty; extra cells (beyond the header) are delivered too
@@ -1026,9 +1049,13 @@ public:
     /// A pipe table never offers lines; for the uniform interface of table readers.
     table_feed keep(const line&) noexcept { return table_feed::not_mine; }
 
-    /// Ends the table now; `line` is reported to `on_table_end`.
+    /// Ends the table now (`line` is reported to `on_table_end`), or forgets the title held
+    /// for the next one.
     flow close(std::uint64_t line) {
-        if (!active_) return flow::proceed;
+        if (!active_) {
+            title_.size = 0;
+            return flow::proceed;
+        }
         return end(line, table_feed::consumed) == table_feed::stop ? flow::stop : flow::proceed;
     }
 
@@ -1084,12 +1111,120 @@ private:
     }
 
     Visitor& vis_;
+    std::string_view only_title_;
     std::size_t ncols_ = 0;
     bool active_ = false;
     std::array<cell, MaxColumns> header_{};
     std::array<cell, MaxColumns> cells_{}; // the current row's (kept here: no array of cells built per row)
     internal::line_copy<HeaderCapacity> header_line_{};
     internal::line_copy<title_capacity> title_{};
+};
+
+//=== indented tables ===//
+
+/// What an `indented_table` set aside from its lines, so that a line it delivers (a note, a
+/// held header) can be given back whole: a `text` record keeps its indent (formats.md).
+class indent_keeper {
+public:
+    /// The spaces removed from the current line: the open table's indent, or the current
+    /// line's own leading spaces when no table is open.
+    std::size_t indent() const noexcept { return indent_; }
+    /// `l`, a line the table delivered for the current line or one it held, with the indent
+    /// put back: a view into the current line when `l` is that line, else a copy in a
+    /// fixed buffer (a header held from an earlier line of the same table); `l` as it is
+    /// when the copy would not fit.
+    line whole(const line& l) noexcept {
+        if (indent_ == 0) return l;
+        if (l.text.data() == current_ && l.number == number_)
+            return line{std::string_view(l.text.data() - indent_, l.text.size() + indent_), l.number, l.offset - indent_};
+        if (l.text.size() > sizeof held_ - indent_ || indent_ > sizeof held_) return l;
+        std::memset(held_, ' ', indent_);
+        if (!l.text.empty()) std::memcpy(held_ + indent_, l.text.data(), l.text.size());
+        return line{std::string_view(held_, indent_ + l.text.size()), l.number, l.offset >= indent_ ? l.offset - indent_ : 0};
+    }
+
+protected:
+    // Sets `n` leading spaces of `l` aside, `n` the indent from now on: the line the table reads.
+    line strip(const line& l, std::size_t n) noexcept {
+        indent_ = n;
+        return blank(l);
+    }
+    // `l` without its first `min(indent, its spaces)` bytes, the indent kept (a blank line).
+    line blank(const line& l) noexcept {
+        std::size_t n = 0;
+        while (n < indent_ && n < l.text.size() && l.text[n] == ' ') ++n;
+        stripped_ = line{l.text.substr(n), l.number, l.offset + n};
+        current_ = stripped_.text.data();
+        number_ = l.number;
+        return stripped_;
+    }
+    line stripped_{};
+    const char* current_ = nullptr;
+    std::uint64_t number_ = 0;
+    std::size_t indent_ = 0;
+    char held_[8448];
+};
+
+/// A table reader (`rule_table`, `pipe_table`, or any reader with the same members) whose
+/// tables may be indented as a whole — a log pasted from a notebook, a Markdown list item's
+/// code block (formats.md section 4): a table has the indent of the line that opens it, and
+/// that many spaces are removed from each of its lines before the reader sees them, so an
+/// indented table yields the records of the same table without the indent (its rows' own
+/// indentation, a name's depth, is kept). While a table is open, a non-blank line that does
+/// not start with its indent ends it (`close`) and is read as a line outside any table, and
+/// so does a line that opens a region of the reader's own at a deeper indent (a title: the
+/// reader's static `opens_region(text)`, if it has one); blank lines keep their own rules. Outside a table every line is offered without its
+/// leading spaces. The reader's events see lines without the indent; `whole(l)` gives a
+/// delivered line back with it (for `text` records). The wrapped reader is constructed from
+/// the constructor's arguments and is `table()`. Nothing allocates.
+template <class Table>
+class indented_table : public indent_keeper {
+public:
+    /// Constructs the wrapped reader from `args`.
+    template <class... Args>
+    explicit indented_table(Args&&... args) : table_(std::forward<Args>(args)...) {}
+    indented_table(const indented_table&) = delete;
+    indented_table& operator=(const indented_table&) = delete;
+
+    /// The wrapped reader.
+    Table& table() noexcept { return table_; }
+    const Table& table() const noexcept { return table_; }
+    /// True inside a table region.
+    bool active() const noexcept { return table_.active(); }
+    /// True outside any table region.
+    bool at_rest() const noexcept { return table_.at_rest(); }
+
+    /// Feeds the next line without the indent (see the class comment).
+    table_feed feed(const line& l, offer mode = offer::never) {
+        std::size_t n = 0;
+        while (n < l.text.size() && l.text[n] == ' ') ++n;
+        if (!table_.at_rest()) { // (a region: a table, or a title the reader holds for the next one)
+            if (n < indent_ && (n == l.text.size() || internal::is_blank(l.text))) return table_.feed(blank(l), mode);
+            if (n > indent_ && opens_region(l.text.substr(n))) { // a title deeper in: ends the table, opens its own
+                if (table_.close(l.number) == flow::stop) return table_feed::stop;
+            } else if (n >= indent_) {
+                return table_.feed(strip(l, indent_), mode);
+            } else if (table_.close(l.number) == flow::stop) { // (the table's indent still set)
+                return table_feed::stop;
+            }
+        }
+        return table_.feed(strip(l, n), mode);
+    }
+    /// True when `s` (a line without its leading spaces) opens a region of the reader's own,
+    /// at any indent (`Table::opens_region(s)`; none when the reader does not say).
+    static constexpr bool opens_region(std::string_view s) noexcept {
+        if constexpr (requires { Table::opens_region(s); }) return Table::opens_region(s);
+        else return false;
+    }
+    /// Keeps the line last fed (see `line_router`).
+    table_feed keep(const line&) { return table_.keep(stripped_); }
+    /// Ends the table now.
+    flow close(std::uint64_t number) { return table_.close(number); }
+    /// Ends the input.
+    flow finish() { return table_.finish(); }
+
+private:
+    Table table_;
 };
 
 #undef LOGSCAN_TABLE_VISITOR_CHECK

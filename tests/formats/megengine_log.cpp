@@ -564,18 +564,9 @@ TEST_CASE("megengine_log::mem_alloc_stats in both forms, formats.md section 1's 
 
 // Every record of `input` as the command's NDJSON (one line each).
 std::vector<std::string> ndjson_lines(const std::string& input) {
-    std::string out;
-    char buf[4096];
-    logscan::test::string_writer w{logscan::test::string_sink{&out}, buf};
-    ml::ndjson_visitor<logscan::test::string_writer> v{w};
-    REQUIRE(ml::parse(input, v).ok());
-    w.flush();
-    std::vector<std::string> lines;
-    for (std::size_t b = 0; b < out.size();) {
-        const std::size_t e = out.find('\n', b);
-        lines.push_back(out.substr(b, e - b));
-        b = e + 1;
-    }
+    bool ok = false;
+    std::vector<std::string> lines = logscan::test::ndjson_lines<ml::ndjson_visitor>(input, ml::parse, ok);
+    REQUIRE(ok);
     return lines;
 }
 

@@ -15,6 +15,7 @@
 
 #include "support/alloc_counter.hpp"
 #include "support/chunking.hpp"
+#include "support/string_writer.hpp"
 #include "support/wanted.hpp"
 
 namespace pl = logscan::paddle_log;
@@ -35,13 +36,13 @@ struct recorder {
 
     void on_log(const pl::log& r) {
         ++logs;
-        out.push_back("log " + std::to_string(r.line) + " " + sv(r.date) + " " + sv(r.time) + " " + sv(r.logger) + " " +
+        out.push_back("log " + std::to_string(r.line) + " " + sv(r.date) + " " + sv(r.time) + " " + (r.logger ? sv(*r.logger) : std::string("null")) + " " +
                       sv(r.level) + " |" + sv(r.message));
     }
     void on_train_step(const pl::train_step& r) {
         ++steps;
-        std::string s = "train_step " + std::to_string(r.line) + " " + std::to_string(r.epoch) + " " + std::to_string(r.iter) +
-                        "/" + std::to_string(r.iters) + " eta=" + (r.eta_s ? std::to_string(*r.eta_s) : std::string("null"));
+        std::string s = "train_step " + std::to_string(r.line) + " " + (r.epoch ? std::to_string(*r.epoch) : std::string("null")) + " " +
+                        std::to_string(r.iter) + "/" + (r.iters ? std::to_string(*r.iters) : std::string("null")) + " eta=" + (r.eta_s ? std::to_string(*r.eta_s) : std::string("null"));
         for (const pl::metric& m : r.metrics()) {
             if (m.key == "eta") continue;
             s += " " + sv(m.key) + "=" + (m.number().ok() ? num(m.number().value) : "'" + sv(m.value) + "'");
@@ -261,7 +262,7 @@ TEST_CASE("paddle_log::training lines: eta past a day, newer PaddleDetection fie
         "max_mem_reserved: 1234 MB, max_mem_allocated: 567 MB",
         "train_step 3 0 0/8 eta=12 loss=0.5 ips=12.300000000000001[images/s] max_mem_reserved=1234[MB] max_mem_allocated=567[MB]",
         "log 4 11/02 08:01:05 ppdet.engine INFO |Epoch: [1] [7/8] loss: nan eta: soon",
-        "train_step 4 1 7/8 eta=null loss='nan'",
+        "train_step 4 1 7/8 eta=null loss=nan",
         "log 5 11/02 08:01:06 ppdet.utils.checkpoint WARNING |Epoch: is not a training line",
         "log 6 11/02 08:01:07 root ERROR |failed",
         "text 7 [11/02 08:01:08] root NOTICE: not a level",
@@ -291,8 +292,7 @@ TEST_CASE("paddle_log::log and training lines at the edges of their grammar (the
         "log 4 09/20 12:00:35 x CRITICAL |",
         "text 5 [9/20 12:00:35] x INFO: one-digit month",
         "log 6 09/20 12:00:35 ppdet INFO |Epoch: [1] [5/10]",
-        "log 7 09/20 12:00:35 ppdet INFO |Epoch: [1] [    5/10]",
-        "train_step 7 1 5/10 eta=null",
+        "log 7 09/20 12:00:35 ppdet INFO |Epoch: [1] [    5/10]", // (no pairs, trailing blanks or not: no step)
         "log 8 09/20 12:00:35 ppdet INFO |Epoch: [2] [ 7/9] loss: 0.5",
         "train_step 8 2 7/9 eta=null loss=0.5",
         "log 9 09/20 12:00:35 ppdet INFO |Epoch: [x] [ 7/9] loss: 0.5",
@@ -433,4 +433,122 @@ TEST_CASE("paddle_log::damaged input never crashes and accounts for every line i
     const recorder b = run(big);
     REQUIRE(b.out.size() == 3);
     CHECK(b.out[1].starts_with("error 2 line longer than the line buffer"));
+}
+
+namespace {
+// Every record of `input` as the command's NDJSON (one line each).
+std::vector<std::string> ndjson_lines(const std::string& input) {
+    bool ok = false;
+    std::vector<std::string> lines = logscan::test::ndjson_lines<pl::ndjson_visitor>(input, pl::parse, ok);
+    REQUIRE(ok);
+    return lines;
+}
+// `s` padded with spaces to `width` (setw's left alignment).
+std::string pad(std::string s, std::size_t width) {
+    if (s.size() < width) s.append(width - s.size(), ' ');
+    return s;
+}
+} // namespace
+
+TEST_CASE("paddle_log::every generation (formats.md section 4): the contract's examples record for record") {
+    // the contract's example lines verbatim (an indented log line and table, both log forms,
+    // both training-step forms, the legacy report's lines), set in reports as the fluid
+    // profiler prints them; the event headers padded as its setw does, `Calls` at column 33
+    // where the contract's example rows put their second cell
+    const std::string merged_header = pad("Event", 33) + pad("Calls", 12) + pad("Total", 12) + pad("CPU Time (Ratio)", 24) +
+                                      pad("GPU Time (Ratio)", 24) + pad("Min.", 12) + pad("Max.", 12) + pad("Ave.", 12) + "Ratio.";
+    const std::string thread_header = pad("Event", 33) + pad("Calls", 12) + pad("Total", 12) + pad("Min.", 12) + pad("Max.", 12) + "Ave.";
+    const std::string input =
+        "    [03/02 08:15:40] ppdet.engine INFO: Epoch: [1] [40/90] loss: 6.5123 eta: 0:10:02\n" // 1
+        "  ----------Device Summary----------\n"
+        "  ---------------  ----------------\n"
+        "  Device           Utilization (%)\n"
+        "  ---------------  ----------------\n"
+        "  CPU(Process)     83.20\n" // 6
+        "  ---------------  ----------------\n"
+        "2021-03-14 09:30:12,001-INFO: Save model to ckpt/yolo_tiny_demo/model_final\n" // 8
+        "2021-03-14 09:26:53,108-INFO: Epoch:3: iter: 120, lr: 0.010000, 'loss_cls': '0.412300', 'loss': 'nan', eta: 1 day, "
+        "2:03:04, batch_cost: 0.61250 sec, ips: 13.06122 images/sec\n"
+        "2021-03-14 09:30:11,540-WARNING: iter: 140, lr: 0.010000, 'loss': '0.388100', time: 0.733, eta: 0:41:20\n" // 10
+        "------------------------->     Profiling Report     <-------------------------\n"
+        "\n"
+        "Note! This Report merge all thread info into one.\n"
+        "Place: All\n"
+        "Time unit: ms\n" // 15
+        "Sorted by total time in descending order in the same thread\n"
+        "\n"
+        "Total time: 42.1875\n"
+        "  Computation time       Total: 30.5        Ratio: 72.2963%\n"
+        "  Framework overhead     Total: -nan        Ratio: -nan%\n" // 20
+        "\n"
+        "-------------------------     GpuMemCpy Summary     -------------------------\n"
+        "\n"
+        "GpuMemcpy                Calls: 6           Total: 0.5125      Ratio: 1.21481%\n"
+        "\n" // 25
+        "-------------------------       Event Summary       -------------------------\n"
+        "\n" +
+        merged_header + "\n" +
+        "  matmul_v2/GpuMemcpyAsync       4           0.25        0.200000 (0.800000)     0.050000 (0.200000)     0.05     "
+        "   0.08        0.0625      0.00592593  \n"
+        // an X of 100000 or more fills its 24 columns; a ratio to a zero time is -nan
+        "conv2d                           3           123456.5    123456.500000 (1.000000)0.000000 (-nan)         1.5     "
+        "    2.5         2.0         0.5\n" // 30
+        "fill_constant                    2\n" // a row cut short: text
+        "\n"                                   // the report's end
+        "------------------------->     Profiling Report     <-------------------------\n"
+        "Place: CPU\n"
+        "Time unit: ms\n" + // 35
+        thread_header + "\n" +
+        "thread2::conv2d_grad             48          96.512      1.7312      2.9045      2.01067\n"
+        "[03/02 08:15:41] ppdet.engine INFO: done\n"; // 38: a log line ends a report
+    const std::vector<std::string> want = {
+        R"J({"type":"log","line":1,"date":"03/02","time":"08:15:40","logger":"ppdet.engine","level":"INFO","message":"Epoch: [1] [40/90] loss: 6.5123 eta: 0:10:02"})J",
+        R"J({"type":"train_step","line":1,"epoch":1,"iter":40,"iters":90,"eta_s":602,"metrics":{"loss":6.5123},"units":{}})J",
+        R"J({"type":"table","line":2,"title":"Device Summary","time_unit":null,"place":null,"merged":null})J",
+        R"J({"type":"table_row","line":6,"table":"Device Summary","thread":null,"depth":0,"name":"CPU(Process)","cells":{"Utilization (%)":83.2}})J",
+        R"J({"type":"log","line":8,"date":"2021-03-14","time":"09:30:12,001","logger":null,"level":"INFO","message":"Save model to ckpt/yolo_tiny_demo/model_final"})J",
+        R"J({"type":"log","line":9,"date":"2021-03-14","time":"09:26:53,108","logger":null,"level":"INFO","message":"Epoch:3: iter: 120, lr: 0.010000, 'loss_cls': '0.412300', 'loss': 'nan', eta: 1 day, 2:03:04, batch_cost: 0.61250 sec, ips: 13.06122 images/sec"})J",
+        R"J({"type":"train_step","line":9,"epoch":3,"iter":120,"iters":null,"eta_s":93784,"metrics":{"lr":0.01,"loss_cls":0.4123,"loss":null,"batch_cost":0.6125,"ips":13.06122},"units":{"batch_cost":"sec","ips":"images/sec"}})J",
+        R"J({"type":"log","line":10,"date":"2021-03-14","time":"09:30:11,540","logger":null,"level":"WARNING","message":"iter: 140, lr: 0.010000, 'loss': '0.388100', time: 0.733, eta: 0:41:20"})J",
+        R"J({"type":"train_step","line":10,"epoch":null,"iter":140,"iters":null,"eta_s":2480,"metrics":{"lr":0.01,"loss":0.3881,"time":0.733},"units":{}})J",
+        R"J({"type":"table","line":11,"title":"Profiling Report","time_unit":"ms","place":"All","merged":true})J",
+        R"J({"type":"total","line":18,"table":"Profiling Report","kind":"Total time","cells":{"Total time":42.1875}})J",
+        R"J({"type":"table_row","line":19,"table":"Profiling Report","thread":null,"depth":1,"name":"Computation time","cells":{"Total":30.5,"Ratio":72.2963}})J",
+        R"J({"type":"table_row","line":20,"table":"Profiling Report","thread":null,"depth":1,"name":"Framework overhead","cells":{"Total":null,"Ratio":null}})J",
+        R"J({"type":"table","line":22,"title":"GpuMemCpy Summary","time_unit":"ms","place":"All","merged":true})J",
+        R"J({"type":"table_row","line":24,"table":"GpuMemCpy Summary","thread":null,"depth":0,"name":"GpuMemcpy","cells":{"Calls":6,"Total":0.5125,"Ratio":1.21481}})J",
+        R"J({"type":"table","line":26,"title":"Event Summary","time_unit":"ms","place":"All","merged":true})J",
+        R"J({"type":"table_row","line":29,"table":"Event Summary","thread":null,"depth":1,"name":"matmul_v2/GpuMemcpyAsync","cells":{"Calls":4,"Total":0.25,"CPU Time (Ratio)":[0.2,0.8],"GPU Time (Ratio)":[0.05,0.2],"Min.":0.05,"Max.":0.08,"Ave.":0.0625,"Ratio.":0.00592593}})J",
+        R"J({"type":"table_row","line":30,"table":"Event Summary","thread":null,"depth":0,"name":"conv2d","cells":{"Calls":3,"Total":123456.5,"CPU Time (Ratio)":[123456.5,1.0],"GPU Time (Ratio)":[0.0,null],"Min.":1.5,"Max.":2.5,"Ave.":2.0,"Ratio.":0.5}})J",
+        R"J({"type":"text","line":31,"text":"fill_constant                    2"})J",
+        R"J({"type":"table","line":33,"title":"Profiling Report","time_unit":"ms","place":"CPU","merged":false})J",
+        R"J({"type":"table_row","line":37,"table":"Profiling Report","thread":"thread2","depth":0,"name":"conv2d_grad","cells":{"Calls":48,"Total":96.512,"Min.":1.7312,"Max.":2.9045,"Ave.":2.01067}})J",
+        R"J({"type":"log","line":38,"date":"03/02","time":"08:15:41","logger":"ppdet.engine","level":"INFO","message":"done"})J",
+    };
+    CHECK(ndjson_lines(input) == want);
+    // the same input under any chunking, down to 1 byte
+    logscan::test::check_chunk_invariance(input, run_chunks);
+}
+
+TEST_CASE("paddle_log::indented tables keep their indent apart, and a line outside the indent ends them") {
+    // formats.md section 4: a table has the indent of its opening line; a non-blank line that
+    // does not start with it ends the table; a `text` record keeps its whole line
+    const std::vector<std::string> got = ndjson_lines("    ----------Device Summary----------\n"
+                                                      "\n"
+                                                      "    Time unit: s\n"
+                                                      "    ---------------  ----------------\n"
+                                                      "    Device           Utilization (%)\n"
+                                                      "    ---------------  ----------------\n"
+                                                      "    CPU(Process)     -nan\n"
+                                                      "      GPU0           50.00   \n"
+                                                      "  not in the table\n"
+                                                      "    GPU1           40.00\n");
+    const std::vector<std::string> want = {
+        R"J({"type":"table","line":1,"title":"Device Summary","time_unit":"s","place":null,"merged":null})J",
+        R"J({"type":"table_row","line":7,"table":"Device Summary","thread":null,"depth":0,"name":"CPU(Process)","cells":{"Utilization (%)":null}})J",
+        R"J({"type":"table_row","line":8,"table":"Device Summary","thread":null,"depth":1,"name":"GPU0","cells":{"Utilization (%)":50.0}})J",
+        R"J({"type":"text","line":9,"text":"  not in the table"})J",
+        R"J({"type":"text","line":10,"text":"    GPU1           40.00"})J",
+    };
+    CHECK(got == want);
 }

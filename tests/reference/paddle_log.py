@@ -3,49 +3,98 @@
 # An independent reference for the paddle-log format, written from formats.md section 4 and
 # the table semantics documented in include/logscan/table.hpp (rule_table, pipe_table) with
 # Python's re (it shares no code with the C++ module): prints the records of FILE as NDJSON.
+# The forms added later (indented logs and tables, the `YYYY-MM-DD HH:MM:SS,mmm-LEVEL:` log
+# form, the `[Epoch:E: ]iter: I, ...` train_step form and quoted keys, non-finite numbers,
+# the legacy fluid `Profiling Report`) are written from the text of formats.md section 4 and
+# its common rules alone.
 # All matching is on bytes with ASCII semantics; table column positions count UTF-8 code
 # points (a lead byte and the continuation bytes after it), as Paddle pads with str.format.
-# Strings are decoded (UTF-8, invalid bytes as U+FFFD) only on output. Choices where the
-# contract is silent: a `---Thread: NAME---` line is never a title (outside a table's rows it
-# is an ordinary line); a pipe table is read only right after a `Perf Summary` title and the
-# region ends with it; a title's `table` record waits for its first header (or the region's
-# end, a log line) so that a `Time unit: X` note can fill time_unit, and the other notes seen
-# meanwhile follow it; a table without a title has table null.
+# Strings are decoded (UTF-8, invalid bytes as U+FFFD) only on output. A line is read with
+# its trailing spaces and tabs removed (a `text` record keeps the rest, indent included).
+# Choices where the contract is silent:
+# - a `---Thread: NAME---` line is never a title (outside a table's rows it is an ordinary
+#   line); a pipe table is read only right after a `Perf Summary` title and the region ends
+#   with it;
+# - a title's `table` record waits for its first header (or the region's end) so that a
+#   `Time unit: X` note can fill time_unit, and the other notes seen meanwhile follow it;
+# - every table opens with a title or a legacy banner: a rule line outside a table is `text`;
+# - a title or a legacy banner is recognised after any leading spaces, also inside an open
+#   table (it ends that table and opens its own, with its own indent); `---Thread: NAME---`
+#   banners, rule lines, section banners, `Time unit` and the report's other lines are read
+#   at the table's indent only;
+# - legacy report: the banner's `table` record is emitted at the first line after it that is
+#   neither blank nor one of the four structural lines (Note!, Place, Time unit, Sorted by),
+#   or at the report's end, with the values those lines gave; a section banner's record at
+#   its own line, with the values as they stand (`merged` never goes back to false). A
+#   structural line after that changes the values of later section banners' records only.
+#   The Note line is the exact text `Note! This Report merge all thread info into one.`,
+#   `Place: X` takes the rest of the line, `Time unit: X` one word; `Sorted by ...` is any
+#   line starting with `Sorted by `. An overhead row's NAME must hold a non-space; a pair is
+#   `K: V` with one space after the colon. Event rows: NAME is the first C bytes (C the
+#   header's `Calls` column: the report is padded by C++'s setw, which counts bytes); an empty NAME is allowed; `threadN::OP` needs a non-empty OP.
+# - train_step: a value's quotes are removed when it starts and ends with `'`; a non-finite
+#   number followed by a unit word gives metrics[key] null and units[key] the word; an `eta`
+#   value that is no duration leaves eta_s null; `iter: I` with nothing after it (no `, `) is
+#   no train_step, nor is `Epoch: [E] [I/N]` alone. Only the seven words of the common rules
+#   (any case) are non-finite numbers (`+nan` and `+infinity` are not).
 #   python3 paddle_log.py FILE            the records as NDJSON
 #   python3 paddle_log.py --count FILE    parse only; prints the number of records per type
 import json
 import re
 import sys
 
-LOG = re.compile(rb'\[(\d\d/\d\d) (\d\d:\d\d:\d\d)\] (\S+) (DEBUG|INFO|WARNING|ERROR|CRITICAL): (.*)', re.S)
+LEVELS = rb'(DEBUG|INFO|WARNING|ERROR|CRITICAL)'
+# (a line is read without its trailing spaces: `LEVEL: ` with nothing after it is an empty message)
+LOG = re.compile(rb'\[(\d\d/\d\d) (\d\d:\d\d:\d\d)\] (\S+) ' + LEVELS + rb':(?: (.*))?', re.S)
+LOG_OLD = re.compile(rb'(\d\d\d\d-\d\d-\d\d) (\d\d:\d\d:\d\d,\d\d\d)-' + LEVELS + rb':(?: (.*))?', re.S)
 EPOCH = re.compile(rb'Epoch: \[(\d+)\] \[ *(\d+)/(\d+)\] (.*)', re.S)
-KEY = re.compile(rb'(?:^|(?<= ))([A-Za-z0-9_]+): ')
+ITER = re.compile(rb'(?:Epoch:(\d+): )?iter: (\d+), (.*)', re.S)
+KEY = re.compile(rb"(?:^|(?<=[ ,]))(?:'([A-Za-z0-9_]+)'|([A-Za-z0-9_]+)): ")
 ETA = re.compile(rb'(?:(\d+) days?, )?(\d+):(\d\d):(\d\d)')
 METRIC = re.compile(rb'(\S+)(?: (\S+))?')
 TIME_UNIT = re.compile(rb'Time [Uu]nit: ([^,\s]+)(?:,.*)?', re.S)
 NUMBER = re.compile(rb'[+-]?(?:[1-9][0-9]{0,2}(?:,[0-9]{3})+|[0-9]+)(\.[0-9]+)?([eE][+-]?[0-9]+)?')
+NON_FINITE = {b'nan', b'-nan', b'inf', b'-inf', b'+inf', b'infinity', b'-infinity'}
+# legacy fluid profiler report
+LEGACY_BANNER = re.compile(rb'-+> +([A-Za-z].*?) +<-+')
+SECTION_BANNER = re.compile(rb'-+ +([A-Za-z].*?) +-+')
+MERGED_NOTE = b'Note! This Report merge all thread info into one.'
+PLACE = re.compile(rb'Place: (\S.*)')
+LEGACY_TIME_UNIT = re.compile(rb'Time unit: (\S+)')
+TOTAL_TIME = re.compile(rb'Total time: (\S+)')
+PAIRS = re.compile(rb'[A-Za-z]+: \S+(?: +[A-Za-z]+: \S+)*')
+PAIR = re.compile(rb'([A-Za-z]+): (\S+)')
+EVENT_COLUMNS = {b'Total', b'CPU Time (Ratio)', b'GPU Time (Ratio)', b'Min.', b'Max.', b'Ave.', b'Ratio.'}
+X_R = re.compile(rb'([^ (]+) \(([^ )]+)\)')
+TOKEN = re.compile(rb'[^ ]+')
+THREAD_NAME = re.compile(rb'(thread[0-9]+)::(.+)', re.S)
 SPACES = b' \t'
+NOT_A_NUMBER = object()
 
 
 def s(b):
     return b.decode('utf-8', 'replace')
 
 
-def number(b):
-    """The number the whole text b spells, or None."""
+def num(b):
+    """The number the whole text b spells (None for a non-finite one), or NOT_A_NUMBER."""
     m = NUMBER.fullmatch(b)
     if not m:
-        return None
+        return None if b.lower() in NON_FINITE else NOT_A_NUMBER
     t = b.replace(b',', b'').decode('ascii')
     return float(t) if (m.group(1) or m.group(2)) else int(t)
 
 
+def is_number(b):
+    return num(b) is not NOT_A_NUMBER
+
+
 def scalar(b):
-    """`-` -> None, a number -> the number, else the string."""
+    """`-` -> None, a number -> the number (None when non-finite), else the string."""
     if b == b'-':
         return None
-    v = number(b)
-    return s(b) if v is None else v
+    v = num(b)
+    return s(b) if v is NOT_A_NUMBER else v
 
 
 def value(b):
@@ -186,50 +235,134 @@ def is_pipe_separator(t):
 
 # --- records ---
 
-def log_records(n, m):
-    out = [dict(type='log', line=n, date=s(m[1]), time=s(m[2]), logger=s(m[3]), level=s(m[4]), message=s(m[5]))]
-    e = EPOCH.fullmatch(m[5])
-    if not e:
-        return out
-    rest = e[4]
+def text(n, raw):
+    return dict(type='text', line=n, text=s(raw))
+
+
+def log_match(stripped):
+    """(date, time, logger or None, level, message) of a log line of either form, or None."""
+    if m := LOG.fullmatch(stripped):
+        return m[1], m[2], m[3], m[4], m[5] or b''
+    if m := LOG_OLD.fullmatch(stripped):
+        return m[1], m[2], None, m[3], m[4] or b''
+    return None
+
+
+def pairs(rest):
+    """eta_s, metrics, units of the `k: v` pairs of a train_step message's rest."""
     keys = list(KEY.finditer(rest))
     eta_s = None
     metrics, units = {}, {}
     for i, k in enumerate(keys):
-        v = rest[k.end():keys[i + 1].start() if i + 1 < len(keys) else len(rest)].rstrip(b' ')
+        v = rest[k.end():keys[i + 1].start() if i + 1 < len(keys) else len(rest)].strip(b' ')
         if v.endswith(b','):
-            v = v[:-1]
-        key = s(k[1])
+            v = v[:-1].rstrip(b' ')
+        if len(v) >= 2 and v[:1] == b"'" and v[-1:] == b"'":
+            v = v[1:-1]
+        key = s(k[1] if k[1] is not None else k[2])
         if key == 'eta':
             d = ETA.fullmatch(v)
             eta_s = None if not d else \
                 int(d[1] or 0) * 86400 + int(d[2]) * 3600 + int(d[3]) * 60 + int(d[4])
             continue
         mv = METRIC.fullmatch(v)
-        num = number(mv[1]) if mv else None
-        if num is None:
-            metrics[key] = s(v)
-            continue
-        metrics[key] = num
+        x = num(mv[1]) if mv else NOT_A_NUMBER
+        if x is NOT_A_NUMBER:
+            continue  # a pair whose value is no number yields nothing
+        metrics[key] = x
         if mv[2] is not None:
             units[key] = s(mv[2])
-    out.append(dict(type='train_step', line=n, epoch=int(e[1]), iter=int(e[2]), iters=int(e[3]), eta_s=eta_s,
+    return eta_s, metrics, units
+
+
+def log_records(n, lm):
+    date, time, logger, level, message = lm
+    out = [dict(type='log', line=n, date=s(date), time=s(time), logger=None if logger is None else s(logger),
+                level=s(level), message=s(message))]
+    if e := EPOCH.fullmatch(message):
+        epoch, it, iters, rest = int(e[1]), int(e[2]), int(e[3]), e[4]
+    elif e := ITER.fullmatch(message):
+        epoch, it, iters, rest = None if e[1] is None else int(e[1]), int(e[2]), None, e[3]
+    else:
+        return out
+    eta_s, metrics, units = pairs(rest)
+    out.append(dict(type='train_step', line=n, epoch=epoch, iter=it, iters=iters, eta_s=eta_s,
                     metrics=metrics, units=units))
     return out
 
 
+def split_wide(t):
+    """The cells of t split at runs of two or more spaces, with their code-point starts."""
+    pos = unit_starts(t)
+    index = {b: k for k, b in enumerate(pos)}
+    out = []
+    for m in re.finditer(rb'[^ ]+(?: [^ ]+)*', t):
+        out.append((index.get(m.start(), len(pos)), m[0]))
+    return out
+
+
+def event_header(t):
+    """The keys of the columns after `Event` and the code-point column of `Calls`, or None."""
+    cells = split_wide(t)
+    if len(cells) < 2 or cells[0] != (0, b'Event') or cells[1][1] != b'Calls':
+        return None
+    if not all(c in EVENT_COLUMNS for _, c in cells[2:]):
+        return None
+    return [s(c) for _, c in cells[1:]], cells[1][0]
+
+
+def overhead_row(t):
+    """(NAME, [(K, V)]) of an overhead or memcpy row's shape (V as printed), or None."""
+    first = len(t) - len(t.lstrip(b' '))
+    for m in re.finditer(rb'  +', t):
+        if m.start() <= first:
+            continue  # NAME holds a non-space
+        if PAIRS.fullmatch(t, m.end()):
+            return t[:m.start()], PAIR.findall(t, m.end())
+    return None
+
+
+def event_cells(rest):
+    """The cells of an event row after its NAME: ('xr', X, R, as printed) or ('plain', text)."""
+    out = []
+    p, n = 0, len(rest)
+    while True:
+        while p < n and rest[p] == 0x20:
+            p += 1
+        if p == n:
+            return out
+        if m := X_R.match(rest, p):
+            out.append(('xr', m[1], m[2], m[0]))
+        else:
+            m = TOKEN.match(rest, p)
+            out.append(('plain', m[0]))
+        p = m.end()
+
+
+def depth_of(name):
+    indent = len(name) - len(name.lstrip(b' '))
+    return 0 if indent == len(name) else indent // 2
+
+
 class Parser:
-    # states: idle, titled, want_header, want_header_rule, body, after_rows, trailer, pipe
+    # states: idle; profiler summaries: titled, want_header, want_header_rule, body, after_rows,
+    # trailer, pipe; legacy report: report (before the event table's header), events (after it)
     def __init__(self):
         self.out = []
         self.state = 'idle'
+        self.indent = b''      # the open table's indent (the leading spaces of its title/banner)
         self.title = None      # the current title (bytes) or None
         self.pending = None    # [line, title, time_unit, notes] until the title's record is due
         self.spans = []
         self.keys = []         # header keys of columns 1.. (str)
         self.thread = None
-        self.held = None       # (line, text) of a header candidate
+        self.held = None       # (line, text at the indent, whole line) of a header candidate
         self.pipe_keys = None  # pipe table header keys of columns 1.., None before the header
+        # legacy report
+        self.report = None     # {'time_unit','place','merged'} of the open report
+        self.waiting = None    # the banner's table record until the report's values are known
+        self.event_keys = None
+        self.calls_col = 0
 
     # -- title and notes --
     def resolve(self):
@@ -237,39 +370,43 @@ class Parser:
             return
         n, title, unit, notes = self.pending
         self.pending = None
-        self.out.append(dict(type='table', line=n, title=s(title), time_unit=unit))
+        self.out.append(dict(type='table', line=n, title=s(title), time_unit=unit, place=None, merged=None))
         self.out.extend(notes)
 
-    def note(self, n, t):
+    def note(self, n, t, raw):
         if self.pending is not None:
             if self.pending[2] is None and (m := TIME_UNIT.fullmatch(t)):
                 self.pending[2] = s(m[1])
                 return
-            self.pending[3].append(dict(type='text', line=n, text=s(t)))
+            self.pending[3].append(text(n, raw))
             return
-        self.out.append(dict(type='text', line=n, text=s(t)))
+        self.out.append(text(n, raw))
 
-    def start_title(self, n, title):
+    def start_title(self, n, title, indent):
         self.resolve()
         self.title = title
+        self.indent = indent
         self.pending = [n, title, None, []]
         self.state = 'titled'
 
     def end(self):
         self.resolve()
+        self.release()
         self.state = 'idle'
         self.title = None
+        self.indent = b''
+        self.report = None
 
     def close(self):
-        """Ends the table region (a log line, a new title, the end of input)."""
+        """Ends the table region (a log line, a new title or banner, a line off the indent, the end)."""
         if self.state == 'want_header_rule':
             self.note(*self.held)
         if self.state != 'idle':
             self.end()
 
-    def retitle(self, n, title):
+    def retitle(self, n, title, indent):
         self.close()
-        self.start_title(n, title)
+        self.start_title(n, title, indent)
 
     # -- rule tables --
     def open(self, t):
@@ -286,14 +423,12 @@ class Parser:
         self.state = 'body'
         self.resolve()
 
-    def row(self, n, t):
+    def row(self, n, t, raw):
         cells = cut(t, self.spans)
         if is_binary(t) or not any(c.strip(SPACES) for c in cells[1:]):
-            self.note(n, t)  # binary, or no cell past the name: text, and the rows go on
+            self.note(n, t, raw)  # binary, or no cell past the name: text, and the rows go on
             return
         first = cells[0]
-        indent = len(first) - len(first.lstrip(b' '))
-        depth = 0 if indent == len(first) else indent // 2
         got = {}
         for key, c in zip(self.keys, cells[1:]):
             c = c.strip(SPACES)
@@ -301,24 +436,24 @@ class Parser:
                 got[key] = value(c)
         self.resolve()
         self.out.append(dict(type='table_row', line=n, table=None if self.title is None else s(self.title),
-                             thread=None if self.thread is None else s(self.thread), depth=depth,
+                             thread=None if self.thread is None else s(self.thread), depth=depth_of(first),
                              name=s(first.strip(SPACES)), cells=got))
 
-    def trailer(self, n, t):
+    def trailer(self, n, t, raw, title, lead):
         if is_dash_line(t):
             self.end()
-        elif (title := title_of(t)) is not None:
-            self.retitle(n, title)
+        elif title is not None:
+            self.retitle(n, title, lead)
         elif t:
-            self.note(n, t)
+            self.note(n, t, raw)
 
     # -- pipe tables --
-    def pipe(self, n, t):
+    def pipe(self, n, t, raw):
         if is_pipe_separator(t):
             return
         cells = pipe_cells(t)
         if self.pipe_keys is not None and (is_binary(t) or not any(c.strip(SPACES) for c in cells[1:])):
-            self.note(n, t)
+            self.note(n, t, raw)
             return
         if self.pipe_keys is None:
             self.pipe_keys = [s(c.strip(SPACES)) for c in cells[1:]]
@@ -332,32 +467,139 @@ class Parser:
         self.out.append(dict(type='table_row', line=n, table=s(self.title), thread=None, depth=0,
                              name=s(cells[0].strip(SPACES)) if cells else '', cells=got))
 
-    # -- one line --
-    def feed(self, n, t):
-        if m := LOG.fullmatch(t):
-            self.close()
-            self.out.extend(log_records(n, m))
+    # -- legacy report --
+    def emit(self, rec):
+        self.release()
+        self.out.append(rec)
+
+    def report_table(self, n, title):
+        rep = self.report
+        return dict(type='table', line=n, title=s(title), time_unit=rep['time_unit'], place=rep['place'],
+                    merged=rep['merged'])
+
+    def release(self):
+        """The banner's table record, with the values the report's lines gave so far."""
+        if self.waiting is None:
             return
+        n, title = self.waiting
+        self.waiting = None
+        self.out.append(self.report_table(n, title))
+
+    def open_report(self, n, title, indent):
+        self.state = 'report'
+        self.indent = indent
+        self.title = title
+        self.report = dict(time_unit=None, place=None, merged=False)
+        self.waiting = (n, title)
+
+    def report_line(self, n, t, raw, title):
+        if not t:
+            if self.state == 'events':
+                self.end()  # a blank line after the event table's header ends the report
+            return
+        if m := SECTION_BANNER.fullmatch(t):
+            self.title = m[1]
+            self.emit(self.report_table(n, m[1]))
+            self.state = 'report'
+            return
+        if title is not None:  # a profiler summary title ends the report
+            self.close()
+            self.start_title(n, title, raw[:len(raw) - len(raw.lstrip(b' '))])
+            return
+        if is_binary(t):
+            self.emit(text(n, raw))
+            return
+        if self.state == 'events':
+            self.event_row(n, t, raw)
+            return
+        rep = self.report
+        if t == MERGED_NOTE:
+            rep['merged'] = True
+        elif m := PLACE.fullmatch(t):
+            rep['place'] = s(m[1])
+        elif m := LEGACY_TIME_UNIT.fullmatch(t):
+            rep['time_unit'] = s(m[1])
+        elif t.startswith(b'Sorted by '):
+            pass
+        elif (m := TOTAL_TIME.fullmatch(t)) and is_number(m[1]):
+            self.emit(dict(type='total', line=n, table=s(self.title), kind='Total time',
+                           cells={'Total time': num(m[1])}))
+        elif h := event_header(t):
+            self.release()
+            self.event_keys, self.calls_col = h
+            self.state = 'events'
+        elif o := overhead_row(t):
+            name, kv = o
+            cells = {}
+            for k, v in kv:
+                x = num(v[:-1] if v.endswith(b'%') else v)
+                if x is NOT_A_NUMBER:
+                    self.emit(text(n, raw))  # the shape with a V that is no number
+                    return
+                cells[s(k)] = x
+            self.emit(dict(type='table_row', line=n, table=s(self.title), thread=None, depth=depth_of(name),
+                           name=s(name.strip(b' ')), cells=cells))
+        else:
+            self.emit(text(n, raw))
+
+    def event_row(self, n, t, raw):
+        cut_at = min(self.calls_col, len(t))  # (setw pads bytes)
+        name, rest = t[:cut_at], t[cut_at:]
+        cells = event_cells(rest)
+        if len(cells) != len(self.event_keys):
+            self.emit(text(n, raw))  # a row cut short (or one cell too many)
+            return
+        got = {}
+        for key, c in zip(self.event_keys, cells):
+            if c[0] == 'xr':
+                x, r = num(c[1]), num(c[2])
+                got[key] = s(c[3]) if x is NOT_A_NUMBER or r is NOT_A_NUMBER else [x, r]
+            else:
+                got[key] = scalar(c[1])
+        op = name.strip(b' ')
+        thread = None
+        if m := THREAD_NAME.fullmatch(op):
+            thread, op = s(m[1]), m[2]
+        self.emit(dict(type='table_row', line=n, table=s(self.title), thread=thread, depth=depth_of(name),
+                       name=s(op), cells=got))
+
+    # -- one line --
+    def feed(self, n, raw):
+        stripped = raw.lstrip(b' ')
+        lead = raw[:len(raw) - len(stripped)]
+        if lm := log_match(stripped):
+            self.close()
+            self.out.extend(log_records(n, lm))
+            return
+        if self.state != 'idle' and raw and not raw.startswith(self.indent):
+            self.close()  # off the table's indent: the table ends, the line is read anew
+        t = raw[len(self.indent):] if self.state != 'idle' else raw
+        if m := LEGACY_BANNER.fullmatch(stripped):
+            self.close()
+            self.open_report(n, m[1], lead)
+            return
+        title = title_of(stripped)
         st = self.state
+        if st in ('report', 'events'):
+            self.report_line(n, t, raw, title)
+            return
         if st == 'pipe':
             if t[:1] == b'|':
-                self.pipe(n, t)
+                self.pipe(n, t, raw)
                 return
             self.end()
             st = 'idle'
+            t = raw
         if st == 'idle':
-            if (title := title_of(t)) is not None:
-                self.start_title(n, title)
-            elif is_rule_line(t):
-                self.title = None
-                self.open(t)
-            elif t:
-                self.out.append(dict(type='text', line=n, text=s(t)))
+            if title is not None:
+                self.start_title(n, title, lead)
+            elif raw:
+                self.out.append(text(n, raw))  # a rule line outside a table included
         elif st == 'titled':
             if is_rule_line(t):
                 self.open(t)
-            elif (title := title_of(t)) is not None:
-                self.start_title(n, title)
+            elif title is not None:
+                self.start_title(n, title, lead)
             elif is_dash_line(t):
                 self.end()
             elif not t:
@@ -365,14 +607,14 @@ class Parser:
             elif t[:1] == b'|' and self.title == b'Perf Summary':
                 self.state = 'pipe'
                 self.pipe_keys = None
-                self.pipe(n, t)
+                self.pipe(n, t, raw)
             else:
-                self.note(n, t)
+                self.note(n, t, raw)
         elif st == 'want_header':
             if t and is_binary(t):
-                self.note(n, t)  # the header is still due
+                self.note(n, t, raw)  # the header is still due
             elif t:
-                self.held = (n, t)
+                self.held = (n, t, raw)
                 self.state = 'want_header_rule'
         elif st == 'want_header_rule':
             if is_rule_line(t):
@@ -380,7 +622,7 @@ class Parser:
             else:
                 self.note(*self.held)  # not a header after all
                 self.state = 'trailer'
-                self.trailer(n, t)
+                self.trailer(n, t, raw, title, lead)
         elif st == 'body':
             if self.same_geometry(t):
                 self.state = 'after_rows'
@@ -388,12 +630,12 @@ class Parser:
                 self.end()
             elif (name := banner_name(t)) is not None:
                 self.thread = name
-            elif (title := title_of(t)) is not None:
-                self.retitle(n, title)
+            elif title is not None:
+                self.retitle(n, title, lead)
             elif not t:
                 self.end()  # rows without a closing rule
             else:
-                self.row(n, t)
+                self.row(n, t, raw)
         elif st == 'after_rows':
             if not t or self.same_geometry(t):
                 pass
@@ -402,15 +644,15 @@ class Parser:
             elif (name := banner_name(t)) is not None:
                 self.thread = name
                 self.state = 'body'
-            elif (title := title_of(t)) is not None:
-                self.retitle(n, title)
+            elif title is not None:
+                self.retitle(n, title, lead)
             elif is_binary(t):
-                self.note(n, t)
+                self.note(n, t, raw)
             else:
-                self.held = (n, t)  # a new section's header, or a note
+                self.held = (n, t, raw)  # a new section's header, or a note
                 self.state = 'want_header_rule'
         else:  # trailer: notes after a table, up to a lone dash line or the next title
-            self.trailer(n, t)
+            self.trailer(n, t, raw, title, lead)
 
     def finish(self):
         self.close()

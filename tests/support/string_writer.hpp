@@ -7,6 +7,7 @@
 
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace logscan::test {
 
@@ -18,6 +19,25 @@ struct string_sink {
     }
 };
 using string_writer = logscan::ndjson_writer<string_sink>;
+
+// Every record of `input` as the command's NDJSON, one string per record, through a format's
+// `ndjson_visitor` and `parse`; `ok` says whether the parse returned no error.
+template <template <class> class NdjsonVisitor, class Parse>
+std::vector<std::string> ndjson_lines(std::string_view input, const Parse& parse, bool& ok) {
+    std::string out;
+    char buf[4096];
+    string_writer w{string_sink{&out}, buf};
+    NdjsonVisitor<string_writer> v{w};
+    ok = parse(input, v).ok();
+    w.flush();
+    std::vector<std::string> lines;
+    for (std::size_t b = 0; b < out.size();) {
+        const std::size_t e = out.find('\n', b);
+        lines.push_back(out.substr(b, e - b));
+        b = e + 1;
+    }
+    return lines;
+}
 
 } // namespace logscan::test
 

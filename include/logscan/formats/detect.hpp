@@ -19,8 +19,11 @@
 ///   function records (`forward`/`backward`, then `NIN NOUT`);
 /// - `tvm-profile`: `Evaluate vm inference cost of ...`, `Mean ... time (std dev): ...` and
 ///   report header lines (`Name  ...  Duration (us) ...`);
-/// - `paddle-log`: `[MM/DD HH:MM:SS] LOGGER LEVEL: ...` lines and profiler titles
-///   (`---...Summary---`, `===Perf Summary===`);
+/// - `paddle-log`: log lines of either form (`[MM/DD HH:MM:SS] LOGGER LEVEL: ...`, and
+///   `YYYY-MM-DD HH:MM:SS,mmm-LEVEL: ...`: Python logging's `asctime` joined to the level by
+///   a `-`, as older PaddleDetection prints it; a `... - INFO - ...` log is not one), profiler
+///   titles (`---...Summary---`, `===Perf Summary===`) and legacy report banners
+///   (`---->  Profiling Report  <----`), each possibly indented;
 /// - `megengine-log`: `[DD HH:MM:SS N@FILE:LOGGER] ...` lines, colour sequences allowed.
 /// Lines that are none of these (warnings, a shell command, compiler debug prints) count for
 /// nothing, so a file that starts with some is still recognised by the lines that follow.

@@ -1,17 +1,19 @@
 // SPDX-License-Identifier: MIT
 /// \file formats/paddle_log.hpp
 /// The `paddle-log` format: a PaddleDetection training log, with the summary tables of the
-/// Paddle profiler (the record contract is formats.md, section 4). Built from the toolkit's
-/// parts only: line framing, one rule for the log line with a sub-rule for training steps,
-/// `rule_table` for the profiler's tables, `pipe_table` for its Perf Summary, and
-/// `line_router` to share lines between them.
+/// Paddle profiler and the legacy fluid profiler's report (the record contract is
+/// formats.md, section 4, every generation it lists). Built from the toolkit's parts: line
+/// framing, rules for the two log forms with sub-rules for the two training-step forms,
+/// `rule_table` for the profiler's tables, `pipe_table` for its Perf Summary, a reader of the
+/// legacy report, each table reader in an `indented_table`, and `line_router` to share lines
+/// between them.
 ///
 /// \code
 /// #include <logscan/formats/paddle_log.hpp>             // (also in the umbrella <logscan.hpp>)
 /// struct curve {                                         // every callback is optional
 ///     void on_train_step(const logscan::paddle_log::train_step& s) {
 ///         for (const auto& m : s.metrics())
-///             if (m.key == "loss") use(s.iter, m.number().value);
+///             if (m.key == "loss") use(s.step(), m.number().value);   // NaN for a `nan` loss
 ///     }
 /// };
 /// curve v;
@@ -23,34 +25,50 @@
 /// Events (records are views into the current line or the readers' buffers, valid during
 /// the call):
 /// \code
-/// void on_log(const paddle_log::log&);               // [MM/DD HH:MM:SS] LOGGER LEVEL: MESSAGE
-/// void on_train_step(const paddle_log::train_step&); // after the log record of an `Epoch: [E] [I/N] ...` line
-/// void on_table(const paddle_log::table&);           // a profiler table's title line
-/// void on_table_row(const paddle_log::table_row&);   // each row of a profiler table or of the Perf Summary
-/// void on_text(const logscan::line&);                // any other non-blank line, trailing spaces removed
+/// void on_log(const paddle_log::log&);               // [MM/DD HH:MM:SS] LOGGER LEVEL: MESSAGE, or YYYY-MM-DD HH:MM:SS,mmm-LEVEL: MESSAGE
+/// void on_train_step(const paddle_log::train_step&); // after the log record of an `Epoch: [E] [I/N] ...` or `[Epoch:E: ]iter: I, ...` message
+/// void on_table(const paddle_log::table&);           // a profiler table's title line; a legacy report's banner or section banner
+/// void on_table_row(const paddle_log::table_row&);   // each row of a profiler table, of the Perf Summary, of a legacy report
+/// void on_total(const paddle_log::total&);           // a legacy report's `Total time: X`
+/// void on_text(const logscan::line&);                // any other non-blank line, trailing spaces removed, indent kept
 /// void on_error(const logscan::error&);              // a line too long; a table too wide
 /// \endcode
 ///
-/// LEVEL is one of `DEBUG INFO WARNING ERROR CRITICAL`; LOGGER has no spaces. A training
-/// step's message is `Epoch: [E] [I/N]` and pairs `KEY: VALUE` (KEY of letters, digits and
-/// `_`, at the start or after a space; VALUE up to the next key, a trailing `,` removed). A
-/// VALUE that is a number, optionally followed by one unit word (`8.49 images/s`), is a
-/// number; `eta` is a duration (`5:05:37`, `1 day, 2:03:04`, `67 days, 10:28:48`) given as
-/// `eta_s`.
+/// LEVEL is one of `DEBUG INFO WARNING ERROR CRITICAL`; LOGGER has no spaces. A log line may
+/// be indented (a log pasted from a notebook): the indent is part of no field. A training
+/// step's message is `Epoch: [E] [I/N]` and pairs `KEY: VALUE`, or the older `[Epoch:E: ]iter:
+/// I, ` and pairs separated by `, ` (no `iters`; `epoch` only with its prefix). A KEY (letters,
+/// digits and `_`, possibly in single quotes) stands at the start or after a space or a `,`;
+/// its VALUE runs up to the next key, a trailing `,` and then single quotes removed. A VALUE
+/// that is a number, optionally followed by one unit word (`8.49 images/s`), is a metric (a
+/// non-finite one, `nan`, is null in `metrics`); `eta` is a duration (`5:05:37`, `1 day,
+/// 2:03:04`) given as `eta_s`; any other value yields no metric (`metric_range` still walks it).
 ///
 /// Tables: a title line (`---Operator Summary---`, `===Perf Summary===`) yields `table`; its
 /// `time_unit` is read from a `Time unit: ms` / `Time Unit: s, IPS Unit: ...` note among the
 /// lines between the title and the table's first header (that note yields nothing; the
 /// `table` record waits for it, holding up to 8 other notes of up to 4 KiB in all, which
-/// then follow it as `text`). Rows are cut by the spans of the rule line, counted in code
-/// points (see `rule_table` in table.hpp); `thread` is the `NAME` of the last
+/// then follow it as `text`). Every table opens with a title (a bare rule line or a
+/// `---Thread: NAME---` banner outside one is text); a pipe table only after `Perf Summary`.
+/// A table has the indent of its title: that many spaces are set aside from its lines, and a
+/// non-blank line with less indent ends it. Rows are cut by the spans of the rule line,
+/// counted in code points (see `rule_table` in table.hpp); `thread` is the `NAME` of the last
 /// `---Thread: NAME---` banner of the table; `depth` is the name's indentation / 2. Rule
 /// lines, headers, banners, the pipe table's separator lines and a lone dash line closing a
 /// table are structure and yield nothing. A log line always is a log line, also right after
 /// a table.
 ///
-/// Allocation: the parser allocates its carry buffer and ANSI strip buffer once, at
-/// construction; the table readers keep headers in fixed buffers inside the parser; nothing
+/// The legacy report (`---->  Profiling Report  <----`): its `table` record carries the
+/// `Place:`, `Time unit:` and merge note lines after the banner (it is delivered at the first
+/// line that is none of those, so that they are known; lines after that change the section
+/// banners' records only); section banners (`----  Event Summary  ----`) yield `table`;
+/// `Total time: X` yields `total`; `NAME  K: V  K: V%` rows and the event table's rows (their
+/// NAME before the header's `Calls` column, `threadN::` split off into `thread`, `X (R)`
+/// cells as pairs: `table_row::legacy`) yield `table_row`; a blank line after the event
+/// header, a log line or a profiler title ends the report.
+///
+/// Allocation: the parser allocates its carry buffer once, at construction; the table
+/// readers keep headers, titles and held lines in fixed buffers inside the parser; nothing
 /// while parsing.
 #ifndef LOGSCAN_FORMATS_PADDLE_LOG_HPP_INCLUDED
 #define LOGSCAN_FORMATS_PADDLE_LOG_HPP_INCLUDED
@@ -74,25 +92,33 @@ namespace logscan::paddle_log {
 /// The format's name, as the command line and `detect` know it.
 inline constexpr std::string_view format_name = "paddle-log";
 
-/// `[09/20 12:00:35] ppdet.data.source.coco INFO: Load [25000 samples valid, ...]`.
+/// `[09/20 12:00:35] ppdet.data.source.coco INFO: Load [25000 samples valid, ...]`, or the
+/// older `2021-03-14 09:30:12,001-INFO: Save model to ...`.
 struct log {
-    std::uint64_t line;       ///< line number
-    std::string_view date;    ///< `09/20`
-    std::string_view time;    ///< `12:00:35`
-    std::string_view logger;  ///< `ppdet.data.source.coco`
-    std::string_view level;   ///< `DEBUG`, `INFO`, `WARNING`, `ERROR`, `CRITICAL`
-    std::string_view message; ///< the rest of the line
+    std::uint64_t line;                     ///< line number
+    std::string_view date;                  ///< `09/20`, `2021-03-14`
+    std::string_view time;                  ///< `12:00:35`, `09:30:12,001`
+    std::optional<std::string_view> logger; ///< `ppdet.data.source.coco`; none in the older form
+    std::string_view level;                 ///< `DEBUG`, `INFO`, `WARNING`, `ERROR`, `CRITICAL`
+    std::string_view message;               ///< the rest of the line
 };
 
 /// One `KEY: VALUE` pair of a training step.
 struct metric {
-    std::string_view key;   ///< `loss`, `ips`
-    std::string_view value; ///< the value's text: `0.922204`, `8.49 images/s`, `5:05:37`
+    std::string_view key;   ///< `loss`, `ips` (without the quotes of `'loss': `)
+    std::string_view value; ///< the value's text: `0.922204`, `8.49 images/s`, `5:05:37` (quotes removed)
     std::string_view unit;  ///< `images/s`, `MB`; empty without one (or when the value is no number)
-    std::string_view number_text; ///< the number's text (`8.49`), empty when the value is no number
-    /// The number (thousands separators allowed); `invalid_argument` when the value is none.
+    std::string_view number_text; ///< the number's text (`8.49`, `nan`), empty when the value is no number
+    bool finite = true;           ///< false for a non-finite number (`nan`, `-inf`: formats.md's common rules)
+    /// The number (thousands separators allowed; NaN or an infinity for a non-finite one);
+    /// `invalid_argument` when the value is none.
     value_result<double> number() const noexcept {
         if (number_text.empty()) return {0, value.data(), std::errc::invalid_argument};
+        if (!finite) {
+            double v = 0;
+            internal::non_finite_word(number_text, v);
+            return {v, number_text.data() + number_text.size(), std::errc{}};
+        }
         return parse_grouped<double>(number_text);
     }
 };
@@ -124,20 +150,22 @@ public:
     private:
         constexpr void load() noexcept {
             if (key_ == std::string_view::npos) return;
-            std::size_t colon = 0;
-            key_ = find_key(s_, key_, colon);
+            const found k = find_key(s_, key_);
+            key_ = k.start;
             if (key_ == std::string_view::npos) return;
-            std::size_t next_colon = 0;
-            next_ = find_key(s_, colon + 2, next_colon);
-            const std::string_view v = value_text(s_, colon, next_);
-            m_ = metric{s_.substr(key_, colon - key_), v, {}, {}};
+            next_ = find_key(s_, k.colon + 2).start;
+            const std::string_view v = value_text(s_, k.colon, next_);
+            m_ = metric{k.key, v, {}, {}, true};
             const std::size_t sp = v.find(' ');
             const std::string_view num = v.substr(0, sp);
             const std::string_view unit = sp == std::string_view::npos ? std::string_view{} : v.substr(sp + 1);
-            if (unit.find(' ') == std::string_view::npos && parse_grouped<double>(num).ok()) {
-                m_.number_text = num;
-                m_.unit = unit;
-            }
+            if (unit.find(' ') != std::string_view::npos) return;
+            double nf = 0;
+            if (parse_grouped<double>(num).ok()) m_.finite = true;
+            else if (internal::non_finite_word(num, nf)) m_.finite = false;
+            else return;
+            m_.number_text = num;
+            m_.unit = unit;
         }
         std::string_view s_{};
         std::size_t key_ = std::string_view::npos;
@@ -150,13 +178,10 @@ public:
     /// The value text of the first pair whose key is `key`, found by its keys alone (no value
     /// is converted on the way); none when no pair has that key.
     constexpr std::optional<std::string_view> value_of(std::string_view key) const noexcept {
-        std::size_t colon = 0;
-        for (std::size_t k = find_key(s_, 0, colon); k != std::string_view::npos;) {
-            std::size_t next_colon = 0;
-            const std::size_t next = find_key(s_, colon + 2, next_colon);
-            if (s_.substr(k, colon - k) == key) return value_text(s_, colon, next);
+        for (found k = find_key(s_, 0); k.start != std::string_view::npos;) {
+            const found next = find_key(s_, k.colon + 2);
+            if (k.key == key) return value_text(s_, k.colon, next.start);
             k = next;
-            colon = next_colon;
         }
         return std::nullopt;
     }
@@ -165,24 +190,37 @@ private:
     static constexpr bool key_char(char c) noexcept {
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
     }
-    // The start of the first key of `s` at or after `from` (npos if none); `colon` its `: `.
-    static constexpr std::size_t find_key(std::string_view s, std::size_t from, std::size_t& colon) noexcept {
+    struct found {
+        std::size_t start = std::string_view::npos; // where the key starts, its opening quote included
+        std::size_t colon = 0;                      // its `: `
+        std::string_view key{};                     // the key without quotes
+    };
+    // The first key of `s` at or after `from`: `KEY: ` or `'KEY': `, at the start or after a
+    // space or a `,`.
+    static constexpr found find_key(std::string_view s, std::size_t from) noexcept {
         for (std::size_t q = s.find(": ", from); q != std::string_view::npos; q = s.find(": ", q + 1)) {
-            std::size_t k = q;
+            std::size_t end = q;
+            const bool quoted = end > from && s[end - 1] == '\'';
+            if (quoted) --end;
+            std::size_t k = end;
             while (k > from && key_char(s[k - 1])) --k;
-            if (k < q && (k == 0 || s[k - 1] == ' ')) {
-                colon = q;
-                return k;
+            if (k == end) continue;
+            std::size_t start = k;
+            if (quoted) {
+                if (k == from || s[k - 1] != '\'') continue;
+                start = k - 1;
             }
+            if (start == 0 || s[start - 1] == ' ' || s[start - 1] == ',') return found{start, q, s.substr(k, end - k)};
         }
-        return std::string_view::npos;
+        return found{};
     }
     // The value after the key whose `: ` is at `colon`, up to the next key (at `next`, or npos):
-    // spaces and a trailing `,` removed.
+    // spaces and a trailing `,` removed, then the single quotes around it.
     static constexpr std::string_view value_text(std::string_view s, std::size_t colon, std::size_t next) noexcept {
         std::string_view v = s.substr(colon + 2, (next == std::string_view::npos ? s.size() : next) - (colon + 2));
         v = internal::trim(v);
         if (!v.empty() && v.back() == ',') v = internal::trim_right(v.substr(0, v.size() - 1));
+        if (v.size() >= 2 && v.front() == '\'' && v.back() == '\'') v = v.substr(1, v.size() - 2);
         return v;
     }
 
@@ -207,23 +245,38 @@ constexpr std::optional<std::uint64_t> eta_seconds(std::string_view v) noexcept 
     return ((days * 24 + h.value) * 60 + mi.value) * 60 + s.value;
 }
 
-/// `Epoch: [0] [    0/12500] learning_rate: 0.000000 loss: 0.922204 eta: 5:05:37 ...`.
+/// `Epoch: [0] [    0/12500] learning_rate: 0.000000 loss: 0.922204 eta: 5:05:37 ...`, or
+/// the older `Epoch:3: iter: 120, lr: 0.010000, 'loss': '0.412300', eta: 1 day, 2:03:04`.
 struct train_step {
     std::uint64_t line;                 ///< line number
-    std::uint64_t epoch;                ///< 0
+    std::optional<std::uint64_t> epoch; ///< 0; none in an older `iter: I, ...` line without `Epoch:E: `
     std::uint64_t iter;                 ///< 0
-    std::uint64_t iters;                ///< 12500
+    std::optional<std::uint64_t> iters; ///< 12500; none in the older form (not printed)
     std::optional<std::uint64_t> eta_s; ///< `eta` in seconds, none without a (readable) eta
     std::string_view pairs;             ///< the `KEY: VALUE ...` text
     /// Every pair but `eta`'s, in order: `for (const auto& m : s.metrics())`.
     constexpr auto metrics() const noexcept { return metric_range(pairs); }
+    /// A step counter across epochs, for plotting: `epoch * iters + iter` when both are
+    /// printed, else `iter` (the older form prints no `iters`).
+    constexpr std::uint64_t step() const noexcept { return epoch && iters ? *epoch * *iters + iter : iter; }
 };
 
-/// A profiler table's title line: `---Operator Summary---`.
+/// A profiler table's title line (`---Operator Summary---`), or a legacy report's banner
+/// (`----->     Profiling Report     <-----`) or section banner (`---     Event Summary     ---`).
 struct table {
     std::uint64_t line;                        ///< line number
     std::string_view title;                    ///< `Operator Summary`
     std::optional<std::string_view> time_unit; ///< `ms` from `Time unit: ms`, none without it
+    std::optional<std::string_view> place;     ///< a legacy report's `Place: X` (`CPU`, `CUDA`, `All`); none elsewhere
+    std::optional<bool> merged;                ///< a legacy report: whether it merged all threads into one; none elsewhere
+};
+
+/// A legacy report's `Total time: 42.1875` line.
+struct total {
+    std::uint64_t line;         ///< line number
+    std::string_view table;     ///< the report's (or its section's) title
+    std::string_view kind;      ///< `Total time`
+    std::string_view value;     ///< `42.1875` (`-nan`: non-finite)
 };
 
 /// A row of a profiler table (or of the Perf Summary's pipe table).
@@ -234,7 +287,8 @@ struct table_row {
     std::size_t depth;                      ///< the name's indentation / 2 (0 in the pipe table)
     std::string_view name;                  ///< the first column, trimmed
     std::span<const cell> cells;            ///< cells[i] under columns[i] (cells[0]: the name)
-    std::span<const cell> columns;          ///< the header of the row's section
+    std::span<const cell> columns;          ///< the header of the row's section (a legacy overhead row: its keys)
+    bool legacy = false;                    ///< a row of a legacy report, whose `X (R)` cells are pairs
     /// The cell under the column named `name` (trimmed comparison), or nullptr.
     constexpr const cell* find(std::string_view column) const noexcept {
         const std::size_t i = column_lookup::index_of(columns, column);
@@ -246,17 +300,18 @@ LOGSCAN_EVENT(on_log, "void on_log(const logscan::paddle_log::log&)");
 LOGSCAN_EVENT(on_train_step, "void on_train_step(const logscan::paddle_log::train_step&)");
 LOGSCAN_EVENT(on_table, "void on_table(const logscan::paddle_log::table&)");
 LOGSCAN_EVENT(on_table_row, "void on_table_row(const logscan::paddle_log::table_row&)");
+LOGSCAN_EVENT(on_total, "void on_total(const logscan::paddle_log::total&)");
 
-/// A `train_step`'s pairs but `eta`, each value a number when it is one (its unit apart),
-/// else its text: the `metrics` field.
+/// A `train_step`'s pairs but `eta` whose value is a number (its unit apart; a non-finite one
+/// null): the `metrics` field (formats.md: a pair whose value is anything else yields nothing).
 struct step_metrics {
     const train_step& step; ///< the record
     /// Calls `f(key, value)` for each pair in order.
     template <class F>
     constexpr void for_each_entry(F&& f) const {
         for (const metric& m : step.metrics()) {
-            if (m.key == "eta") continue;
-            if (m.number_text.empty()) f(m.key, m.value);
+            if (m.key == "eta" || m.number_text.empty()) continue;
+            if (!m.finite) f(m.key, nullptr);
             else f(m.key, loose_number{m.number_text, true});
         }
     }
@@ -274,12 +329,40 @@ struct step_units {
 constexpr step_metrics metrics_of(const train_step& s) noexcept { return {s}; } ///< the `metrics` field
 constexpr step_units units_of(const train_step& s) noexcept { return {s}; }     ///< the `units` field
 
-/// One value of a table cell: `-` is null, a number a number (`,` separators allowed),
-/// anything else its text.
+/// One value of a table cell: `-` is null, a number a number (`,` separators allowed; a
+/// non-finite one null), anything else its text.
 constexpr std::optional<loose_number> cell_value(std::string_view t) noexcept {
-    if (t == "-") return std::nullopt;
+    double v = 0;
+    if (t == "-" || internal::non_finite_word(t, v)) return std::nullopt;
     return loose_number{t, true};
 }
+/// A legacy report's `X (R)` cell (`0.200000 (0.800000)`): its two parts, or none when the
+/// text is not of that form.
+constexpr std::optional<std::pair<std::string_view, std::string_view>> paired_cell(std::string_view t) noexcept {
+    const std::size_t open = t.find(" (");
+    if (open == 0 || open == std::string_view::npos || t.back() != ')') return std::nullopt;
+    const std::string_view x = t.substr(0, open), r = t.substr(open + 2, t.size() - open - 3);
+    if (r.empty() || x.find_first_of(" (") != std::string_view::npos || r.find_first_of(" )") != std::string_view::npos)
+        return std::nullopt;
+    return std::pair{x, r};
+}
+/// An `X (R)` cell's value: `[X, R]` when both are numbers (a non-finite one null).
+struct cell_pair {
+    std::string_view x, r; ///< the two parts
+    /// Calls `f(value)` for X and R.
+    template <class F>
+    constexpr void for_each_item(F&& f) const {
+        f(cell_value(x));
+        f(cell_value(r));
+    }
+};
+namespace detail {
+// A number, or a non-finite number word (formats.md's common rules).
+inline bool number_or_non_finite(std::string_view t) noexcept {
+    double v = 0;
+    return parse_number_value(t).ok() || internal::non_finite_word(t, v);
+}
+} // namespace detail
 /// A cell of several values (`1.5 / 2.0 / -`): an array of `cell_value`s.
 struct cell_values {
     std::string_view text; ///< the cell's text
@@ -296,12 +379,29 @@ struct row_cells {
     template <class F>
     constexpr void for_each_entry(F&& f) const {
         for_each_named_cell(row.cells, row.columns, [&](std::string_view name, std::string_view t) {
+            if (row.legacy) {
+                if (const auto p = paired_cell(t)) {
+                    if (detail::number_or_non_finite(p->first) && detail::number_or_non_finite(p->second))
+                        return f(name, cell_pair{p->first, p->second});
+                    return f(name, t);
+                }
+            }
             if (t.find(" / ") != std::string_view::npos) f(name, cell_values{t});
             else f(name, cell_value(t));
         });
     }
 };
 constexpr row_cells cells_of(const table_row& r) noexcept { return {r}; } ///< the `cells` field
+/// A `total`'s value under its kind: the `cells` field (`{"Total time": 42.1875}`).
+struct total_cells {
+    const total& t; ///< the record
+    /// Calls `f(kind, value)`.
+    template <class F>
+    constexpr void for_each_entry(F&& f) const {
+        f(t.kind, cell_value(t.value));
+    }
+};
+constexpr total_cells total_cells_of(const total& t) noexcept { return {t}; } ///< a `total`'s `cells` field
 
 /// The format's records, described once (record.hpp): `record_types`, the visitor check,
 /// `ndjson_visitor` come from here.
@@ -311,10 +411,13 @@ using records = record_list<
     record_kind<"train_step", train_step, on_train_step_event, field<"epoch", &train_step::epoch>,
                 field<"iter", &train_step::iter>, field<"iters", &train_step::iters>,
                 field<"eta_s", &train_step::eta_s>, field<"metrics", metrics_of>, field<"units", units_of>>,
-    record_kind<"table", table, on_table_event, field<"title", &table::title>, field<"time_unit", &table::time_unit>>,
+    record_kind<"table", table, on_table_event, field<"title", &table::title>, field<"time_unit", &table::time_unit>,
+                field<"place", &table::place>, field<"merged", &table::merged>>,
     record_kind<"table_row", table_row, on_table_row_event, field<"table", &table_row::table>,
                 field<"thread", &table_row::thread>, field<"depth", &table_row::depth>,
                 field<"name", &table_row::name>, field<"cells", cells_of>>,
+    record_kind<"total", total, on_total_event, field<"table", &total::table>, field<"kind", &total::kind>,
+                field<"cells", total_cells_of>>,
     text_kind, error_kind>;
 
 /// The `"type"` of every record the format yields (formats.md section 4), `text` and `error` included.
@@ -341,6 +444,10 @@ struct held_text {
 template <class V>
 struct state {
     V& vis;
+    // the readers' indents, to give their notes back whole (`indented_table`; set by the core)
+    indent_keeper* table_indent = nullptr;
+    indent_keeper* pipe_indent = nullptr;
+    indent_keeper* report_indent = nullptr;
 
     // a title whose `table` record waits for its time unit, and the notes held meanwhile
     bool pending = false;
@@ -363,7 +470,7 @@ struct state {
     flow settle(std::optional<std::string_view> unit = std::nullopt) {
         if (!pending) return flow::proceed;
         pending = false;
-        const table t{title_line, title.view(), unit};
+        const table t{title_line, title.view(), unit, std::nullopt, std::nullopt};
         if (LOGSCAN_VISIT(vis, on_table, t) == flow::stop) return flow::stop;
         for (std::size_t i = 0; i < nnotes; ++i) {
             const note& n = notes[i];
@@ -386,19 +493,23 @@ struct state {
     flow on_table_header(const table_header&) { return settle(); }
     flow on_table_banner(const table_banner&) { return settle(); }
     flow on_table_end(std::uint64_t) { return settle(); }
-    flow on_table_text(const line& l) {
+    flow on_table_text(const line& l) { return table_text(l, table_indent); }
+    // A note of a table (`l` without the table's indent; `k` puts it back).
+    flow table_text(const line& l, indent_keeper* k) {
+        const line whole = k ? k->whole(l) : l;
         if (pending) {
-            const std::string_view t = internal::trim_right(l.text);
-            if (const auto m = match<R"(Time [Uu]nit: ([^,\s]+)(?:,.*)?)">(t)) return settle(m.template get<1>());
+            if (const auto m = match<R"(Time [Uu]nit: ([^,\s]+)(?:,.*)?)">(internal::trim_right(l.text)))
+                return settle(m.template get<1>());
+            const std::string_view t = internal::trim_right(whole.text);
             if (nnotes < notes.size() && t.size() <= sizeof note_bytes.bytes - note_bytes.size) {
-                notes[nnotes++] = note{l.number, l.offset, note_bytes.size, t.size()};
+                notes[nnotes++] = note{whole.number, whole.offset, note_bytes.size, t.size()};
                 std::memcpy(note_bytes.bytes + note_bytes.size, t.data(), t.size());
                 note_bytes.size += t.size();
                 return flow::proceed;
             }
             if (settle() == flow::stop) return flow::stop;
         }
-        return text(l);
+        return text(whole);
     }
     flow row(const logscan::table_row& r, bool pipe) {
         if (settle() == flow::stop) return flow::stop;
@@ -416,6 +527,12 @@ struct state {
         if (settle() == flow::stop) return flow::stop;
         return report_error(vis, e);
     }
+
+    // legacy report events (`legacy_report`)
+    flow report_table(const table& t) { return LOGSCAN_VISIT(vis, on_table, t); }
+    flow report_total(const total& t) { return LOGSCAN_VISIT(vis, on_total, t); }
+    flow report_row(const table_row& r) { return LOGSCAN_VISIT(vis, on_table_row, r); }
+    flow report_text(const line& l) { return text(report_indent ? report_indent->whole(l) : l); }
 };
 
 // The pipe table's events: rows with depth 0, the rest as the rule table's.
@@ -425,7 +542,7 @@ struct pipe_events {
     flow on_table_title(const table_title& t) { return st->on_table_title(t); }
     flow on_table_header(const table_header& h) { return st->on_table_header(h); }
     flow on_table_row(const logscan::table_row& r) { return st->row(r, true); }
-    flow on_table_text(const line& l) { return st->on_table_text(l); }
+    flow on_table_text(const line& l) { return st->table_text(l, st->pipe_indent); }
     flow on_table_end(std::uint64_t n) { return st->on_table_end(n); }
     // (the pipe table sees a line before the rule table, which may still hold the line
     // before it: its error waits until the line has been routed, to keep line order)
@@ -436,15 +553,282 @@ struct pipe_events {
     }
 };
 
+//--- the legacy profiler report (formats.md section 4, "Legacy profiler report") ---//
+
+constexpr bool is_letter(char c) noexcept { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+// The title of a frame `-+ OPEN spaces TITLE spaces CLOSE -+` (OPEN/CLOSE `>`/`<` for a
+// report's banner, none for a section banner), TITLE starting with a letter; empty if none.
+constexpr std::string_view frame_title(std::string_view s, char open, char close) noexcept {
+    std::size_t b = 0, e = s.size();
+    while (b < e && s[b] == '-') ++b;
+    while (e > b && s[e - 1] == '-') --e;
+    if (b == 0 || e == s.size()) return {};
+    if (open != 0) {
+        if (b == e || s[b] != open || s[e - 1] != close || e - b < 2) return {};
+        ++b, --e;
+    }
+    if (b >= e || s[b] != ' ' || s[e - 1] != ' ') return {};
+    while (b < e && s[b] == ' ') ++b; // (spaces only: a tab is part of the title)
+    while (e > b && s[e - 1] == ' ') --e;
+    const std::string_view t = s.substr(b, e - b);
+    return !t.empty() && is_letter(t[0]) ? t : std::string_view{};
+}
+constexpr std::string_view report_banner(std::string_view s) noexcept { return frame_title(s, '>', '<'); }
+constexpr std::string_view section_banner(std::string_view s) noexcept { return frame_title(s, 0, 0); }
+
+// The next cell of `s` from `at` when cells are split at runs of two or more spaces.
+constexpr std::string_view wide_cell(std::string_view s, std::size_t& at) noexcept {
+    while (at < s.size() && s[at] == ' ') ++at;
+    const std::size_t b = at;
+    while (at < s.size() && !(s[at] == ' ' && (at + 1 == s.size() || s[at + 1] == ' '))) ++at;
+    return s.substr(b, at - b);
+}
+
+// The columns of the event table after `Event` (their order as printed, any subset after `Calls`).
+inline constexpr std::array<std::string_view, 8> event_columns{"Calls", "Total", "CPU Time (Ratio)", "GPU Time (Ratio)",
+                                                               "Min.",  "Max.",  "Ave.",             "Ratio."};
+
+// Reads a legacy profiler report: a table reader for `line_router` (formats.md section 4).
+template <class State>
+class legacy_report {
+public:
+    explicit legacy_report(State& st) noexcept : st_(st) {}
+    bool active() const noexcept { return phase_ != phase::idle; }
+    bool at_rest() const noexcept { return phase_ == phase::idle; }
+    // A banner, or a title that ends the report (`indented_table`: also deeper than its indent).
+    static constexpr bool opens_region(std::string_view s) noexcept {
+        return !report_banner(s).empty() || internal::is_table_title(s);
+    }
+
+    table_feed feed(const line& l, offer) {
+        const std::string_view s = internal::trim_right(l.text);
+        if (const std::string_view t = report_banner(s); !t.empty()) {
+            if (close(l.number) == flow::stop) return table_feed::stop;
+            return open(l, t);
+        }
+        if (phase_ == phase::idle) return table_feed::not_mine;
+        const std::string_view section = section_banner(s);
+        if (section.empty() && internal::is_table_title(s)) { // a profiler summary's title: for the other readers
+            if (close(l.number) == flow::stop) return table_feed::stop;
+            return table_feed::not_mine;
+        }
+        if (!section.empty()) return to_feed(open_section(l, section));
+        if (phase_ == phase::events && s.empty()) return to_feed(close(l.number)); // the report's end
+        if (s.empty()) return table_feed::consumed;
+        if (internal::is_binary_text(s)) return to_feed(text(l));
+        if (phase_ == phase::events) return to_feed(event_row(l, s));
+        return to_feed(head_line(l, s));
+    }
+    table_feed keep(const line& l) { return to_feed(text(l)); }
+    flow close(std::uint64_t) {
+        if (phase_ == phase::idle) return flow::proceed;
+        const flow f = announce();
+        phase_ = phase::idle;
+        return f;
+    }
+    flow finish() { return close(0); }
+
+private:
+    enum class phase : unsigned char { idle, head, events };
+    static constexpr std::size_t max_cells = 16;
+
+    static table_feed to_feed(flow f) noexcept { return f == flow::stop ? table_feed::stop : table_feed::consumed; }
+
+    table_feed open(const line& l, std::string_view t) {
+        phase_ = phase::head;
+        announced_ = false;
+        banner_line_ = l.number;
+        title_.assign(t);
+        section_.size = 0;
+        in_section_ = false;
+        unit_.size = place_.size = 0;
+        has_unit_ = has_place_ = merged_ = false;
+        return table_feed::consumed;
+    }
+    table make_table(std::uint64_t number, std::string_view t) const noexcept {
+        return table{number, t, has_unit_ ? std::optional<std::string_view>(unit_.view()) : std::nullopt,
+                     has_place_ ? std::optional<std::string_view>(place_.view()) : std::nullopt, merged_};
+    }
+    // The report's `table` record, once what the lines after its banner say is known.
+    flow announce() {
+        if (announced_) return flow::proceed;
+        announced_ = true;
+        return st_.report_table(make_table(banner_line_, title_.view()));
+    }
+    flow text(const line& l) {
+        if (announce() == flow::stop) return flow::stop;
+        return st_.report_text(l);
+    }
+    std::string_view table_name() const noexcept { return in_section_ ? section_.view() : title_.view(); }
+    flow open_section(const line& l, std::string_view t) {
+        if (announce() == flow::stop) return flow::stop;
+        section_.assign(t);
+        in_section_ = true;
+        phase_ = phase::head;
+        return st_.report_table(make_table(l.number, section_.view()));
+    }
+
+    // A line before the event table's header.
+    flow head_line(const line& l, std::string_view s) {
+        if (s == "Note! This Report merge all thread info into one.") return merged_ = true, flow::proceed;
+        if (s.size() > 7 && s.starts_with("Place: ") && s[7] != ' ') { // `Place: X`, X the rest
+            place_.assign(s.substr(7));
+            return has_place_ = true, flow::proceed;
+        }
+        if (s.size() > 11 && s.starts_with("Time unit: ") && s.find(' ', 11) == std::string_view::npos) { // one word
+            unit_.assign(s.substr(11));
+            return has_unit_ = true, flow::proceed;
+        }
+        if (s.starts_with("Sorted by ")) return flow::proceed;
+        if (announce() == flow::stop) return flow::stop;
+        if (s.starts_with("Total time:")) {
+            const std::string_view v = internal::trim(s.substr(11));
+            if (number_or_non_finite(v)) return st_.report_total(total{l.number, table_name(), "Total time", v});
+        }
+        if (event_header(s)) return phase_ = phase::events, flow::proceed;
+        if (overhead_row(l, s)) return row_flow_;
+        return st_.report_text(l);
+    }
+
+    // `Event  Calls  Total  ...`: keeps the columns and where `Calls` starts.
+    bool event_header(std::string_view s) noexcept {
+        std::size_t at = 0;
+        if (!s.starts_with("Event") || wide_cell(s, at) != "Event") return false;
+        std::size_t n = 0;
+        std::array<std::uint8_t, event_columns.size()> cols{};
+        std::size_t calls_at = 0;
+        while (at < s.size()) {
+            const std::string_view c = wide_cell(s, at);
+            if (c.empty()) break;
+            std::size_t id = 0;
+            while (id < event_columns.size() && event_columns[id] != c) ++id;
+            if (id == event_columns.size() || (n == 0) != (id == 0) || n == cols.size()) return false;
+            if (n == 0) calls_at = static_cast<std::size_t>(c.data() - s.data());
+            cols[n++] = static_cast<std::uint8_t>(id);
+        }
+        if (n == 0) return false;
+        ncols_ = n;
+        cols_ = cols;
+        calls_at_ = calls_at;
+        return true;
+    }
+
+    // `NAME  K: V  K: V ...` (an overhead or memcpy row); true when the line has that shape
+    // (its record, or its text when a V is no number, delivered; `row_flow_` says how that went).
+    bool overhead_row(const line& l, std::string_view s) {
+        for (std::size_t i = s.find("  "); i != std::string_view::npos; i = s.find("  ", i)) {
+            std::size_t j = i;
+            while (j < s.size() && s[j] == ' ') ++j;
+            if (internal::trim(s.substr(0, i)).empty()) {
+                i = j;
+                continue;
+            }
+            std::size_t n = 0;
+            bool numbers = true, pairs = true;
+            std::size_t p = j;
+            while (p < s.size() && n + 1 < max_cells) {
+                const std::size_t k = p;
+                while (p < s.size() && is_letter(s[p])) ++p;
+                if (p == k || p + 1 >= s.size() || s[p] != ':' || s[p + 1] != ' ') {
+                    pairs = false;
+                    break;
+                }
+                const std::string_view key = s.substr(k, p - k);
+                p += 2; // (`K: V`: one space)
+                const std::size_t v = p;
+                while (p < s.size() && s[p] != ' ') ++p;
+                if (p == v) break;
+                std::string_view value = s.substr(v, p - v);
+                if (value.back() == '%') value.remove_suffix(1);
+                if (!number_or_non_finite(value)) numbers = false;
+                ++n;
+                cols_cells_[n] = cell{key};
+                cells_[n] = cell{value};
+                while (p < s.size() && s[p] == ' ') ++p;
+            }
+            if (n == 0 || !pairs || p != s.size()) {
+                i = j;
+                continue;
+            }
+            if (!numbers) {
+                row_flow_ = st_.report_text(l);
+                return true;
+            }
+            const std::string_view name = s.substr(0, i);
+            cells_[0] = cell{name};
+            cols_cells_[0] = cell{};
+            const table_row r{l.number, table_name(), std::nullopt, cells_[0].depth(), internal::trim(name),
+                              std::span<const cell>(cells_.data(), n + 1), std::span<const cell>(cols_cells_.data(), n + 1),
+                              true};
+            row_flow_ = st_.report_row(r);
+            return true;
+        }
+        return false;
+    }
+
+    // A line after the event table's header: a row whose cells match the header's, else text.
+    flow event_row(const line& l, std::string_view s) {
+        const std::string_view name = s.substr(0, calls_at_ < s.size() ? calls_at_ : s.size());
+        std::size_t n = 0;
+        for (std::size_t p = name.size(); p < s.size();) {
+            while (p < s.size() && s[p] == ' ') ++p;
+            if (p == s.size()) break;
+            const std::size_t b = p;
+            bool paren = false;
+            while (p < s.size() && s[p] != ' ') paren |= s[p++] == '(';
+            if (!paren && p + 1 < s.size() && s[p + 1] == '(') { // `X (R)`, ending at its `)`
+                std::size_t q = p + 2;
+                while (q < s.size() && s[q] != ' ' && s[q] != ')') ++q;
+                if (q < s.size() && s[q] == ')' && q > p + 2) p = q + 1;
+            }
+            if (n == ncols_ || n + 1 == max_cells) return text(l); // (more cells than columns)
+            cells_[++n] = cell{s.substr(b, p - b)};
+        }
+        if (n != ncols_) return text(l);
+        cells_[0] = cell{name};
+        cols_cells_[0] = cell{"Event"};
+        for (std::size_t i = 0; i < ncols_; ++i) cols_cells_[i + 1] = cell{event_columns[cols_[i]]};
+        std::string_view op = internal::trim(name);
+        std::optional<std::string_view> thread;
+        if (op.starts_with("thread")) {
+            std::size_t d = 6;
+            while (d < op.size() && op[d] >= '0' && op[d] <= '9') ++d;
+            if (d > 6 && op.size() > d + 2 && op.substr(d).starts_with("::")) {
+                thread = op.substr(0, d);
+                op = op.substr(d + 2);
+            }
+        }
+        if (announce() == flow::stop) return flow::stop;
+        const table_row r{l.number, table_name(), thread, cells_[0].depth(), op,
+                          std::span<const cell>(cells_.data(), n + 1), std::span<const cell>(cols_cells_.data(), n + 1), true};
+        return st_.report_row(r);
+    }
+
+    State& st_;
+    phase phase_ = phase::idle;
+    bool announced_ = true, in_section_ = false, has_unit_ = false, has_place_ = false, merged_ = false;
+    std::uint64_t banner_line_ = 0;
+    held_text<256> title_{}, section_{};
+    held_text<64> unit_{}, place_{};
+    std::size_t ncols_ = 0, calls_at_ = 0;
+    std::array<std::uint8_t, event_columns.size()> cols_{};
+    std::array<cell, max_cells> cells_{}, cols_cells_{};
+    flow row_flow_ = flow::proceed;
+};
+
 // The tables matter to a visitor that wants their records, their notes as text, or their
 // errors; to any other, the format's lines are the rules' alone (a log line is a log line
 // in a table too: the rules go first), and the table readers are left out.
 template <class V>
-inline constexpr bool wants_tables = wants_any<V, on_table_event, on_table_row_event, on_text_event, on_error_event>;
+inline constexpr bool wants_tables =
+    wants_any<V, on_table_event, on_table_row_event, on_total_event, on_text_event, on_error_event>;
 
-// The log rule's and the training-step rule's assisting readers (rules.hpp's `assisted`):
+// The log rules' and the training-step rules' assisting readers (rules.hpp's `assisted`):
 // one pass over the line's head, the message taken whole (a line holds no `\n`, all `.*`
 // excludes); each fills its pattern's groups and declines what it does not read whole.
+constexpr bool is_level(std::string_view lv) noexcept {
+    return lv == "INFO" || lv == "WARNING" || lv == "DEBUG" || lv == "ERROR" || lv == "CRITICAL";
+}
 // `[MM/DD HH:MM:SS] LOGGER LEVEL: MESSAGE`; groups: line, date, time, logger, level, message.
 constexpr bool read_log_line(std::string_view t, std::array<std::string_view, 6>& g) noexcept {
     const char* p = t.data();
@@ -460,23 +844,41 @@ constexpr bool read_log_line(std::string_view t, std::array<std::string_view, 6>
     const char* const level = ++p;
     while (p != e && *p >= 'A' && *p <= 'Z') ++p;
     const std::string_view lv(level, static_cast<std::size_t>(p - level));
-    if (lv != "INFO" && lv != "WARNING" && lv != "DEBUG" && lv != "ERROR" && lv != "CRITICAL") return false;
-    if (e - p < 2 || p[0] != ':' || p[1] != ' ') return false;
+    if (!is_level(lv) || p == e || *p != ':' || (e - p > 1 && p[1] != ' ')) return false;
     g[4] = lv;
-    g[5] = std::string_view(p + 2, static_cast<std::size_t>(e - (p + 2)));
+    g[5] = e - p > 1 ? std::string_view(p + 2, static_cast<std::size_t>(e - (p + 2))) : std::string_view{};
+    g[0] = t;
+    return true;
+}
+// `YYYY-MM-DD HH:MM:SS,mmm-LEVEL: MESSAGE`; groups: line, date, time, level, message.
+constexpr bool read_legacy_log(std::string_view t, std::array<std::string_view, 5>& g) noexcept {
+    const char* p = t.data();
+    const char* const e = p + t.size();
+    if (e - p < 29 || !internal::fits_template(p, "9999-99-99 99:99:99,999-")) return false;
+    g[1] = std::string_view(p, 10);
+    g[2] = std::string_view(p + 11, 12);
+    p += 24;
+    const char* const level = p;
+    while (p != e && *p >= 'A' && *p <= 'Z') ++p;
+    const std::string_view lv(level, static_cast<std::size_t>(p - level));
+    if (!is_level(lv) || p == e || *p != ':' || (e - p > 1 && p[1] != ' ')) return false;
+    g[3] = lv;
+    g[4] = e - p > 1 ? std::string_view(p + 2, static_cast<std::size_t>(e - (p + 2))) : std::string_view{};
     g[0] = t;
     return true;
 }
 // `Epoch: [E] [ I/N] PAIRS`; groups: text, epoch, iter, iters, pairs.
+// The digits at `p` (advanced past them) as `v`; false when there are none.
+constexpr bool read_digits(const char*& p, const char* e, std::string_view& v) noexcept {
+    const char* const b = p;
+    while (p != e && *p >= '0' && *p <= '9') ++p;
+    v = std::string_view(b, static_cast<std::size_t>(p - b));
+    return p != b;
+}
 constexpr bool read_epoch(std::string_view t, std::array<std::string_view, 5>& g) noexcept {
     const char* p = t.data();
     const char* const e = p + t.size();
-    const auto number = [&](std::string_view& v) {
-        const char* const b = p;
-        while (p != e && *p >= '0' && *p <= '9') ++p;
-        v = std::string_view(b, static_cast<std::size_t>(p - b));
-        return p != b;
-    };
+    const auto number = [&](std::string_view& v) { return read_digits(p, e, v); };
     if (e - p < 8 || std::string_view(p, 8) != "Epoch: [") return false;
     p += 8;
     if (!number(g[1]) || e - p < 3 || p[0] != ']' || p[1] != ' ' || p[2] != '[') return false;
@@ -489,37 +891,87 @@ constexpr bool read_epoch(std::string_view t, std::array<std::string_view, 5>& g
     g[0] = t;
     return true;
 }
+// `[Epoch:E: ]iter: I, PAIRS`; groups: text, epoch, iter, pairs.
+constexpr bool read_iter(std::string_view t, std::array<std::string_view, 4>& g) noexcept {
+    const char* p = t.data();
+    const char* const e = p + t.size();
+    const auto number = [&](std::string_view& v) { return read_digits(p, e, v); };
+    g[1] = {};
+    if (e - p >= 6 && std::string_view(p, 6) == "Epoch:") {
+        p += 6;
+        if (!number(g[1]) || e - p < 2 || p[0] != ':' || p[1] != ' ') return false;
+        p += 2;
+    }
+    if (e - p < 6 || std::string_view(p, 6) != "iter: ") return false;
+    p += 6;
+    if (!number(g[2]) || e - p < 2 || p[0] != ',' || p[1] != ' ') return false;
+    g[3] = std::string_view(p + 2, static_cast<std::size_t>(e - (p + 2)));
+    g[0] = t;
+    return true;
+}
+
+template <class V>
+flow step_record(state<V>& st, const rule_context& ctx, std::string_view epoch, std::string_view iter,
+                 std::string_view iters, std::string_view pairs_text) {
+    return LOGSCAN_VISIT_LAZY(st.vis, on_train_step, train_step, [&] {
+        const std::string_view pairs = internal::trim_right(pairs_text);
+        std::optional<std::uint64_t> eta;
+        if (const auto v = metric_range(pairs).value_of("eta")) eta = eta_seconds(*v); // (keys only)
+        const auto opt = [](std::string_view d) {
+            return d.empty() ? std::optional<std::uint64_t>() : std::optional<std::uint64_t>(parse_number<std::uint64_t>(d).value);
+        };
+        return train_step{ctx.current.number, opt(epoch), parse_number<std::uint64_t>(iter).value, opt(iters), eta, pairs};
+    });
+}
 
 // A rule runs only when the visitor wants what it yields (`when`, rules.hpp).
 template <class V>
 auto make_rules(state<V>& st) {
+    // the two messages of a training step, in either log form
+    const auto steps = [&] {
+        return rule_set(
+            rule<R"(Epoch: \[(\d+)\] \[ *(\d+)/(\d+)\] (.*))",
+                 "Epoch: [0] [    0/12500] learning_rate: 0.000000 loss: 0.922204 eta: 5:05:37">(
+                [&](const auto& m, rule_context& ctx) {
+                    return step_record(st, ctx, m.template get<1>(), m.template get<2>(), m.template get<3>(), m.template get<4>());
+                })
+                .assisted(read_epoch)
+                .when(wants_any<V, on_train_step_event>),
+            rule<R"((?:Epoch:(\d+): )?iter: (\d+), (.*))", "Epoch:3: iter: 120, lr: 0.010000, 'loss': 'nan'",
+                 "iter: 140, lr: 0.010000, 'loss': '0.388100', time: 0.733, eta: 0:41:20">(
+                [&](const auto& m, rule_context& ctx) {
+                    return step_record(st, ctx, m.template get<1>(), m.template get<2>(), {}, m.template get<3>());
+                })
+                .assisted(read_iter)
+                .when(wants_any<V, on_train_step_event>));
+    };
+    constexpr bool logs = wants_any<V, on_log_event, on_train_step_event> || wants_tables<V>; // (a log line ends a table)
     return rule_set(
-        rule<R"(\[(\d\d/\d\d) (\d\d:\d\d:\d\d)\] (\S+) (DEBUG|INFO|WARNING|ERROR|CRITICAL): (.*))",
+        rule<R"(\[(\d\d/\d\d) (\d\d:\d\d:\d\d)\] (\S+) (DEBUG|INFO|WARNING|ERROR|CRITICAL):(?: (.*))?)",
              "[09/20 12:00:35] ppdet.data.source.coco INFO: Load [25000 samples valid, 0 samples invalid]",
              "[09/20 12:00:35] reader WARNING: Shared memory size is less than 1G">(
             [&](const auto& m, rule_context& ctx) {
                 if (st.settle() == flow::stop) return flow::stop;
                 return LOGSCAN_VISIT_LAZY(st.vis, on_log, log, [&] {
                     return log{ctx.current.number, m.template get<1>(), m.template get<2>(), m.template get<3>(),
-                               m.template get<4>(), internal::trim_right(m.template get<5>())};
+                               m.template get<4>(), m.template get<5>()};
                 });
             })
-            .template then<5>(rule<R"(Epoch: \[(\d+)\] \[ *(\d+)/(\d+)\] (.*))",
-                                   "Epoch: [0] [    0/12500] learning_rate: 0.000000 loss: 0.922204 eta: 5:05:37">(
-                [&](const auto& m, rule_context& ctx) {
-                    return LOGSCAN_VISIT_LAZY(st.vis, on_train_step, train_step, [&] {
-                        const std::string_view pairs = internal::trim_right(m.template get<4>());
-                        std::optional<std::uint64_t> eta;
-                        if (const auto v = metric_range(pairs).value_of("eta")) eta = eta_seconds(*v); // (keys only)
-                        return train_step{ctx.current.number, parse_number<std::uint64_t>(m.template get<1>()).value,
-                                          parse_number<std::uint64_t>(m.template get<2>()).value,
-                                          parse_number<std::uint64_t>(m.template get<3>()).value, eta, pairs};
-                    });
-                })
-                .assisted(read_epoch)
-                .when(wants_any<V, on_train_step_event>))
+            .template then<5>(steps())
             .assisted(read_log_line)
-            .when(wants_any<V, on_log_event, on_train_step_event> || wants_tables<V>)); // (a log line ends a table)
+            .when(logs),
+        rule<R"((\d\d\d\d-\d\d-\d\d) (\d\d:\d\d:\d\d,\d\d\d)-(DEBUG|INFO|WARNING|ERROR|CRITICAL):(?: (.*))?)",
+             "2021-03-14 09:30:12,001-INFO: Save model to ckpt/yolo_tiny_demo/model_final">(
+            [&](const auto& m, rule_context& ctx) {
+                if (st.settle() == flow::stop) return flow::stop;
+                return LOGSCAN_VISIT_LAZY(st.vis, on_log, log, [&] {
+                    return log{ctx.current.number, m.template get<1>(), m.template get<2>(), std::nullopt,
+                               m.template get<3>(), m.template get<4>()};
+                });
+            })
+            .template then<4>(steps())
+            .assisted(read_legacy_log)
+            .when(logs));
 }
 
 template <class V>
@@ -537,27 +989,36 @@ using rules_t = decltype(make_rules(std::declval<state<V>&>()));
 template <class V>
 using reader_t = rule_reader<rules_t<V>, fallback<V>>;
 template <class V>
-using rule_table_t = rule_table<state<V>, 64, 8192>;
+using rule_table_t = indented_table<rule_table<state<V>, 64, 8192>>;
 template <class V>
-using pipe_table_t = pipe_table<pipe_events<V>, 64, 8192>;
+using pipe_table_t = indented_table<pipe_table<pipe_events<V>, 64, 8192>>;
+template <class V>
+using report_t = indented_table<legacy_report<state<V>>>;
 
 } // namespace detail
 
 namespace detail {
 
-// The format's reader of lines (a line_parser core, format.hpp): the pipe table, the rule
-// table and the rules, sharing lines through a line_router.
+// The format's reader of lines (a line_parser core, format.hpp): the legacy report, the pipe
+// table, the rule table and the rules, sharing lines through a line_router; each table
+// reader set apart from the indent of its table.
 template <class Visitor>
 class core {
     static_assert(records::accepts<Visitor>());
 
 public:
     core(Visitor& vis, const format_options&)
-        : st_{vis}, pipe_ev_{&st_}, pipes_(pipe_ev_), tables_(st_),
-          rules_(make_rules(st_), fallback<Visitor>{&st_}, rule_options{.strip_ansi = false, .strip_capacity = 0}),
-          router_(rules_, pipes_, tables_) {
+        : st_{vis}, pipe_ev_{&st_}, report_(st_), pipes_(pipe_ev_, "Perf Summary"), tables_(st_, position_unit::code_points, true),
+          rules_(make_rules(st_), fallback<Visitor>{&st_},
+                 rule_options{.strip_ansi = false, .trim_lines = true, .strip_capacity = 0}),
+          router_(rules_, report_, pipes_, tables_) {
         router_.rules_first(); // a log line is a log line, also right below a table's last row
+        st_.table_indent = &tables_;
+        st_.pipe_indent = &pipes_;
+        st_.report_indent = &report_;
     }
+    core(const core&) = delete;
+    core& operator=(const core&) = delete;
     flow read_line(const line& l) {
         if constexpr (!wants_tables<Visitor>) return rules_.feed(l);
         if (router_.feed(l) == flow::stop) return flow::stop;
@@ -575,17 +1036,19 @@ public:
         return st_.settle();
     }
     /// What carries state from line to line: a title waiting for its time unit, the tables
-    /// (a pipe table's remembered title too), the rules' mode.
-    auto readers() const noexcept { return std::tie(st_, pipes_, tables_, rules_); }
+    /// (a pipe table's remembered title too), the legacy report, the rules' mode.
+    auto readers() const noexcept { return std::tie(st_, report_, pipes_, tables_, rules_); }
 
 private:
     state<Visitor> st_;
     pipe_events<Visitor> pipe_ev_;
+    report_t<Visitor> report_;
     pipe_table_t<Visitor> pipes_;
     rule_table_t<Visitor> tables_;
     reader_t<Visitor> rules_;
-    // the pipe table first: it sees the title lines the rule table takes as structure
-    line_router<reader_t<Visitor>, pipe_table_t<Visitor>, rule_table_t<Visitor>> router_;
+    // the legacy report first (its banners are framed titles too), then the pipe table: it
+    // sees the title lines the rule table takes as structure
+    line_router<reader_t<Visitor>, report_t<Visitor>, pipe_table_t<Visitor>, rule_table_t<Visitor>> router_;
 };
 
 } // namespace detail
@@ -603,30 +1066,42 @@ template <class Writer>
 using ndjson_visitor = records::ndjson<Writer>;
 
 namespace detail {
-// `[MM/DD HH:MM:SS] LOGGER LEVEL: ...` (the log rule's language)
+// A log line of either form, indented or not (the log rules' language).
 constexpr bool is_log_line(std::string_view l) noexcept {
-    return static_cast<bool>(match<R"(\[\d\d/\d\d \d\d:\d\d:\d\d\] \S+ (?:DEBUG|INFO|WARNING|ERROR|CRITICAL): .*)">(l));
+    l = internal::trim(l);
+    std::array<std::string_view, 6> g{};
+    std::array<std::string_view, 5> h{};
+    return read_log_line(l, g) || read_legacy_log(l, h);
+}
+// A profiler summary's title (`---Operator Summary---`, `===Perf Summary===`) or a legacy
+// report's banner (`----->   Profiling Report   <-----`), indented or not.
+constexpr bool is_table_title(std::string_view l) noexcept {
+    l = internal::trim(l);
+    return internal::title_text(l).ends_with("Summary") || !report_banner(l).empty();
 }
 } // namespace detail
 
 /// What `detect` counts, in a few words (for `logscan detect --help`).
-inline constexpr std::string_view detect_signals = "`[MM/DD HH:MM:SS] LOGGER LEVEL: ...` lines, profiler titles `---...Summary---`";
+inline constexpr std::string_view detect_signals =
+    "`[MM/DD HH:MM:SS] LOGGER LEVEL: ...` and `YYYY-MM-DD HH:MM:SS,mmm-LEVEL: ...` lines, profiler titles "
+    "`---...Summary---`, `--->  Profiling Report  <---` banners";
 
 /// How much the first bytes of an input (`head`; `cut`: more input follows) look like a
-/// paddle-log: the number of log lines `[MM/DD HH:MM:SS] LOGGER LEVEL: ...` and profiler
-/// table titles (`---Operator Summary---`, `===Perf Summary===`) among its first 64 lines;
-/// 0 when there is none.
+/// paddle-log: the number of log lines of either form (`[MM/DD HH:MM:SS] LOGGER LEVEL: ...`,
+/// `YYYY-MM-DD HH:MM:SS,mmm-LEVEL: ...`), profiler table titles (`---Operator Summary---`,
+/// `===Perf Summary===`) and legacy report banners (`---->  Profiling Report  <----`) among its
+/// first 64 lines, each possibly indented; 0 when there is none. (Both log forms are specific:
+/// a bracketed date without a year, or Python logging's `asctime` joined to the level by `-`.)
 constexpr std::size_t detect(std::string_view head, bool cut = true) noexcept {
     std::size_t score = 0;
     internal::for_each_head_line(head, cut, 64, [&](std::string_view l) {
-        if (detail::is_log_line(l)) ++score;
-        else if (match<R"([-=]{3,}[^-=]*Summary[-=]{3,} *)">(l)) ++score;
+        if (detail::is_log_line(l) || detail::is_table_title(l)) ++score;
     });
     return score;
 }
 
-/// Where one input can be cut into parts parsed apart (`find_split`): after a log line,
-/// which ends every table (the parser is then at rest).
+/// Where one input can be cut into parts parsed apart (`find_split`): after a log line (of
+/// either form), which ends every table and report (the parser is then at rest).
 constexpr bool split_point(std::string_view previous, std::string_view) noexcept { return detail::is_log_line(previous); }
 
 /// `parse(source, vis, options)` reads a whole source (`file_source`, `fd_source`,
