@@ -32,7 +32,7 @@ struct out {
             any = true;
             s += "|" + std::string(r.columns[i].text()) + "=" + std::string(r.cells[i].text());
         }
-        if (!any) std::abort(); // a row has a cell besides its name
+        if (!any && r.form == tp::table_form::report) std::abort(); // a report row has a cell besides its name
         if (r.duration_us()) s += "|d" + std::to_string(*r.duration_us());
         return s;
     }
@@ -75,7 +75,8 @@ std::vector<std::string> run(std::string_view in, std::size_t split) {
         const bool named = k < o.lines.size() && o.lines[k] == n;
         const std::string_view t = logscan::internal::trim(l.ends_with('\r') ? l.substr(0, l.size() - 1) : l);
         const bool structural = (t.starts_with("Name") && t.find("Duration (us)") != std::string_view::npos) ||
-                                t.starts_with("---") || t == "Configuration";
+                                t.starts_with("---") || t == "Configuration" || tp::detail::is_debug_header(t) ||
+                                tp::detail::is_tab_header(l);
         if (!named && !t.empty() && !structural) std::abort();
         pos = nl + 1;
     }

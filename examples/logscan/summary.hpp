@@ -381,11 +381,14 @@ struct paddle_log_summary {
 
 // --- tvm-profile -------------------------------------------------------------------------
 struct tvm_profile_summary {
-    static constexpr const char* what = "per report, the top fused kernels by duration with their share of the Sum row";
+    static constexpr const char* what =
+        "per report, the top fused kernels by duration with their share of the Sum row; per graph debug executor or "
+        "original VM profiler table, its top operators with their share of its total";
     struct report {
         std::string model, device;
         double mean_ms = NAN, sum_us = NAN;
         std::vector<std::pair<std::string, double>> kernels;
+        ls::tvm_profile::table_form form = ls::tvm_profile::table_form::report;
     };
     std::vector<report> reports;
     report& cur() {
@@ -395,10 +398,24 @@ struct tvm_profile_summary {
     void on_run(const ls::tvm_profile::run& r) { reports.push_back({std::string(r.model), std::string(r.device), NAN, NAN, {}}); }
     void on_mean_time(const ls::tvm_profile::mean_time& m) { cur().mean_ms = m.mean_ms; }
     void on_call(const ls::tvm_profile::call& c) {
-        if (c.name.starts_with("vm_mod_fused")) cur().kernels.emplace_back(std::string(c.name), c.duration_us().value_or(0));
+        using ls::tvm_profile::table_form;
+        if (c.form == table_form::report) {
+            if (c.name.starts_with("vm_mod_fused")) cur().kernels.emplace_back(std::string(c.name), c.duration_us().value_or(0));
+            return;
+        }
+        // a graph debug or VM table: a report of its own (after a run line's, or the previous table's total)
+        if (reports.empty() || (reports.back().form != c.form && (!reports.back().kernels.empty() || std::isfinite(reports.back().sum_us))))
+            reports.emplace_back();
+        report& r = reports.back();
+        r.form = c.form;
+        // (the graph debug executor prints a node once per output: count it once)
+        for (const auto& k : r.kernels)
+            if (k.first == c.name) return;
+        r.kernels.emplace_back(std::string(c.name), c.duration_us().value_or(0));
     }
     void on_total(const ls::tvm_profile::total& t) {
-        if (t.kind == "Sum" && t.duration_us()) cur().sum_us = *t.duration_us();
+        if ((t.kind == "Sum" || t.kind == "Total_time" || t.kind == "Total Duration") && t.duration_us()) cur().sum_us = *t.duration_us();
+        if (t.kind == "Total_time" || t.kind == "Total Duration") reports.emplace_back(); // (the next table is another report)
     }
     bool print(const settings& s) const {
         bool ok = true;
@@ -406,8 +423,14 @@ struct tvm_profile_summary {
         for (const report& r : reports) {
             char mean[32] = "-";
             if (std::isfinite(r.mean_ms)) std::snprintf(mean, sizeof mean, "%.2f ms", r.mean_ms);
-            std::printf("  %s on %s: mean %s; top fused kernels (share of the Sum row):\n",
-                        r.model.empty() ? "?" : r.model.c_str(), r.device.empty() ? "?" : r.device.c_str(), mean);
+            if (r.kernels.empty() && !std::isfinite(r.sum_us) && r.model.empty()) continue; // (an empty one after a table)
+            if (r.form == ls::tvm_profile::table_form::graph_debug)
+                std::printf("  graph debug executor table: top operators (share of Total_time):\n");
+            else if (r.form == ls::tvm_profile::table_form::vm_tabs)
+                std::printf("  VM profiler table: top operators by summed duration (share of Total Duration):\n");
+            else
+                std::printf("  %s on %s: mean %s; top fused kernels (share of the Sum row):\n",
+                            r.model.empty() ? "?" : r.model.c_str(), r.device.empty() ? "?" : r.device.c_str(), mean);
             const auto top = top_k(r.kernels, s.top);
             for (const auto& [name, us] : top)
                 std::printf("    %-60s %12.2f us %6.2f%%\n", fit(name, 60).c_str(), us,

@@ -715,6 +715,14 @@ inline value_result<number> parse_grouped_value(std::string_view text) noexcept 
     return internal::parse_number_value_impl(text, true);
 }
 
+/// True when the whole of `text` is a number (`parse_number_value`; with `grouped`, `,`
+/// thousands separators allowed too) or a non-finite number word (`nan`, `-inf`, ...:
+/// `internal::non_finite_word`, formats.md's common rules): a value a table cell holds.
+inline bool is_number_or_non_finite(std::string_view text, bool grouped = false) noexcept {
+    double v = 0;
+    return parse_number_value(text).ok() || (grouped && parse_grouped_value(text).ok()) || internal::non_finite_word(text, v);
+}
+
 // ---------------------------------------------------------------------------------------
 // Percent
 // ---------------------------------------------------------------------------------------

@@ -14,6 +14,7 @@
 
 #include "support/alloc_counter.hpp"
 #include "support/chunking.hpp"
+#include "support/string_writer.hpp"
 #include "support/wanted.hpp"
 
 namespace tp = logscan::tvm_profile;
@@ -437,4 +438,71 @@ TEST_CASE("tvm_profile::before the dashes, a line that is no row is text even wh
         "config 9 Executor=VM",
     };
     CHECK(r.out == want);
+}
+
+namespace {
+// Every record of `input` as the command's NDJSON (one line each).
+std::vector<std::string> ndjson_lines(const std::string& input) {
+    bool ok = false;
+    std::vector<std::string> lines = logscan::test::ndjson_lines<tp::ndjson_visitor>(input, tp::parse, ok);
+    REQUIRE(ok);
+    return lines;
+}
+} // namespace
+
+TEST_CASE("tvm_profile::the graph debug executor's table: formats.md section 5's examples record for record") {
+    // the contract's two example rows under the header they need (cells left-aligned, each
+    // column as wide as its widest cell plus two spaces, trailing spaces kept), indented by
+    // two spaces; then a second table right after (no blank line) whose row has an empty
+    // cell and so ends it; a unicode node name (columns count code points); a nan
+    const std::string input =
+        "  Node Name     Ops                      Time(us)  Time(%)  Shape            Inputs  Outputs  Measurements(us)  \n"
+        "  ---------     ---                      --------  -------  -----            ------  -------  ----------------  \n"
+        "  conv_block_3  fused_conv2d_add_relu_3  812.406   64.52    (1, 32, 28, 28)  2       1        [812.406]         \n"
+        "  Total_time    -                        1259.2    -        -                -       -        -                 \n"
+        "Node Name  Ops    Time(us)  Shape  Inputs\n"
+        "---------  ---    --------  -----  ------\n"
+        "卷积_1       conv   nan       (4,)   1\n"
+        "relu_2     relu   0.5       ()     1\n"
+        "x          y      1.0              2\n"
+        "Node Name  Ops    Time(us)\n"
+        "not the dash line\n";
+    const std::vector<std::string> want = {
+        R"J({"type":"call","line":3,"name":"conv_block_3","cells":{"Ops":"fused_conv2d_add_relu_3","Time(us)":812.406,"Time(%)":64.52,"Shape":[1,32,28,28],"Inputs":2,"Outputs":1,"Measurements(us)":[812.406]}})J",
+        R"J({"type":"total","line":4,"kind":"Total_time","device":null,"cells":{"Time(us)":1259.2}})J",
+        R"J({"type":"call","line":7,"name":"卷积_1","cells":{"Ops":"conv","Time(us)":null,"Shape":[4],"Inputs":1}})J",
+        R"J({"type":"call","line":8,"name":"relu_2","cells":{"Ops":"relu","Time(us)":0.5,"Shape":[],"Inputs":1}})J",
+        R"J({"type":"text","line":9,"text":"x          y      1.0              2"})J",
+        R"J({"type":"text","line":10,"text":"Node Name  Ops    Time(us)"})J",
+        R"J({"type":"text","line":11,"text":"not the dash line"})J",
+    };
+    CHECK(ndjson_lines(input) == want);
+}
+
+TEST_CASE("tvm_profile::the original VM profiler's tab table: formats.md section 5's examples record for record") {
+    // the contract's row and both summary forms (the later one after a blank line, which does
+    // not end the table); a row with too few cells is text; a run line ends a table
+    const std::string input = "#OpName                       \t#InvokeCount\t#Duration(us): Sum/Mean/Min/Max\n"
+                              "fused_dense_add_2             \t3         \t96.3/32.1/30.8/33.9\n"
+                              "fused_softmax                 \t1         \t96.3/nan/30.8/33.9\n"
+                              "cut short\t1\n"
+                              "\n"
+                              "Total Duration: 2048.5 us.\tTotal Packed Functions: 37\n"
+                              "#OpName\t#InvokeCount\t#Duration(us): Sum/Mean/Min/Max\n"
+                              "fused_add\t2\t1.0796e+06/x/1/2\n"
+                              "Total Duration 107960 us\n"
+                              "Total Duration 5 us\n"
+                              "#OpName\t#InvokeCount\n"
+                              "Evaluate vm inference cost of resnet18 on cpu(0)\n";
+    const std::vector<std::string> want = {
+        R"J({"type":"call","line":2,"name":"fused_dense_add_2","cells":{"InvokeCount":3,"Duration(us): Sum/Mean/Min/Max":[96.3,32.1,30.8,33.9]}})J",
+        R"J({"type":"call","line":3,"name":"fused_softmax","cells":{"InvokeCount":1,"Duration(us): Sum/Mean/Min/Max":[96.3,null,30.8,33.9]}})J",
+        R"J({"type":"text","line":4,"text":"cut short\t1"})J",
+        R"J({"type":"total","line":6,"kind":"Total Duration","device":null,"cells":{"Duration (us)":2048.5,"Total Packed Functions":37}})J",
+        R"J({"type":"call","line":8,"name":"fused_add","cells":{"InvokeCount":2,"Duration(us): Sum/Mean/Min/Max":"1.0796e+06/x/1/2"}})J",
+        R"J({"type":"total","line":9,"kind":"Total Duration","device":null,"cells":{"Duration (us)":107960}})J",
+        R"J({"type":"text","line":10,"text":"Total Duration 5 us"})J",
+        R"J({"type":"run","line":12,"model":"resnet18","device":"cpu(0)"})J",
+    };
+    CHECK(ndjson_lines(input) == want);
 }

@@ -18,7 +18,7 @@
 /// - `chainer-memtrace`: a `B F` counts line followed by buffer lines `ID SIZE NAME` or by
 ///   function records (`forward`/`backward`, then `NIN NOUT`);
 /// - `tvm-profile`: `Evaluate vm inference cost of ...`, `Mean ... time (std dev): ...` and
-///   report header lines (`Name  ...  Duration (us) ...`);
+///   table header lines (`Name  ...  Duration (us) ...`, `Node Name  Ops ...`, `#OpName<TAB>...`);
 /// - `paddle-log`: log lines of either form (`[MM/DD HH:MM:SS] LOGGER LEVEL: ...`, and
 ///   `YYYY-MM-DD HH:MM:SS,mmm-LEVEL: ...`: Python logging's `asctime` joined to the level by
 ///   a `-`, as older PaddleDetection prints it; a `... - INFO - ...` log is not one), profiler

@@ -358,10 +358,7 @@ struct cell_pair {
 };
 namespace detail {
 // A number, or a non-finite number word (formats.md's common rules).
-inline bool number_or_non_finite(std::string_view t) noexcept {
-    double v = 0;
-    return parse_number_value(t).ok() || internal::non_finite_word(t, v);
-}
+inline bool number_or_non_finite(std::string_view t) noexcept { return is_number_or_non_finite(t); }
 } // namespace detail
 /// A cell of several values (`1.5 / 2.0 / -`): an array of `cell_value`s.
 struct cell_values {

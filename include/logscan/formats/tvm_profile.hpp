@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 /// \file formats/tvm_profile.hpp
-/// The `tvm-profile` format: the report TVM's VM profiler prints (`vm.profile(...)`, the
-/// record contract is formats.md, section 5). Built from the toolkit's parts only: line
-/// framing, line rules for the report's own lines and `aligned_table` for its rows.
+/// The `tvm-profile` format: the reports TVM's profilers print as text (formats.md, section
+/// 5): the VM / Relax VM report (`vm.profile(...)`), the graph debug executor's table
+/// (`tvm.contrib.debugger`) and the original Relay VM profiler's tab-separated table. Built
+/// from the toolkit's parts: line framing, line rules for the report's own lines,
+/// `aligned_table` for the report's rows, and two small readers for the other tables.
+/// (`Report.json()` documents are not read yet: see the README's status.)
 ///
 /// \code
 /// #include <logscan/formats/tvm_profile.hpp>            // (also in the umbrella <logscan.hpp>)
@@ -21,8 +24,8 @@
 /// \code
 /// void on_run(const tvm_profile::run&);             // Evaluate vm inference cost of MODEL on DEVICE
 /// void on_mean_time(const tvm_profile::mean_time&); // Mean vm inference time (std dev): X ms (Y ms)
-/// void on_call(const tvm_profile::call&);           // each row of a report table
-/// void on_total(const tvm_profile::total&);         // each row after the table's dashes (Sum, Total)
+/// void on_call(const tvm_profile::call&);           // each row of a report, graph debug or VM table (`form` says which)
+/// void on_total(const tvm_profile::total&);         // Sum, Total after a report's dashes; Total_time; Total Duration
 /// void on_config(const tvm_profile::config&);       // each KEY: VALUE of a Configuration block
 /// void on_text(const logscan::line&);               // any other non-blank line, trailing spaces removed
 /// void on_error(const logscan::error&);             // a line too long; a header with too many columns
@@ -41,15 +44,31 @@
 /// `Configuration` heading and its dashes are structure: they yield no record.
 ///
 /// Cells: `Duration (us)`, `Percent`, `Count` and every `perf::` column are numeric (`,`
-/// thousands separators allowed, `numeric_column`); every other cell is text, even when it
-/// looks like a number (a `Hash` may be all digits). Empty cells are absent.
+/// thousands separators allowed, `numeric_column`; a non-finite one null); every other cell
+/// is text, even when it looks like a number (a `Hash` may be all digits). Empty cells are
+/// absent.
+///
+/// The graph debug executor's table: a header whose cells (split at two or more spaces)
+/// begin with `Node Name` and include `Ops`, held until the next line shows its dash runs,
+/// one starting at each header cell; rows are cut at those column starts (code points; the
+/// table may be indented); a row with an empty cell, or a blank line, ends the table; a
+/// `Total_time` row is a `total`. `Time(us)`, `Time(%)`, `Inputs`, `Outputs` are numbers,
+/// `Shape` a tuple of integers (`(1, 32, 28, 28)`), `Measurements(us)` a list of numbers; a
+/// `-` cell is absent. The original VM table: a `#OpName<TAB>...` header (its keys without
+/// the `#`), rows of as many tab-separated cells, a number a number and `a/b/c/d` four
+/// numbers; it ends at its `Total Duration X us` / `Total Duration: X us.<TAB>Total Packed
+/// Functions: N` line (a `total`), or at a run, mean-time or table header line. `duration_us()`
+/// reads `Time(us)` and the Sum of `Sum/Mean/Min/Max` in those tables.
 ///
 /// Allocation: the parser allocates its carry buffer once, at construction; the table
 /// reader keeps the header in a fixed buffer inside the parser; nothing while parsing.
 #ifndef LOGSCAN_FORMATS_TVM_PROFILE_HPP_INCLUDED
 #define LOGSCAN_FORMATS_TVM_PROFILE_HPP_INCLUDED
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
+#include <cstring>
 #include <optional>
 #include <span>
 #include <string_view>
@@ -85,6 +104,13 @@ constexpr bool numeric_column(std::string_view name) noexcept {
     return name == "Duration (us)" || name == "Percent" || name == "Count" || name.starts_with("perf::");
 }
 
+/// The table a row comes from, which says how its cells are read (formats.md section 5).
+enum class table_form : unsigned char {
+    report,      ///< the VM / Relax VM report (`Name ... Duration (us)`): `numeric_column`s are numbers
+    graph_debug, ///< the graph debug executor's table (`Node Name  Ops ...` over dash runs)
+    vm_tabs,     ///< the original VM profiler's tab-separated table (`#OpName`, `a/b/c/d` sums)
+};
+
 /// What a report row (`call`) and a footer row (`total`) share: the cells under the header.
 struct report_row {
     std::uint64_t line;              ///< line number
@@ -94,6 +120,7 @@ struct report_row {
     std::size_t percent_column;      ///< index of `Percent`, or npos
     std::size_t count_column;        ///< index of `Count`, or npos
     std::size_t device_column;       ///< index of `Device`, or npos
+    table_form form = table_form::report; ///< the table the row comes from
 
     /// The trimmed text of column i, empty when the row has no cell there.
     constexpr std::string_view text(std::size_t i) const noexcept { return i < cells.size() ? cells[i].text() : std::string_view{}; }
@@ -107,8 +134,14 @@ struct report_row {
         const auto r = parse_grouped<double>(t);
         return r.ok() ? std::optional<double>(r.value) : std::nullopt;
     }
-    /// `Duration (us)`: the time of the call(s) in microseconds.
-    constexpr std::optional<double> duration_us() const noexcept { return number(duration_column); }
+    /// `Duration (us)` (`Time(us)` in a graph debug table; the Sum of `Sum/Mean/Min/Max` in
+    /// the original VM table): the time of the call(s) in microseconds.
+    constexpr std::optional<double> duration_us() const noexcept {
+        if (form != table_form::vm_tabs) return number(duration_column);
+        const std::string_view t = text(duration_column);
+        const auto r = parse_grouped<double>(t.substr(0, t.find('/')));
+        return !t.empty() && r.ok() ? std::optional<double>(r.value) : std::nullopt;
+    }
     /// `Percent`: its share of the total.
     constexpr std::optional<double> percent() const noexcept { return number(percent_column); }
     /// `Count`: the number of calls.
@@ -126,9 +159,11 @@ struct call : report_row {
     std::string_view name; ///< `vm_mod_fused_nn_contrib_conv2d_NCHWc_add_nn_relu_1`, `VM::AllocStorage`
 };
 
-/// A row after the table's dashes line.
+/// A row after the table's dashes line; a graph debug table's `Total_time` row; the original
+/// VM table's `Total Duration ...` line.
 struct total : report_row {
-    std::string_view kind; ///< `Sum`, `Total`
+    std::string_view kind;                         ///< `Sum`, `Total`, `Total_time`, `Total Duration`
+    std::optional<std::string_view> device_entry; ///< a `Report.json()` device's key; none in tables
 };
 
 /// A `KEY: VALUE` line of a Configuration block: `Number of threads: 32`.
@@ -144,16 +179,109 @@ LOGSCAN_EVENT(on_call, "void on_call(const logscan::tvm_profile::call&)");
 LOGSCAN_EVENT(on_total, "void on_total(const logscan::tvm_profile::total&)");
 LOGSCAN_EVENT(on_config, "void on_config(const logscan::tvm_profile::config&)");
 
-/// The cells of a report row under their columns' names, empty ones left out, numeric
-/// columns (`numeric_column`) as numbers: the `cells` field of `call` and `total`.
+namespace detail {
+// A number (`,` thousands separators allowed), or a non-finite number word.
+inline bool number_or_non_finite(std::string_view t) noexcept { return is_number_or_non_finite(t, true); }
+} // namespace detail
+
+/// A list of numbers separated by `sep` (`812.406, 3.5` inside `[...]`; `96.3/nan/30.8/33.9`),
+/// each a number or null: an array; `valid()` when every part is a number.
+struct number_items {
+    std::string_view text; ///< the parts, without brackets
+    char sep;              ///< `,` or `/`
+    /// True when every part (trimmed) is a number or a non-finite word (an empty text: none).
+    bool valid() const noexcept {
+        if (internal::trim(text).empty()) return sep == ',';
+        for (std::size_t b = 0;;) {
+            const std::size_t e = text.find(sep, b);
+            if (!detail::number_or_non_finite(internal::trim(text.substr(b, e - b)))) return false;
+            if (e == std::string_view::npos) return true;
+            b = e + 1;
+        }
+    }
+    /// Calls `f(value)` for each part in order.
+    template <class F>
+    void for_each_item(F&& f) const {
+        if (internal::trim(text).empty()) return;
+        for (std::size_t b = 0;;) {
+            const std::size_t e = text.find(sep, b);
+            const std::string_view p = internal::trim(text.substr(b, e - b));
+            double v = 0;
+            if (internal::non_finite_word(p, v)) f(std::optional<loose_number>());
+            else f(std::optional<loose_number>(loose_number{p, true}));
+            if (e == std::string_view::npos) return;
+            b = e + 1;
+        }
+    }
+};
+
+/// True when `t` is a Python tuple of integers as `repr` prints it: `()`, `(4,)`, `(1, 32, 28, 28)`.
+constexpr bool is_int_tuple(std::string_view t) noexcept {
+    if (t.size() < 2 || t.front() != '(' || t.back() != ')') return false;
+    std::size_t i = 1, items = 0;
+    bool comma = false;
+    const auto spaces = [&] {
+        while (i < t.size() - 1 && t[i] == ' ') ++i;
+    };
+    spaces();
+    while (i < t.size() - 1) {
+        const std::size_t b = i;
+        while (i < t.size() - 1 && t[i] >= '0' && t[i] <= '9') ++i;
+        if (i == b) return false;
+        ++items;
+        spaces();
+        comma = i < t.size() - 1 && t[i] == ',';
+        if (!comma && i != t.size() - 1) return false;
+        if (comma) ++i;
+        spaces();
+    }
+    return items != 1 || comma;
+}
+
+/// The cells of a row under their columns' names, empty ones left out: the `cells` field of
+/// `call` and `total`. In a report, `numeric_column`s are numbers; in a graph debug table
+/// `Time(us)`, `Time(%)`, `Inputs`, `Outputs` are numbers, `Shape` a tuple of integers,
+/// `Measurements(us)` a list of numbers, and `-` is left out; in the original VM table a
+/// number is a number, `a/b/c/d` (four numbers: Sum/Mean/Min/Max) an array, and an empty
+/// cell the empty string. Elsewhere a cell is its text (also
+/// where it does not parse as its column says); a non-finite number is null.
 struct report_cells {
     const report_row& row; ///< the row
     /// Calls `f(column name, value)` for each non-empty cell after the name, in order.
     template <class F>
-    constexpr void for_each_entry(F&& f) const {
+    void for_each_entry(F&& f) const {
+        const auto number = [&](std::string_view name, std::string_view t) {
+            double v = 0;
+            if (internal::non_finite_word(t, v)) f(name, nullptr);
+            else f(name, loose_number{t, true});
+        };
+        if (row.form == table_form::vm_tabs) { // (every cell, an empty one too: a string)
+            for (std::size_t i = 1; i < row.cells.size() && i < row.columns.size(); ++i) {
+                const std::string_view name = row.columns[i].text(), t = row.cells[i].text();
+                if (detail::number_or_non_finite(t)) number(name, t);
+                else if (std::count(t.begin(), t.end(), '/') == 3 && number_items{t, '/'}.valid()) f(name, number_items{t, '/'});
+                else f(name, t);
+            }
+            return;
+        }
         for_each_named_cell(row.cells, row.columns, [&](std::string_view name, std::string_view t) {
-            if (numeric_column(name)) f(name, loose_number{t, true});
-            else f(name, t);
+            switch (row.form) {
+            case table_form::report:
+                if (numeric_column(name)) return number(name, t);
+                return f(name, t);
+            case table_form::graph_debug:
+                if (t == "-") return;
+                if (name == "Time(us)" || name == "Time(%)" || name == "Inputs" || name == "Outputs") {
+                    if (detail::number_or_non_finite(t)) return number(name, t);
+                } else if (name == "Shape") {
+                    if (is_int_tuple(t)) return f(name, shape_dims(t));
+                } else if (name == "Measurements(us)") {
+                    const number_items items{t.size() >= 2 ? t.substr(1, t.size() - 2) : std::string_view{}, ','};
+                    if (t.size() >= 2 && t.front() == '[' && t.back() == ']' && items.valid()) return f(name, items);
+                }
+                return f(name, t);
+            case table_form::vm_tabs: return; // (above)
+            }
         });
     }
 };
@@ -167,7 +295,8 @@ using records = record_list<
     record_kind<"mean_time", mean_time, on_mean_time_event, field<"mean_ms", &mean_time::mean_ms>,
                 field<"std_ms", &mean_time::std_ms>>,
     record_kind<"call", call, on_call_event, field<"name", &call::name>, field<"cells", cells_of>>,
-    record_kind<"total", total, on_total_event, field<"kind", &total::kind>, field<"cells", cells_of>>,
+    record_kind<"total", total, on_total_event, field<"kind", &total::kind>, field<"device", &total::device_entry>,
+                field<"cells", cells_of>>,
     record_kind<"config", config, on_config_event, field<"key", &config::key>, field<"value", &config::value>>,
     text_kind, error_kind>;
 
@@ -209,7 +338,7 @@ struct state {
         const report_row base{r.line, r.cells, r.header, duration, percent, count, device};
         const std::string_view first = r.cells[0].text();
         if (r.footer) {
-            const total t{base, first};
+            const total t{base, first, std::nullopt};
             return LOGSCAN_VISIT(vis, on_total, t);
         }
         const call c{base, first};
@@ -217,10 +346,312 @@ struct state {
     }
     flow on_table_text(const line& l) { return text(l); }
     flow on_error(const error& e) { return report_error(vis, e); }
+    // the graph debug and original VM tables' rows
+    flow call_row(const call& c) { return LOGSCAN_VISIT(vis, on_call, c); }
+    flow total_row(const total& t) { return LOGSCAN_VISIT(vis, on_total, t); }
 };
 
 template <class V>
 using table_t = aligned_table<state<V>, max_columns, header_capacity>;
+
+// The cells of `t` split at runs of two or more spaces, after `from`: calls `f(cell, byte
+// start)` for each; a line's trailing spaces make no cell.
+template <class F>
+constexpr void for_each_wide_cell(std::string_view t, std::size_t from, F&& f) {
+    std::size_t at = from;
+    while (at < t.size()) {
+        while (at < t.size() && t[at] == ' ') ++at;
+        if (at == t.size()) return;
+        const std::size_t b = at;
+        while (at < t.size() && !(t[at] == ' ' && (at + 1 == t.size() || t[at + 1] == ' '))) ++at;
+        f(t.substr(b, at - b), b);
+    }
+}
+// The number of code points in `s` before byte `b`.
+constexpr std::size_t code_points_before(std::string_view s, std::size_t b) noexcept {
+    std::size_t n = 0;
+    for (std::size_t i = 0; i < b && i < s.size(); ++i) n += (static_cast<unsigned char>(s[i]) & 0xC0u) != 0x80u;
+    return n;
+}
+
+// A graph debug executor table's header line (trailing spaces removed): its first cell
+// `Node Name` (after any indent), an `Ops` cell.
+constexpr bool is_debug_header(std::string_view t) noexcept {
+    std::size_t i = 0;
+    while (i < t.size() && t[i] == ' ') ++i;
+    if (!t.substr(i).starts_with("Node Name")) return false;
+    bool first = true, ops = false, node = false;
+    for_each_wide_cell(t, i, [&](std::string_view c, std::size_t) {
+        if (first) node = c == "Node Name";
+        ops = ops || c == "Ops";
+        first = false;
+    });
+    return node && ops;
+}
+// The original VM profiler table's header line: `#OpName` TAB ...
+constexpr bool is_tab_header(std::string_view t) noexcept {
+    return t.starts_with("#OpName") && t.find('\t') != std::string_view::npos;
+}
+
+// The graph debug executor's table (formats.md section 5): a header whose cells begin with
+// `Node Name` and include `Ops`, held until the next line shows its dash runs, one starting
+// at each header cell; then rows cut at the column starts (code points). A row with an empty
+// cell, or a blank line, ends the table (the line is the caller's); a new header starts the
+// next table. Every column left-aligned; the table may be indented.
+template <class State>
+class debug_table {
+public:
+    explicit debug_table(State& st) noexcept : st_(st) {}
+    bool active() const noexcept { return phase_ != phase::idle; }
+    bool at_rest() const noexcept { return phase_ == phase::idle; }
+    bool in_rows() const noexcept { return phase_ == phase::rows; }
+    static constexpr bool is_header(std::string_view t) noexcept { return is_debug_header(t); }
+
+    // One line: consumed (structure or a row), not_mine (the caller reads it), or stop. A
+    // header line is one only when its dashes follow: until the next line it is held (inside
+    // a table, it is that table's row if they do not).
+    table_feed feed(const line& l) {
+        const std::string_view t = internal::trim_right(l.text);
+        if (phase_ == phase::held || phase_ == phase::rows_held) {
+            if (dashes_match(heads_[1 - cur_], t)) {
+                cur_ = 1 - cur_;
+                phase_ = phase::rows;
+                return table_feed::consumed;
+            }
+            if (settle() == flow::stop) return table_feed::stop;
+        }
+        if (phase_ == phase::rows) {
+            if (t.empty()) return phase_ = phase::idle, table_feed::not_mine;
+            if (!is_header(t)) {
+                const table_feed f = row(l, t);
+                if (f == table_feed::not_mine) phase_ = phase::idle; // (a row with an empty cell: the table ends)
+                return f;
+            }
+            if (!hold(l, t)) return phase_ = phase::idle, table_feed::not_mine;
+            phase_ = phase::rows_held;
+            return table_feed::consumed;
+        }
+        if (!is_header(t) || !hold(l, t)) return table_feed::not_mine;
+        phase_ = phase::held;
+        return table_feed::consumed;
+    }
+    // Ends the table; a held header is text (or the open table's row).
+    flow close(std::uint64_t) {
+        const flow f = settle();
+        phase_ = phase::idle;
+        return f;
+    }
+    flow finish() { return close(0); }
+
+private:
+    enum class phase : unsigned char { idle, held, rows, rows_held };
+    // A header: its line (copied), its cells and where they start (code points).
+    struct head {
+        char bytes[header_capacity / 4];
+        line l{};
+        std::size_t n = 0, duration = column_lookup::npos, percent = column_lookup::npos;
+        std::array<cell, max_columns> columns{};
+        std::array<std::size_t, max_columns> starts{};
+        std::span<const cell> cols() const noexcept { return {columns.data(), n}; }
+    };
+
+    // Holds a header candidate (in the slot the open table does not use).
+    bool hold(const line& l, std::string_view t) {
+        head& h = heads_[1 - cur_];
+        if (t.size() > sizeof h.bytes) return false; // (read as text)
+        std::memcpy(h.bytes, t.data(), t.size());
+        const std::string_view v(h.bytes, t.size());
+        h.l = line{v, l.number, l.offset};
+        h.n = 0;
+        bool fits = true;
+        for_each_wide_cell(v, 0, [&](std::string_view c, std::size_t b) {
+            if (h.n == max_columns) return void(fits = false);
+            h.columns[h.n] = cell{c};
+            h.starts[h.n++] = code_points_before(v, b);
+        });
+        h.duration = column_lookup::index_of(h.cols(), "Time(us)");
+        h.percent = column_lookup::index_of(h.cols(), "Time(%)");
+        return fits;
+    }
+    // A held header whose dashes did not follow: text, or inside a table that table's row
+    // (text too when it is none, which ends the table).
+    flow settle() {
+        const head& h = heads_[1 - cur_];
+        if (phase_ == phase::held) {
+            phase_ = phase::idle;
+            return st_.text(h.l);
+        }
+        if (phase_ != phase::rows_held) return flow::proceed;
+        phase_ = phase::rows;
+        const table_feed f = row(h.l, h.l.text);
+        if (f == table_feed::stop) return flow::stop;
+        if (f == table_feed::not_mine) {
+            phase_ = phase::idle;
+            return st_.text(h.l);
+        }
+        return flow::proceed;
+    }
+    // Dash runs, one starting at each header cell's column (the dash line is ASCII).
+    static bool dashes_match(const head& h, std::string_view t) noexcept {
+        std::size_t n = 0, i = 0;
+        while (i < t.size()) {
+            while (i < t.size() && t[i] == ' ') ++i;
+            if (i == t.size()) break;
+            if (t[i] != '-' || n == h.n || h.starts[n] != i) return false;
+            ++n;
+            while (i < t.size() && t[i] == '-') ++i;
+        }
+        return n == h.n;
+    }
+    // A row of the open table (`consumed`), or `not_mine` when a cell is empty.
+    table_feed row(const line& l, std::string_view t) {
+        const head& h = heads_[cur_];
+        // the byte where each column starts in this line (code points counted)
+        std::size_t cp = 0, b = 0;
+        for (std::size_t c = 0; c < h.n; ++c) {
+            while (b < t.size() && cp < h.starts[c]) {
+                ++b;
+                while (b < t.size() && (static_cast<unsigned char>(t[b]) & 0xC0u) == 0x80u) ++b;
+                ++cp;
+            }
+            bytes_[c] = b;
+        }
+        for (std::size_t i = 0; i < bytes_[0]; ++i) // (the indent: nothing there)
+            if (t[i] != ' ') return table_feed::not_mine;
+        for (std::size_t c = 0; c < h.n; ++c) {
+            const std::size_t e = c + 1 < h.n ? bytes_[c + 1] : t.size();
+            cells_[c] = cell{t.substr(bytes_[c], e - bytes_[c])};
+            if (cells_[c].empty()) return table_feed::not_mine; // no row: the table ends
+        }
+        const report_row base{l.number,
+                              std::span<const cell>(cells_.data(), h.n),
+                              h.cols(),
+                              h.duration,
+                              h.percent,
+                              column_lookup::npos,
+                              column_lookup::npos,
+                              table_form::graph_debug};
+        const std::string_view name = cells_[0].text();
+        flow f;
+        if (name == "Total_time") f = st_.total_row(total{base, name, std::nullopt});
+        else f = st_.call_row(call{base, name});
+        return f == flow::stop ? table_feed::stop : table_feed::consumed;
+    }
+
+    State& st_;
+    phase phase_ = phase::idle;
+    std::size_t cur_ = 0; // the slot of the open table's header
+    std::array<head, 2> heads_{};
+    std::array<cell, max_columns> cells_{};
+    std::array<std::size_t, max_columns> bytes_{};
+};
+
+// The original VM profiler's table (formats.md section 5): a `#OpName` TAB ... header, rows
+// of as many tab-separated cells, up to its `Total Duration ...` line.
+template <class State>
+class tab_table {
+public:
+    explicit tab_table(State& st) noexcept : st_(st) {}
+    bool active() const noexcept { return active_; }
+    bool at_rest() const noexcept { return !active_; }
+
+    static constexpr bool is_header(std::string_view t) noexcept { return is_tab_header(t); }
+    // Starts a table at its header line.
+    table_feed start(const line& l) {
+        const std::string_view t = l.text; // (split as printed: a trailing tab is an empty last cell)
+        if (t.size() > sizeof header_) return table_feed::not_mine;
+        std::memcpy(header_, t.data(), t.size());
+        const std::string_view h(header_, t.size());
+        ncols_ = 0;
+        for (std::size_t b = 0;;) {
+            const std::size_t e = h.find('\t', b);
+            if (ncols_ == max_columns) return table_feed::not_mine;
+            std::string_view c = internal::trim(h.substr(b, e - b));
+            if (c.starts_with('#')) c.remove_prefix(1);
+            columns_[ncols_++] = cell{c};
+            if (e == std::string_view::npos) break;
+            b = e + 1;
+        }
+        duration_ = column_lookup::index_of_prefix(columns(), "Duration");
+        active_ = true;
+        return table_feed::consumed;
+    }
+    // A line while the table is open: consumed (a row, its summary, a blank line or text),
+    // not_mine (a line that ends it and is read as usual), or stop.
+    table_feed feed(const line& l, bool ends_table) {
+        const std::string_view t = internal::trim_right(l.text);
+        if (t.empty()) return table_feed::consumed; // (blank lines do not end it)
+        if (summary(l, t)) return active_ = false, to_feed(summary_flow_);
+        if (ends_table) return active_ = false, table_feed::not_mine;
+        std::size_t n = 0;
+        for (std::size_t b = 0;;) {
+            const std::size_t e = l.text.find('\t', b);
+            if (n == ncols_) return to_feed(st_.text(l)); // (more cells than the header)
+            cells_[n++] = cell{l.text.substr(b, e - b)};
+            if (e == std::string_view::npos) break;
+            b = e + 1;
+        }
+        if (n != ncols_ || cells_[0].empty()) return to_feed(st_.text(l));
+        const report_row base{l.number,    std::span<const cell>(cells_.data(), n), columns(),
+                              duration_,   column_lookup::npos,                     column_lookup::npos,
+                              column_lookup::npos, table_form::vm_tabs};
+        return to_feed(st_.call_row(call{base, cells_[0].text()}));
+    }
+    flow close(std::uint64_t) { return active_ = false, flow::proceed; }
+    flow finish() { return close(0); }
+
+private:
+    static table_feed to_feed(flow f) noexcept { return f == flow::stop ? table_feed::stop : table_feed::consumed; }
+    std::span<const cell> columns() const noexcept { return {columns_.data(), ncols_}; }
+
+    // `Total Duration X us`, or `Total Duration: X us.` TAB `Total Packed Functions: N`:
+    // true when `t` is one (its record delivered, `summary_flow_` how that went).
+    bool summary(const line& l, std::string_view t) {
+        if (!t.starts_with("Total Duration")) return false;
+        std::string_view r = t.substr(14);
+        const bool colon = r.starts_with(": ");
+        if (!colon && !r.starts_with(' ')) return false;
+        r.remove_prefix(colon ? 2 : 1);
+        const std::size_t sp = r.find(' ');
+        if (sp == std::string_view::npos) return false;
+        const std::string_view x = r.substr(0, sp);
+        r = r.substr(sp);
+        std::string_view packed;
+        if (!colon) {
+            if (r != " us") return false;
+        } else {
+            if (!r.starts_with(" us.")) return false;
+            r.remove_prefix(4);
+            if (!r.empty()) {
+                if (!r.starts_with("\tTotal Packed Functions: ")) return false;
+                packed = r.substr(25);
+                if (packed.empty() || !parse_number<std::uint64_t>(packed).ok()) return false;
+            }
+        }
+        if (!detail::number_or_non_finite(x)) return false;
+        sum_columns_ = {cell{}, cell{"Duration (us)"}, cell{"Total Packed Functions"}};
+        sum_cells_ = {cell{"Total Duration"}, cell{x}, cell{packed}};
+        const std::size_t n = packed.empty() ? 2 : 3;
+        const report_row base{l.number,
+                              std::span<const cell>(sum_cells_.data(), n),
+                              std::span<const cell>(sum_columns_.data(), n),
+                              1,
+                              column_lookup::npos,
+                              column_lookup::npos,
+                              column_lookup::npos,
+                              table_form::vm_tabs};
+        summary_flow_ = st_.total_row(total{base, "Total Duration", std::nullopt});
+        return true;
+    }
+
+    State& st_;
+    bool active_ = false;
+    std::size_t ncols_ = 0, duration_ = column_lookup::npos;
+    char header_[header_capacity / 4];
+    std::array<cell, max_columns> columns_{}, cells_{};
+    std::array<cell, 3> sum_columns_{}, sum_cells_{};
+    flow summary_flow_ = flow::proceed;
+};
 
 // A rule runs only when the visitor wants what it yields (`when`, rules.hpp), or the text its
 // lines would otherwise be: the report table is not even started for a visitor that wants
@@ -235,13 +666,21 @@ auto make_rules(state<V>& st, table_t<V>& table) {
                 });
             })
             .when(wants_any<V, on_run_event, on_text_event>),
-        rule<R"(Mean [^:]* time \(std dev\): (\d+(?:\.\d+)?) ms \((\d+(?:\.\d+)?) ms\) *)",
-             "Mean vm inference time (std dev): 13.13 ms (1.80 ms)">([&](const auto& m, rule_context& ctx) {
-            return LOGSCAN_VISIT_LAZY(st.vis, on_mean_time, mean_time, [&] {
-                return mean_time{ctx.current.number, parse_number<double>(m.template get<1>()).value,
-                                 parse_number<double>(m.template get<2>()).value};
-            });
-        }).when(wants_any<V, on_mean_time_event, on_text_event>),
+        // (X and Y: decimals, or non-finite words: null)
+        rule<R"(Mean [^:]* time \(std dev\): (\d+(?:\.\d+)?|[-+]?[A-Za-z]+) ms \((\d+(?:\.\d+)?|[-+]?[A-Za-z]+) ms\) *)",
+             "Mean vm inference time (std dev): 13.13 ms (1.80 ms)", "Mean vm inference time (std dev): nan ms (-nan ms)">(
+            [&](const auto& m, rule_context& ctx) {
+                double x = 0, y = 0;
+                const auto value = [](std::string_view t, double& v) {
+                    if (internal::non_finite_word(t, v)) return true;
+                    const auto r = parse_number<double>(t);
+                    v = r.value;
+                    return r.ok();
+                };
+                if (!value(m.template get<1>(), x) || !value(m.template get<2>(), y)) return st.text(ctx.current);
+                return LOGSCAN_VISIT_LAZY(st.vis, on_mean_time, mean_time, [&] { return mean_time{ctx.current.number, x, y}; });
+            })
+            .when(wants_any<V, on_mean_time_event, on_text_event>),
         // (`Name.*` and a find: `Name.*Duration \(us\).*` would not run one-pass)
         rule<R"(Name.*)", "Name          Duration (us)  Percent  Device  Count  ">(
             [&st, &table](const auto&, rule_context& ctx) {
@@ -278,8 +717,12 @@ class core {
     static_assert(records::accepts<Visitor>());
     using block = typename state<Visitor>::block;
 
+    // the tables matter to a visitor that wants their rows, their notes as text, or their errors
+    static constexpr bool wants_tables = wants_any<Visitor, on_call_event, on_total_event, on_text_event, on_error_event>;
+
 public:
-    core(Visitor& vis, const format_options&) : st_{vis}, table_(st_), rules_(make_rules(st_, table_), fallback<Visitor>{&st_}) {}
+    core(Visitor& vis, const format_options&)
+        : st_{vis}, table_(st_), debug_(st_), tabs_(st_), rules_(make_rules(st_, table_), fallback<Visitor>{&st_}) {}
 
     // One line: a Configuration block first (a heading is known to be one only at the next
     // line), then the tables and the rules.
@@ -305,12 +748,37 @@ public:
             }
             st_.in_block = block::none;
         }
+        if (debug_.active()) {
+            switch (debug_.feed(l)) {
+            case table_feed::consumed: // (its header confirmed by its dashes: another table ends)
+                if (debug_.in_rows() && tabs_.active() && tabs_.close(l.number) == flow::stop) return flow::stop;
+                return flow::proceed;
+            case table_feed::stop: return flow::stop;
+            default: break; // the table ended (or its header was none): the line is read as usual
+            }
+        }
+        // (a graph debug header is one only with its dashes on the next line: held below, it
+        // ends the original VM table only then)
+        if (tabs_.active() && !debug_table<state<Visitor>>::is_header(t)) {
+            switch (tabs_.feed(l, ends_tab_table(l, t))) {
+            case table_feed::consumed: return flow::proceed;
+            case table_feed::stop: return flow::stop;
+            default: break;
+            }
+        }
         if (table_.active()) { // before the dashes a line that is no row is text, and the rows go on
             switch (table_.feed(l)) {
             case table_feed::consumed: return flow::proceed;
             case table_feed::stop: return flow::stop;
             default: break; // the table ended: the line is read as usual
             }
+        }
+        if constexpr (wants_tables) {
+            table_feed f = table_feed::not_mine;
+            if (debug_table<state<Visitor>>::is_header(t)) f = debug_.feed(l);
+            else if (tab_table<state<Visitor>>::is_header(l.text)) f = tabs_.start(l); // (`#OpName<TAB>`: the tab may end it)
+            if (f == table_feed::consumed) return flow::proceed;
+            if (f == table_feed::stop) return flow::stop;
         }
         return rules_.feed(l);
     }
@@ -319,18 +787,28 @@ public:
     flow line_too_long(const error& e) {
         if (flush_heading() == flow::stop) return flow::stop;
         st_.in_block = block::none;
+        if (debug_.close(e.line) == flow::stop || tabs_.close(e.line) == flow::stop) return flow::stop;
         return report_error(st_.vis, e);
     }
     flow finish() {
         if (flush_heading() == flow::stop) return flow::stop;
         st_.in_block = block::none;
+        if (debug_.finish() == flow::stop || tabs_.finish() == flow::stop) return flow::stop;
         return table_.finish();
     }
-    /// What carries state from line to line: a Configuration block, the report table, the
+    /// What carries state from line to line: a Configuration block, the three tables, the
     /// rules' mode.
-    auto readers() const noexcept { return std::tie(st_, table_, rules_); }
+    auto readers() const noexcept { return std::tie(st_, table_, debug_, tabs_, rules_); }
 
 private:
+    // A line that ends the original VM table: a `run` or `mean_time` line, another table's header.
+    static bool ends_tab_table(const line& l, std::string_view t) noexcept {
+        return t.starts_with("Evaluate vm inference cost of ") ||
+               (t.starts_with("Mean ") && t.find(" time (std dev): ") != std::string_view::npos) ||
+               (t.starts_with("Name") && t.find("Duration (us)") != std::string_view::npos) ||
+               tab_table<state<Visitor>>::is_header(l.text);
+    }
+
     // A held `Configuration` heading not followed by dashes is text.
     flow flush_heading() {
         if (st_.in_block != block::heading) return flow::proceed;
@@ -340,6 +818,8 @@ private:
 
     state<Visitor> st_;
     table_t<Visitor> table_;
+    debug_table<state<Visitor>> debug_;
+    tab_table<state<Visitor>> tabs_;
     rule_reader<rules_t<Visitor>, fallback<Visitor>> rules_;
 };
 
@@ -358,17 +838,21 @@ template <class Writer>
 using ndjson_visitor = records::ndjson<Writer>;
 
 /// What `detect` counts, in a few words (for `logscan detect --help`).
-inline constexpr std::string_view detect_signals = "`Evaluate vm inference cost of ...`, `Mean ... time (std dev)`, `Name ... Duration (us)`";
+inline constexpr std::string_view detect_signals =
+    "`Evaluate vm inference cost of ...`, `Mean ... time (std dev)`, `Name ... Duration (us)`, `Node Name  Ops ...`, "
+    "`#OpName<TAB>...`";
 
 /// How much the first bytes of an input (`head`; `cut`: more input follows) look like a
 /// tvm-profile: the number of `Evaluate vm inference cost of ...`, `Mean ... time (std
-/// dev): ...` and report header (`Name ... Duration (us) ...`) lines among its first 64
-/// lines; 0 when there is none.
+/// dev): ...` and table header lines (the report's `Name ... Duration (us) ...`, the graph
+/// debug executor's `Node Name  Ops ...`, the original VM table's `#OpName<TAB>...`) among its
+/// first 64 lines; 0 when there is none.
 constexpr std::size_t detect(std::string_view head, bool cut = true) noexcept {
     std::size_t score = 0;
     internal::for_each_head_line(head, cut, 64, [&](std::string_view l) {
         if (l.starts_with("Evaluate vm inference cost of ") || (l.starts_with("Mean ") && l.find(" time (std dev): ") != std::string_view::npos) ||
-            (l.starts_with("Name ") && l.find("  Duration (us)") != std::string_view::npos))
+            (l.starts_with("Name ") && l.find("  Duration (us)") != std::string_view::npos) ||
+            detail::is_debug_header(internal::trim_right(l)) || detail::is_tab_header(l))
             ++score;
     });
     return score;
