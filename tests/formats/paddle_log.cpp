@@ -62,6 +62,7 @@ struct recorder {
             if (!r.cells[i].empty()) s += " " + sv(r.columns[i].text()) + "=" + sv(r.cells[i].text());
         out.push_back(s);
     }
+    void on_total(const pl::total& r) { out.push_back("total " + std::to_string(r.line) + " " + sv(r.table) + " " + sv(r.value)); }
     void on_text(const logscan::line& l) {
         ++texts;
         out.push_back("text " + std::to_string(l.number) + " " + sv(l.text));
@@ -551,4 +552,29 @@ TEST_CASE("paddle_log::indented tables keep their indent apart, and a line outsi
         R"J({"type":"text","line":10,"text":"    GPU1           40.00"})J",
     };
     CHECK(got == want);
+}
+
+TEST_CASE("paddle_log::every generation: no allocation while parsing, identical records under any chunking") {
+    for (const char* path : {"/tests/data/paddle_log_today_hand.txt", "/samples/today/paddle_pr22590_old_profiling_report.txt",
+                             "/samples/today/ppdet_repo_dy_loss_log_2020.txt",
+                             "/samples/today/sharpiless_yolov5_readme_notebook_indented.txt"}) {
+        CAPTURE(std::string(path));
+        const std::string text = logscan::test::read_file(std::string(LOGSCAN_SOURCE_DIR) + path);
+        struct all {
+            std::size_t n = 0;
+            void on_log(const pl::log& r) { n += r.message.size(); }
+            void on_train_step(const pl::train_step& t) {
+                for (const pl::metric& m : t.metrics()) n += m.key.size() + (m.number().ok() ? 1 : 0);
+            }
+            void on_table(const pl::table& t) { n += t.title.size(); }
+            void on_table_row(const pl::table_row& r) { n += r.cells.size(); }
+            void on_total(const pl::total& t) { n += t.value.size(); }
+            void on_text(const logscan::line& l) { n += l.text.size(); }
+            void on_error(const logscan::error&) { ++n; }
+        } v;
+        pl::parser<all> p(v, {.max_line = 4096});
+        LOGSCAN_CHECK_NO_ALLOC(for (std::size_t i = 0; i < text.size(); i += 97) p.feed(std::string_view(text).substr(i, 97)); p.finish());
+        CHECK(v.n > 0);
+        logscan::test::check_chunk_invariance(text, run_chunks, 3);
+    }
 }

@@ -506,3 +506,23 @@ TEST_CASE("tvm_profile::the original VM profiler's tab table: formats.md section
     };
     CHECK(ndjson_lines(input) == want);
 }
+
+TEST_CASE("tvm_profile::every table: no allocation while parsing, identical records under any chunking") {
+    for (const char* path : {"/tests/data/tvm_profile_today_hand.txt", "/samples/today/arachne_readme_jetson_tensorrt_debug_table.txt",
+                             "/samples/today/tvm_pr3727_old_vm_profiler_tabs.txt"}) {
+        CAPTURE(std::string(path));
+        const std::string text = logscan::test::read_file(std::string(LOGSCAN_SOURCE_DIR) + path);
+        struct all {
+            double sum = 0;
+            std::size_t n = 0;
+            void on_call(const tp::call& c) { sum += c.duration_us().value_or(0); }
+            void on_total(const tp::total& t) { n += t.cells.size(); }
+            void on_text(const logscan::line& l) { n += l.text.size(); }
+            void on_error(const logscan::error&) { ++n; }
+        } v;
+        tp::parser<all> p(v, {.max_line = 4096});
+        LOGSCAN_CHECK_NO_ALLOC(for (std::size_t i = 0; i < text.size(); i += 97) p.feed(std::string_view(text).substr(i, 97)); p.finish());
+        CHECK(v.sum > 0);
+        logscan::test::check_chunk_invariance(text, run_chunks, 3);
+    }
+}
