@@ -356,10 +356,6 @@ struct cell_pair {
         f(cell_value(r));
     }
 };
-namespace detail {
-// A number, or a non-finite number word (formats.md's common rules).
-inline bool number_or_non_finite(std::string_view t) noexcept { return is_number_or_non_finite(t); }
-} // namespace detail
 /// A cell of several values (`1.5 / 2.0 / -`): an array of `cell_value`s.
 struct cell_values {
     std::string_view text; ///< the cell's text
@@ -378,7 +374,7 @@ struct row_cells {
         for_each_named_cell(row.cells, row.columns, [&](std::string_view name, std::string_view t) {
             if (row.legacy) {
                 if (const auto p = paired_cell(t)) {
-                    if (detail::number_or_non_finite(p->first) && detail::number_or_non_finite(p->second))
+                    if (is_number_or_non_finite(p->first) && is_number_or_non_finite(p->second))
                         return f(name, cell_pair{p->first, p->second});
                     return f(name, t);
                 }
@@ -680,10 +676,10 @@ private:
         if (announce() == flow::stop) return flow::stop;
         if (s.starts_with("Total time:")) {
             const std::string_view v = internal::trim(s.substr(11));
-            if (number_or_non_finite(v)) return st_.report_total(total{l.number, table_name(), "Total time", v});
+            if (is_number_or_non_finite(v)) return st_.report_total(total{l.number, table_name(), "Total time", v});
         }
         if (event_header(s)) return phase_ = phase::events, flow::proceed;
-        if (overhead_row(l, s)) return row_flow_;
+        if (const std::optional<flow> f = overhead_row(l, s)) return *f;
         return st_.report_text(l);
     }
 
@@ -711,8 +707,8 @@ private:
     }
 
     // `NAME  K: V  K: V ...` (an overhead or memcpy row); true when the line has that shape
-    // (its record, or its text when a V is no number, delivered; `row_flow_` says how that went).
-    bool overhead_row(const line& l, std::string_view s) {
+    // (its record, or its text when a V is no number, delivered: how that went), else none.
+    std::optional<flow> overhead_row(const line& l, std::string_view s) {
         for (std::size_t i = s.find("  "); i != std::string_view::npos; i = s.find("  ", i)) {
             std::size_t j = i;
             while (j < s.size() && s[j] == ' ') ++j;
@@ -737,7 +733,7 @@ private:
                 if (p == v) break;
                 std::string_view value = s.substr(v, p - v);
                 if (value.back() == '%') value.remove_suffix(1);
-                if (!number_or_non_finite(value)) numbers = false;
+                if (!is_number_or_non_finite(value)) numbers = false;
                 ++n;
                 cols_cells_[n] = cell{key};
                 cells_[n] = cell{value};
@@ -748,8 +744,7 @@ private:
                 continue;
             }
             if (!numbers) {
-                row_flow_ = st_.report_text(l);
-                return true;
+                return st_.report_text(l);
             }
             const std::string_view name = s.substr(0, i);
             cells_[0] = cell{name};
@@ -757,10 +752,9 @@ private:
             const table_row r{l.number, table_name(), std::nullopt, cells_[0].depth(), internal::trim(name),
                               std::span<const cell>(cells_.data(), n + 1), std::span<const cell>(cols_cells_.data(), n + 1),
                               true};
-            row_flow_ = st_.report_row(r);
-            return true;
+            return st_.report_row(r);
         }
-        return false;
+        return std::nullopt;
     }
 
     // A line after the event table's header: a row whose cells match the header's, else text.
@@ -810,7 +804,6 @@ private:
     std::size_t ncols_ = 0, calls_at_ = 0;
     std::array<std::uint8_t, event_columns.size()> cols_{};
     std::array<cell, max_cells> cells_{}, cols_cells_{};
-    flow row_flow_ = flow::proceed;
 };
 
 // The tables matter to a visitor that wants their records, their notes as text, or their

@@ -179,10 +179,6 @@ LOGSCAN_EVENT(on_call, "void on_call(const logscan::tvm_profile::call&)");
 LOGSCAN_EVENT(on_total, "void on_total(const logscan::tvm_profile::total&)");
 LOGSCAN_EVENT(on_config, "void on_config(const logscan::tvm_profile::config&)");
 
-namespace detail {
-// A number (`,` thousands separators allowed), or a non-finite number word.
-inline bool number_or_non_finite(std::string_view t) noexcept { return is_number_or_non_finite(t, true); }
-} // namespace detail
 
 /// A list of numbers separated by `sep` (`812.406, 3.5` inside `[...]`; `96.3/nan/30.8/33.9`),
 /// each a number or null: an array; `valid()` when every part is a number.
@@ -194,7 +190,7 @@ struct number_items {
         if (internal::trim(text).empty()) return sep == ',';
         for (std::size_t b = 0;;) {
             const std::size_t e = text.find(sep, b);
-            if (!detail::number_or_non_finite(internal::trim(text.substr(b, e - b)))) return false;
+            if (!is_number_or_non_finite(internal::trim(text.substr(b, e - b)), true)) return false;
             if (e == std::string_view::npos) return true;
             b = e + 1;
         }
@@ -258,7 +254,7 @@ struct report_cells {
         if (row.form == table_form::vm_tabs) { // (every cell, an empty one too: a string)
             for (std::size_t i = 1; i < row.cells.size() && i < row.columns.size(); ++i) {
                 const std::string_view name = row.columns[i].text(), t = row.cells[i].text();
-                if (detail::number_or_non_finite(t)) number(name, t);
+                if (is_number_or_non_finite(t, true)) number(name, t);
                 else if (std::count(t.begin(), t.end(), '/') == 3 && number_items{t, '/'}.valid()) f(name, number_items{t, '/'});
                 else f(name, t);
             }
@@ -272,7 +268,7 @@ struct report_cells {
             case table_form::graph_debug:
                 if (t == "-") return;
                 if (name == "Time(us)" || name == "Time(%)" || name == "Inputs" || name == "Outputs") {
-                    if (detail::number_or_non_finite(t)) return number(name, t);
+                    if (is_number_or_non_finite(t, true)) return number(name, t);
                 } else if (name == "Shape") {
                     if (is_int_tuple(t)) return f(name, shape_dims(t));
                 } else if (name == "Measurements(us)") {
@@ -581,7 +577,7 @@ public:
     table_feed feed(const line& l, bool ends_table) {
         const std::string_view t = internal::trim_right(l.text);
         if (t.empty()) return table_feed::consumed; // (blank lines do not end it)
-        if (summary(l, t)) return active_ = false, to_feed(summary_flow_);
+        if (const std::optional<flow> f = summary(l, t)) return active_ = false, to_feed(*f);
         if (ends_table) return active_ = false, table_feed::not_mine;
         std::size_t n = 0;
         for (std::size_t b = 0;;) {
@@ -605,30 +601,30 @@ private:
     std::span<const cell> columns() const noexcept { return {columns_.data(), ncols_}; }
 
     // `Total Duration X us`, or `Total Duration: X us.` TAB `Total Packed Functions: N`:
-    // true when `t` is one (its record delivered, `summary_flow_` how that went).
-    bool summary(const line& l, std::string_view t) {
-        if (!t.starts_with("Total Duration")) return false;
+    // when `t` is one, its record delivered (how that went), else none.
+    std::optional<flow> summary(const line& l, std::string_view t) {
+        if (!t.starts_with("Total Duration")) return std::nullopt;
         std::string_view r = t.substr(14);
         const bool colon = r.starts_with(": ");
-        if (!colon && !r.starts_with(' ')) return false;
+        if (!colon && !r.starts_with(' ')) return std::nullopt;
         r.remove_prefix(colon ? 2 : 1);
         const std::size_t sp = r.find(' ');
-        if (sp == std::string_view::npos) return false;
+        if (sp == std::string_view::npos) return std::nullopt;
         const std::string_view x = r.substr(0, sp);
         r = r.substr(sp);
         std::string_view packed;
         if (!colon) {
-            if (r != " us") return false;
+            if (r != " us") return std::nullopt;
         } else {
-            if (!r.starts_with(" us.")) return false;
+            if (!r.starts_with(" us.")) return std::nullopt;
             r.remove_prefix(4);
             if (!r.empty()) {
-                if (!r.starts_with("\tTotal Packed Functions: ")) return false;
+                if (!r.starts_with("\tTotal Packed Functions: ")) return std::nullopt;
                 packed = r.substr(25);
-                if (packed.empty() || !parse_number<std::uint64_t>(packed).ok()) return false;
+                if (packed.empty() || !parse_number<std::uint64_t>(packed).ok()) return std::nullopt;
             }
         }
-        if (!detail::number_or_non_finite(x)) return false;
+        if (!is_number_or_non_finite(x, true)) return std::nullopt;
         sum_columns_ = {cell{}, cell{"Duration (us)"}, cell{"Total Packed Functions"}};
         sum_cells_ = {cell{"Total Duration"}, cell{x}, cell{packed}};
         const std::size_t n = packed.empty() ? 2 : 3;
@@ -640,8 +636,7 @@ private:
                               column_lookup::npos,
                               column_lookup::npos,
                               table_form::vm_tabs};
-        summary_flow_ = st_.total_row(total{base, "Total Duration", std::nullopt});
-        return true;
+        return st_.total_row(total{base, "Total Duration", std::nullopt});
     }
 
     State& st_;
@@ -650,7 +645,6 @@ private:
     char header_[header_capacity / 4];
     std::array<cell, max_columns> columns_{}, cells_{};
     std::array<cell, 3> sum_columns_{}, sum_cells_{};
-    flow summary_flow_ = flow::proceed;
 };
 
 // A rule runs only when the visitor wants what it yields (`when`, rules.hpp), or the text its
