@@ -278,6 +278,130 @@ TEST_CASE("json projection: nothing allocates while parsing") {
     CHECK(n > 0); // (the collecting visitor's strings: the counter counts)
 }
 
+
+// ---- a container captured from its begin event; records whose own value is captured ----
+
+// Captures every container that opens inside the top-level array; records the rest.
+struct element_capturer {
+    std::string events, text;
+    std::size_t depth = 0;
+    json::action on_array_begin() { return ++depth == 1 ? json::action::proceed : json::action::capture; }
+    json::action on_object_begin() { return ++depth == 1 ? json::action::proceed : json::action::capture; }
+    void on_array_end() { --depth, events += "]"; }
+    void on_object_end() { --depth, events += "}"; }
+    void on_value_text(std::string_view part, bool last) {
+        text += part;
+        if (last) {
+            --depth;
+            events += "raw<" + text + ">;";
+            text.clear();
+        }
+    }
+    void on_number(const json::number& n) { events += "n:" + std::string(n.text()) + ";"; }
+};
+std::string element_events(chunk_list chunks) {
+    element_capturer c;
+    json::reader<element_capturer> r(c);
+    for (auto ch : chunks) r.feed(ch);
+    r.finish();
+    return c.events + (r.ok() ? "" : "ERROR");
+}
+
+TEST_CASE("json reader: action::capture from a begin event hands the container's bytes, no end event") {
+    // the elements written out below are exactly the bytes from each opening bracket to its
+    // closing one; the scalar between them is an event; the outer array's end is one
+    const std::string a = "{\"k\": [1, {\"b\": \"]}\\\"\"}], \"e\": {}}", b = "[ ]", c = "[[2], {\"x\": [3]}]";
+    const std::string input = "[" + a + ", 7,\n" + b + "," + c + "]";
+    const std::string want = "raw<" + a + ">;n:7;raw<" + b + ">;raw<" + c + ">;]";
+    CHECK(logscan::test::check_chunk_invariance(input, element_events, 32) == want);
+    // a document that breaks inside a captured element: no last part, the error
+    CHECK(element_events(chunked_input("[" + a.substr(0, 10), {}).chunks()) == "ERROR");
+}
+
+TEST_CASE("json text helpers: string_text resolves escapes, for_each_member splits a compact object") {
+    char buf[64];
+    CHECK(json::string_text("\"plain\"", buf) == std::optional<std::string_view>("plain"));
+    CHECK(json::string_text("\"a\\\"b\\\\c\\/d\\n\\t\\u00e9\\ud83d\\ude00\"", buf) ==
+          std::optional<std::string_view>("a\"b\\c/d\n\t\xc3\xa9\xf0\x9f\x98\x80"));
+    CHECK(!json::string_text("12", buf));
+    char small[4];
+    CHECK(!json::string_text("\"\\u00e9\\u00e9\\u00e9\"", small)); // (6 bytes do not fit 4)
+    std::vector<std::string> got;
+    CHECK(json::for_each_member(R"({"a":1,"b\"}":{"c":[1,"]",{}]},"d":"x,y","e":null,"f":-2.5e3})",
+                                [&](std::string_view k, std::string_view v) { got.push_back(std::string(k) + "=" + std::string(v)); }));
+    CHECK(got == std::vector<std::string>{R"("a"=1)", R"("b\"}"={"c":[1,"]",{}]})", R"("d"="x,y")", R"("e"=null)",
+                                          R"("f"=-2.5e3)"});
+    got.clear();
+    CHECK(json::for_each_member("{}", [&](std::string_view, std::string_view) { got.push_back("?"); }));
+    CHECK(got.empty());
+    CHECK(!json::for_each_member("[1]", [](std::string_view, std::string_view) {}));
+}
+
+struct whole {
+    std::optional<std::string_view> text;
+    std::string_view key;
+    std::size_t size = 0; // set by the hook
+    char first = 0;       // (the hook's spare bytes: the text's first byte written there)
+    std::string_view copy;
+};
+struct keyed : whole {};
+LOGSCAN_EVENT(on_whole, "void on_whole(const whole&)");
+LOGSCAN_EVENT(on_keyed, "void on_keyed(const keyed&)");
+void measure(whole& w, std::span<char> spare) {
+    w.size = w.text ? w.text->size() : 0;
+    if (w.text && !w.text->empty() && !spare.empty()) {
+        spare[0] = w.text->front();
+        w.copy = std::string_view(spare.data(), 1);
+    }
+}
+void measure_keyed(keyed& w, std::span<char> spare) { measure(w, spare); }
+using whole_routes =
+    json::projection<json::route<whole, on_whole_event, "list[]", json::take_text<"", &whole::text>, json::complete_with<measure>>,
+                     json::route<keyed, on_keyed_event, "map.*", json::take_key<&keyed::key>,
+                                 json::take_text<"", &keyed::text>, json::complete_with<measure_keyed>>>;
+struct whole_visitor {
+    std::vector<std::string> out;
+    void on_whole(const whole& w) {
+        out.push_back("whole " + (w.text ? std::string(*w.text) : "none") + " " + std::to_string(w.size) + " " + std::string(w.copy));
+    }
+    void on_keyed(const keyed& w) {
+        out.push_back("keyed " + std::string(w.key) + "=" + (w.text ? std::string(*w.text) : "none") + " " +
+                      std::to_string(w.size) + " " + std::string(w.copy));
+    }
+    void on_error(const logscan::error& e) { out.push_back("error " + std::string(e.message)); }
+};
+std::vector<std::string> project_whole(chunk_list chunks) {
+    whole_visitor v;
+    std::vector<char> buf(256);
+    json::options o;
+    o.non_finite_words = true;
+    using P = json::projector<whole_visitor, whole_routes>;
+    P p(v, buf);
+    json::reader<P> r(p, o);
+    for (auto ch : chunks) r.feed(ch);
+    r.finish();
+    if (!r.ok()) v.out.push_back("document error");
+    return v.out;
+}
+
+TEST_CASE("json projection: take_text<\"\"> gives a record its whole value, compact; complete_with runs before delivery") {
+    // each element of list and each value of map, blanks outside strings removed, a bare
+    // non-finite word null; a scalar element has no text; the hook saw each text's size
+    const std::string d = "{\"list\": [ {\"a\" : [1, \"x y\"], \"b\": -nan} , [ ], 5, {}],\n"
+                          " \"map\": {\"n\": 8, \"s\": \"V M\", \"o\": {\"p\": {\"q\": inf}}, \"t\": true}, \"other\": [1]}";
+    const std::vector<std::string> want = {
+        "whole {\"a\":[1,\"x y\"],\"b\":null} 24 {", "whole [] 2 [", "whole none 0 ", "whole {} 2 {",
+        "keyed n=8 1 8", "keyed s=\"V M\" 5 \"", "keyed o={\"p\":{\"q\":null}} 16 {", "keyed t=true 4 t",
+    };
+    CHECK(logscan::test::check_chunk_invariance(d, project_whole, 24) == want);
+    // a document breaking inside a record's value: the records before it, then the error
+    const auto got = project_whole(chunked_input(d.substr(0, 46), {}).chunks()); // (cut after "[ ]")
+    REQUIRE(got.size() == 4);
+    CHECK(got[0] == want[0]);
+    CHECK(got[1] == want[1]);
+    CHECK(got[3] == "document error");
+}
+
 } // namespace
 
 // ---- non-finite number words (json::options::non_finite_words) ----

@@ -383,7 +383,8 @@ struct paddle_log_summary {
 struct tvm_profile_summary {
     static constexpr const char* what =
         "per report, the top fused kernels by duration with their share of the Sum row; per graph debug executor or "
-        "original VM profiler table, its top operators with their share of its total";
+        "original VM profiler table, its top operators with their share of its total; of a Report.json() document, "
+        "its top calls with their share of the devices' total";
     struct report {
         std::string model, device;
         double mean_ms = NAN, sum_us = NAN;
@@ -408,12 +409,23 @@ struct tvm_profile_summary {
             reports.emplace_back();
         report& r = reports.back();
         r.form = c.form;
+        if (c.form == table_form::json) { // (a document's calls are each one call)
+            r.kernels.emplace_back(c.name.data() == nullptr ? std::string("(no Name)") : std::string(c.name),
+                                   c.duration_us().value_or(0));
+            return;
+        }
         // (the graph debug executor prints a node once per output: count it once)
         for (const auto& k : r.kernels)
             if (k.first == c.name) return;
         r.kernels.emplace_back(std::string(c.name), c.duration_us().value_or(0));
     }
     void on_total(const ls::tvm_profile::total& t) {
+        if (t.form == ls::tvm_profile::table_form::json) { // each device's metrics: their durations add up
+            report& r = cur();
+            r.form = t.form;
+            if (t.duration_us()) r.sum_us = (std::isfinite(r.sum_us) ? r.sum_us : 0) + *t.duration_us();
+            return;
+        }
         if ((t.kind == "Sum" || t.kind == "Total_time" || t.kind == "Total Duration") && t.duration_us()) cur().sum_us = *t.duration_us();
         if (t.kind == "Total_time" || t.kind == "Total Duration") reports.emplace_back(); // (the next table is another report)
     }
@@ -428,6 +440,8 @@ struct tvm_profile_summary {
                 std::printf("  graph debug executor table: top operators (share of Total_time):\n");
             else if (r.form == ls::tvm_profile::table_form::vm_tabs)
                 std::printf("  VM profiler table: top operators by summed duration (share of Total Duration):\n");
+            else if (r.form == ls::tvm_profile::table_form::json)
+                std::printf("  Report.json(): top calls by duration (share of the devices' total):\n");
             else
                 std::printf("  %s on %s: mean %s; top fused kernels (share of the Sum row):\n",
                             r.model.empty() ? "?" : r.model.c_str(), r.device.empty() ? "?" : r.device.c_str(), mean);

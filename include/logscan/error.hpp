@@ -62,6 +62,10 @@ struct error {
     std::uint64_t offset = 0;           ///< 0-based byte offset in the whole input
     std::string_view message{};         ///< static description, e.g. "expected ':' after object key"
     int sys_errno = 0;                  ///< errno for io_error / open_failed, else 0
+    /// True for an error of a JSON document's own text (json.hpp's reader: a syntax error, a
+    /// truncated document, ...): formats.md writes it `{"type":"error","message":"invalid
+    /// JSON document"}`, its position staying in this C++ record.
+    bool document = false;
 
     /// True when this holds no error.
     constexpr bool ok() const noexcept { return code == error_code::none; }

@@ -164,6 +164,93 @@ private:
     line_splitter<sink> splitter_;
 };
 
+/// The push parser of a format whose input is either a document or lines (tvm-profile: a
+/// `Report.json()` document or the text reports): an input whose first byte other than
+/// space, tab, CR and LF is `Opening` is read by `Document` (a parser with `result()`, such
+/// as json_project.hpp's `projection_parser`), any other by `Lines` (a `line_parser`). Until
+/// that byte the document parser is fed the blanks (they yield nothing there) and the line
+/// parser's are held (4 KiB; a line of blanks may yield a record, `\r` inside it as text):
+/// given to it once the input is lines, dropped once it is a document. (Past 4 KiB of leading
+/// blanks the line parser is fed them as they come.) An input of blanks only is lines. `at_rest()` (cutting an input into parts) holds only once the input is
+/// lines, and a part that does not start the input (`start_at` past its first byte) is
+/// lines whatever its first byte.
+template <class Document, class Lines, char Opening = '{'>
+class document_or_lines {
+public:
+    /// Builds both parsers (each allocates its buffers once, here).
+    template <class Visitor>
+    document_or_lines(Visitor& vis, const format_options& o = {}) : doc_(vis, o), lines_(vis, o) {}
+    document_or_lines(const document_or_lines&) = delete;
+    document_or_lines& operator=(const document_or_lines&) = delete;
+
+    /// Feeds the next chunk (any split).
+    flow feed(std::string_view chunk) {
+        if (LOGSCAN_UNLIKELY(mode_ == mode::undecided)) {
+            const std::size_t i = chunk.find_first_not_of(" \t\r\n");
+            if (i == std::string_view::npos) {
+                if (doc_.feed(chunk) == flow::stop) return flow::stop;
+                return hold(chunk);
+            }
+            mode_ = chunk[i] == Opening ? mode::document : mode::lines;
+            if (mode_ == mode::lines && release() == flow::stop) return flow::stop;
+        }
+        return mode_ == mode::document ? doc_.feed(chunk) : lines_.feed(chunk);
+    }
+    /// Ends the input.
+    flow finish() {
+        if (mode_ == mode::undecided) {
+            mode_ = mode::lines;
+            if (release() == flow::stop) return flow::stop;
+        }
+        return mode_ == mode::document ? doc_.finish() : lines_.finish();
+    }
+    /// The document's outcome (none for lines: their problems are records).
+    error result() const noexcept { return mode_ == mode::document ? doc_.result() : error{}; }
+    /// True when a callback stopped the parse.
+    bool stopped() const noexcept {
+        return mode_ == mode::document ? doc_.result().code == error_code::stopped : lines_.stopped();
+    }
+    /// Lines: see `line_parser::start_at` (call before `feed`).
+    void start_at(std::uint64_t lines_before, std::uint64_t offset) noexcept {
+        if (offset != 0 || lines_before != 0) mode_ = mode::lines; // (a later part of lines; call before feed)
+        lines_.start_at(lines_before, offset);
+    }
+    /// Lines at rest (`line_parser::at_rest`); never inside a document nor before the first
+    /// byte that tells.
+    bool at_rest() const noexcept
+        requires requires(const Lines& l) { l.at_rest(); }
+    {
+        return mode_ == mode::lines && lines_.at_rest();
+    }
+    /// True once the input has shown itself a document.
+    bool document() const noexcept { return mode_ == mode::document; }
+    /// The line parser (its core's counters, for tests and benchmarks).
+    const Lines& lines() const noexcept { return lines_; }
+
+private:
+    enum class mode : unsigned char { undecided, document, lines };
+    // Leading blanks kept for the line parser (past the buffer, they go to it as they come).
+    flow hold(std::string_view blanks) {
+        if (blanks.size() > sizeof held_ - held_n_) {
+            if (release() == flow::stop) return flow::stop;
+            if (blanks.size() > sizeof held_) return lines_.feed(blanks);
+        }
+        std::memcpy(held_ + held_n_, blanks.data(), blanks.size());
+        held_n_ += blanks.size();
+        return flow::proceed;
+    }
+    flow release() {
+        const std::size_t n = held_n_;
+        held_n_ = 0;
+        return n != 0 ? lines_.feed(std::string_view(held_, n)) : flow::proceed;
+    }
+    Document doc_;
+    Lines lines_;
+    mode mode_ = mode::undecided;
+    std::size_t held_n_ = 0;
+    char held_[4096];
+};
+
 /// A format's `parse`: a function object, `inline constexpr format_parse<parser> parse{};`.
 /// - `parse(source, visitor, options)` reads a whole source (`file_source`, `fd_source`,
 ///   `memory_source`, ...) into the visitor. Returns the source's error (with errno),
@@ -179,7 +266,8 @@ struct format_parse {
         const error e = pump(src, p); // the parser is a chunk consumer
         if constexpr (requires { p.result(); }) {
             if (!e.ok() && e.code != error_code::stopped) return e;
-            return p.result();
+            const error& r = p.result();
+            return r.ok() ? e : r;
         } else {
             return e;
         }

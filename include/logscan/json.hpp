@@ -76,8 +76,11 @@
 /// `on_value_text(std::string_view part, bool last)`: one or more parts, in order, the final one
 /// with `last == true` (parts are views into the chunks, valid during the call; a part may be
 /// empty). The raw text of a subtree (an operator's `param` object) is so kept without
-/// decoding and re-encoding it. A document error inside the value ends the parse without a
-/// final part.
+/// decoding and re-encoding it. Returned from `on_object_begin`/`on_array_begin` (below the
+/// document's top level), it does the same for that container: its text from its opening
+/// bracket to its closing one goes to `on_value_text`, and its end event is not delivered (an
+/// array's elements, each captured whole). A document error inside the value ends the parse
+/// without a final part.
 ///
 /// **Strictness.** RFC 8259: exactly one value (or, with `options::multiple_values`, any number
 /// of values, separated by whitespace where needed), no comments, no trailing commas, no leading
@@ -127,7 +130,9 @@ enum class action : unsigned char {
     stop = 1,    ///< end the parse; `result()` is `error_code::stopped`
     skip = 2,    ///< from `on_key`: skip the key's value; from a begin event: skip the contents
     /// From `on_key`: skip the key's value as `skip` does, and hand its text, as it is in the
-    /// input, to `on_value_text` (see the file comment); `skip` for a visitor without it.
+    /// input, to `on_value_text` (see the file comment); `skip` for a visitor without it. From
+    /// a begin event below the top level: the same for the container (no end event); at the
+    /// top level, `skip` (the end event is delivered).
     capture = 3,
 };
 
@@ -545,6 +550,30 @@ constexpr int hex_value(char c) noexcept {
     return -1;
 }
 
+// Code point cp (at most 0x10FFFF) as UTF-8 into out[0, 4): the number of bytes.
+constexpr std::size_t encode_utf8(std::uint32_t cp, char* out) noexcept {
+    if (cp < 0x80) {
+        out[0] = static_cast<char>(cp);
+        return 1;
+    }
+    if (cp < 0x800) {
+        out[0] = static_cast<char>(0xC0 | (cp >> 6));
+        out[1] = static_cast<char>(0x80 | (cp & 0x3F));
+        return 2;
+    }
+    if (cp < 0x10000) {
+        out[0] = static_cast<char>(0xE0 | (cp >> 12));
+        out[1] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+        out[2] = static_cast<char>(0x80 | (cp & 0x3F));
+        return 3;
+    }
+    out[0] = static_cast<char>(0xF0 | (cp >> 18));
+    out[1] = static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out[2] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out[3] = static_cast<char>(0x80 | (cp & 0x3F));
+    return 4;
+}
+
 } // namespace internal
 
 LOGSCAN_EVENT(on_object_begin, "on_object_begin(), on_object_begin(const logscan::json::path&)");
@@ -783,7 +812,7 @@ private:
         return base_ + static_cast<std::uint64_t>(p - cbeg_);
     }
     void fail_at(std::uint64_t offset, error_code code, const char* message) {
-        result_ = {code, line_, offset - line_start_ + 1, offset, message, 0};
+        result_ = {code, line_, offset - line_start_ + 1, offset, message, 0, true};
         done_ = true;
         (void)report_error(vis_, result_);
     }
@@ -1010,8 +1039,17 @@ private:
                     stopped_at(off(p));
                     return nullptr;
                 }
-                skip_depth_ = depth_;
-                skip_keep_end_ = true;
+                if (captures_text && a == action::capture && depth_ > 1) { // its text, from the bracket
+                    skip_depth_ = depth_ - 1;
+                    skip_keep_end_ = false;
+                    capturing_ = true;
+                    cap_start_ = false;
+                    cap_from_ = p;
+                    cap_lead_ = false;
+                } else {
+                    skip_depth_ = depth_;
+                    skip_keep_end_ = true;
+                }
             }
         }
         return p + 1;
@@ -1259,27 +1297,7 @@ private:
     }
     bool append_code_point(std::uint32_t cp) {
         char buf[4];
-        std::size_t n;
-        if (cp < 0x80) {
-            buf[0] = static_cast<char>(cp);
-            n = 1;
-        } else if (cp < 0x800) {
-            buf[0] = static_cast<char>(0xC0 | (cp >> 6));
-            buf[1] = static_cast<char>(0x80 | (cp & 0x3F));
-            n = 2;
-        } else if (cp < 0x10000) {
-            buf[0] = static_cast<char>(0xE0 | (cp >> 12));
-            buf[1] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            buf[2] = static_cast<char>(0x80 | (cp & 0x3F));
-            n = 3;
-        } else {
-            buf[0] = static_cast<char>(0xF0 | (cp >> 18));
-            buf[1] = static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-            buf[2] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-            buf[3] = static_cast<char>(0x80 | (cp & 0x3F));
-            n = 4;
-        }
-        return append(buf, n);
+        return append(buf, internal::encode_utf8(cp, buf));
     }
 
     // The byte-by-byte string machine; resumable at any byte.
@@ -1652,6 +1670,96 @@ error parse(Source& src, Visitor& vis, const options& opt = {}) {
     }
     (void)r.finish();
     return r.result();
+}
+
+// ---- reading the text of a value the reader has accepted (a take_text's compact text) ----
+
+/// The text of a JSON string token as it stands in a document the reader accepted (`"..."`,
+/// escapes as written): a view of the token's inside when it has no escape, else its text
+/// with the escapes resolved, written into `out`. None when `token` is not a string token or
+/// the text does not fit `out`.
+constexpr std::optional<std::string_view> string_text(std::string_view token, std::span<char> out) noexcept {
+    if (token.size() < 2 || token.front() != '"' || token.back() != '"') return std::nullopt;
+    const std::string_view in = token.substr(1, token.size() - 2);
+    if (in.find('\\') == std::string_view::npos) return in;
+    std::size_t n = 0;
+    const auto hex4 = [&](std::size_t at) -> std::uint32_t {
+        std::uint32_t v = 0;
+        for (std::size_t k = at; k < at + 4 && k < in.size(); ++k)
+            v = v * 16 + static_cast<std::uint32_t>(internal::hex_value(in[k]) < 0 ? 0 : internal::hex_value(in[k]));
+        return v;
+    };
+    for (std::size_t i = 0; i < in.size();) {
+        if (out.size() - n < 4) return std::nullopt;
+        if (in[i] != '\\' || i + 1 >= in.size()) {
+            out[n++] = in[i++];
+            continue;
+        }
+        const char e = in[i + 1];
+        i += 2;
+        switch (e) {
+        case 'b': out[n++] = '\b'; break;
+        case 'f': out[n++] = '\f'; break;
+        case 'n': out[n++] = '\n'; break;
+        case 'r': out[n++] = '\r'; break;
+        case 't': out[n++] = '\t'; break;
+        case 'u': {
+            std::uint32_t cp = hex4(i);
+            i += 4;
+            if (cp >= 0xD800 && cp <= 0xDBFF && i + 6 <= in.size() && in[i] == '\\' && in[i + 1] == 'u') {
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (hex4(i + 2) - 0xDC00);
+                i += 6;
+            }
+            n += internal::encode_utf8(cp, out.data() + n);
+            break;
+        }
+        default: out[n++] = e; // \" \\ \/
+        }
+    }
+    return std::string_view(out.data(), n);
+}
+
+/// The end of the value that starts at `text[at]` in a compact JSON text (as the reader
+/// accepted it, no blanks outside strings): the index just past it.
+constexpr std::size_t value_end(std::string_view text, std::size_t at) noexcept {
+    std::size_t depth = 0;
+    bool in_string = false;
+    for (std::size_t i = at; i < text.size(); ++i) {
+        const char c = text[i];
+        if (in_string) {
+            if (c == '\\') ++i;
+            else if (c == '"') {
+                in_string = false;
+                if (depth == 0) return i + 1;
+            }
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '{' || c == '[') {
+            ++depth;
+        } else if (c == '}' || c == ']') {
+            if (depth == 0) return i; // (the enclosing container's end)
+            if (--depth == 0) return i + 1;
+        } else if (c == ',' && depth == 0) {
+            return i;
+        }
+    }
+    return text.size();
+}
+
+/// Calls `f(key_token, value_text)` for each member of a compact object text (`{"a":1,...}`,
+/// as `take_text` gives it) in order: the key as its string token (`string_text` reads it),
+/// the value's compact text. False when `text` is not an object.
+template <class F>
+constexpr bool for_each_member(std::string_view text, F&& f) {
+    if (text.size() < 2 || text.front() != '{' || text.back() != '}') return false;
+    for (std::size_t i = 1; i + 1 < text.size();) {
+        const std::size_t k = value_end(text, i);
+        if (k >= text.size() || text[k] != ':') return false;
+        const std::size_t v = value_end(text, k + 1);
+        f(text.substr(i, k - i), text.substr(k + 1, v - k - 1));
+        i = v + 1; // (past the ',')
+    }
+    return true;
 }
 
 } // namespace logscan::json

@@ -42,7 +42,16 @@
 ///   raw subtree, such as an operator's parameters) as its JSON text, compact: the input's
 ///   bytes with the blanks outside strings removed —
 ///   strings, escapes and numbers exactly as written, never decoded and re-encoded (the
-///   reader's `action::capture`).
+///   reader's `action::capture`); a bare non-finite word (`nan`, with
+///   `options::non_finite_words`) becomes `null`. With an empty path it is the record's own
+///   value, whatever it is (an object, an array, a string, a number: `8`, `"VM"`), read
+///   whole and unread by the other fields: a record per element of an array of objects of
+///   arbitrary keys (`calls[]`), or per key of an object (`configuration.*`). (A scalar
+///   element of an array has no text to capture: the member is then empty.)
+/// - `complete_with<fn>` is no field but a hook, `fn(record&, std::span<char> spare)`, run
+///   before each record is delivered: what it derives from the fields (a value found inside
+///   a captured text, a string decoded into `spare`, the scratch buffer's unused part) is
+///   delivered with them.
 ///
 /// **Records.** A record is delivered to the visitor's callback (its route's `LOGSCAN_EVENT`)
 /// when its value ends, in document order; the views in it point into the projector's
@@ -146,6 +155,7 @@ struct take {
     static constexpr auto member = Member;                 ///< where it goes
     static constexpr bool as_text = false;                 ///< (take_text)
     static constexpr bool is_key = false;                  ///< (take_key)
+    static constexpr bool is_hook = false;                 ///< (complete_with)
 };
 /// A field holding an object's or array's compact JSON text (see the file comment).
 template <fixed_string Path, auto Member>
@@ -159,6 +169,38 @@ struct take_key {
     static constexpr auto member = Member;    ///< where it goes
     static constexpr bool as_text = false;    ///< (take_text)
     static constexpr bool is_key = true;      ///< a capture
+    static constexpr bool is_hook = false;    ///< (complete_with)
+};
+
+/// What a `complete_with` hook says of its record.
+enum class completion : unsigned char {
+    deliver,   ///< the record goes to the visitor
+    skip,      ///< no record here (its value is not one: a number where an object belongs)
+    too_large, ///< what it derives does not fit the spare bytes: an `error` record instead
+};
+
+/// Not a field: `Complete(record, spare)` runs on each record of the route after its fields
+/// are set and before it is delivered, to derive what its fields alone do not give (a value
+/// inside a captured text, a string decoded), and returns a `completion` (or nothing:
+/// deliver). `spare` is the scratch buffer's unused part: what the hook writes there is
+/// valid while the record is delivered.
+template <auto Complete>
+struct complete_with {
+    static constexpr std::string_view path{}; ///< (none)
+    static constexpr auto member = nullptr;   ///< (none)
+    static constexpr bool as_text = false;    ///< (take_text)
+    static constexpr bool is_key = false;     ///< (take_key)
+    static constexpr bool is_hook = true;     ///< a hook
+    /// Runs the hook.
+    template <class R>
+    static completion apply(R& r, std::span<char> spare) {
+        if constexpr (std::is_void_v<decltype(Complete(r, spare))>) {
+            Complete(r, spare);
+            return completion::deliver;
+        } else {
+            return Complete(r, spare);
+        }
+    }
 };
 
 /// A record type `Record`, delivered through `Event` (a `LOGSCAN_EVENT`), for each value
@@ -225,6 +267,7 @@ struct field_decl {
     std::string_view path{};
     kind what = kind::none;
     bool is_key = false;
+    bool is_hook = false;
 };
 
 template <class Route>
@@ -237,6 +280,8 @@ struct route_info {
         using F = field<J>;
         if constexpr (F::is_key) {
             return {{}, kind::none, true};
+        } else if constexpr (F::is_hook) {
+            return {{}, kind::none, false, true};
         } else if constexpr (F::as_text) {
             static_assert(std::is_same_v<member_t<typename Route::record, F>, std::optional<std::string_view>>,
                           "logscan::json::take_text: the member must be a std::optional<std::string_view>");
@@ -346,7 +391,7 @@ constexpr built<Cap> build(const std::array<bool, sizeof...(Routes)>& wanted) {
             t[cur].route = static_cast<std::uint8_t>(r);
             for (std::size_t j = 0; j < info::count; ++j) {
                 const field_decl& f = info::fields[j];
-                if (f.is_key) continue;
+                if (f.is_key || f.is_hook) continue;
                 std::size_t at = cur;
                 each_step(f.path, [&](const step_decl& s) {
                     if (s.how != step::key) fail("a field's path is keys only");
@@ -521,14 +566,7 @@ public:
             used_ = mark_[depth_ - 1];
             cap_bad_[depth_] = !copy(k, cap_text_[depth_]);
         }
-        if (d.what == kind::raw) {
-            raw_field_ = d.field;
-            raw_from_ = used_;
-            raw_string_ = raw_escape_ = false;
-            raw_word_n_ = 0;
-            raw_prev_ = 0;
-            return action::capture;
-        }
+        if (d.what == kind::raw) return begin_raw(d);
         pending_ = c;
         return action::proceed;
     }
@@ -572,13 +610,16 @@ public:
         if (raw_word_n_ != 0) end_word();
         field_value v;
         const std::string_view text = span(raw_from_);
-        if (!overflow_ && !text.empty() && (text[0] == '{' || text[0] == '[')) {
+        const std::uint8_t record = raw_record_;
+        // (a field takes an object or an array; a record's own value, anything)
+        if (!overflow_ && !text.empty() && (text[0] == '{' || text[0] == '[' || record != project_detail::no_route)) {
             v.text = text;
             v.has_text = true;
         }
         set(raw_field_, v);
         raw_field_ = no_node;
-        return action::proceed;
+        raw_record_ = project_detail::no_route;
+        return record != project_detail::no_route ? end_record(record) : action::proceed;
     }
     /// (json::reader: a syntax error, the visitor's `error` record)
     void on_error(const error& e) { (void)report_error(vis_, e); }
@@ -632,6 +673,21 @@ private:
         return no_node;
     }
 
+    // A value captured as its compact text (take_text): a field's, or a record's own (a
+    // record at an object's key or at an array's element, begun here and made at its end).
+    action begin_raw(const node& d) {
+        if (d.route != project_detail::no_route) {
+            begin_record(d.route);
+            raw_record_ = d.route;
+        }
+        raw_field_ = d.field;
+        raw_from_ = used_;
+        raw_string_ = raw_escape_ = false;
+        raw_word_n_ = 0;
+        raw_prev_ = 0;
+        return action::capture;
+    }
+
     // The node of the value now starting (no_node: none of ours).
     std::uint16_t value_node() noexcept {
         if (depth_ == 0) return 0;
@@ -679,6 +735,7 @@ private:
             else if (d.what != kind::object) list_begin(d.what);
             return push(n);
         }
+        if (d.what == kind::raw && depth_ != 0) return begin_raw(d); // (its text: the reader pushes nothing)
         // a record of any value, here a container: made at its end, its contents unread
         begin_record(d.route);
         if (d.field != no_node) set(d.field, {});
@@ -813,8 +870,7 @@ private:
         in_record_ = false;
         flow f = flow::proceed;
         if (overflow_) {
-            const error e{error_code::too_long, 0, 0, offset, "object too large for the scratch buffer", 0};
-            f = report_error(vis_, e);
+            f = report_error(vis_, too_large());
         } else {
             dispatch(r, [&]<std::size_t R>() { f = deliver<R>(); });
         }
@@ -828,6 +884,10 @@ private:
         using E = typename route_at<R>::event;
         using Rec = typename route_at<R>::record;
         if constexpr (table::wanted[R]) {
+            const completion c =
+                complete<R>(std::get<R>(recs_), std::make_index_sequence<project_detail::route_info<route_at<R>>::count>{});
+            if (c == completion::skip) return flow::proceed;
+            if (c == completion::too_large) return report_error(vis_, too_large());
             const Rec& rec = std::get<R>(recs_);
             if constexpr (E::template callable<V, Rec>()) {
                 return ::logscan::internal::call_as_flow([&]() -> decltype(auto) { return E::invoke(vis_, rec); });
@@ -836,6 +896,22 @@ private:
             }
         }
         return flow::proceed;
+    }
+
+    // The route's complete_with hooks, in order, until one does not say deliver.
+    template <std::size_t R, class Rec, std::size_t... J>
+    completion complete(Rec& rec, std::index_sequence<J...>) {
+        completion c = completion::deliver;
+        const auto one = [&]<class F>(const F*) {
+            if constexpr (F::is_hook) {
+                if (c == completion::deliver) c = F::apply(rec, std::span<char>(buf_ + used_, cap_ - used_));
+            }
+        };
+        (one(static_cast<const typename project_detail::route_info<route_at<R>>::template field<J>*>(nullptr)), ...);
+        return c;
+    }
+    error too_large() const noexcept {
+        return error{error_code::too_long, 0, 0, offset, "object too large for the scratch buffer", 0};
     }
 
     template <class F>
@@ -851,7 +927,7 @@ private:
     static void set_as(projector& p, const field_value& v) {
         using Rt = route_at<R>;
         using F = typename project_detail::route_info<Rt>::template field<J>;
-        if constexpr (!F::is_key) {
+        if constexpr (!F::is_key && !F::is_hook) {
             auto& m = std::get<R>(p.recs_).*(F::member);
             using M = std::remove_cvref_t<decltype(m)>;
             if constexpr (std::is_same_v<M, std::optional<std::string_view>>) {
@@ -966,6 +1042,7 @@ private:
     bool cap_bad_[stack_size + 1]{};
     std::uint16_t pending_ = no_node;
     std::uint16_t raw_field_ = no_node;
+    std::uint8_t raw_record_ = project_detail::no_route; // a record whose own value is being captured
     std::size_t raw_from_ = 0;
     std::size_t list_from_ = 0, list_count_ = 0, dims_ = 0;
     bool list_bad_ = false, overflow_ = false, in_record_ = false;

@@ -35,13 +35,16 @@
 /// - `std::optional<T>`: `null` when empty, else T;
 /// - `loose_number`: a number when its text is one (`grouped`: with `,` separators), else a string;
 /// - `json_text`: JSON text written as it is (a raw subtree);
+/// - `string_or_json`: a string, or JSON text written as it is (a value printed either way);
 /// - a type with `for_each_entry(f)` calling `f(key, value)`: an object (a map: cells, metrics);
 /// - a type with `for_each_item(f)` calling `f(value)`, or a range: an array;
 /// - a struct described by an ADL function `describe(const T&)` returning `record_fields<...>`
 ///   (declared only): an object of those fields.
 /// `entries<get>` writes the entries of a map as the record's own keys (`opr_seq`'s pairs).
 /// The line number comes from the record's `line` member (a `logscan::line`'s `number`);
-/// records without one (JSON documents) have no `"line"`.
+/// records without one, or whose `line` is 0 (a format that reads both lines and JSON
+/// documents: a record of a document), have no `"line"`. An `error` whose `document` flag is
+/// set (the JSON reader's) is written `{"type":"error","message":"invalid JSON document"}`.
 #ifndef LOGSCAN_RECORD_HPP_INCLUDED
 #define LOGSCAN_RECORD_HPP_INCLUDED
 
@@ -71,6 +74,13 @@ struct loose_number {
 /// Text that is JSON already (a subtree copied from a JSON input), written as it is.
 struct json_text {
     std::string_view text; ///< the JSON text
+};
+
+/// A value that is a string (`json == false`: `text` is written as a JSON string) or JSON
+/// text already (`json == true`: written as it is).
+struct string_or_json {
+    std::string_view text; ///< the string, or the JSON text
+    bool json = false;     ///< `text` is JSON
 };
 
 /// A field of a record: its key and how to get its value from the record (`Get`: a data
@@ -118,7 +128,10 @@ struct record_kind {
 using text_kind = record_kind<"text", line, on_text_event, field<"text", &line::text>>;
 
 /// The `error` record of formats.md's common rules (`on_error`): `"line"` and `"column"`
-/// where known (a document's error without a line: `"offset"`), then `"message"`.
+/// where known, then `"message"` (an error without a line, such as a document's object too
+/// large for the parser's scratch buffer, has only its message: the byte offset it carries
+/// in C++ depends on how the input was split into chunks). An error whose `document` flag
+/// is set is `{"type":"error","message":"invalid JSON document"}`.
 struct error_kind {
     static constexpr std::string_view type = "error"; ///< `"error"`
     using record = error;                              ///< the struct the callback takes
@@ -191,6 +204,9 @@ void write_value(W& w, const T& v) {
         w.number_or_string(v.text, v.grouped);
     } else if constexpr (std::is_same_v<T, json_text>) {
         w.raw_value(v.text);
+    } else if constexpr (std::is_same_v<T, string_or_json>) {
+        if (v.json) w.raw_value(v.text);
+        else w.value(v.text);
     } else if constexpr (std::is_arithmetic_v<T> || std::is_same_v<T, std::string_view> ||
                          std::is_same_v<T, std::nullptr_t>) {
         w.value(v);
@@ -333,17 +349,22 @@ public:
         } else if constexpr (std::is_same_v<Event, on_error_event>) {
             ++errors;
             w.begin("error");
-            if (r.line != 0) {
-                w.field("line", r.line);
-                if (r.column != 0) w.field("column", r.column);
+            if (r.document) {
+                w.field("message", std::string_view("invalid JSON document"));
             } else {
-                w.field("offset", r.offset);
+                if (r.line != 0) {
+                    w.field("line", r.line);
+                    if (r.column != 0) w.field("column", r.column);
+                }
+                w.field("message", r.message);
             }
-            w.field("message", r.message);
         } else {
             constexpr std::string_view type = kind_of<Event, Kinds...>();
             if constexpr (std::is_same_v<R, line>) w.begin(type, r.number);
-            else if constexpr (internal::has_line_member<R>) w.begin(type, r.line);
+            else if constexpr (internal::has_line_member<R>) {
+                if (r.line != 0) w.begin(type, r.line);
+                else w.begin(type);
+            }
             else w.begin(type);
             write_fields(w, r, fields_of<Event, Kinds...>());
         }

@@ -29,7 +29,7 @@ struct recorder {
     std::size_t runs = 0, means = 0, calls = 0, totals = 0, configs = 0, texts = 0, errors = 0;
 
     static std::string cells(const tp::report_row& r) {
-        std::string s;
+        std::string s = r.metrics ? " " + sv(*r.metrics) : "";
         for (std::size_t i = 1; i < r.cells.size(); ++i)
             if (!r.cells[i].empty()) s += " " + sv(r.columns[i].text()) + "=" + sv(r.cells[i].text());
         return s;
@@ -54,7 +54,7 @@ struct recorder {
     }
     void on_config(const tp::config& r) {
         ++configs;
-        out.push_back("config " + std::to_string(r.line) + " " + sv(r.key) + "=" + sv(r.value));
+        out.push_back("config " + std::to_string(r.line) + " " + sv(r.key) + "=" + sv(r.value) + (r.json ? " " + sv(*r.json) : ""));
     }
     void on_text(const logscan::line& l) {
         ++texts;
@@ -509,7 +509,9 @@ TEST_CASE("tvm_profile::the original VM profiler's tab table: formats.md section
 
 TEST_CASE("tvm_profile::every table: no allocation while parsing, identical records under any chunking") {
     for (const char* path : {"/tests/data/tvm_profile_today_hand.txt", "/samples/today/arachne_readme_jetson_tensorrt_debug_table.txt",
-                             "/samples/today/tvm_pr3727_old_vm_profiler_tabs.txt"}) {
+                             "/samples/today/tvm_pr3727_old_vm_profiler_tabs.txt", "/tests/data/tvm_profile_report_hand.json",
+                             "/tests/data/tvm_profile_report_broken.json",
+                             "/samples/today/semcomm_tvm_report_json_text_tuned_top2.json.txt"}) {
         CAPTURE(std::string(path));
         const std::string text = logscan::test::read_file(std::string(LOGSCAN_SOURCE_DIR) + path);
         struct all {
@@ -525,4 +527,199 @@ TEST_CASE("tvm_profile::every table: no allocation while parsing, identical reco
         CHECK(v.sum > 0);
         logscan::test::check_chunk_invariance(text, run_chunks, 3);
     }
+}
+
+namespace {
+// The records of a document through a visitor that keeps every C++ field it reads.
+struct doc_recorder {
+    std::vector<std::string> out;
+    std::vector<logscan::error> errors;
+    void on_call(const tp::call& c) {
+        char b[256];
+        std::snprintf(b, sizeof b, "call %llu %s dur=%g pct=%g count=%llu device=%s hash=%s json=%d",
+                      static_cast<unsigned long long>(c.line), c.name.data() ? sv(c.name).c_str() : "(none)",
+                      c.duration_us().value_or(-1), c.percent().value_or(-1),
+                      static_cast<unsigned long long>(c.count().value_or(0)), sv(c.device()).c_str(),
+                      sv(c.text("Hash")).c_str(), c.form == tp::table_form::json);
+        out.push_back(b);
+    }
+    void on_total(const tp::total& t) {
+        out.push_back("total " + (t.kind.data() ? sv(t.kind) : "(none)") + " device=" + sv(t.device_entry.value_or("-")) +
+                      " dur=" + std::to_string(t.duration_us().value_or(-1)));
+    }
+    void on_config(const tp::config& c) { out.push_back("config " + sv(c.key) + "=" + sv(c.value) + " json=" + sv(c.json.value_or("-"))); }
+    void on_text(const logscan::line& l) { out.push_back("text " + sv(l.text)); }
+    void on_error(const logscan::error& e) {
+        errors.push_back(e);
+        out.push_back("error");
+    }
+};
+} // namespace
+
+TEST_CASE("tvm_profile::Report.json(): formats.md section 5's example record for record") {
+    // the contract's document (after two blank lines: still a document) and its five records
+    const std::string input =
+        "\n  \n"
+        R"J({"calls":[{"Name":{"string":"fused_matmul_add"},"Duration (us)":{"microseconds":734.25000000000000000},"Percent":{"percent":61.50000000000000000},"Count":{"count":4},"Device":{"string":"cuda0"},"Hash":{"string":"0042"}},{"Name":{"string":"fused_softmax_cast"},"Duration (us)":{"microseconds":0.00000000000000000},"Percent":{"percent":-nan},"Count":{"count":1},"Device":{"string":"cuda0"}}],"device_metrics":{"cuda0":{"Name":{"string":"Total"},"Duration (us)":{"microseconds":1193.90000000000009095},"Count":{"count":1},"Device":{"string":"cuda0"}}},"configuration":{"Number of threads":{"count":8},"Executor":{"string":"VM"}}})J";
+    const std::vector<std::string> want = {
+        R"J({"type":"call","name":"fused_matmul_add","cells":{"Duration (us)":734.25,"Percent":61.5,"Count":4,"Device":"cuda0","Hash":"0042"}})J",
+        R"J({"type":"call","name":"fused_softmax_cast","cells":{"Duration (us)":0.0,"Percent":null,"Count":1,"Device":"cuda0"}})J",
+        R"J({"type":"total","kind":"Total","device":"cuda0","cells":{"Duration (us)":1193.9,"Count":1,"Device":"cuda0"}})J",
+        R"J({"type":"config","key":"Number of threads","value":8})J",
+        R"J({"type":"config","key":"Executor","value":"VM"})J",
+    };
+    CHECK(ndjson_lines(input) == want);
+    CHECK(tp::detect(input, false) >= 2);
+
+    // the same through the C++ records: the accessors read the metrics, wrappers removed
+    doc_recorder r;
+    REQUIRE(tp::parse(input, r).ok());
+    CHECK(r.out == std::vector<std::string>{
+                       "call 0 fused_matmul_add dur=734.25 pct=61.5 count=4 device=cuda0 hash=0042 json=1",
+                       "call 0 fused_softmax_cast dur=0 pct=-1 count=1 device=cuda0 hash= json=1",
+                       "total Total device=cuda0 dur=1193.900000",
+                       "config Number of threads=8 json=8",
+                       "config Executor=VM json=\"VM\"",
+                   });
+}
+
+TEST_CASE("tvm_profile::Report.json(): the first generation, other shapes, escapes, a broken document") {
+    // bare metrics (2021: no wrappers, %f numbers, no configuration); a wrapper of another
+    // type or with two keys kept as is; a call without Name; escapes in a name and a key
+    const std::string first = R"J({"calls":[{"Name":"fused_add","Duration (us)":734.250000,"Count":2,"Device":"cpu0"},)J"
+                              R"J({"Name":"a\"b\u00e9","Bytes":{"bytes":512},"Shape":{"string":"x","n":1},"k\tey":{"ratio":0.5}},)J"
+                              R"J({"Count":{"count":3}}],"device_metrics":{"cpu0":{"Duration (us)":INF}}})J";
+    CHECK(ndjson_lines(first) == std::vector<std::string>{
+        R"J({"type":"call","name":"fused_add","cells":{"Duration (us)":734.25,"Count":2,"Device":"cpu0"}})J",
+        R"J({"type":"call","name":"a\"bé","cells":{"Bytes":{"bytes":512},"Shape":{"string":"x","n":1},"k\tey":0.5}})J",
+        R"J({"type":"call","name":null,"cells":{"Count":3}})J",
+        R"J({"type":"total","kind":null,"device":"cpu0","cells":{"Duration (us)":null}})J",
+    });
+    doc_recorder r;
+    REQUIRE(tp::parse(first, r).ok());
+    REQUIRE(r.out.size() == 4);
+    CHECK(r.out[1].starts_with("call 0 a\"b\xc3\xa9 "));
+    CHECK(r.out[2].starts_with("call 0 (none) dur=-1 pct=-1 count=3 "));
+
+    // a document that breaks (a name holding an unescaped quote, as TVM prints it): the
+    // records before the break, one error (the reader's position in C++; formats.md's
+    // document error in NDJSON), nothing after
+    const std::string broken = R"J({"calls":[{"Name":{"string":"ok"},"Count":{"count":1}},{"Name":{"string":"say "hi""}},)J"
+                               R"J({"Name":{"string":"never"}}],"configuration":{"Executor":{"string":"VM"}}})J";
+    doc_recorder b;
+    CHECK(tp::parse(broken, b).code == logscan::error_code::syntax);
+    CHECK(b.out == std::vector<std::string>{"call 0 ok dur=-1 pct=-1 count=1 device= hash= json=1", "error"});
+    REQUIRE(b.errors.size() == 1);
+    CHECK(b.errors[0].document);
+    CHECK(b.errors[0].line == 1);
+    CHECK(b.errors[0].column == broken.find("hi") + 1);
+    bool ok = true;
+    CHECK(logscan::test::ndjson_lines<tp::ndjson_visitor>(broken, tp::parse, ok) ==
+          std::vector<std::string>{R"J({"type":"call","name":"ok","cells":{"Count":1}})J",
+                                   R"J({"type":"error","message":"invalid JSON document"})J"});
+    CHECK(!ok);
+
+    // a call too large for the scratch buffer: an error record, and the next call comes
+    const std::string big = R"J({"calls":[{"Name":{"string":")J" + std::string(300, 'x') + R"J("}},{"Name":{"string":"small"}}]})J";
+    doc_recorder g;
+    CHECK(tp::parse(big, g, {.scratch_capacity = 128}).ok());
+    CHECK(g.out == std::vector<std::string>{"error", "call 0 small dur=-1 pct=-1 count=0 device= hash= json=1"});
+    CHECK(!g.errors.at(0).document);
+
+    // an input of blanks only is lines (nothing); text that merely holds a brace is lines
+    doc_recorder e;
+    REQUIRE(tp::parse(" \n\t\r\n", e).ok());
+    CHECK(e.out.empty());
+    REQUIRE(tp::parse("note: {\"calls\":[]}\n", e).ok());
+    CHECK(e.out == std::vector<std::string>{"text note: {\"calls\":[]}"});
+}
+
+TEST_CASE("tvm_profile::Report.json() detection: calls beside another of its keys; megengine's dump is not one") {
+    CHECK(tp::detect(R"J({"calls":[{"Name":{"string":"a"},"Duration (us)":{"microseconds":1.0}}],)J", true) >= 2);
+    CHECK(tp::detect(R"J( {"calls":[], "device_metrics":{}})J", false) >= 2);
+    CHECK(tp::detect(R"J({"calls":[1,2,3]})J", false) == 0);                          // calls alone: any JSON
+    CHECK(tp::detect(R"J({"device_metrics":{}, "configuration":{}})J", false) == 0);   // no calls
+    CHECK(tp::detect(R"J({"profiler":{"device":{}},"graph_exec":{"operator":{}}})J", false) == 0);
+}
+
+TEST_CASE("tvm_profile::Report.json() public sample: records read off the document by hand") {
+    const std::string text = logscan::test::read_file(std::string(LOGSCAN_SOURCE_DIR) +
+                                                      "/samples/today/semcomm_tvm_report_json_text_tuned_top2.json.txt");
+    doc_recorder r;
+    REQUIRE(tp::parse(text, r).ok());
+    // 165 "Name": keys in the document: 164 calls and the cpu0 device; two configuration entries
+    REQUIRE(r.out.size() == 164 + 1 + 2);
+    // the first call and the last (the document's own text, wrappers removed)
+    CHECK(r.out[0] == "call 0 vm.builtin.check_tensor_info dur=8.14 pct=0.000533519 count=1 device=cpu0 hash= json=1");
+    CHECK(r.out[163] == "call 0 fused_conv2d3_add15 dur=281568 pct=18.4548 count=1 device=cpu0 hash= json=1");
+    CHECK(r.out[164] == "total Total device=cpu0 dur=1525719.387000");
+    CHECK(r.out[165] == "config Number of threads=2 json=2");
+    CHECK(r.out[166] == "config Executor=VM json=\"VM\"");
+    // every call has its Argument Shapes and a duration; their shares add up to about 100 %
+    struct shares {
+        double pct = 0, dur = 0;
+        std::size_t shapes = 0;
+        void on_call(const tp::call& c) {
+            pct += c.percent().value_or(0);
+            dur += c.duration_us().value_or(0);
+            shapes += !c.text("Argument Shapes").empty();
+        }
+    } s;
+    REQUIRE(tp::parse(text, s).ok());
+    CHECK(s.shapes == 164);
+    CHECK(s.pct == doctest::Approx(100).epsilon(0.01));
+    CHECK(s.dur == doctest::Approx(1525719.387).epsilon(0.01));
+}
+
+TEST_CASE("tvm_profile::Report.json(): what is no record, an escaped Name key, spare bytes too few, too large in NDJSON") {
+    // a call or a device that is no object yields nothing; `N\u0061me` is Name
+    const std::string odd = R"J({"calls":[1,"x",[{"Name":"in an array"}],null,{"N\u0061me":{"string":"named"},"Count":2}],)J"
+                            R"J("device_metrics":{"cpu0":7,"gpu0":{"Name":"Total"}}})J";
+    CHECK(ndjson_lines(odd) == std::vector<std::string>{
+        R"J({"type":"call","name":"named","cells":{"Count":2}})J",
+        R"J({"type":"total","kind":"Total","device":"gpu0","cells":{}})J",
+    });
+    // an object that fits the scratch buffer but whose escaped Name does not fit what is left
+    // of it is too large (never a name written with its escapes)
+    const std::string escaped = R"J({"calls":[{"Name":"a\"b\"c\"d\"e\"f\"g","P":")J" + std::string(60, 'x') + R"J("},{"Name":"ok"}]})J";
+    doc_recorder r;
+    CHECK(tp::parse(escaped, r, {.scratch_capacity = 100}).ok());
+    CHECK(r.out == std::vector<std::string>{"error", "call 0 ok dur=-1 pct=-1 count=0 device= hash= json=1"});
+    // in NDJSON that error has no position (its offset would depend on the chunking)
+    const std::string big = R"J({"calls":[{"Name":{"string":")J" + std::string(70000, 'x') + R"J("}},{"Name":{"string":"small"}}]})J";
+    const auto lines = logscan::test::check_chunk_invariance(big, [](logscan::test::chunk_list chunks) {
+        std::string out;
+        char buf[4096];
+        logscan::test::string_writer w{logscan::test::string_sink{&out}, buf};
+        tp::ndjson_visitor<logscan::test::string_writer> v{w};
+        tp::parser<decltype(v)> p(v);
+        for (auto c : chunks) p.feed(c);
+        p.finish();
+        w.flush();
+        return out;
+    }, 2);
+    CHECK(lines == "{\"type\":\"error\",\"message\":\"object too large for the scratch buffer\"}\n"
+                   "{\"type\":\"call\",\"name\":\"small\",\"cells\":{}}\n");
+}
+
+TEST_CASE("tvm_profile::a part of lines that starts with '{' is lines; a document is never cut into parts") {
+    // a later part (start_at) of a text input whose first line begins with '{' is read as lines
+    recorder a;
+    tp::parser<recorder> p(a);
+    p.start_at(41, 4096);
+    p.feed("{'opt_level': 3}\nEvaluate vm inference cost of m on cpu(0)\n");
+    p.finish();
+    CHECK(a.out == std::vector<std::string>{"text 42 {'opt_level': 3}", "run 43 m cpu(0)"});
+    // no cut before the first byte that tells, nor inside a document; lines at rest are
+    recorder b;
+    tp::parser<recorder> q(b);
+    CHECK(!q.at_rest());
+    q.feed("\n  \n");
+    CHECK(!q.at_rest());
+    q.feed("{\"calls\":[]}\n");
+    CHECK(!q.at_rest());
+    recorder c;
+    tp::parser<recorder> t(c);
+    t.feed("\nEvaluate vm inference cost of m on cpu(0)\n");
+    CHECK(t.at_rest());
 }

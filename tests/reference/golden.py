@@ -25,7 +25,8 @@ SAMPLES = ['000_cf8afa6c099f806b.txt', '001_825e28a4f520ddc2.txt', '002_925085f7
            'today/mge_docs_lar_tensorrt_nchw4_warn.txt', 'today/mge_documentation_lar_debug_static_mem_compnode_wide.txt',
            'today/mge_issue37_console_wrn_distributed_truncated.txt', 'today/paddle_pr22590_old_profiling_report.txt',
            'today/ppdet_repo_dy_loss_log_2020.txt', 'today/sharpiless_yolov5_readme_notebook_indented.txt',
-           'today/arachne_readme_jetson_tensorrt_debug_table.txt', 'today/tvm_pr3727_old_vm_profiler_tabs.txt']
+           'today/arachne_readme_jetson_tensorrt_debug_table.txt', 'today/tvm_pr3727_old_vm_profiler_tabs.txt',
+           'today/semcomm_tvm_report_json_text_tuned_top2.json.txt']
 # check_cli.py threads' inputs (examples/logscan/CMakeLists.txt: logscan.threads.identical)
 THREADS = ['samples/000_cf8afa6c099f806b.txt', 'samples/003_1c776201c8b5b83e.txt', 'samples/004_d73c77cb3fb2895c.txt',
            'tests/data/megengine_log_hand.txt', 'tests/data/paddle_log_hand.txt', 'tests/data/tvm_profile_hand.txt',

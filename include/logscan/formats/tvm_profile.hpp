@@ -5,7 +5,9 @@
 /// (`tvm.contrib.debugger`) and the original Relay VM profiler's tab-separated table. Built
 /// from the toolkit's parts: line framing, line rules for the report's own lines,
 /// `aligned_table` for the report's rows, and two small readers for the other tables.
-/// (`Report.json()` documents are not read yet: see the README's status.)
+/// A `Report.json()` document (an input whose first non-blank byte is `{`) is read as a
+/// stream by the JSON projection (json_project.hpp): each call, device and configuration
+/// entry as it completes.
 ///
 /// \code
 /// #include <logscan/formats/tvm_profile.hpp>            // (also in the umbrella <logscan.hpp>)
@@ -24,12 +26,25 @@
 /// \code
 /// void on_run(const tvm_profile::run&);             // Evaluate vm inference cost of MODEL on DEVICE
 /// void on_mean_time(const tvm_profile::mean_time&); // Mean vm inference time (std dev): X ms (Y ms)
-/// void on_call(const tvm_profile::call&);           // each row of a report, graph debug or VM table (`form` says which)
-/// void on_total(const tvm_profile::total&);         // Sum, Total after a report's dashes; Total_time; Total Duration
-/// void on_config(const tvm_profile::config&);       // each KEY: VALUE of a Configuration block
+/// void on_call(const tvm_profile::call&);           // each row of a report, graph debug or VM table (`form` says which);
+///                                                   // each element of a document's `calls`
+/// void on_total(const tvm_profile::total&);         // Sum, Total after a report's dashes; Total_time; Total Duration;
+///                                                   // each entry of a document's `device_metrics`
+/// void on_config(const tvm_profile::config&);       // each KEY: VALUE of a Configuration block; each entry of a
+///                                                   // document's `configuration`
 /// void on_text(const logscan::line&);               // any other non-blank line, trailing spaces removed
-/// void on_error(const logscan::error&);             // a line too long; a header with too many columns
+/// void on_error(const logscan::error&);             // a line too long; a header with too many columns; where a
+///                                                   // document breaks (`error::document`; nothing after it)
 /// \endcode
+///
+/// A document's records (`form == table_form::json`, `line` 0) hold the object's compact text
+/// in `metrics`; `cells` gives every metric but `Name` with its type wrapper removed
+/// (`{"microseconds":734.25}` -> 734.25; a number as `loose_number`, `null` as nullptr, a
+/// string, object or array as `json_text`); `name`/`kind` are the `Name` metric, `device_entry`
+/// the device's key; a `config`'s `json` keeps the value's JSON type. Non-finite words
+/// (`-nan`, `inf`, any case) are `null`. Views point into the parser's scratch buffer
+/// (`format_options::scratch_capacity`, 64 KiB: a larger object is an `error` record, and
+/// the parse goes on).
 ///
 /// The report table starts at a header line that begins with `Name` and holds
 /// `Duration (us)` (up to 64 columns and 16 KiB of header). Columns are separated by two or
@@ -75,6 +90,7 @@
 #include <utility>
 
 #include "../format.hpp" // (config, error, lines, source, visit, num, record, ndjson)
+#include "../json_project.hpp"
 #include "../regex.hpp"
 #include "../rules.hpp"
 #include "../table.hpp"
@@ -109,7 +125,48 @@ enum class table_form : unsigned char {
     report,      ///< the VM / Relax VM report (`Name ... Duration (us)`): `numeric_column`s are numbers
     graph_debug, ///< the graph debug executor's table (`Node Name  Ops ...` over dash runs)
     vm_tabs,     ///< the original VM profiler's tab-separated table (`#OpName`, `a/b/c/d` sums)
+    json,        ///< a `Report.json()` document: no line, no table; the metrics are `metrics`
 };
+
+/// A `Report.json()` metric's value (compact JSON text, as `metrics` holds it) with its
+/// one-key type wrapper removed: `{"microseconds":734.25}` -> `734.25`, `{"string":"cuda0"}` ->
+/// `"cuda0"` (wrappers `string`, `count`, `microseconds`, `percent`, `ratio`); any other
+/// value is itself (a bare `"fused_add"` or `734.250000` of the first generation, an object
+/// of another shape such as `{"bytes":512}`).
+constexpr std::string_view unwrap_metric(std::string_view v) noexcept {
+    if (v.empty() || v.front() != '{') return v;
+    std::size_t n = 0;
+    std::string_view key, inner;
+    json::for_each_member(v, [&](std::string_view k, std::string_view x) {
+        ++n;
+        key = k;
+        inner = x;
+    });
+    if (n == 1 && (key == "\"string\"" || key == "\"count\"" || key == "\"microseconds\"" || key == "\"percent\"" ||
+                   key == "\"ratio\""))
+        return inner;
+    return v;
+}
+
+/// True when the key token `k` (`"Name"`, as a compact text holds it) is `name`, its
+/// escapes resolved.
+constexpr bool key_is(std::string_view k, std::string_view name) noexcept {
+    if (k.size() == name.size() + 2 && k.substr(1, name.size()) == name) return true;
+    if (k.find('\\') == std::string_view::npos || k.size() > 6 * name.size() + 2) return false;
+    char buf[256];
+    const auto t = json::string_text(k, buf);
+    return t && *t == name;
+}
+
+/// The value of metric `name` (its wrapper removed: `unwrap_metric`) in a `Report.json()`
+/// object's compact text; none when the object has no such key.
+constexpr std::optional<std::string_view> json_metric(std::string_view metrics, std::string_view name) noexcept {
+    std::optional<std::string_view> found;
+    json::for_each_member(metrics, [&](std::string_view k, std::string_view x) {
+        if (key_is(k, name)) found = unwrap_metric(x);
+    });
+    return found;
+}
 
 /// What a report row (`call`) and a footer row (`total`) share: the cells under the header.
 struct report_row {
@@ -121,12 +178,24 @@ struct report_row {
     std::size_t count_column;        ///< index of `Count`, or npos
     std::size_t device_column;       ///< index of `Device`, or npos
     table_form form = table_form::report; ///< the table the row comes from
+    /// From a `Report.json()` document (`form == table_form::json`, `line` 0, no `cells`):
+    /// the call's or device's object as compact JSON text, metrics with their wrappers as
+    /// printed (`json_metric` reads one; non-finite words are `null`). None in tables.
+    std::optional<std::string_view> metrics{};
 
     /// The trimmed text of column i, empty when the row has no cell there.
     constexpr std::string_view text(std::size_t i) const noexcept { return i < cells.size() ? cells[i].text() : std::string_view{}; }
     /// The trimmed text of the column named `name` (a linear search: look the index up once
-    /// with `columns` for a hot loop), empty when absent.
-    constexpr std::string_view text(std::string_view name) const noexcept { return text(column_lookup::index_of(columns, name)); }
+    /// with `columns` for a hot loop), empty when absent. From a document: the metric's
+    /// text (a string's inside, escapes as written; else its JSON text).
+    constexpr std::string_view text(std::string_view name) const noexcept {
+        if (form == table_form::json) {
+            const auto v = metrics ? json_metric(*metrics, name) : std::nullopt;
+            if (!v) return {};
+            return v->size() >= 2 && v->front() == '"' ? v->substr(1, v->size() - 2) : *v;
+        }
+        return text(column_lookup::index_of(columns, name));
+    }
     /// Column i as a number (thousands separators allowed); none when empty or not a number.
     constexpr std::optional<double> number(std::size_t i) const noexcept {
         const std::string_view t = text(i);
@@ -137,40 +206,60 @@ struct report_row {
     /// `Duration (us)` (`Time(us)` in a graph debug table; the Sum of `Sum/Mean/Min/Max` in
     /// the original VM table): the time of the call(s) in microseconds.
     constexpr std::optional<double> duration_us() const noexcept {
+        if (form == table_form::json) return json_number("Duration (us)");
         if (form != table_form::vm_tabs) return number(duration_column);
         const std::string_view t = text(duration_column);
         const auto r = parse_grouped<double>(t.substr(0, t.find('/')));
         return !t.empty() && r.ok() ? std::optional<double>(r.value) : std::nullopt;
     }
     /// `Percent`: its share of the total.
-    constexpr std::optional<double> percent() const noexcept { return number(percent_column); }
+    constexpr std::optional<double> percent() const noexcept {
+        return form == table_form::json ? json_number("Percent") : number(percent_column);
+    }
     /// `Count`: the number of calls.
     constexpr std::optional<std::uint64_t> count() const noexcept {
-        const std::string_view t = text(count_column);
+        const std::string_view t = form == table_form::json ? text("Count") : text(count_column);
         const auto r = parse_grouped<std::uint64_t>(t);
         return !t.empty() && r.ok() ? std::optional<std::uint64_t>(r.value) : std::nullopt;
     }
     /// `Device`: `cpu0`, `cuda0`, ...; empty when the row has none.
-    constexpr std::string_view device() const noexcept { return text(device_column); }
+    constexpr std::string_view device() const noexcept {
+        return form == table_form::json ? text("Device") : text(device_column);
+    }
+
+private:
+    constexpr std::optional<double> json_number(std::string_view name) const noexcept {
+        const std::string_view t = text(name);
+        const auto r = parse_number<double>(t);
+        return !t.empty() && r.ok() ? std::optional<double>(r.value) : std::nullopt;
+    }
 };
 
 /// A row of a report table: a fused kernel or a VM instruction.
 struct call : report_row {
-    std::string_view name; ///< `vm_mod_fused_nn_contrib_conv2d_NCHWc_add_nn_relu_1`, `VM::AllocStorage`
+    /// `vm_mod_fused_nn_contrib_conv2d_NCHWc_add_nn_relu_1`, `VM::AllocStorage`; from a
+    /// document the `Name` metric's text (escapes resolved), `name.data() == nullptr` when
+    /// the call has none.
+    std::string_view name;
 };
 
 /// A row after the table's dashes line; a graph debug table's `Total_time` row; the original
 /// VM table's `Total Duration ...` line.
 struct total : report_row {
-    std::string_view kind;                         ///< `Sum`, `Total`, `Total_time`, `Total Duration`
+    /// `Sum`, `Total`, `Total_time`, `Total Duration`; from a document the device's `Name`
+    /// metric (`kind.data() == nullptr` when it has none).
+    std::string_view kind;
     std::optional<std::string_view> device_entry; ///< a `Report.json()` device's key; none in tables
 };
 
 /// A `KEY: VALUE` line of a Configuration block: `Number of threads: 32`.
 struct config {
-    std::uint64_t line;     ///< line number
+    std::uint64_t line;     ///< line number (0: from a `Report.json()` document)
     std::string_view key;   ///< `Number of threads`
-    std::string_view value; ///< `32`
+    std::string_view value; ///< `32`; from a document a string's text (escapes resolved), any other value's JSON text
+    /// From a document: the value as compact JSON text, its wrapper removed (`8`, `"VM"`,
+    /// `{"name":"jetson","cores":6}`, `null` for a non-finite word); none in a Configuration block.
+    std::optional<std::string_view> json{};
 };
 
 LOGSCAN_EVENT(on_run, "void on_run(const logscan::tvm_profile::run&)");
@@ -246,6 +335,19 @@ struct report_cells {
     /// Calls `f(column name, value)` for each non-empty cell after the name, in order.
     template <class F>
     void for_each_entry(F&& f) const {
+        if (row.form == table_form::json) { // every metric but Name, unwrapped
+            if (!row.metrics) return;
+            json::for_each_member(*row.metrics, [&](std::string_view k, std::string_view x) {
+                if (key_is(k, "Name")) return;
+                char buf[1024]; // (a longer key with escapes is written as it stands between its quotes)
+                const std::string_view name = json::string_text(k, buf).value_or(k.substr(1, k.size() - 2));
+                const std::string_view v = unwrap_metric(x);
+                if (v == "null") f(name, nullptr);
+                else if (!v.empty() && (v.front() == '-' || (v.front() >= '0' && v.front() <= '9'))) f(name, loose_number{v});
+                else f(name, json_text{v});
+            });
+            return;
+        }
         const auto number = [&](std::string_view name, std::string_view t) {
             double v = 0;
             if (internal::non_finite_word(t, v)) f(name, nullptr);
@@ -276,7 +378,8 @@ struct report_cells {
                     if (t.size() >= 2 && t.front() == '[' && t.back() == ']' && items.valid()) return f(name, items);
                 }
                 return f(name, t);
-            case table_form::vm_tabs: return; // (above)
+            case table_form::vm_tabs: // (above)
+            case table_form::json: return;
             }
         });
     }
@@ -284,16 +387,38 @@ struct report_cells {
 /// A row's `cells` field.
 constexpr report_cells cells_of(const report_row& r) noexcept { return {r}; }
 
+namespace detail {
+// The `Name` of a row as written: its text; from a document, null when absent, its JSON when
+// it is no string.
+constexpr std::optional<string_or_json> name_field(const report_row& r, std::string_view name) noexcept {
+    if (r.form != table_form::json) return string_or_json{name};
+    if (name.data() == nullptr) return std::nullopt;
+    const auto v = r.metrics ? json_metric(*r.metrics, "Name") : std::nullopt;
+    if (v && !v->empty() && v->front() != '"') return string_or_json{*v, true};
+    return string_or_json{name};
+}
+} // namespace detail
+/// A call's `name` field: null for a document's call without `Name`; a `Name` that is no
+/// string is written as its JSON.
+constexpr std::optional<string_or_json> name_of(const call& c) noexcept { return detail::name_field(c, c.name); }
+/// A total's `kind` field (null for a document's device without `Name`).
+constexpr std::optional<string_or_json> kind_of(const total& t) noexcept { return detail::name_field(t, t.kind); }
+/// A config's `value` field: the string as printed; a document's value keeps its JSON type.
+constexpr string_or_json value_of(const config& c) noexcept {
+    if (!c.json || (!c.json->empty() && c.json->front() == '"')) return {c.value};
+    return {*c.json, true};
+}
+
 /// The format's records, described once (record.hpp): `record_types`, the visitor check,
 /// `ndjson_visitor` come from here.
 using records = record_list<
     record_kind<"run", run, on_run_event, field<"model", &run::model>, field<"device", &run::device>>,
     record_kind<"mean_time", mean_time, on_mean_time_event, field<"mean_ms", &mean_time::mean_ms>,
                 field<"std_ms", &mean_time::std_ms>>,
-    record_kind<"call", call, on_call_event, field<"name", &call::name>, field<"cells", cells_of>>,
-    record_kind<"total", total, on_total_event, field<"kind", &total::kind>, field<"device", &total::device_entry>,
+    record_kind<"call", call, on_call_event, field<"name", name_of>, field<"cells", cells_of>>,
+    record_kind<"total", total, on_total_event, field<"kind", kind_of>, field<"device", &total::device_entry>,
                 field<"cells", cells_of>>,
-    record_kind<"config", config, on_config_event, field<"key", &config::key>, field<"value", &config::value>>,
+    record_kind<"config", config, on_config_event, field<"key", &config::key>, field<"value", value_of>>,
     text_kind, error_kind>;
 
 /// The `"type"` of every record the format yields (formats.md section 5), `text` and `error` included.
@@ -375,14 +500,16 @@ constexpr std::size_t code_points_before(std::string_view s, std::size_t b) noex
 constexpr bool is_debug_header(std::string_view t) noexcept {
     std::size_t i = 0;
     while (i < t.size() && t[i] == ' ') ++i;
-    if (!t.substr(i).starts_with("Node Name")) return false;
-    bool first = true, ops = false, node = false;
-    for_each_wide_cell(t, i, [&](std::string_view c, std::size_t) {
-        if (first) node = c == "Node Name";
-        ops = ops || c == "Ops";
-        first = false;
-    });
-    return node && ops;
+    t.remove_prefix(i);
+    // (for_each_wide_cell's cuts, found directly: a cell ends at a space before a space or
+    // the line's end, and one begins after two spaces)
+    const auto cell_ends = [&](std::size_t e) {
+        return e == t.size() || (t[e] == ' ' && (e + 1 == t.size() || t[e + 1] == ' '));
+    };
+    if (!t.starts_with("Node Name") || !cell_ends(9)) return false;
+    for (std::size_t p = t.find("  Ops", 9); p != std::string_view::npos; p = t.find("  Ops", p + 1))
+        if (cell_ends(p + 5)) return true;
+    return false;
 }
 // The original VM profiler table's header line: `#OpName` TAB ...
 constexpr bool is_tab_header(std::string_view t) noexcept {
@@ -460,10 +587,11 @@ private:
         h.l = line{v, l.number, l.offset};
         h.n = 0;
         bool fits = true;
+        const bool ascii = internal::all_ascii(v); // (then the byte is the code point)
         for_each_wide_cell(v, 0, [&](std::string_view c, std::size_t b) {
             if (h.n == max_columns) return void(fits = false);
             h.columns[h.n] = cell{c};
-            h.starts[h.n++] = code_points_before(v, b);
+            h.starts[h.n++] = ascii ? b : code_points_before(v, b);
         });
         h.duration = column_lookup::index_of(h.cols(), "Time(us)");
         h.percent = column_lookup::index_of(h.cols(), "Time(%)");
@@ -502,22 +630,28 @@ private:
     // A row of the open table (`consumed`), or `not_mine` when a cell is empty.
     table_feed row(const line& l, std::string_view t) {
         const head& h = heads_[cur_];
-        // the byte where each column starts in this line (code points counted)
-        std::size_t cp = 0, b = 0;
-        for (std::size_t c = 0; c < h.n; ++c) {
-            while (b < t.size() && cp < h.starts[c]) {
-                ++b;
-                while (b < t.size() && (static_cast<unsigned char>(t[b]) & 0xC0u) == 0x80u) ++b;
-                ++cp;
+        // the byte where each column starts in this line: code points counted, unless the line
+        // is ASCII up to the last column (then they are the bytes)
+        if (internal::all_ascii(t.substr(0, std::min(h.starts[h.n - 1], t.size())))) {
+            for (std::size_t c = 0; c < h.n; ++c) bytes_[c] = std::min(h.starts[c], t.size());
+        } else {
+            std::size_t cp = 0, b = 0;
+            for (std::size_t c = 0; c < h.n; ++c) {
+                while (b < t.size() && cp < h.starts[c]) {
+                    ++b;
+                    while (b < t.size() && (static_cast<unsigned char>(t[b]) & 0xC0u) == 0x80u) ++b;
+                    ++cp;
+                }
+                bytes_[c] = b;
             }
-            bytes_[c] = b;
         }
         for (std::size_t i = 0; i < bytes_[0]; ++i) // (the indent: nothing there)
             if (t[i] != ' ') return table_feed::not_mine;
         for (std::size_t c = 0; c < h.n; ++c) {
             const std::size_t e = c + 1 < h.n ? bytes_[c + 1] : t.size();
             cells_[c] = cell{t.substr(bytes_[c], e - bytes_[c])};
-            if (cells_[c].empty()) return table_feed::not_mine; // no row: the table ends
+            // (columns are left-aligned: a cell that starts with its text is not empty)
+            if (e == bytes_[c] || (t[bytes_[c]] == ' ' && cells_[c].empty())) return table_feed::not_mine; // no row: the table ends
         }
         const report_row base{l.number,
                               std::span<const cell>(cells_.data(), h.n),
@@ -587,7 +721,8 @@ public:
             if (e == std::string_view::npos) break;
             b = e + 1;
         }
-        if (n != ncols_ || cells_[0].empty()) return to_feed(st_.text(l));
+        if (n != ncols_ || cells_[0].raw.empty() || (cells_[0].raw[0] == ' ' && cells_[0].empty()))
+            return to_feed(st_.text(l));
         const report_row base{l.number,    std::span<const cell>(cells_.data(), n), columns(),
                               duration_,   column_lookup::npos,                     column_lookup::npos,
                               column_lookup::npos, table_form::vm_tabs};
@@ -661,7 +796,7 @@ auto make_rules(state<V>& st, table_t<V>& table) {
             })
             .when(wants_any<V, on_run_event, on_text_event>),
         // (X and Y: decimals, or non-finite words: null)
-        rule<R"(Mean [^:]* time \(std dev\): (\d+(?:\.\d+)?|[-+]?[A-Za-z]+) ms \((\d+(?:\.\d+)?|[-+]?[A-Za-z]+) ms\) *)",
+        rule<R"(Mean .* time \(std dev\): (\d+(?:\.\d+)?|[-+]?[A-Za-z]+) ms \((\d+(?:\.\d+)?|[-+]?[A-Za-z]+) ms\) *)",
              "Mean vm inference time (std dev): 13.13 ms (1.80 ms)", "Mean vm inference time (std dev): nan ms (-nan ms)">(
             [&](const auto& m, rule_context& ctx) {
                 double x = 0, y = 0;
@@ -819,11 +954,62 @@ private:
 
 } // namespace detail
 
-/// The push parser (format.hpp's `line_parser`): `feed(chunk)` any number of times (chunks
-/// may split lines anywhere), then `finish()`; `at_rest()` between lines outside a report
-/// table and a Configuration block. Holds the visitor by reference. Not copyable or movable.
+namespace detail {
+
+// The text of a value (compact JSON): a string's text (escapes resolved into `spare` when it
+// has any), another value's JSON; none when a string does not fit `spare`.
+inline std::optional<std::string_view> value_text(std::string_view v, std::span<char> spare) noexcept {
+    if (v.empty() || v.front() != '"') return v;
+    return json::string_text(v, spare);
+}
+// What a document's records derive from their captured text (json_project's complete_with):
+// a call or a device is an object (anything else in their place is no record).
+inline json::completion complete_row(report_row& r, std::string_view& name, std::span<char> spare) noexcept {
+    if (!r.metrics || r.metrics->empty() || r.metrics->front() != '{') return json::completion::skip;
+    r.form = table_form::json;
+    r.duration_column = r.percent_column = r.count_column = r.device_column = column_lookup::npos;
+    name = {};
+    if (const auto v = json_metric(*r.metrics, "Name")) {
+        const auto t = value_text(*v, spare);
+        if (!t) return json::completion::too_large;
+        name = t->data() != nullptr ? *t : std::string_view(v->data(), 0); // (an empty name is no absent one)
+    }
+    return json::completion::deliver;
+}
+inline json::completion complete_call(call& c, std::span<char> spare) noexcept { return complete_row(c, c.name, spare); }
+inline json::completion complete_total(total& t, std::span<char> spare) noexcept { return complete_row(t, t.kind, spare); }
+inline json::completion complete_config(config& c, std::span<char> spare) noexcept {
+    if (!c.json) return json::completion::skip;
+    c.json = unwrap_metric(*c.json);
+    const auto t = value_text(*c.json, spare);
+    if (!t) return json::completion::too_large;
+    c.value = *t;
+    return json::completion::deliver;
+}
+
+} // namespace detail
+
+/// Where the records of a `Report.json()` document stand (json_project.hpp): each element of
+/// `calls` a `call`, each entry of `device_metrics` a `total` (its key the `device`), each
+/// entry of `configuration` a `config`, each read whole as compact JSON text.
+using document_routes = json::projection<
+    json::route<call, on_call_event, "calls[]", json::take_text<"", &call::metrics>,
+                json::complete_with<detail::complete_call>>,
+    json::route<total, on_total_event, "device_metrics.*", json::take_key<&total::device_entry>,
+                json::take_text<"", &total::metrics>, json::complete_with<detail::complete_total>>,
+    json::route<config, on_config_event, "configuration.*", json::take_key<&config::key>,
+                json::take_text<"", &config::json>, json::complete_with<detail::complete_config>>>;
+
+/// The push parser: `feed(chunk)` any number of times (chunks may split lines anywhere), then
+/// `finish()`. An input whose first byte other than blanks is `{` is a `Report.json()`
+/// document, read as a stream (json_project.hpp's `projection_parser` of `document_routes`,
+/// bare non-finite words as numbers with no value); any other input is lines (format.hpp's
+/// `line_parser`), `at_rest()` between lines outside a report table and a Configuration
+/// block (format.hpp's `document_or_lines`). Holds the visitor by reference. Not copyable or
+/// movable.
 template <class Visitor>
-using parser = line_parser<detail::core<Visitor>>;
+using parser = document_or_lines<json::projection_parser<Visitor, records, document_routes, json::options{.non_finite_words = true}>,
+                                 line_parser<detail::core<Visitor>>>;
 
 /// The visitor that writes every record as formats.md's NDJSON through an `ndjson_writer`
 /// (`"type"`, `"line"`, then the fields in the contract's order; `cells` keyed by the
@@ -834,15 +1020,27 @@ using ndjson_visitor = records::ndjson<Writer>;
 /// What `detect` counts, in a few words (for `logscan detect --help`).
 inline constexpr std::string_view detect_signals =
     "`Evaluate vm inference cost of ...`, `Mean ... time (std dev)`, `Name ... Duration (us)`, `Node Name  Ops ...`, "
-    "`#OpName<TAB>...`";
+    "`#OpName<TAB>...`; a JSON object with `\"calls\"` and `\"device_metrics\"`/`\"configuration\"` (Report.json())";
 
 /// How much the first bytes of an input (`head`; `cut`: more input follows) look like a
 /// tvm-profile: the number of `Evaluate vm inference cost of ...`, `Mean ... time (std
 /// dev): ...` and table header lines (the report's `Name ... Duration (us) ...`, the graph
 /// debug executor's `Node Name  Ops ...`, the original VM table's `#OpName<TAB>...`) among its
-/// first 64 lines; 0 when there is none.
+/// first 64 lines; 0 when there is none. An input whose first non-blank byte is `{`: the
+/// number of `Report.json()`'s keys and marks in it (`"calls"`, `"device_metrics"`,
+/// `"configuration"`, `{"microseconds":`, `"Duration (us)"`), when `"calls"` is one of at
+/// least two; else 0.
 constexpr std::size_t detect(std::string_view head, bool cut = true) noexcept {
     std::size_t score = 0;
+    if (const std::size_t first = head.find_first_not_of(" \t\r\n"); first != std::string_view::npos && head[first] == '{') {
+        // a Report.json() document: `calls` and another of its keys or wrappers
+        if (head.find("\"calls\"") == std::string_view::npos) return 0;
+        for (std::string_view k : {std::string_view("\"calls\""), std::string_view("\"device_metrics\""),
+                                   std::string_view("\"configuration\""), std::string_view("{\"microseconds\":"),
+                                   std::string_view("\"Duration (us)\"")})
+            if (head.find(k) != std::string_view::npos) ++score;
+        return score >= 2 ? score : 0;
+    }
     internal::for_each_head_line(head, cut, 64, [&](std::string_view l) {
         if (l.starts_with("Evaluate vm inference cost of ") || (l.starts_with("Mean ") && l.find(" time (std dev): ") != std::string_view::npos) ||
             (l.starts_with("Name ") && l.find("  Duration (us)") != std::string_view::npos) ||
@@ -860,8 +1058,11 @@ constexpr bool split_point(std::string_view, std::string_view next) noexcept {
 
 /// `parse(source, vis, options)` reads a whole source (`file_source`, `fd_source`,
 /// `memory_source`, ...), `parse(text, vis, options)` a buffer in memory (format.hpp's
-/// `format_parse`; `options.max_line`): the source's error, `stopped`, or none; problems
-/// inside the input go to `on_error` and do not stop the parse.
+/// `format_parse`; `options.max_line`, `options.scratch_capacity`): the source's error,
+/// `stopped`, or none; problems inside lines go to `on_error` and do not stop the parse. A
+/// `Report.json()` document that breaks ends the parse: its error (the reader's, with
+/// `document` set) goes to `on_error` and is returned; an object too large for the scratch
+/// buffer is an `on_error` record only, and the parse goes on.
 inline constexpr format_parse<parser> parse{};
 
 /// The format as generic code sees it (format.hpp's `format_entry`; formats/registry.hpp).
