@@ -204,3 +204,54 @@ TEST_CASE("ndjson::calls out of order turn ok() false instead of writing text th
     }();
     CHECK(frag == "{\"k\":2}");
 }
+
+TEST_CASE("ndjson::a decimal written as it stands is what the conversion writes (random decimals)") {
+    // number_or_string writes a short plain decimal as it is; the double it reads as, written
+    // by value(double), must be the same text, whatever the digits
+    std::uint64_t seed = 12345;
+    const auto next = [&] { return seed = seed * 6364136223846793005ull + 1442695040888963407ull, seed >> 33; };
+    int fast = 0;
+    for (int k = 0; k < 200000; ++k) {
+        std::string t = next() % 4 == 0 ? "-" : "";
+        const unsigned int_digits = static_cast<unsigned>(next() % 9), frac_digits = 1 + static_cast<unsigned>(next() % 12);
+        if (int_digits == 0) t += "0";
+        for (unsigned i = 0; i < int_digits; ++i) t += static_cast<char>('0' + (i == 0 ? 1 + next() % 9 : next() % 10));
+        t += '.';
+        for (unsigned i = 0; i < frac_digits; ++i) t += static_cast<char>('0' + (next() % 3 == 0 ? 0 : next() % 10));
+        CAPTURE(t);
+        const std::string direct = render([&](auto& w) { w.number_or_string(t); });
+        const std::string converted = render([&](auto& w) { w.value(std::strtod(t.c_str(), nullptr)); });
+        CHECK(direct == converted);
+        fast += logscan::ndjson_writer<string_sink>::shortest_decimal(t);
+    }
+    CHECK(fast > 50000); // (the fast path was taken for many of them)
+    CHECK(!logscan::ndjson_writer<string_sink>::shortest_decimal("0.0001"));  // (1e-04 is shorter)
+    CHECK(!logscan::ndjson_writer<string_sink>::shortest_decimal("1.0"));     // (written 1.0 anyway, but a trailing zero)
+    CHECK(!logscan::ndjson_writer<string_sink>::shortest_decimal("01.5"));
+    CHECK(!logscan::ndjson_writer<string_sink>::shortest_decimal("1.2345678901234567")); // 17 digits
+}
+
+TEST_CASE("ndjson::strings: a byte to escape found at every position of long runs") {
+    // (runs are scanned eight bytes at a time: each special byte at each offset of a 40-byte
+    // string, written as the escape formats.md's JSON needs, every other byte as it is)
+    const std::pair<char, std::string_view> specials[] = {{'"', "\\\""}, {'\\', "\\\\"}, {'\n', "\\n"}, {'\x01', "\\u0001"},
+                                                          {'\x1f', "\\u001f"}};
+    for (const auto& [c, escaped] : specials) {
+        for (std::size_t at = 0; at < 40; ++at) {
+            std::string in(40, 'a');
+            in[at] = c;
+            std::string want = "\"" + std::string(at, 'a') + std::string(escaped) + std::string(39 - at, 'a') + "\"";
+            CAPTURE(at);
+            CHECK(render([&](auto& w) { w.value(std::string_view(in)); }) == want);
+        }
+    }
+    for (std::size_t at = 0; at < 40; ++at) { // an invalid UTF-8 byte, and a valid é, at each offset
+        std::string in(40, 'b');
+        in[at] = '\xff';
+        CHECK(render([&](auto& w) { w.value(std::string_view(in)); }) ==
+              "\"" + std::string(at, 'b') + "\\ufffd" + std::string(39 - at, 'b') + "\"");
+        std::string ok(40, 'b');
+        ok.replace(at, 1, "\xc3\xa9");
+        CHECK(render([&](auto& w) { w.value(std::string_view(ok)); }) == "\"" + ok + "\"");
+    }
+}

@@ -231,6 +231,7 @@ private:
     enum class mode : unsigned char { undecided, document, lines };
     // Leading blanks kept for the line parser (past the buffer, they go to it as they come).
     flow hold(std::string_view blanks) {
+        if (blanks.empty()) return flow::proceed;
         if (blanks.size() > sizeof held_ - held_n_) {
             if (release() == flow::stop) return flow::stop;
             if (blanks.size() > sizeof held_) return lines_.feed(blanks);

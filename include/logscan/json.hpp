@@ -1719,22 +1719,33 @@ constexpr std::optional<std::string_view> string_text(std::string_view token, st
     return std::string_view(out.data(), n);
 }
 
+/// The end of the string token that starts at `text[at]` (its opening quote) in a text the
+/// reader accepted: the index just past its closing quote (the first `"` after an even run of
+/// backslashes).
+constexpr std::size_t string_end(std::string_view text, std::size_t at) noexcept {
+    for (std::size_t i = at + 1; i < text.size();) {
+        const std::size_t q = text.find('"', i);
+        if (q == std::string_view::npos) return text.size();
+        std::size_t b = q;
+        while (b > at + 1 && text[b - 1] == '\\') --b;
+        if ((q - b) % 2 == 0) return q + 1;
+        i = q + 1;
+    }
+    return text.size();
+}
+
 /// The end of the value that starts at `text[at]` in a compact JSON text (as the reader
 /// accepted it, no blanks outside strings): the index just past it.
 constexpr std::size_t value_end(std::string_view text, std::size_t at) noexcept {
     std::size_t depth = 0;
-    bool in_string = false;
-    for (std::size_t i = at; i < text.size(); ++i) {
+    for (std::size_t i = at; i < text.size();) {
         const char c = text[i];
-        if (in_string) {
-            if (c == '\\') ++i;
-            else if (c == '"') {
-                in_string = false;
-                if (depth == 0) return i + 1;
-            }
-        } else if (c == '"') {
-            in_string = true;
-        } else if (c == '{' || c == '[') {
+        if (c == '"') {
+            i = string_end(text, i);
+            if (depth == 0) return i;
+            continue;
+        }
+        if (c == '{' || c == '[') {
             ++depth;
         } else if (c == '}' || c == ']') {
             if (depth == 0) return i; // (the enclosing container's end)
@@ -1742,21 +1753,28 @@ constexpr std::size_t value_end(std::string_view text, std::size_t at) noexcept 
         } else if (c == ',' && depth == 0) {
             return i;
         }
+        ++i;
     }
     return text.size();
 }
 
 /// Calls `f(key_token, value_text)` for each member of a compact object text (`{"a":1,...}`,
-/// as `take_text` gives it) in order: the key as its string token (`string_text` reads it),
-/// the value's compact text. False when `text` is not an object.
+/// as `take_text` gives it) in order, until `f` returns false (when it returns a bool): the
+/// key as its string token (`string_text` reads it), the value's compact text. False when
+/// `text` is not an object.
 template <class F>
 constexpr bool for_each_member(std::string_view text, F&& f) {
     if (text.size() < 2 || text.front() != '{' || text.back() != '}') return false;
     for (std::size_t i = 1; i + 1 < text.size();) {
-        const std::size_t k = value_end(text, i);
+        if (text[i] != '"') return false;
+        const std::size_t k = string_end(text, i);
         if (k >= text.size() || text[k] != ':') return false;
         const std::size_t v = value_end(text, k + 1);
-        f(text.substr(i, k - i), text.substr(k + 1, v - k - 1));
+        if constexpr (std::is_same_v<decltype(f(text, text)), bool>) {
+            if (!f(text.substr(i, k - i), text.substr(k + 1, v - k - 1))) return true;
+        } else {
+            f(text.substr(i, k - i), text.substr(k + 1, v - k - 1));
+        }
         i = v + 1; // (past the ',')
     }
     return true;

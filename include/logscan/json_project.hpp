@@ -993,33 +993,70 @@ private:
     // non-finite number word (a reader with options::non_finite_words let it through; NDJSON
     // has no such word). Words are told from numbers by where they start: at a value's start.
     void compact(std::string_view part) {
-        for (const char c : part) {
-            if (raw_string_) {
-                put(std::string_view(&c, 1));
-                if (raw_escape_) raw_escape_ = false;
-                else if (c == '\\') raw_escape_ = true;
-                else if (c == '"') raw_string_ = false;
-                continue;
-            }
-            if (c == ' ' || c == '\n' || c == '\t' || c == '\r') continue;
-            const bool letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
-            if (raw_word_n_ != 0) {
-                if (letter && raw_word_n_ < sizeof raw_word_) {
-                    raw_word_[raw_word_n_++] = c;
-                    continue;
+        const char* p = part.data();
+        const char* const e = p + part.size();
+        while (p != e) {
+            if (raw_string_) { // up to the closing quote, escapes as they are: one copy
+                const char* q = p;
+                bool escape = raw_escape_, open = true;
+                while (q != e) {
+                    const char c = *q++;
+                    if (escape) escape = false;
+                    else if (c == '\\') escape = true;
+                    else if (c == '"') {
+                        open = false;
+                        break;
+                    }
                 }
-                end_word();
-            }
-            const bool value_start = raw_prev_ == 0 || raw_prev_ == '[' || raw_prev_ == '{' || raw_prev_ == ',' ||
-                                     raw_prev_ == ':';
-            raw_prev_ = c;
-            if (value_start && (letter || c == '-' || c == '+')) {
-                raw_word_[raw_word_n_++] = c;
+                raw_escape_ = escape;
+                raw_string_ = open;
+                put(std::string_view(p, static_cast<std::size_t>(q - p)));
+                p = q;
                 continue;
             }
-            put(std::string_view(&c, 1));
-            if (c == '"') raw_string_ = true;
+            if (raw_word_n_ == 0) { // a run of bytes kept as they are (numbers, brackets, ...): one copy
+                const char* q = p;
+                char prev = raw_prev_;
+                while (q != e) {
+                    const char c = *q;
+                    if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '"') break;
+                    if ((c == '-' || c == '+' || internal::is_letter(c)) &&
+                        (prev == 0 || prev == '[' || prev == '{' || prev == ',' || prev == ':'))
+                        break;
+                    prev = c;
+                    ++q;
+                }
+                raw_prev_ = prev;
+                if (q != p) put(std::string_view(p, static_cast<std::size_t>(q - p)));
+                p = q;
+                if (p == e) break;
+            }
+            compact_byte(*p++);
         }
+    }
+    // True when a value may start here (after `[`, `{`, `,`, `:`, or at the text's start).
+    bool value_start() const noexcept {
+        return raw_prev_ == 0 || raw_prev_ == '[' || raw_prev_ == '{' || raw_prev_ == ',' || raw_prev_ == ':';
+    }
+    // One byte outside strings: a blank (dropped), a word's, a quote, or any other.
+    void compact_byte(char c) {
+        if (c == ' ' || c == '\n' || c == '\t' || c == '\r') return;
+        const bool letter = internal::is_letter(c);
+        if (raw_word_n_ != 0) {
+            if (letter && raw_word_n_ < sizeof raw_word_) {
+                raw_word_[raw_word_n_++] = c;
+                return;
+            }
+            end_word();
+        }
+        const bool starts = value_start();
+        raw_prev_ = c;
+        if (starts && (letter || c == '-' || c == '+')) {
+            raw_word_[raw_word_n_++] = c;
+            return;
+        }
+        put(std::string_view(&c, 1));
+        if (c == '"') raw_string_ = true;
     }
     // A word (or a lone sign, before a number's digits) ends: as it is, or `null`.
     void end_word() {

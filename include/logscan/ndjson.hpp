@@ -131,6 +131,10 @@ public:
     /// (`grouped`: `,` thousands separators allowed) — an integer when it has no fraction or
     /// exponent, written exactly even beyond 64 bits — else the text as a string.
     void number_or_string(std::string_view text, bool grouped = false) {
+        if (shortest_decimal(text)) { // written as it is: what the conversion would give back
+            comma();
+            return write(text);
+        }
         const auto n = grouped ? parse_grouped_value(text) : parse_number_value(text);
         if (n.ok()) return value(n.value);
         if (n.ec == std::errc::result_out_of_range && n.value.is_integer()) { // digits only: exact
@@ -145,6 +149,31 @@ public:
         }
         if (n.ec == std::errc::result_out_of_range) return value(n.value.floating); // beyond double: null
         value(text);
+    }
+    /// True when `text` is a decimal that `value(double)` would write back unchanged: `-?D.F`,
+    /// D `0` or digits without a leading zero, F ending in a non-zero digit, at most 15
+    /// significant digits (then no other decimal of as few digits reads as the same double,
+    /// and the shortest form is this one), and fixed notation no longer than scientific
+    /// (at most two zeros after `0.`).
+    static constexpr bool shortest_decimal(std::string_view t) noexcept {
+        std::size_t i = t.starts_with('-') ? 1 : 0;
+        const std::size_t int_begin = i;
+        while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
+        const std::size_t int_len = i - int_begin;
+        if (int_len == 0 || i == t.size() || t[i] != '.' || (int_len > 1 && t[int_begin] == '0')) return false;
+        const std::size_t frac_begin = ++i;
+        while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
+        if (i != t.size() || i == frac_begin || t.back() == '0') return false;
+        std::size_t significant = t.size() - frac_begin;
+        if (t[int_begin] != '0') {
+            significant += int_len;
+        } else {
+            std::size_t z = frac_begin;
+            while (t[z] == '0') ++z;
+            if (z - frac_begin > 2) return false;
+            significant -= z - frac_begin;
+        }
+        return significant <= 15;
     }
     /// A shape as an array of integers (`[4,64,224,224]`, `[]`), or null when it is not valid.
     void value(const shape_list& s) {
@@ -259,7 +288,18 @@ private:
         const char* p = s.data();
         const char* const e = p + s.size();
         while (p != e) {
-            const char* q = p; // the longest run that needs no escape
+            const char* q = p; // the longest run that needs no escape: eight bytes at a time, then one
+            {
+                constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+                while (e - q >= 8) {
+                    std::uint64_t v = 0;
+                    std::memcpy(&v, q, 8);
+                    const std::uint64_t quote = v ^ (ones * 0x22), slash = v ^ (ones * 0x5C);
+                    // (each test is exact as a whole: a byte < 0x20, >= 0x80, '"' or '\\' somewhere)
+                    if ((((v - ones * 0x20) & ~v) | v | ((quote - ones) & ~quote) | ((slash - ones) & ~slash)) & highs) break;
+                    q += 8;
+                }
+            }
             while (q != e) {
                 const auto c = static_cast<unsigned char>(*q);
                 if (c < 0x20 || c == '"' || c == '\\' || c >= 0x80) break;

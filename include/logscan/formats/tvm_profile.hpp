@@ -163,7 +163,9 @@ constexpr bool key_is(std::string_view k, std::string_view name) noexcept {
 constexpr std::optional<std::string_view> json_metric(std::string_view metrics, std::string_view name) noexcept {
     std::optional<std::string_view> found;
     json::for_each_member(metrics, [&](std::string_view k, std::string_view x) {
-        if (key_is(k, name)) found = unwrap_metric(x);
+        if (!key_is(k, name)) return true;
+        found = unwrap_metric(x);
+        return false; // (the first: TVM writes each key once)
     });
     return found;
 }
