@@ -723,3 +723,44 @@ TEST_CASE("tvm_profile::a part of lines that starts with '{' is lines; a documen
     t.feed("\nEvaluate vm inference cost of m on cpu(0)\n");
     CHECK(t.at_rest());
 }
+
+TEST_CASE("tvm_profile::blank lines before a document or lines: held without allocation, the same records under any chunking") {
+    // leading blank lines (one holding a '\r', one a tab) are held until the first non-blank
+    // byte tells a document from lines; fed a byte at a time, nothing is allocated
+    const std::string blanks = " \r\n\n\t \r\n";
+    const std::string doc = blanks + R"J({"calls":[{"Name":{"string":"a"},"Count":{"count":2}},{"Name":{"string":"b"},"Count":{"count":3}}]})J";
+    const std::string lines = blanks + "note one\nEvaluate vm inference cost of m on cpu(0)\n";
+    struct counter {
+        std::size_t calls = 0, texts = 0, runs = 0, errors = 0;
+        std::uint64_t count_sum = 0, first_text_line = 0, run_line = 0;
+        void on_call(const tp::call& c) {
+            ++calls;
+            count_sum += c.count().value_or(0);
+        }
+        void on_run(const tp::run& r) {
+            ++runs;
+            run_line = r.line;
+        }
+        void on_text(const logscan::line& l) {
+            if (texts++ == 0) first_text_line = l.number;
+        }
+        void on_error(const logscan::error&) { ++errors; }
+    };
+    counter d;
+    tp::parser<counter> pd(d);
+    LOGSCAN_CHECK_NO_ALLOC(for (char c : doc) pd.feed(std::string_view(&c, 1)); pd.finish());
+    CHECK(d.calls == 2);     // the two elements of "calls"
+    CHECK(d.count_sum == 5); // 2 + 3
+    CHECK(d.texts == 0);
+    CHECK(d.errors == 0);
+    counter l;
+    tp::parser<counter> pl(l);
+    LOGSCAN_CHECK_NO_ALLOC(for (char c : lines) pl.feed(std::string_view(&c, 1)); pl.finish());
+    CHECK(l.texts == 1);           // "note one"; the blank lines are no record
+    CHECK(l.first_text_line == 4); // after the three blank lines
+    CHECK(l.runs == 1);
+    CHECK(l.run_line == 5);
+    CHECK(l.errors == 0);
+    logscan::test::check_chunk_invariance(doc, run_chunks);
+    logscan::test::check_chunk_invariance(lines, run_chunks);
+}
