@@ -1239,6 +1239,36 @@ TEST_CASE("num::text_cursor reads what the regex classes say, numbers converted 
         const char* const at = logscan::internal::find_stop<"@: \0\xB5">(in.data(), in.data() + in.size());
         if ((at == in.data() + 1) != want || (!want && at != in.data() + 3)) FAIL_CHECK("byte " << v);
     }
+    // eight bytes at a time (up to four stops): every byte at every place of a 24-byte input,
+    // and inputs of random bytes (stops, their neighbours, bytes >= 0x80), against a byte loop
+    const auto naive = [](std::string_view in, std::string_view stops) {
+        std::size_t i = 0;
+        while (i < in.size() && stops.find(in[i]) == std::string_view::npos) ++i;
+        return i;
+    };
+    for (int v = 0; v < 256; ++v)
+        for (std::size_t at = 0; at < 24; ++at) {
+            std::string in(24, 'a');
+            in[at] = static_cast<char>(v);
+            const std::string_view stops("@: \n", 4);
+            const char* const got = logscan::internal::find_stop<"@: \n">(in.data(), in.data() + in.size());
+            if (static_cast<std::size_t>(got - in.data()) != naive(in, stops)) FAIL_CHECK("byte " << v << " at " << at);
+        }
+    std::uint64_t seed = 0x9E3779B97F4A7C15ull;
+    const char pool[] = {'@', 'A', '?', ':', ';', '9', ' ', '!', '\x1f', '\n', '\v', '\x0b', 'a', '\x80', '\xff', '\xc0', 0};
+    for (int round = 0; round < 20000; ++round) {
+        std::string in;
+        const std::size_t n = (seed >> 7) % 40;
+        for (std::size_t i = 0; i < n; ++i) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            in += pool[(seed >> 33) % sizeof pool];
+        }
+        const char* const bytes = in.data();
+        if (static_cast<std::size_t>(logscan::internal::find_stop<"@: \n">(bytes, bytes + in.size()) - bytes) != naive(in, std::string_view("@: \n", 4)) ||
+            static_cast<std::size_t>(logscan::internal::find_stop<":">(bytes, bytes + in.size()) - bytes) != naive(in, ":") ||
+            static_cast<std::size_t>(logscan::internal::find_stop<"{}@">(bytes, bytes + in.size()) - bytes) != naive(in, "{}@"))
+            FAIL_CHECK("input of " << in.size() << " bytes, round " << round);
+    }
     for (int v = 0; v < 256; ++v) { // every byte: a hex digit exactly when in [0-9a-fA-F]
         const char ch = static_cast<char>(v);
         logscan::text_cursor x(std::string_view(&ch, 1));

@@ -647,8 +647,17 @@ TEST_CASE("table::multi_values: access, count, a missing last value") {
     CHECK(v[5].text.empty());
     CHECK_FALSE(v[5].number<double>().ok());
     std::vector<std::string> parts;
+    // formats.md's `a / b / ...`: parts between ` / ` separators, so a cell cut after a slash
+    // keeps it in its last part (no separator follows `2`), and `/ /` is one separator and a
+    // part `/ 2` (separators are found left to right, as the text is read)
     for (auto p : logscan::multi_values("1 / 2 / ")) parts.emplace_back(p.text);
-    CHECK(parts == std::vector<std::string>{"1", "2", ""}); // never the part "2 /"
+    CHECK(parts == std::vector<std::string>{"1", "2 /"});
+    parts.clear();
+    for (auto p : logscan::multi_values("1 / / 2")) parts.emplace_back(p.text);
+    CHECK(parts == std::vector<std::string>{"1", "/ 2"});
+    parts.clear();
+    for (auto p : logscan::multi_values("1  /  - / 3")) parts.emplace_back(p.text);
+    CHECK(parts == std::vector<std::string>{"1", "-", "3"});
     CHECK(logscan::multi_values("N/A / 2").size() == 2);
     CHECK(logscan::multi_values("N/A / 2").front().text == "N/A");
     CHECK(logscan::multi_values("").empty());

@@ -500,6 +500,33 @@ LOGSCAN_FORCE_INLINE const char* scan_string_plain(const char* p, const char* en
 LOGSCAN_FORCE_INLINE constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
 LOGSCAN_FORCE_INLINE constexpr bool is_letter(char c) noexcept { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
+/// First byte in [p, end) outside a string that may end a run of JSON text kept as it is (a
+/// blank, `"`, an ASCII letter, `-` or `+`: what a compaction looks at); `end` if none. The
+/// bytes before it are numbers' digits and punctuation (`:{`, `},`, `1.5`, ...).
+LOGSCAN_FORCE_INLINE const char* scan_run_plain(const char* p, const char* end) noexcept {
+#if LOGSCAN_JSON_SSE2
+    while (end - p >= 16) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+        const __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20)); // (letters: 'a'..'z' once lowered;
+        const __m128i letter = _mm_and_si128(_mm_cmpgt_epi8(lower, _mm_set1_epi8('a' - 1)), // bytes >= 0x80 are
+                                             _mm_cmplt_epi8(lower, _mm_set1_epi8('z' + 1))); // negative: none)
+        const __m128i blank = _mm_or_si128(_mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\n'))),
+                                           _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\t')), _mm_cmpeq_epi8(v, _mm_set1_epi8('\r'))));
+        const __m128i other = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('"')),
+                                           _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('-')), _mm_cmpeq_epi8(v, _mm_set1_epi8('+'))));
+        const int mask = _mm_movemask_epi8(_mm_or_si128(letter, _mm_or_si128(blank, other)));
+        if (mask != 0) return p + __builtin_ctz(static_cast<unsigned>(mask));
+        p += 16;
+    }
+#endif
+    while (p != end) {
+        const char c = *p;
+        if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '"' || c == '-' || c == '+' || is_letter(c)) return p;
+        ++p;
+    }
+    return end;
+}
+
 /// The value of eight decimal digits already reduced to 0..9 per byte, the first (most
 /// significant) digit in the lowest byte.
 LOGSCAN_FORCE_INLINE constexpr std::uint32_t eight_digits_value(std::uint64_t v) noexcept {

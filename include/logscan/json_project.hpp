@@ -1000,9 +1000,15 @@ private:
                 const char* q = p;
                 bool escape = raw_escape_, open = true;
                 while (q != e) {
+                    if (escape) { // (the byte after a backslash: whatever it is, kept)
+                        escape = false;
+                        ++q;
+                        continue;
+                    }
+                    q = internal::scan_string_plain(q, e); // (16 bytes at a time up to a `"`, `\`, or a byte it leaves to us)
+                    if (q == e) break;
                     const char c = *q++;
-                    if (escape) escape = false;
-                    else if (c == '\\') escape = true;
+                    if (c == '\\') escape = true;
                     else if (c == '"') {
                         open = false;
                         break;
@@ -1018,6 +1024,11 @@ private:
                 const char* q = p;
                 char prev = raw_prev_;
                 while (q != e) {
+                    if (const char* const s = internal::scan_run_plain(q, e); s != q) { // (digits, punctuation)
+                        prev = s[-1];
+                        q = s;
+                        if (q == e) break;
+                    }
                     const char c = *q;
                     if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '"') break;
                     if ((c == '-' || c == '+' || internal::is_letter(c)) &&

@@ -141,9 +141,10 @@ struct value_part {
     constexpr value_result<T> number() const noexcept { return parse_grouped<T>(text); }
 };
 
-/// A lazy range over the parts of `a / b / c`: parts are separated by a `/` with a space (or
-/// the end of the text) on each side, so `1 / 2 / ` has the parts `1`, `2` and an empty
-/// third one (a value is missing: visible, not folded into `2 /`), while `N/A` is one part.
+/// A lazy range over the parts of `a / b / c`: the (trimmed) text is cut at each ` / ` (a
+/// space, `/`, a space), left to right, and each part trimmed, as formats.md's `a / b / ...`
+/// reads: `N/A` is one part, and a cell cut after a slash, `1 / 2 /`, has the parts `1` and
+/// `2 /` (no separator follows `2`: the bytes stay in the part, which is then no number).
 /// No storage.
 class multi_value_range {
 public:
@@ -159,7 +160,7 @@ public:
             if (next_ == std::string_view::npos) {
                 done_ = true;
             } else {
-                rest_ = rest_.substr(next_ + 1);
+                rest_ = rest_.substr(next_ + 3);
                 cut();
             }
             return *this;
@@ -174,18 +175,9 @@ public:
         }
 
     private:
-        // the next separator: a '/' whose neighbours are spaces or the ends of the text
+        // the next separator: the next ` / ` (where it begins)
         constexpr void cut() noexcept {
-            next_ = std::string_view::npos;
-            for (std::size_t i = 0; i < rest_.size(); ++i) {
-                if (rest_[i] != '/') continue;
-                const bool before = i == 0 || rest_[i - 1] == ' ';
-                const bool after = i + 1 == rest_.size() || rest_[i + 1] == ' ';
-                if (before && after && i != 0) {
-                    next_ = i;
-                    break;
-                }
-            }
+            next_ = rest_.find(" / ");
             cur_ = next_ == std::string_view::npos ? rest_ : rest_.substr(0, next_);
         }
         std::string_view rest_{}, cur_{};

@@ -781,3 +781,52 @@ TEST_CASE("megengine_log::damaged input never crashes and accounts for every non
     CHECK(r.out[1].starts_with("error 2:1048577 line longer than the line buffer")); // column: one past the 1 MiB buffer
     CHECK(r.out[2] == "log 3 6 15:13:35 1 a.py|x|INFO|after");
 }
+
+TEST_CASE("megengine_log::a bounds(MiB) list read by hand gives the pair pattern's pairs, or leaves the list to it") {
+    // the hand reader (detail::plain_bounds) against the pattern it stands in for, on lists
+    // built from MegEngine's tokens and their damaged neighbours: where it reads a list, the
+    // pairs (COMP, MIB text) are the pattern's matches; where it declines, it called nothing
+    const auto by_pattern = [](std::string_view t) {
+        std::vector<std::pair<std::string, std::string>> got;
+        for (const auto& p : logscan::search_all<R"((CompNode\("[^"]*" from "[^"]*"\)|[^\s=]+)=(\d+(?:\.\d+)?|[-+]?[A-Za-z]+)(?:\s|$))">(t))
+            got.emplace_back(p.template get<1>(), p.template get<2>());
+        return got;
+    };
+    const char* pieces[] = {"gpu0:0=8397.50", "gpu0:COPY=7809.50", "cpu0:0=12", " ", " ", "  ", "=", "==", "1.", ".5", "x=1.2.3",
+                            "a=b=5", "\t", "CompNode(\"gpu0:0\" from \"xpu0:0\")=3.00", "\"", "nan", "k=inf", "z=-1", "=7", "y=",
+                            "q=0.25\t", "\n", "w=3x", "é=1.5"};
+    std::uint64_t seed = 12345;
+    std::size_t read = 0, declined = 0;
+    for (int round = 0; round < 20000; ++round) {
+        std::string t;
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        const std::size_t n = (seed >> 40) % 7;
+        for (std::size_t i = 0; i < n; ++i) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            const std::size_t k = (seed >> 33) % std::size(pieces);
+            t += pieces[k % 4 == 0 ? 0 : k]; // (the plain form more often than the others)
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            if ((seed >> 35) % 3 != 0) t += ' ';
+        }
+        std::vector<std::pair<std::string, std::string>> hand;
+        const bool ok = logscan::megengine_log::detail::plain_bounds(
+            std::string_view(t), [&](std::string_view c, std::string_view v) { hand.emplace_back(c, v); });
+        if (ok) {
+            ++read;
+            if (hand != by_pattern(t)) FAIL_CHECK("list '" << t << "'");
+        } else {
+            ++declined;
+            if (!hand.empty()) FAIL_CHECK("declined '" << t << "' after calling f");
+        }
+    }
+    CHECK(read > 2000); // (both paths taken often)
+    CHECK(declined > 2000);
+    // the sample's list, read by hand: nine pairs, as printed
+    std::vector<std::pair<std::string, std::string>> hand;
+    CHECK(logscan::megengine_log::detail::plain_bounds(
+        std::string_view(" gpu0:0=8397.50 gpu0:COPY=7809.50 gpu1:0=10547.50 gpu2:0=10547.50 gpu3:0=10547.50 gpu4:0=10547.50 "
+                         "gpu5:0=10547.50 gpu6:0=10547.50 gpu7:0=10547.50"),
+        [&](std::string_view c, std::string_view v) { hand.emplace_back(c, v); }));
+    REQUIRE(hand.size() == 9);
+    CHECK(hand[1] == std::pair<std::string, std::string>{"gpu0:COPY", "7809.50"});
+}

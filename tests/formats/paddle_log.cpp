@@ -578,3 +578,26 @@ TEST_CASE("paddle_log::every generation: no allocation while parsing, identical 
         logscan::test::check_chunk_invariance(text, run_chunks, 3);
     }
 }
+
+TEST_CASE("paddle_log::a multi-value cell cut after a slash, `Total time:` with two spaces (formats.md section 4)") {
+    // `a / b / ...` is parts between ` / ` separators: a cell cut after its last slash keeps
+    // it in its last part, which is then no number (a string); `/ /` is one separator. The
+    // value of `Total time: X` is read trimmed, as every number is (formats.md, numbers)
+    const std::string input = "============Perf Summary============\n"
+                              "| Model | CPU Total / Avg / Max | ips |\n"
+                              "|---|---|---|\n"
+                              "| cut | 12.30 / 1.23 / 1.51 / | 3 |\n"
+                              "| gaps | 1 / / 2 | - |\n"
+                              "------------------------->     Profiling Report     <-------------------------\n"
+                              "Place: All\n"
+                              "Time unit: ms\n"
+                              "Total time:  0\n";
+    CHECK(ndjson_lines(input) ==
+          std::vector<std::string>{
+              R"J({"type":"table","line":1,"title":"Perf Summary","time_unit":null,"place":null,"merged":null})J",
+              R"J({"type":"table_row","line":4,"table":"Perf Summary","thread":null,"depth":0,"name":"cut","cells":{"CPU Total / Avg / Max":[12.3,1.23,"1.51 /"],"ips":3}})J",
+              R"J({"type":"table_row","line":5,"table":"Perf Summary","thread":null,"depth":0,"name":"gaps","cells":{"CPU Total / Avg / Max":[1,"/ 2"],"ips":null}})J",
+              R"J({"type":"table","line":6,"title":"Profiling Report","time_unit":"ms","place":"All","merged":false})J",
+              R"J({"type":"total","line":9,"table":"Profiling Report","kind":"Total time","cells":{"Total time":0}})J",
+          });
+}

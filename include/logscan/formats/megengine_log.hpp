@@ -715,6 +715,42 @@ struct fallback {
     }
 };
 
+// The `COMP=MIB` pairs of a `bounds(MiB):` list as MegEngine prints them (` gpu0:0=8397.50
+// gpu0:COPY=7809.50 ...`: COMP without blanks, `=` or `"`, MIB digits with an optional
+// fraction, the pairs apart by spaces): calls f(COMP, MIB) for each and returns true, or
+// returns false at once, calling nothing, when `t` holds anything else (the pair pattern then
+// reads it: on text of this form both give the same pairs, tests/formats/megengine_log.cpp).
+template <class F>
+constexpr bool plain_bounds(std::string_view t, F&& f) {
+    const auto walk = [t](auto&& each) {
+        std::size_t i = 0;
+        const std::size_t n = t.size();
+        while (i < n) {
+            if (t[i] == ' ') {
+                ++i;
+                continue;
+            }
+            const std::size_t name = i;
+            while (i < n && t[i] != '=' && t[i] != '"' && t[i] != ' ' && !(t[i] >= '\t' && t[i] <= '\r')) ++i;
+            if (i == name || i == n || t[i] != '=') return false;
+            const std::size_t value = ++i;
+            while (i < n && internal::is_digit(t[i])) ++i;
+            if (i == value) return false;
+            if (i < n && t[i] == '.') {
+                const std::size_t fraction = ++i;
+                while (i < n && internal::is_digit(t[i])) ++i;
+                if (i == fraction) return false;
+            }
+            if (i < n && t[i] != ' ') return false;
+            each(t.substr(name, value - 1 - name), t.substr(value, i - value));
+        }
+        return true;
+    };
+    if (!walk([](std::string_view, std::string_view) {})) return false;
+    walk(f);
+    return true;
+}
+
 // What every header form does once its fields are read: ends any block, yields the `log`
 // record (built only when wanted), then the workspace bounds of its message.
 template <class V, class Make>
@@ -724,10 +760,17 @@ flow header_line(state<V>& st, rule_context& ctx, std::string_view message, Make
     if constexpr (requires { st.vis.on_workspace_bound(std::declval<const workspace_bound&>()); }) {
         constexpr std::string_view key = "bounds(MiB):";
         if (const std::size_t k = message.find(key); k != std::string_view::npos) {
+            const std::string_view list = message.substr(k + key.size());
+            flow f = flow::proceed;
+            if (plain_bounds(list, [&](std::string_view comp, std::string_view v) {
+                    double mib = 0;
+                    if (f == flow::stop || !row_value(v, false, mib)) return;
+                    f = LOGSCAN_VISIT(st.vis, on_workspace_bound, (workspace_bound{ctx.current.number, comp, mib}));
+                }))
+                return f;
             // a pair: COMP (`CompNode("P" from "L")`, or a run of non-spaces), `=`, MIB (a number of
             // digits and `.`, or a non-finite word)
-            for (const auto& p : search_all<R"((CompNode\("[^"]*" from "[^"]*"\)|[^\s=]+)=(\d+(?:\.\d+)?|[-+]?[A-Za-z]+)(?:\s|$))">(
-                     message.substr(k + key.size()))) {
+            for (const auto& p : search_all<R"((CompNode\("[^"]*" from "[^"]*"\)|[^\s=]+)=(\d+(?:\.\d+)?|[-+]?[A-Za-z]+)(?:\s|$))">(list)) {
                 double mib = 0;
                 if (!row_value(p.template get<2>(), false, mib)) continue; // (a word that is no number: no pair)
                 const workspace_bound b{ctx.current.number, p.template get<1>(), mib};
