@@ -967,3 +967,19 @@ TEST_CASE("pipe_table with only_title: a table opens only after that title, blan
     CHECK(r.events == std::vector<std::string>{"H9s0:a|b", "R10:1|2", "T11:| 3 |", "E0"});
     CHECK(outside == std::vector<std::string>{"1", "2", "3", "4", "5", "6", "7", "8"});
 }
+
+TEST_CASE("table::cells split at runs of two or more spaces (next_wide_cell, for_each_wide_cell)") {
+    // a single space stays in its cell, a space at the end ends the last one, blanks make none
+    const std::string_view s = "  Node Name   Ops  Time(us) x ";
+    std::vector<std::pair<std::string, std::size_t>> cells;
+    logscan::for_each_wide_cell(s, 0, [&](std::string_view c, std::size_t b) { cells.emplace_back(c, b); });
+    CHECK(cells == std::vector<std::pair<std::string, std::size_t>>{{"Node Name", 2}, {"Ops", 14}, {"Time(us) x", 19}});
+    std::size_t at = 13;
+    CHECK(logscan::next_wide_cell(s, at) == "Ops");
+    CHECK(at == 17);
+    at = s.size() - 1;
+    CHECK(logscan::next_wide_cell(s, at).empty());
+    cells.clear();
+    logscan::for_each_wide_cell("   ", 0, [&](std::string_view c, std::size_t b) { cells.emplace_back(c, b); });
+    CHECK(cells.empty());
+}

@@ -211,6 +211,25 @@ private:
 /// The parts of a multi-value cell text, lazily: `for (auto p : multi_values(c.text()))`.
 constexpr multi_value_range multi_values(std::string_view text) noexcept { return multi_value_range(text); }
 
+/// The next cell of `s` from byte `at` when cells are separated by runs of two or more spaces
+/// (a single space belongs to its cell; a space at the end of `s` ends the last one): its
+/// text, with `at` one past it; empty when only spaces remain. For tables printed with
+/// `setw` or `str.format` padding (Paddle's legacy report, TVM's debug table header).
+constexpr std::string_view next_wide_cell(std::string_view s, std::size_t& at) noexcept {
+    while (at < s.size() && s[at] == ' ') ++at;
+    const std::size_t b = at;
+    while (at < s.size() && !(s[at] == ' ' && (at + 1 == s.size() || s[at + 1] == ' '))) ++at;
+    return s.substr(b, at - b);
+}
+/// Calls `f(cell, begin)` for each cell of `s` from byte `from` (see `next_wide_cell`),
+/// `begin` the cell's first byte in `s`.
+template <class F>
+constexpr void for_each_wide_cell(std::string_view s, std::size_t from, F&& f) {
+    std::size_t at = from;
+    for (std::string_view c = next_wide_cell(s, at); !c.empty(); c = next_wide_cell(s, at))
+        f(c, static_cast<std::size_t>(c.data() - s.data()));
+}
+
 //=== events ===//
 
 namespace internal {

@@ -569,14 +569,6 @@ constexpr std::string_view frame_title(std::string_view s, char open, char close
 constexpr std::string_view report_banner(std::string_view s) noexcept { return frame_title(s, '>', '<'); }
 constexpr std::string_view section_banner(std::string_view s) noexcept { return frame_title(s, 0, 0); }
 
-// The next cell of `s` from `at` when cells are split at runs of two or more spaces.
-constexpr std::string_view wide_cell(std::string_view s, std::size_t& at) noexcept {
-    while (at < s.size() && s[at] == ' ') ++at;
-    const std::size_t b = at;
-    while (at < s.size() && !(s[at] == ' ' && (at + 1 == s.size() || s[at + 1] == ' '))) ++at;
-    return s.substr(b, at - b);
-}
-
 // The columns of the event table after `Event` (their order as printed, any subset after `Calls`).
 inline constexpr std::array<std::string_view, 8> event_columns{"Calls", "Total", "CPU Time (Ratio)", "GPU Time (Ratio)",
                                                                "Min.",  "Max.",  "Ave.",             "Ratio."};
@@ -686,12 +678,12 @@ private:
     // `Event  Calls  Total  ...`: keeps the columns and where `Calls` starts.
     bool event_header(std::string_view s) noexcept {
         std::size_t at = 0;
-        if (!s.starts_with("Event") || wide_cell(s, at) != "Event") return false;
+        if (!s.starts_with("Event") || next_wide_cell(s, at) != "Event") return false;
         std::size_t n = 0;
         std::array<std::uint8_t, event_columns.size()> cols{};
         std::size_t calls_at = 0;
         while (at < s.size()) {
-            const std::string_view c = wide_cell(s, at);
+            const std::string_view c = next_wide_cell(s, at);
             if (c.empty()) break;
             std::size_t id = 0;
             while (id < event_columns.size() && event_columns[id] != c) ++id;

@@ -477,19 +477,6 @@ struct state {
 template <class V>
 using table_t = aligned_table<state<V>, max_columns, header_capacity>;
 
-// The cells of `t` split at runs of two or more spaces, after `from`: calls `f(cell, byte
-// start)` for each; a line's trailing spaces make no cell.
-template <class F>
-constexpr void for_each_wide_cell(std::string_view t, std::size_t from, F&& f) {
-    std::size_t at = from;
-    while (at < t.size()) {
-        while (at < t.size() && t[at] == ' ') ++at;
-        if (at == t.size()) return;
-        const std::size_t b = at;
-        while (at < t.size() && !(t[at] == ' ' && (at + 1 == t.size() || t[at + 1] == ' '))) ++at;
-        f(t.substr(b, at - b), b);
-    }
-}
 // The number of code points in `s` before byte `b`.
 constexpr std::size_t code_points_before(std::string_view s, std::size_t b) noexcept {
     std::size_t n = 0;
