@@ -471,3 +471,111 @@ TEST_CASE("copy_bytes (config.hpp): every length from 0 to 40 copies exactly tho
         CHECK(dst.substr(2 + n) == std::string(46 - n, '.'));
     }
 }
+
+namespace {
+// A random JSON value printed two ways: with random blanks between its tokens (`pretty`), and
+// as the projection's compact text must read (`compact`: blanks outside strings removed,
+// strings byte for byte, a bare non-finite word null).
+struct printed {
+    std::string pretty, compact;
+};
+struct value_maker {
+    std::uint64_t seed;
+    std::uint64_t next(std::uint64_t n) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        return (seed >> 33) % n;
+    }
+    std::string blanks() {
+        static const char* const b[] = {"", "", " ", "\n", "\t", "\r\n", "   ", "                    "};
+        return b[next(8)];
+    }
+    std::string string_token() {
+        static const char* const parts[] = {"a", "x y", "\\\"", "\\\\", "\\u00e9", "\xc3\xa9", "/", "\\n", "{[,:]}", "-1e5", "null"};
+        std::string s = "\"";
+        const std::uint64_t n = next(6);
+        for (std::uint64_t i = 0; i < n; ++i) {
+            if (next(3) == 0) s += std::string(next(40), 'a'); // (runs longer than 16 bytes)
+            else s += parts[next(std::size(parts))];
+        }
+        return s + "\"";
+    }
+    printed scalar() {
+        static const char* const numbers[] = {"0", "-12.5e-3", "1E+5", "12345678901234567890.25", "7", "-0"};
+        switch (next(4)) {
+        case 0: {
+            const std::string n = numbers[next(std::size(numbers))];
+            return {n, n};
+        }
+        case 1: {
+            static const char* const w[] = {"true", "false", "null"};
+            const std::string t = w[next(3)];
+            return {t, t};
+        }
+        case 2: {
+            static const char* const w[] = {"nan", "-inf", "Infinity", "-NaN"};
+            return {w[next(4)], "null"};
+        }
+        default: {
+            const std::string s = string_token();
+            return {s, s};
+        }
+        }
+    }
+    printed value(int depth) {
+        if (depth == 0 || next(3) == 0) return scalar();
+        const bool object = next(2) == 0;
+        printed p{object ? "{" : "[", object ? "{" : "["};
+        const std::uint64_t n = next(5);
+        for (std::uint64_t i = 0; i < n; ++i) {
+            if (i != 0) {
+                p.pretty += blanks() + "," + blanks();
+                p.compact += ",";
+            }
+            if (object) {
+                const std::string k = string_token();
+                p.pretty += k + blanks() + ":" + blanks();
+                p.compact += k + ":";
+            }
+            const printed v = value(depth - 1);
+            p.pretty += v.pretty;
+            p.compact += v.compact;
+        }
+        p.pretty += blanks() + (object ? "}" : "]");
+        p.compact += object ? "}" : "]";
+        return p;
+    }
+};
+std::vector<std::string> project_list(chunk_list chunks) {
+    whole_visitor v;
+    std::vector<char> buf(1 << 16);
+    json::options o;
+    o.non_finite_words = true;
+    using P = json::projector<whole_visitor, whole_routes>;
+    P p(v, buf);
+    json::reader<P> r(p, o);
+    for (auto ch : chunks) r.feed(ch);
+    r.finish();
+    if (!r.ok()) v.out.push_back("document error");
+    return v.out;
+}
+} // namespace
+
+TEST_CASE("json projection: take_text<\"\"> compacts random values as printed, whatever the chunking") {
+    // containers of strings with escapes, long runs and UTF-8, numbers, words and non-finite
+    // words, blanks of every kind between the tokens: each element's text is its compact form
+    value_maker m{42};
+    for (int round = 0; round < 200; ++round) {
+        std::string doc = "{\"list\":" + m.blanks() + "[";
+        std::vector<std::string> want;
+        const std::uint64_t n = 1 + m.next(4);
+        for (std::uint64_t i = 0; i < n; ++i) {
+            printed v = m.value(4);
+            if (v.compact.front() != '{' && v.compact.front() != '[') v = {"[" + v.pretty + "]", "[" + v.compact + "]"};
+            doc += (i != 0 ? "," : "") + m.blanks() + v.pretty;
+            want.push_back("whole " + v.compact + " " + std::to_string(v.compact.size()) + " " + v.compact.substr(0, 1));
+        }
+        doc += m.blanks() + "]}";
+        CAPTURE(doc);
+        CHECK(logscan::test::check_chunk_invariance(doc, project_list, 3) == want);
+    }
+}
