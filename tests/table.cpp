@@ -982,4 +982,10 @@ TEST_CASE("table::cells split at runs of two or more spaces (next_wide_cell, for
     cells.clear();
     logscan::for_each_wide_cell("   ", 0, [&](std::string_view c, std::size_t b) { cells.emplace_back(c, b); });
     CHECK(cells.empty());
+    // a start past the end: no cell (not an out-of-range cut)
+    logscan::for_each_wide_cell(s, s.size() + 5, [&](std::string_view c, std::size_t b) { cells.emplace_back(c, b); });
+    CHECK(cells.empty());
+    at = s.size() + 5;
+    CHECK(logscan::next_wide_cell(s, at).empty());
+    CHECK(at == s.size());
 }

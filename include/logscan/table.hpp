@@ -213,9 +213,11 @@ constexpr multi_value_range multi_values(std::string_view text) noexcept { retur
 
 /// The next cell of `s` from byte `at` when cells are separated by runs of two or more spaces
 /// (a single space belongs to its cell; a space at the end of `s` ends the last one): its
-/// text, with `at` one past it; empty when only spaces remain. For tables printed with
-/// `setw` or `str.format` padding (Paddle's legacy report, TVM's debug table header).
+/// text, with `at` one past it; empty when only spaces remain (or `at` is past the end: `at`
+/// is then the end). For tables printed with `setw` or `str.format` padding (Paddle's legacy
+/// report, TVM's debug table header).
 constexpr std::string_view next_wide_cell(std::string_view s, std::size_t& at) noexcept {
+    if (at > s.size()) at = s.size();
     while (at < s.size() && s[at] == ' ') ++at;
     const std::size_t b = at;
     while (at < s.size() && !(s[at] == ' ' && (at + 1 == s.size() || s[at + 1] == ' '))) ++at;
