@@ -565,17 +565,17 @@ TEST_CASE("json projection: take_text<\"\"> compacts random values as printed, w
     // words, blanks of every kind between the tokens: each element's text is its compact form
     value_maker m{42};
     for (int round = 0; round < 200; ++round) {
-        std::string doc = "{\"list\":" + m.blanks() + "[";
+        std::string text = "{\"list\":" + m.blanks() + "[";
         std::vector<std::string> want;
         const std::uint64_t n = 1 + m.next(4);
         for (std::uint64_t i = 0; i < n; ++i) {
             printed v = m.value(4);
             if (v.compact.front() != '{' && v.compact.front() != '[') v = {"[" + v.pretty + "]", "[" + v.compact + "]"};
-            doc += (i != 0 ? "," : "") + m.blanks() + v.pretty;
+            text += (i != 0 ? "," : "") + m.blanks() + v.pretty;
             want.push_back("whole " + v.compact + " " + std::to_string(v.compact.size()) + " " + v.compact.substr(0, 1));
         }
-        doc += m.blanks() + "]}";
-        CAPTURE(doc);
-        CHECK(logscan::test::check_chunk_invariance(doc, project_list, 3) == want);
+        text += m.blanks() + "]}";
+        CAPTURE(text);
+        CHECK(logscan::test::check_chunk_invariance(text, project_list, 3) == want);
     }
 }
