@@ -370,9 +370,10 @@ struct whole_visitor {
     }
     void on_error(const logscan::error& e) { out.push_back("error " + std::string(e.message)); }
 };
-std::vector<std::string> project_whole(chunk_list chunks) {
+// The records of whole_routes on a document in chunks, with `scratch` bytes for the texts.
+std::vector<std::string> project_with(chunk_list chunks, std::size_t scratch) {
     whole_visitor v;
-    std::vector<char> buf(256);
+    std::vector<char> buf(scratch);
     json::options o;
     o.non_finite_words = true;
     using P = json::projector<whole_visitor, whole_routes>;
@@ -383,6 +384,7 @@ std::vector<std::string> project_whole(chunk_list chunks) {
     if (!r.ok()) v.out.push_back("document error");
     return v.out;
 }
+std::vector<std::string> project_whole(chunk_list chunks) { return project_with(chunks, 256); }
 
 TEST_CASE("json projection: take_text<\"\"> gives a record its whole value, compact; complete_with runs before delivery") {
     // each element of list and each value of map, blanks outside strings removed, a bare
@@ -545,19 +547,7 @@ struct value_maker {
         return p;
     }
 };
-std::vector<std::string> project_list(chunk_list chunks) {
-    whole_visitor v;
-    std::vector<char> buf(1 << 16);
-    json::options o;
-    o.non_finite_words = true;
-    using P = json::projector<whole_visitor, whole_routes>;
-    P p(v, buf);
-    json::reader<P> r(p, o);
-    for (auto ch : chunks) r.feed(ch);
-    r.finish();
-    if (!r.ok()) v.out.push_back("document error");
-    return v.out;
-}
+std::vector<std::string> project_list(chunk_list chunks) { return project_with(chunks, 1 << 16); }
 } // namespace
 
 TEST_CASE("json projection: take_text<\"\"> compacts random values as printed, whatever the chunking") {
