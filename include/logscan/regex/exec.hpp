@@ -121,7 +121,7 @@ struct literal_plan {
     std::size_t i1 = 0, i2 = 0; // positions of the rarest and second-rarest bytes
 };
 template <std::size_t Cap>
-constexpr literal_plan<Cap> plan_literal(const std::array<char, Cap>& lit, std::size_t len) noexcept {
+constexpr literal_plan<Cap> plan_literal(const carray<char, Cap>& lit, std::size_t len) noexcept {
     literal_plan<Cap> p;
     p.len = len;
     if (len < 2) return p;
@@ -195,17 +195,17 @@ struct info {
     static constexpr inner_literal inner = make_inner_literal<C>();
     static constexpr bool use_inner = start.prefix_len == 0 && inner.len >= 2;
     static constexpr byte_classes bc = onepass_builder<C>::bc;
-    static constexpr std::array<std::uint8_t, 256> make_first_table() noexcept {
-        std::array<std::uint8_t, 256> tab{};
-        for (unsigned c = 0; c < 256; ++c) tab[c] = start.first.test(c) ? 1 : 0;
+    static constexpr carray<std::uint8_t, 256> make_first_table() noexcept {
+        carray<std::uint8_t, 256> tab{};
+        for (unsigned c = 0; c < 256; ++c) tab[c] = ((start.first.w[c >> 6] >> (c & 63u)) & 1u) != 0 ? 1 : 0; // (no call: see onepass::build)
         return tab;
     }
-    static constexpr std::array<std::uint8_t, 256> first_table = make_first_table();
+    static constexpr carray<std::uint8_t, 256> first_table = make_first_table();
     // the first bytes as one range [first_lo, first_hi], when they are one (\d, [a-z], ...)
     static constexpr int range_end(bool hi) noexcept {
         int lo = -1, h = -1;
         for (unsigned c = 0; c < 256; ++c) {
-            if (!start.first.test(c)) continue;
+            if (((start.first.w[c >> 6] >> (c & 63u)) & 1u) == 0) continue;
             if (lo < 0) lo = static_cast<int>(c);
             else if (h != static_cast<int>(c) - 1) return -1;
             h = static_cast<int>(c);
@@ -221,7 +221,7 @@ struct info {
 
 /// First position in [p, to) whose byte has a non-zero entry in `tab`, or `to`.
 constexpr std::size_t scan_table(const char* t, std::size_t p, std::size_t to,
-                                 const std::array<std::uint8_t, 256>& tab) noexcept {
+                                 const carray<std::uint8_t, 256>& tab) noexcept {
     while (p + 4 <= to) {
         if (tab[static_cast<unsigned char>(t[p])]) return p;
         if (tab[static_cast<unsigned char>(t[p + 1])]) return p + 1;
@@ -261,7 +261,7 @@ struct onepass_view {
     const op_entry* trans;                     ///< per (state, class)
     const std::uint32_t* fast;                 ///< per (state, class), see onepass::with_stops
     const op_rt_state* states;                 ///< per state
-    const std::array<std::uint8_t, 256>* stops;///< self-loop stop tables
+    const carray<std::uint8_t, 256>* stops;    ///< self-loop stop tables
     const std::uint8_t* cls;                   ///< byte class of each byte
     std::size_t ncls;                          ///< number of byte classes
     std::size_t ns;                            ///< slots
@@ -427,7 +427,7 @@ constexpr run_status onepass_run(const char* t, std::size_t n, std::size_t start
                                  std::size_t* caps, std::size_t& budget) noexcept {
     using O = onepass<C>;
     static_assert(C::nslots <= 64, "onepass_exec keeps fallback slots in a 64-entry array");
-    const onepass_view w{O::loops.trans.data(), O::loops.fast.data(), O::loops.states.data(), O::loops.stops.data(),
+    const onepass_view w{O::table.trans.data(), O::loops.fast.data(), O::loops.states.data(), O::loops.stops.data(),
                          info<C>::bc.map.data(), static_cast<std::size_t>(O::ncls),
                          static_cast<std::size_t>(C::nslots), O::loops.any_asserts};
     if constexpr (O::simple)
@@ -439,7 +439,7 @@ constexpr run_status onepass_run(const char* t, std::size_t n, std::size_t start
 /// Index of each consuming or match instruction in a thread list (-1 for the others).
 template <class C>
 struct thread_slots {
-    std::array<std::int32_t, C::size> index{};
+    carray<std::int32_t, C::size> index{};
     std::size_t count = 0;
 };
 template <class C>
@@ -483,7 +483,7 @@ struct prog_view {
     std::size_t ns;                              ///< capture and progress slots
     std::size_t depth;                           ///< empty-loop nesting depth used in keys
     const std::uint8_t* nest_depth;              ///< per pc: enclosing empty-loop count
-    const std::array<std::uint16_t, 8>* nest_regs; ///< per pc: their progress slots
+    const carray<std::uint16_t, 8>* nest_regs; ///< per pc: their progress slots
 };
 
 /// Where the Pike VM works: pointers into a pike_mem.
@@ -504,7 +504,7 @@ struct cand_rt {
     const char* inner;
     std::size_t inner_len, i1, i2, pre_min, pre_max;
     bool use_inner;
-    const std::array<std::uint8_t, 256>* first; // null: no first-byte filter
+    const carray<std::uint8_t, 256>* first; // null: no first-byte filter
     std::size_t win_lo = 0, win_hi = 0;
     bool dead = false;
 
@@ -736,10 +736,10 @@ constexpr bool pike_core(const prog_view& P, cand_rt& cand, pike_space& m, const
 template <class C>
 constexpr std::size_t match_stop(std::string_view t) noexcept {
     constexpr std::size_t S = C::size;
-    std::array<bool, S> cur{}, nxt{}, seen{};
-    std::array<std::int32_t, 2 * S + 2> stack{};
+    carray<bool, S> cur{}, nxt{}, seen{};
+    carray<std::int32_t, 2 * S + 2> stack{};
     const std::size_t n = t.size();
-    auto add = [&](std::array<bool, S>& set, std::int32_t pc0, std::size_t pos) {
+    auto add = [&](carray<bool, S>& set, std::int32_t pc0, std::size_t pos) {
         std::size_t sp = 0;
         stack[sp++] = pc0;
         while (sp != 0) {
@@ -871,9 +871,9 @@ struct backtrack {
     static constexpr bool ok = C::ok && !has_progress && S <= bt_max_program;
 
     struct tables {
-        std::array<bt_inst, S> in{};
-        std::array<char, S> lits{}; // byte of each byte instruction
-        std::array<std::array<std::uint8_t, 256>, C::nsets> out{}; // per set: 1 for the bytes not in it
+        carray<bt_inst, S> in{};
+        carray<char, S> lits{}; // byte of each byte instruction
+        carray<carray<std::uint8_t, 256>, C::nsets> out{}; // per set: 1 for the bytes not in it
         std::size_t rows = 0;
     };
     static constexpr bool consumes(const inst& i) noexcept { return i.o == op::byte || i.o == op::set; }
@@ -884,7 +884,7 @@ struct backtrack {
         } else {
             const auto& code = C::code;
             for (std::size_t k = 0; k < C::nsets; ++k)
-                for (unsigned c = 0; c < 256; ++c) tb.out[k][c] = C::sets[k].test(c) ? 0 : 1;
+                for (unsigned c = 0; c < 256; ++c) tb.out[k][c] = ((C::sets[k].w[c >> 6] >> (c & 63u)) & 1u) != 0 ? 0 : 1;
             // one-instruction loops first: their runs take the body without exploring it
             for (std::size_t pc = 0; pc < S; ++pc) {
                 const inst& in = code[pc];
@@ -920,8 +920,8 @@ struct backtrack {
             // ways into each instruction as the backtracker explores: a loop head's edge to its
             // body is taken by runs, and so are the edges out of a star loop's body and jmp
             // (when nothing else leads there)
-            auto count_preds = [&](const std::array<bool, S>& implicit) {
-                std::array<int, S> preds{};
+            auto count_preds = [&](const carray<bool, S>& implicit) {
+                carray<int, S> preds{};
                 preds[0] = 1; // the entry
                 for (std::size_t pc = 0; pc < S; ++pc) {
                     if (implicit[pc]) continue;
@@ -945,14 +945,14 @@ struct backtrack {
                 }
                 return preds;
             };
-            std::array<bool, S> implicit{};
-            const std::array<int, S> raw = count_preds(implicit);
+            carray<bool, S> implicit{};
+            const carray<int, S> raw = count_preds(implicit);
             for (std::size_t pc = 0; pc < S; ++pc) {
                 const bt_inst& b = tb.in[pc];
                 if (b.loop != 0 && static_cast<std::size_t>(b.body) == pc + 1 && raw[pc + 1] == 0 && raw[pc + 2] == 1)
                     implicit[pc + 1] = implicit[pc + 2] = true;
             }
-            const std::array<int, S> preds = count_preds(implicit);
+            const carray<int, S> preds = count_preds(implicit);
             for (std::size_t pc = 0; pc < S; ++pc) {
                 bt_inst& b = tb.in[pc];
                 if (preds[pc] > 1 || b.loop != 0) b.row = static_cast<std::int32_t>(tb.rows++);
@@ -1016,7 +1016,7 @@ struct backtrack {
             return -1;
         } else {
             const auto& code = C::code;
-            std::array<byteset, S> req{};
+            carray<byteset, S> req{};
             for (auto& r : req) r.invert(); // start from "every byte", shrink until stable
             bool stable = false;
             for (int pass = 0; pass < 32 && !stable; ++pass) {
@@ -1072,7 +1072,7 @@ struct bt_job {
 struct bt_view {
     const bt_inst* in;                        ///< per pc
     const char* lits;                         ///< per pc: the byte of a byte instruction
-    const std::array<std::uint8_t, 256>* out; ///< per set: 1 for the bytes not in it
+    const carray<std::uint8_t, 256>* out; ///< per set: 1 for the bytes not in it
 };
 
 /// Where the backtracker works: its visited bits and its job stack.
@@ -1532,10 +1532,10 @@ inline run_status backtrack_run(const char* t, std::size_t n, std::size_t from, 
 struct bitnfa_view {
     const std::uint64_t* on_class;                 ///< per byte class
     const std::uint8_t* cls;                       ///< byte class of each byte
-    const std::array<std::uint64_t, 16>* follow;   ///< nchunks entries
+    const carray<std::uint64_t, 16>* follow;   ///< nchunks entries
     std::size_t nchunks;                           ///< 4-position chunks
     std::uint64_t start, accept;                   ///< see bitnfa::tables
-    const std::array<std::uint8_t, 256>* first;    ///< bytes a match can start with
+    const carray<std::uint8_t, 256>* first;    ///< bytes a match can start with
 };
 
 /// Whether a pattern may match: searching from `from` (full false) or the whole text (full

@@ -91,7 +91,7 @@ constexpr std::size_t code_size(const ast<L>& a, int k) noexcept {
 template <std::size_t L, std::size_t N>
 struct emitter {
     const ast<L>& a;
-    std::array<inst, N> code{};
+    carray<inst, N> code{};
     int slot_base = 0; // first progress register slot (2 * ngroups)
 
     constexpr const node& nd(int k) const noexcept { return a.nodes[static_cast<std::size_t>(k)]; }
@@ -210,9 +210,9 @@ struct compiled {
     static constexpr int nslots = 2 * ngroups + nregs;
     static constexpr std::size_t size = ok ? body_size + 3 : 3; // save 0, body, save 1, match
 
-    static constexpr std::array<inst, size> make_code() noexcept {
+    static constexpr carray<inst, size> make_code() noexcept {
         if constexpr (!ok) {
-            std::array<inst, size> c{};
+            carray<inst, size> c{};
             c[0] = inst{op::save, 0, 0};
             c[1] = inst{op::save, 0, 1};
             c[2] = inst{op::match};
@@ -227,13 +227,13 @@ struct compiled {
             return e.code;
         }
     }
-    static constexpr std::array<inst, size> code = make_code();
+    static constexpr carray<inst, size> code = make_code();
 
     /// Progress registers of the empty-matchable loops enclosing each instruction: a thread's
     /// future at such an instruction depends on which of them started at the current position.
     struct loop_nesting {
-        std::array<std::uint8_t, size> depth{};
-        std::array<std::array<std::uint16_t, 8>, size> regs{};
+        carray<std::uint8_t, size> depth{};
+        carray<carray<std::uint16_t, 8>, size> regs{};
         int max_depth = 0;
     };
     static constexpr loop_nesting make_nesting() noexcept {
@@ -256,12 +256,12 @@ struct compiled {
     static constexpr int loop_depth = nesting.max_depth;
 
     static constexpr std::size_t nsets = ok && tree.nsets > 0 ? static_cast<std::size_t>(tree.nsets) : 1;
-    static constexpr std::array<byteset, nsets> make_sets() noexcept {
-        std::array<byteset, nsets> s{};
+    static constexpr carray<byteset, nsets> make_sets() noexcept {
+        carray<byteset, nsets> s{};
         for (std::size_t k = 0; k < nsets && k < static_cast<std::size_t>(tree.nsets); ++k) s[k] = tree.sets[k];
         return s;
     }
-    static constexpr std::array<byteset, nsets> sets = make_sets();
+    static constexpr carray<byteset, nsets> sets = make_sets();
 
     /// Group names: index of the group called `name`, or -1.
     static constexpr int group_index(std::string_view name) noexcept {
@@ -277,7 +277,7 @@ struct compiled {
 
 /// Byte equivalence classes: bytes no instruction tells apart share a class.
 struct byte_classes {
-    std::array<std::uint8_t, 256> map{}; ///< class of each byte
+    carray<std::uint8_t, 256> map{}; ///< class of each byte
     int count = 1;                       ///< number of classes
 };
 
@@ -302,36 +302,47 @@ constexpr byteset consumed(const inst& in) noexcept {
 template <class C>
 constexpr byte_classes make_byte_classes() noexcept {
     // refine by every distinct byte and set used (not every instruction: counted
-    // repetitions repeat them), keeping constant evaluation cheap
-    byte_classes bc;
+    // repetitions repeat them), keeping constant evaluation cheap: the classes are kept as
+    // bytesets while refining (a set splits a class with a few word operations), and the
+    // map of bytes is written once at the end
     byteset bytes_used;
-    std::array<bool, C::nsets> sets_used{};
+    carray<bool, C::nsets> sets_used{};
     for (const inst& in : C::code) {
         if (in.o == op::byte) bytes_used.set(in.b);
         else if (in.o == op::set) sets_used[in.arg] = true;
     }
-    auto refine = [&](const byteset& m) {
-        std::array<int, 512> renum{};
-        for (auto& r : renum) r = -1;
-        int next = 0;
-        for (unsigned c = 0; c < 256; ++c) {
-            const int key = bc.map[c] * 2 + (m.test(c) ? 1 : 0);
-            auto& r = renum[static_cast<std::size_t>(key)];
-            if (r < 0) r = next++;
-            bc.map[c] = static_cast<std::uint8_t>(r);
+    carray<byteset, 256> cls{};
+    int count = 1;
+    cls[0].invert(); // every byte
+    // each byte used its own class, unless it is alone in its class already
+    int left = 256; // (bytes in class 0)
+    for (unsigned w = 0; w < 4; ++w)
+        for (std::uint64_t m = bytes_used.w[w]; m != 0 && left > 1; m &= m - 1, --left) {
+            const std::uint64_t bit = m & (~m + 1);
+            cls[0].w[w] &= ~bit;
+            cls[static_cast<std::size_t>(count++)].w[w] = bit;
         }
-        bc.count = next;
-    };
-    // single bytes: split their class in two without a full renumbering pass each
-    for (unsigned b = 0; b < 256; ++b) {
-        if (!bytes_used.test(b)) continue;
-        const std::uint8_t old = bc.map[b];
-        bool alone = true;
-        for (unsigned c = 0; c < 256 && alone; ++c) alone = c == b || bc.map[c] != old;
-        if (!alone) bc.map[b] = static_cast<std::uint8_t>(bc.count++);
+    for (std::size_t k = 0; k < C::nsets; ++k) {
+        if (!sets_used[k]) continue;
+        const byteset& m = C::sets[k];
+        const int n = count;
+        for (int c = 0; c < n; ++c) {
+            byteset in, out;
+            for (int w = 0; w < 4; ++w) {
+                in.w[w] = cls[static_cast<std::size_t>(c)].w[w] & m.w[w];
+                out.w[w] = cls[static_cast<std::size_t>(c)].w[w] & ~m.w[w];
+            }
+            if ((in.w[0] | in.w[1] | in.w[2] | in.w[3]) == 0 || (out.w[0] | out.w[1] | out.w[2] | out.w[3]) == 0) continue;
+            cls[static_cast<std::size_t>(c)] = in;
+            cls[static_cast<std::size_t>(count++)] = out;
+        }
     }
-    for (std::size_t k = 0; k < C::nsets; ++k)
-        if (sets_used[k]) refine(C::sets[k]);
+    byte_classes bc;
+    bc.count = count;
+    for (int c = 0; c < count; ++c)
+        for (unsigned w = 0; w < 4; ++w)
+            for (std::uint64_t m = cls[static_cast<std::size_t>(c)].w[w]; m != 0; m &= m - 1)
+                bc.map[w * 64 + static_cast<unsigned>(__builtin_ctzll(m))] = static_cast<std::uint8_t>(c);
     return bc;
 }
 
@@ -339,24 +350,31 @@ constexpr byte_classes make_byte_classes() noexcept {
 struct start_info {
     byteset first{};           ///< bytes a match can start with (when `has_first`)
     bool has_first = false;    ///< false when the pattern can match empty
-    std::array<char, 64> prefix{}; ///< literal every match starts with
+    carray<char, 64> prefix{}; ///< literal every match starts with
     std::size_t prefix_len = 0;    ///< its length (0: none)
 };
 
 /// Walks the instructions reachable from pc0 without consuming a byte (assertions assumed
 /// to pass, progress checks taken both ways): calls f(pc) once for each consuming
 /// instruction reached, and returns whether the match instruction is reachable.
+/// Scratch of `walk_free`, made once for many walks (constant evaluation pays for every
+/// element it initialises): a pc is seen in the current walk when its mark is the stamp.
+template <class C>
+struct walk_space {
+    carray<std::uint16_t, C::size> mark{};
+    carray<std::int32_t, 2 * C::size + 2> stack; // only read below sp
+    std::uint16_t stamp = 0;
+};
 template <class C, class F>
-constexpr bool walk_free(std::int32_t pc0, F&& f) noexcept {
-    std::array<bool, C::size> seen{};
-    std::array<std::int32_t, 2 * C::size + 2> stack{};
+constexpr bool walk_free(walk_space<C>& ws, std::int32_t pc0, F&& f) noexcept {
+    const std::uint16_t stamp = ++ws.stamp;
     std::size_t sp = 0;
     bool ends = false;
-    stack[sp++] = pc0;
+    ws.stack[sp++] = pc0;
     while (sp > 0) {
-        const auto pc = static_cast<std::size_t>(stack[--sp]);
-        if (pc >= C::size || seen[pc]) continue;
-        seen[pc] = true;
+        const auto pc = static_cast<std::size_t>(ws.stack[--sp]);
+        if (pc >= C::size || ws.mark[pc] == stamp) continue;
+        ws.mark[pc] = stamp;
         const inst& in = C::code[pc];
         switch (in.o) {
         case op::byte:
@@ -364,15 +382,20 @@ constexpr bool walk_free(std::int32_t pc0, F&& f) noexcept {
         case op::match: ends = true; break;
         case op::split:
         case op::progress:
-            stack[sp++] = in.y;
-            stack[sp++] = in.x;
+            ws.stack[sp++] = in.y;
+            ws.stack[sp++] = in.x;
             break;
-        case op::jmp: stack[sp++] = in.x; break;
+        case op::jmp: ws.stack[sp++] = in.x; break;
         case op::save:
-        case op::assertion: stack[sp++] = static_cast<std::int32_t>(pc + 1); break;
+        case op::assertion: ws.stack[sp++] = static_cast<std::int32_t>(pc + 1); break;
         }
     }
     return ends;
+}
+template <class C, class F>
+constexpr bool walk_free(std::int32_t pc0, F&& f) noexcept {
+    walk_space<C> ws{};
+    return walk_free<C>(ws, pc0, f);
 }
 
 template <class C>
@@ -434,7 +457,7 @@ constexpr void widths(const ast<L>& a, int k, std::size_t& lo, std::size_t& hi) 
 
 /// A literal every match contains, at a distance in [pre_min, pre_max] from the match start.
 struct inner_literal {
-    std::array<char, 64> text{}; ///< the literal
+    carray<char, 64> text{}; ///< the literal
     std::size_t len = 0;         ///< its length (0: none)
     std::size_t pre_min = 0;     ///< least bytes of the match before it
     std::size_t pre_max = 0;     ///< most bytes of the match before it (wide_inf: unbounded)
@@ -512,55 +535,78 @@ template <class C>
 struct onepass_builder {
     static constexpr bool candidate = C::ok && C::size <= onepass_max_program && C::nslots <= 64;
     static constexpr byte_classes bc = make_byte_classes<C>();
-    static constexpr int count_states() noexcept {
-        int s = 1;
-        for (const inst& in : C::code) s += (in.o == op::byte || in.o == op::set) ? 1 : 0;
-        return s;
-    }
-    static constexpr int nstates_all = count_states();
 
-    struct result {
-        bool ok = false;
-        std::array<std::int32_t, C::size> state_of{};
+    /// The states: 0 the start, then one per consuming instruction in program order.
+    struct numbering {
+        carray<std::int32_t, C::size> state_of{};    ///< a consuming pc's state, else -1
+        carray<std::int32_t, C::size + 1> pc_of{};   ///< a state's pc (state 0: none)
+        int count = 1;                                   ///< states
     };
+    static constexpr numbering make_numbering() noexcept {
+        numbering n{};
+        for (std::size_t pc = 0; pc < C::size; ++pc) {
+            const op o = C::code[pc].o;
+            n.state_of[pc] = -1;
+            if (o == op::byte || o == op::set) {
+                n.pc_of[static_cast<std::size_t>(n.count)] = static_cast<std::int32_t>(pc);
+                n.state_of[pc] = n.count++;
+            }
+        }
+        return n;
+    }
+    static constexpr numbering states = make_numbering();
+    static constexpr int nstates_all = states.count;
+    /// Where state s goes on from: the pc after its instruction (the start: pc 0).
+    static constexpr std::int32_t start_pc(int s) noexcept {
+        return s == 0 ? 0 : states.pc_of[static_cast<std::size_t>(s)] + 1;
+    }
 
     struct centry {
         std::int32_t pc;
         std::uint8_t asserts;
         std::uint64_t mask;
     };
+    /// Scratch of `closure`, made once for every state's closure (constant evaluation pays
+    /// for every element it initialises): a pc is seen in the current closure when its
+    /// mark is the closure's stamp.
+    struct closure_space {
+        carray<std::uint16_t, C::size> mark{};
+        carray<std::uint8_t, C::size> under{}; // seen under an assertion (when marked)
+        carray<centry, 2 * C::size + 2> stack;  // only read below sp
+        std::uint16_t stamp = 0;
+    };
 
     // Static epsilon closure from pc0 in priority order. Calls out(pc, mask, asserts) for
     // each consuming or match instruction reached. False when the closure is not static.
     template <class Out>
-    static constexpr bool closure(std::int32_t pc0, Out&& out) noexcept {
-        std::array<std::uint8_t, C::size> seen{}; // 0 no, 1 plain, 2 under an assertion
-        std::array<centry, 2 * C::size + 2> stack;  // only read below sp
+    static constexpr bool closure(closure_space& cs, std::int32_t pc0, Out&& out) noexcept {
+        const std::uint16_t stamp = ++cs.stamp;
         std::size_t sp = 0;
-        stack[sp++] = centry{pc0, 0, 0};
+        cs.stack[sp++] = centry{pc0, 0, 0};
         while (sp > 0) {
-            const centry e = stack[--sp];
+            const centry e = cs.stack[--sp];
             const auto pc = static_cast<std::size_t>(e.pc);
-            if (seen[pc] != 0) {
-                if (seen[pc] == 2 || e.asserts != 0) return false;
+            if (cs.mark[pc] == stamp) {
+                if (cs.under[pc] != 0 || e.asserts != 0) return false;
                 continue;
             }
-            seen[pc] = e.asserts != 0 ? 2 : 1;
+            cs.mark[pc] = stamp;
+            cs.under[pc] = e.asserts != 0 ? 1 : 0;
             const inst& in = C::code[pc];
             switch (in.o) {
             case op::byte:
             case op::set:
             case op::match: out(e.pc, e.mask, e.asserts); break;
             case op::split:
-                stack[sp++] = centry{in.y, e.asserts, e.mask};
-                stack[sp++] = centry{in.x, e.asserts, e.mask};
+                cs.stack[sp++] = centry{in.y, e.asserts, e.mask};
+                cs.stack[sp++] = centry{in.x, e.asserts, e.mask};
                 break;
-            case op::jmp: stack[sp++] = centry{in.x, e.asserts, e.mask}; break;
+            case op::jmp: cs.stack[sp++] = centry{in.x, e.asserts, e.mask}; break;
             case op::save:
-                stack[sp++] = centry{e.pc + 1, e.asserts, e.mask | (std::uint64_t{1} << in.arg)};
+                cs.stack[sp++] = centry{e.pc + 1, e.asserts, e.mask | (std::uint64_t{1} << in.arg)};
                 break;
             case op::assertion:
-                stack[sp++] = centry{e.pc + 1, static_cast<std::uint8_t>(e.asserts | in.b), e.mask};
+                cs.stack[sp++] = centry{e.pc + 1, static_cast<std::uint8_t>(e.asserts | in.b), e.mask};
                 break;
             case op::progress: return false;
             }
@@ -575,36 +621,28 @@ struct onepass {
     using B = onepass_builder<C>;
     static constexpr int nclasses = B::bc.count;
 
-    struct built {
-        bool ok = false;
-        int nstates = 1;
-    };
     // First pass: decide whether the pattern is one-pass.
     static constexpr bool decide() noexcept {
         if constexpr (!B::candidate) {
             return false;
         } else {
-            std::array<std::int32_t, C::size> state_of{};
-            int ns = 1;
-            for (std::size_t pc = 0; pc < C::size; ++pc) {
-                const op o = C::code[pc].o;
-                state_of[pc] = (o == op::byte || o == op::set) ? ns++ : -1;
-            }
-            for (int s = 0; s < ns; ++s) {
-                std::int32_t start = 0;
-                if (s > 0)
-                    for (std::size_t pc = 0; pc < C::size; ++pc)
-                        if (state_of[pc] == s) start = static_cast<std::int32_t>(pc + 1);
+            typename B::closure_space cs{};
+            for (int s = 0; s < B::nstates_all; ++s) {
                 byteset taken;
                 int matches = 0;
                 bool disjoint = true; // no byte starts two ways
-                const bool static_ok = B::closure(start, [&](std::int32_t pc, std::uint64_t, std::uint8_t) {
+                const bool static_ok = B::closure(cs, B::start_pc(s), [&](std::int32_t pc, std::uint64_t, std::uint8_t) {
                     const inst& in = C::code[static_cast<std::size_t>(pc)];
                     if (in.o == op::match) {
                         ++matches;
                         return;
                     }
-                    const byteset b = consumed<C>(in);
+                    if (in.o == op::byte) {
+                        if (taken.test(in.b)) disjoint = false;
+                        taken.set(in.b);
+                        return;
+                    }
+                    const byteset& b = C::sets[in.arg];
                     for (int w = 0; w < 4; ++w) {
                         if (taken.w[w] & b.w[w]) disjoint = false;
                         taken.w[w] |= b.w[w];
@@ -619,42 +657,47 @@ struct onepass {
     static constexpr int nstates = ok ? B::nstates_all : 1;
     static constexpr int ncls = ok ? nclasses : 1;
 
+    /// The transitions (the run's slow path reads them) and the states as built.
     struct tables {
-        std::array<op_entry, static_cast<std::size_t>(nstates * ncls)> trans{};
-        std::array<op_state, static_cast<std::size_t>(nstates)> states{};
+        carray<op_entry, static_cast<std::size_t>(nstates * ncls)> trans{};
+        carray<op_state, static_cast<std::size_t>(nstates)> states{};
+        bool any_asserts = false; ///< a transition or a match needs an assertion
+        bool any_match_first = false; ///< a state's match has priority over going on
+        std::size_t loop_tables = 0;  ///< states whose self-loop needs a stop table (loop == 2)
     };
 
+    // (constant evaluation pays for every call: the loops below test bits in place)
     static constexpr tables build() noexcept {
         tables t{};
         if constexpr (ok) {
-            std::array<std::int32_t, C::size> state_of{};
-            std::array<std::int32_t, static_cast<std::size_t>(nstates)> pc_of{};
-            int ns = 1;
-            for (std::size_t pc = 0; pc < C::size; ++pc) {
-                const op o = C::code[pc].o;
-                state_of[pc] = -1;
-                if (o == op::byte || o == op::set) {
-                    pc_of[static_cast<std::size_t>(ns)] = static_cast<std::int32_t>(pc);
-                    state_of[pc] = ns++;
-                }
-            }
-            std::array<unsigned, 256> rep{}; // a representative byte of each class
-            for (unsigned c = 256; c-- > 0;) rep[B::bc.map[c]] = c;
+            // the bytes of each class (a class lies wholly inside or outside every set)
+            carray<byteset, static_cast<std::size_t>(ncls)> class_bytes{};
+            for (unsigned c = 0; c < 256; ++c) class_bytes[B::bc.map[c]].w[c >> 6] |= std::uint64_t{1} << (c & 63u);
+            typename B::closure_space cs{};
             for (int s = 0; s < nstates; ++s) {
-                const std::int32_t start = s == 0 ? 0 : pc_of[static_cast<std::size_t>(s)] + 1;
                 op_state& st = t.states[static_cast<std::size_t>(s)];
-                B::closure(start, [&](std::int32_t pc, std::uint64_t mask, std::uint8_t asserts) {
+                const std::size_t row = static_cast<std::size_t>(s * ncls);
+                B::closure(cs, B::start_pc(s), [&](std::int32_t pc, std::uint64_t mask, std::uint8_t asserts) {
                     const inst& in = C::code[static_cast<std::size_t>(pc)];
                     if (in.o == op::match) {
                         st.has_match = 1;
                         st.match_asserts = asserts;
                         st.match_mask = mask;
+                        if (asserts != 0) t.any_asserts = true;
                         return;
                     }
-                    for (int k = 0; k < ncls; ++k) {
-                        if (!accepts<C>(in, rep[static_cast<std::size_t>(k)])) continue;
-                        op_entry& e = t.trans[static_cast<std::size_t>(s * ncls + k)];
-                        e.next = static_cast<std::uint16_t>(state_of[static_cast<std::size_t>(pc)]);
+                    if (asserts != 0) t.any_asserts = true;
+                    if (st.has_match) t.any_match_first = true;
+                    const auto next = static_cast<std::uint16_t>(B::states.state_of[static_cast<std::size_t>(pc)]);
+                    const bool one = in.o == op::byte; // (one class: the byte's own)
+                    const int first = one ? B::bc.map[in.b] : 0, last = one ? first + 1 : ncls;
+                    const byteset& set = C::sets[one ? 0 : in.arg];
+                    for (int k = first; k < last; ++k) {
+                        const byteset& cb = class_bytes[static_cast<std::size_t>(k)];
+                        if (!one && ((cb.w[0] & set.w[0]) | (cb.w[1] & set.w[1]) | (cb.w[2] & set.w[2]) | (cb.w[3] & set.w[3])) == 0)
+                            continue;
+                        op_entry& e = t.trans[row + static_cast<std::size_t>(k)];
+                        e.next = next;
                         e.asserts = asserts;
                         e.mask = mask;
                         e.match_first = st.has_match;
@@ -662,26 +705,23 @@ struct onepass {
                 });
                 // self loop shortcut: bytes that come back to s with nothing to do
                 if (st.has_match && st.match_asserts != 0) continue;
-                std::array<bool, 256> stay{};
-                bool any = false;
-                for (int k = 0; k < ncls; ++k) {
-                    const op_entry& e = t.trans[static_cast<std::size_t>(s * ncls + k)];
-                    stay[static_cast<std::size_t>(k)] = e.next == s && e.mask == 0 && e.asserts == 0 && e.match_first == 0;
-                    any = any || stay[static_cast<std::size_t>(k)];
-                }
-                if (!any) continue;
                 byteset loop;
-                for (unsigned c = 0; c < 256; ++c)
-                    if (stay[B::bc.map[c]]) loop.set(c);
-                if (loop.count() < 2) continue;
+                for (std::size_t k = 0; k < static_cast<std::size_t>(ncls); ++k) {
+                    const op_entry& e = t.trans[row + k];
+                    if (e.next != s || e.mask != 0 || e.asserts != 0 || e.match_first != 0) continue;
+                    for (int w = 0; w < 4; ++w) loop.w[w] |= class_bytes[k].w[w];
+                }
+                const int stay = __builtin_popcountll(loop.w[0]) + __builtin_popcountll(loop.w[1]) +
+                                 __builtin_popcountll(loop.w[2]) + __builtin_popcountll(loop.w[3]);
+                if (stay < 2) continue;
                 st.loop_set = loop;
                 st.loop = 2;
-                byteset out = loop;
-                out.invert();
-                if (out.count() == 1) {
+                if (stay == 255) {
                     st.loop = 1;
-                    for (unsigned c = 0; c < 256; ++c)
-                        if (out.test(c)) st.loop_byte = static_cast<std::uint8_t>(c);
+                    for (unsigned w = 0; w < 4; ++w)
+                        if (~loop.w[w] != 0) st.loop_byte = static_cast<std::uint8_t>(w * 64 + static_cast<unsigned>(__builtin_ctzll(~loop.w[w])));
+                } else {
+                    ++t.loop_tables;
                 }
             }
         }
@@ -689,17 +729,12 @@ struct onepass {
     }
     static constexpr tables table = build();
 
-    static constexpr std::size_t count_loop_tables() noexcept {
-        std::size_t k = 0;
-        for (const op_state& st : table.states) k += st.loop == 2 ? 1 : 0;
-        return k > 0 ? k : 1;
-    }
     /// Per self-loop state: 1 for the bytes that leave the loop.
-    static constexpr std::size_t nstop = count_loop_tables();
+    static constexpr std::size_t nstop = table.loop_tables > 0 ? table.loop_tables : 1;
+    /// What the run reads besides the transitions (`table.trans`).
     struct with_stops {
-        std::array<op_entry, static_cast<std::size_t>(nstates * ncls)> trans{};
-        std::array<op_rt_state, static_cast<std::size_t>(nstates)> states{};
-        std::array<std::array<std::uint8_t, 256>, nstop> stops{};
+        carray<op_rt_state, static_cast<std::size_t>(nstates)> states{};
+        carray<carray<std::uint8_t, 256>, nstop> stops{};
         /// Per (state, class), the step in one word. For `simple` patterns: the next state's
         /// row (state * ncls), plus simple_accept when it can end a match and simple_loop
         /// when it has a self-loop shortcut; simple_dead when there is no transition.
@@ -707,23 +742,16 @@ struct onepass {
         /// needs: lean_plain (nothing), lean_fallback (the state's match is a fallback to
         /// remember, nothing else) or lean_slow (anything else: no transition, slots,
         /// assertions, match priority, a self-loop state next).
-        std::array<std::uint32_t, static_cast<std::size_t>(nstates * ncls)> fast{};
+        carray<std::uint32_t, static_cast<std::size_t>(nstates * ncls)> fast{};
         bool any_asserts = false;
     };
     /// Only group 0, no assertions, no match that takes priority over going on: a match is
     /// the start plus the last accepting position before the automaton stops, so the run
     /// needs no slots.
-    static constexpr bool is_simple() noexcept {
-        if (!ok || C::nslots != 2) return false;
-        for (const op_state& st : table.states)
-            if (st.match_asserts != 0) return false;
-        for (const op_entry& e : table.trans)
-            if (e.asserts != 0 || e.match_first) return false;
-        return true;
-    }
-    static constexpr bool simple = is_simple();
+    static constexpr bool simple = ok && C::nslots == 2 && !table.any_asserts && !table.any_match_first;
     static constexpr with_stops make_stops() noexcept {
-        with_stops w{table.trans};
+        with_stops w{};
+        w.any_asserts = table.any_asserts;
         std::size_t k = 0;
         for (std::size_t i = 0; i < table.states.size(); ++i) {
             const op_state& st = table.states[i];
@@ -733,14 +761,11 @@ struct onepass {
             r.match_asserts = st.match_asserts;
             r.loop = st.loop;
             r.loop_byte = st.loop_byte;
-            if (st.match_asserts != 0) w.any_asserts = true;
             if (st.loop != 2) continue;
             r.loop_table = static_cast<std::uint16_t>(k);
-            for (unsigned c = 0; c < 256; ++c) w.stops[k][c] = st.loop_set.test(c) ? 0 : 1;
+            for (unsigned c = 0; c < 256; ++c) w.stops[k][c] = ((st.loop_set.w[c >> 6] >> (c & 63u)) & 1u) != 0 ? 0 : 1;
             ++k;
         }
-        for (const op_entry& e : table.trans)
-            if (e.asserts != 0) w.any_asserts = true;
         for (std::size_t i = 0; i < table.trans.size(); ++i) {
             const op_entry& e = table.trans[i];
             if constexpr (simple) {
@@ -788,16 +813,16 @@ struct bitnfa {
     static constexpr auto nclasses = static_cast<std::size_t>(onepass_builder<C>::bc.count);
 
     struct tables {
-        std::array<std::uint64_t, nclasses> on_class{};               ///< positions consuming each byte class
-        std::array<std::array<std::uint64_t, 16>, nchunks> follow{}; ///< per 4-position chunk: union of followers
+        carray<std::uint64_t, nclasses> on_class{};               ///< positions consuming each byte class
+        carray<carray<std::uint64_t, 16>, nchunks> follow{}; ///< per 4-position chunk: union of followers
         std::uint64_t start = 0;      ///< positions a match can begin with
         std::uint64_t accept = 0;     ///< positions after which the match can end
         bool start_accepts = false;   ///< the empty string may match
     };
 
     /// Position (bit) of each consuming instruction, -1 for the others.
-    static constexpr std::array<std::int32_t, C::size> make_pos_of() noexcept {
-        std::array<std::int32_t, C::size> p{};
+    static constexpr carray<std::int32_t, C::size> make_pos_of() noexcept {
+        carray<std::int32_t, C::size> p{};
         std::int32_t k = 0;
         for (std::size_t pc = 0; pc < C::size; ++pc) {
             const op o = C::code[pc].o;
@@ -807,10 +832,10 @@ struct bitnfa {
     }
 
     /// Positions reachable from pc without consuming; `ends`: the match is reachable too.
-    static constexpr std::uint64_t closure(const std::array<std::int32_t, C::size>& pos_of, std::int32_t pc0,
-                                           bool& ends) noexcept {
+    static constexpr std::uint64_t closure(walk_space<C>& ws, const carray<std::int32_t, C::size>& pos_of,
+                                           std::int32_t pc0, bool& ends) noexcept {
         std::uint64_t set = 0;
-        ends = walk_free<C>(pc0, [&](std::size_t pc) { set |= std::uint64_t{1} << pos_of[pc]; });
+        ends = walk_free<C>(ws, pc0, [&](std::size_t pc) { set |= std::uint64_t{1} << pos_of[pc]; });
         return set;
     }
 
@@ -819,19 +844,25 @@ struct bitnfa {
         if constexpr (ok) {
             const auto pos_of = make_pos_of();
             const auto& bc = onepass_builder<C>::bc;
-            std::array<unsigned, 256> rep{}; // a representative byte of each byte class
+            carray<unsigned, 256> rep{}; // a representative byte of each byte class
             for (unsigned c = 256; c-- > 0;) rep[bc.map[c]] = c;
             auto& on_class = t.on_class;
-            t.start = closure(pos_of, 0, t.start_accepts);
-            std::array<std::uint64_t, bitnfa_max_positions> follow_of{};
+            walk_space<C> ws{};
+            t.start = closure(ws, pos_of, 0, t.start_accepts);
+            carray<std::uint64_t, bitnfa_max_positions> follow_of{};
             for (std::size_t pc = 0; pc < C::size; ++pc) {
                 const inst& in = C::code[pc];
                 if (pos_of[pc] < 0) continue;
                 const auto k = static_cast<std::size_t>(pos_of[pc]);
-                for (std::size_t cl = 0; cl < static_cast<std::size_t>(bc.count); ++cl)
-                    if (accepts<C>(in, rep[cl])) on_class[cl] |= std::uint64_t{1} << k;
+                if (in.o == op::byte) { // (one class: the byte's own; no calls in these loops)
+                    on_class[bc.map[in.b]] |= std::uint64_t{1} << k;
+                } else {
+                    const byteset& set = C::sets[in.arg];
+                    for (std::size_t cl = 0; cl < static_cast<std::size_t>(bc.count); ++cl)
+                        if (((set.w[rep[cl] >> 6] >> (rep[cl] & 63u)) & 1u) != 0) on_class[cl] |= std::uint64_t{1} << k;
+                }
                 bool ends = false;
-                follow_of[k] = closure(pos_of, static_cast<std::int32_t>(pc + 1), ends);
+                follow_of[k] = closure(ws, pos_of, static_cast<std::int32_t>(pc + 1), ends);
                 if (ends) t.accept |= std::uint64_t{1} << k;
             }
             for (std::size_t ch = 0; ch < nchunks; ++ch)
