@@ -346,6 +346,78 @@ TEST_CASE("rules::a reader offers a line to its fused rules only in the modes of
     CHECK(got == std::vector<std::string>{"k1=2", "n1=3"});
 }
 
+// A fallback that yields nothing in the modes `idle` names (it counts the lines it is given).
+struct idle_counting_fallback {
+    std::uint32_t idle = 0;
+    std::uint64_t* calls = nullptr;
+    std::uint32_t idle_modes() const noexcept { return idle; }
+    void operator()(const logscan::line&) const { ++*calls; }
+};
+
+TEST_CASE("rules::lines nobody wants are passed over unread in the fallback's idle modes") {
+    // `#...` switches the mode (every mode), `k=v` counts (mode 1 only); the fallback does
+    // nothing in mode 0. In mode 0 a line whose first byte neither rule can begin with is
+    // nobody's: take_line passes over it, finding its end, and counts it as unmatched.
+    std::uint64_t fallback_calls = 0;
+    std::vector<std::string> got;
+    auto make = [&] {
+        return logscan::rule_set(
+            logscan::rule<R"(#(\w*))">([&](const auto& m, logscan::rule_context& ctx) {
+                got.push_back("H" + std::string(m.template get<1>()));
+                ctx.mode = m.template get<1>() == "kv" ? 1 : 0;
+            }).in_all_modes(),
+            logscan::rule<R"((k\w*)=(\d+))">([&](const auto& m) { got.push_back(std::string(m.template get<0>())); })
+                .in_modes(1u << 1));
+    };
+    logscan::rule_reader r(make(), idle_counting_fallback{1u << 0, &fallback_calls}, logscan::rule_options{.trim_lines = true});
+    const auto take = [&](std::string_view t) { return r.take_line(t.data(), t.data() + t.size(), 1, 0).next; };
+    const std::string_view skip = "  xyz = 1\nnext", hash = "#kv\n", blank = "   \n", tab = " \tx\n", cr = "\r\n",
+                           open = "xyz", pair = "k1=2\n";
+    CHECK(take(skip) == skip.data() + 10); // passed over: one past its \n
+    CHECK(r.unmatched() == 1);
+    CHECK(take(hash) == nullptr);  // `#` may begin the mode switch: fed as usual
+    CHECK(take(blank) == nullptr); // blank, a tab first, a bare CR: left to feed
+    CHECK(take(tab) == nullptr);
+    CHECK(take(cr) == nullptr);
+    CHECK(take(open) == nullptr);  // no \n before the end of the bytes given
+    CHECK(take(pair) == pair.data() + pair.size()); // k: no rule of mode 0 begins with it
+    r.set_mode(1);                 // not idle: nothing is passed over
+    CHECK(take(skip) == nullptr);
+    CHECK(take(pair) == nullptr);
+    CHECK(r.unmatched() == 2);
+    CHECK(fallback_calls == 0);
+    CHECK(got.empty());
+
+    // Behind a line splitter, the records and the lines given to the fallback outside its idle
+    // modes are those of a reader without idle modes, under any chunking.
+    const std::string input = "intro\n#kv\nk1=2\nzz\n#\n   q=5\nlast\n#kv\nk3=4\n";
+    const auto run = [&](logscan::test::chunk_list chunks, std::uint32_t idle) {
+        got.clear();
+        fallback_calls = 0;
+        logscan::rule_reader reader(make(), idle_counting_fallback{idle, &fallback_calls},
+                                    logscan::rule_options{.trim_lines = true});
+        fused_driver<decltype(reader)> d{reader};
+        std::string carry(64, '\0');
+        logscan::line_splitter<fused_driver<decltype(reader)>> streamed(d, std::span<char>(carry));
+        for (std::string_view c : chunks) streamed.feed(c);
+        streamed.finish();
+        std::vector<std::string> out = got;
+        out.push_back("fallback " + std::to_string(fallback_calls) + ", unmatched " + std::to_string(reader.unmatched()) +
+                      ", lines " + std::to_string(streamed.lines()));
+        return out;
+    };
+    const std::vector<std::string> plain = run(logscan::test::chunked_input(input, {}).chunks(), 0);
+    CHECK(plain == std::vector<std::string>{"Hkv", "k1=2", "H", "Hkv", "k3=4", "fallback 4, unmatched 4, lines 9"});
+    const std::vector<std::string> idle = run(logscan::test::chunked_input(input, {}).chunks(), 1u << 0);
+    // intro, q=5 and last passed over in mode 0 (zz, in mode 1, still goes to the fallback)
+    CHECK(idle == std::vector<std::string>{"Hkv", "k1=2", "H", "Hkv", "k3=4", "fallback 1, unmatched 4, lines 9"});
+    logscan::test::check_chunk_invariance(input, [&](auto chunks) {
+        std::vector<std::string> v = run(chunks, 1u << 0);
+        v.pop_back(); // (a line split across chunks is framed and given to the fallback)
+        return v;
+    });
+}
+
 TEST_CASE("rules::ANSI colour sequences are stripped without copying plain lines") {
     std::vector<std::string> levels;
     const char* data_seen = nullptr;

@@ -69,6 +69,13 @@
 ///   having been framed first — the one pass over the line that finds its end is the one that
 ///   reads it. Anything else (an earlier rule that may match, the reader declining, a `\r`
 ///   before the `\n`, colour sequences to remove) leaves the line to the usual path.
+/// - **Lines nobody wants** are passed over unread: a fallback may say in which modes it does
+///   nothing with a line (`std::uint32_t idle_modes() const`: bit m for mode m; a format's
+///   fallback that only yields `text` records is idle when the visitor wants none). In such a
+///   mode, `take_line` passes over a line whose first byte (after the indent, with
+///   `trim_lines`) no rule of the mode can begin with: its `\n` is found and nothing else is
+///   done, as `feed` would have done nothing with it. Blank lines, lines without their `\n`
+///   in the bytes given and colour sequences to remove leave the line to the usual path.
 /// - **ANSI colours.** With `strip_ansi` on, SGR sequences (`ESC [ params m`, parameters
 ///   separated by `;` or `:`) are removed before matching; a line without ESC is used in
 ///   place, one with ESC is copied once into the reader's strip buffer, allocated once at
@@ -191,6 +198,11 @@ concept rule_handler = std::is_invocable_v<H&, const regex_result<P>&, rule_cont
 /// True when `F` can be a rule reader's fallback.
 template <class F>
 concept rule_fallback = std::is_invocable_v<F&, const line&, rule_context&> || std::is_invocable_v<F&, const line&>;
+/// A fallback that says in which modes it does nothing (see "Lines nobody wants").
+template <class F>
+concept idle_fallback = requires(const F& f) {
+    { f.idle_modes() } -> std::convertible_to<std::uint32_t>;
+};
 
 struct no_subrules {};
 struct no_assist {};
@@ -537,6 +549,8 @@ public:
         if constexpr (RuleSet::has_fused) fused_modes_ = rules_.fused_modes();
         if constexpr (RuleSet::has_masks)
             for (std::uint32_t m = 0; m < 32; ++m) active_[m] = rules_.rules_in_mode(m);
+        if constexpr (RuleSet::has_masks && internal::idle_fallback<Fallback>)
+            idle_modes_ = static_cast<std::uint32_t>(fallback_.idle_modes());
         if (options_.strip_ansi && options_.strip_capacity != 0) {
             strip_ = static_cast<char*>(std::malloc(options_.strip_capacity));
             strip_cap_ = strip_ ? options_.strip_capacity : 0;
@@ -546,7 +560,7 @@ public:
     rule_reader& operator=(const rule_reader&) = delete;
     rule_reader(rule_reader&& o) noexcept
         : rules_(std::move(o.rules_)), fallback_(std::move(o.fallback_)), options_(o.options_), mode_(o.mode_),
-          fused_modes_(o.fused_modes_), active_(o.active_), calls_(o.calls_), unmatched_(o.unmatched_), unstripped_(o.unstripped_),
+          fused_modes_(o.fused_modes_), idle_modes_(o.idle_modes_), active_(o.active_), calls_(o.calls_), unmatched_(o.unmatched_), unstripped_(o.unstripped_),
           escape_free_(o.escape_free_), strip_(o.strip_),
           strip_cap_(o.strip_cap_) {
         o.strip_ = nullptr;
@@ -605,19 +619,40 @@ public:
         return g;
     }
 
-    /// A line splitter's `take_line` (lines.hpp) for a rule set with fused rules: the line
-    /// that starts at `p` handled by a fused rule of the current mode, read straight from the
-    /// bytes [p, e), when that rule takes it (see the file comment); declined otherwise, and
-    /// always while colour sequences may have to be removed.
+    /// A line splitter's `take_line` (lines.hpp) for a rule set with fused rules or a fallback
+    /// with idle modes: the line that starts at `p` passed over when nobody wants it, or
+    /// handled by a fused rule of the current mode, read straight from the bytes [p, e), when
+    /// that rule takes it (see the file comment); declined otherwise, and always while colour
+    /// sequences may have to be removed.
     line_taken take_line(const char* p, const char* e, std::uint64_t number, std::uint64_t offset)
-        requires RuleSet::has_fused
+        requires(RuleSet::has_fused || (RuleSet::has_masks && internal::idle_fallback<Fallback>))
     {
-        if (!(fused_modes_ >> mode_ & 1u) || (options_.strip_ansi && !escape_free_)) return {}; // (no fused rule here)
-        if (!options_.trim_lines) return rules_.take(p, e, number, offset, mode_, calls_, false, 0);
+        const std::uint32_t here = (fused_modes_ | idle_modes_) >> mode_ & 1u;
+        if (!here || (options_.strip_ansi && !escape_free_)) return {}; // (nothing to do here)
         const char* q = p; // (the indent set aside, as feed does)
-        while (q != e && *q == ' ') ++q;
-        return rules_.take(q, e, number, offset + static_cast<std::uint64_t>(q - p), mode_, calls_, true,
-                           static_cast<std::size_t>(q - p));
+        if (options_.trim_lines)
+            while (q != e && *q == ' ') ++q;
+        if constexpr (RuleSet::has_masks && internal::idle_fallback<Fallback>) {
+            if (idle_modes_ >> mode_ & 1u) { // a line no rule of the mode can begin with: nobody's
+                const auto c = static_cast<unsigned char>(q != e ? *q : '\n');
+                if (c != '\n' && c != '\r' && c != '\t' && (active_[mode_] & RuleSet::first_byte_rules[c]) == 0) {
+                    const char* const nl = internal::find_newline(q, e);
+                    if (nl == nullptr) return {};
+                    ++unmatched_; // (it went to the fallback, which did nothing)
+                    return {nl + 1, flow::proceed};
+                }
+            }
+        }
+        if constexpr (RuleSet::has_fused) {
+            if (!(fused_modes_ >> mode_ & 1u)) return {};
+            if (!options_.trim_lines) return rules_.take(p, e, number, offset, mode_, calls_, false, 0);
+            return rules_.take(q, e, number, offset + static_cast<std::uint64_t>(q - p), mode_, calls_, true,
+                               static_cast<std::size_t>(q - p));
+        } else {
+            (void)number;
+            (void)offset;
+            return {};
+        }
     }
 
     /// Tells the reader whether the lines fed from now on are known to hold no ESC byte
@@ -648,6 +683,7 @@ private:
     rule_options options_;
     std::uint32_t mode_ = 0;
     std::uint32_t fused_modes_ = 0; // (RuleSet::fused_modes, once)
+    std::uint32_t idle_modes_ = 0;  // (the fallback's idle_modes, once)
     std::array<std::uint32_t, 32> active_{}; // (per mode: RuleSet::rules_in_mode, once)
     std::uint64_t calls_ = 0;
     std::uint64_t unmatched_ = 0;

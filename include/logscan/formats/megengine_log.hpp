@@ -700,6 +700,13 @@ flow lar_record(state<V>& st, std::uint64_t number, std::string_view text, bool&
 template <class V>
 struct fallback {
     state<V>* st;
+    /// The modes in which it yields nothing (rules.hpp: their lines nobody's rule can take
+    /// are passed over unread): outside a memory table it only yields text.
+    static constexpr std::uint32_t idle_modes() noexcept {
+        constexpr bool text = wants_any<V, on_text_event>;
+        constexpr bool rows = text || wants_any<V, on_mem_alloc_event, on_error_event>;
+        return (text ? 0u : (1u << normal) | (1u << var_shapes)) | (rows ? 0u : 1u << mem_table);
+    }
     flow operator()(const line& l, rule_context& ctx) const {
         if (ctx.mode == mem_table) {
             mem_alloc r{};

@@ -959,6 +959,12 @@ auto make_rules(state<V>& st) {
 template <class V>
 struct fallback {
     state<V>* st;
+    /// The modes in which it yields nothing (rules.hpp: their lines nobody's rule can take
+    /// are passed over unread): every mode when the visitor wants no text and no table (a
+    /// title waits for its time unit only in a table).
+    static constexpr std::uint32_t idle_modes() noexcept {
+        return wants_any<V, on_text_event> || wants_tables<V> ? 0u : ~0u;
+    }
     flow operator()(const line& l) const {
         if (internal::trim_right(l.text).empty()) return flow::proceed;
         if (st->settle() == flow::stop) return flow::stop;
@@ -1008,6 +1014,13 @@ public:
         const error e = *st_.deferred;
         st_.deferred.reset();
         return st_.on_error(e);
+    }
+    /// (line_parser: with no table wanted, the lines nobody wants passed over unread)
+    line_taken take_line(const char* p, const char* e, std::uint64_t number, std::uint64_t offset) {
+        if constexpr (!wants_tables<Visitor> && requires { rules_.take_line(p, e, number, offset); })
+            return rules_.take_line(p, e, number, offset);
+        else
+            return {};
     }
     flow line_too_long(const error& e) { // no table goes on past it
         if (router_.close(e.line) == flow::stop) return flow::stop;
