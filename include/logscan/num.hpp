@@ -152,6 +152,10 @@ enum class number_kind : unsigned char {
 
 namespace internal {
 
+/// The regex engine's `\s`: space, tab, newline, carriage return, form feed, vertical tab.
+constexpr bool is_regex_space(char c) noexcept {
+    return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
+}
 constexpr bool is_digit(char c) noexcept {
     return static_cast<unsigned>(static_cast<unsigned char>(c)) - 48u < 10u;
 }
@@ -1536,29 +1540,26 @@ public:
     /// `\s+`: at least one whitespace byte, all of them consumed.
     constexpr bool whitespace() noexcept {
         const char* const b = p_;
-        while (p_ != e_ && is_regex_space(*p_)) ++p_;
+        while (p_ != e_ && internal::is_regex_space(*p_)) ++p_;
         return p_ != b;
     }
     /// `\S+`: at least one non-whitespace byte, all of them consumed.
     constexpr bool word(std::string_view& out) noexcept {
         const char* const b = p_;
-        while (p_ != e_ && !is_regex_space(*p_)) ++p_;
+        while (p_ != e_ && !internal::is_regex_space(*p_)) ++p_;
         out = std::string_view(b, static_cast<std::size_t>(p_ - b));
         return p_ != b;
     }
     /// `\S.*` to the end of the text (a line holds no `\n`): the rest, which must not start
     /// with whitespace or be empty.
     constexpr bool rest(std::string_view& out) noexcept {
-        if (p_ == e_ || is_regex_space(*p_)) return false;
+        if (p_ == e_ || internal::is_regex_space(*p_)) return false;
         out = rest_view();
         p_ = e_;
         return true;
     }
 
 private:
-    static constexpr bool is_regex_space(char c) noexcept {
-        return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v';
-    }
     const char* p_;
     const char* e_;
 };

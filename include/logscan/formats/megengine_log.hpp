@@ -738,7 +738,7 @@ constexpr bool plain_bounds(std::string_view t, F&& f) {
                 continue;
             }
             const std::size_t name = i;
-            while (i < n && t[i] != '=' && t[i] != '"' && t[i] != ' ' && !(t[i] >= '\t' && t[i] <= '\r')) ++i;
+            while (i < n && t[i] != '=' && t[i] != '"' && !internal::is_regex_space(t[i])) ++i;
             if (i == name || i == n || t[i] != '=') return false;
             const std::size_t value = ++i;
             while (i < n && internal::is_digit(t[i])) ++i;
