@@ -19,6 +19,7 @@
 ///   function records (`forward`/`backward`, then `NIN NOUT`);
 /// - `tvm-profile`: `Evaluate vm inference cost of ...`, `Mean ... time (std dev): ...` and
 ///   table header lines (`Name  ...  Duration (us) ...`, `Node Name  Ops ...`, `#OpName<TAB>...`);
+///   or, when the first non-blank byte is `{`, `Report.json()`'s keys (`"calls"` and another);
 /// - `paddle-log`: log lines of either form (`[MM/DD HH:MM:SS] LOGGER LEVEL: ...`, and
 ///   `YYYY-MM-DD HH:MM:SS,mmm-LEVEL: ...`: Python logging's `asctime` joined to the level by
 ///   a `-`, as older PaddleDetection prints it; a `... - INFO - ...` log is not one), profiler
