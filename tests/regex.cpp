@@ -304,3 +304,48 @@ TEST_CASE("regex::no_allocation") {
     static_assert(logscan::regex_info<R"(\[(.*) (\d+)@(.*):(.*)\] (.*))">::engine == logscan::regex_engine::backtrack);
     static_assert(logscan::regex_info<R"((\w+)\b.*:(.*?) )">::engine == logscan::regex_engine::backtrack);
 }
+
+namespace {
+// True when pattern C's byte classes are exactly its bytes' equivalence classes: two bytes
+// share a class when, and only when, every byte and set instruction accepts both or neither
+// (the tables are indexed by class, so a class that mixed two such bytes would lose a
+// transition, and one split without need would only cost table size). Each byte's
+// signature is the set of instructions that accept it.
+template <class C>
+bool byte_classes_exact() {
+    const auto& bc = rxi::onepass_builder<C>::bc;
+    std::vector<std::vector<bool>> sig(256, std::vector<bool>(C::size, false));
+    for (unsigned c = 0; c < 256; ++c)
+        for (std::size_t pc = 0; pc < C::size; ++pc) {
+            const rxi::inst& in = C::code[pc];
+            if (in.o == rxi::op::byte) sig[c][pc] = in.b == c;
+            else if (in.o == rxi::op::set) sig[c][pc] = C::sets[in.arg].test(c);
+        }
+    std::vector<bool> used(256, false);
+    for (unsigned c = 0; c < 256; ++c) {
+        if (static_cast<int>(bc.map[c]) >= bc.count) return false;
+        used[bc.map[c]] = true;
+        for (unsigned d = 0; d < c; ++d)
+            if ((bc.map[c] == bc.map[d]) != (sig[c] == sig[d])) return false;
+    }
+    for (int k = 0; k < bc.count; ++k)
+        if (!used[static_cast<std::size_t>(k)]) return false; // (no empty class)
+    return true;
+}
+} // namespace
+
+TEST_CASE("regex::byte classes are exactly the pattern's equivalence classes of bytes") {
+    std::size_t patterns = 0, exact = 0;
+#define LOGSCAN_RX(i, p)                                                    \
+    ++patterns;                                                             \
+    exact += byte_classes_exact<rxi::compiled<p>>() ? 1u : 0u;
+#include "data/regex/patterns_0.inc"
+#include "data/regex/patterns_1.inc"
+#undef LOGSCAN_RX
+    CHECK(patterns > 150);
+    CHECK(exact == patterns);
+    // every byte used, and sets that split every class: the most classes there can be
+    CHECK(byte_classes_exact<rxi::compiled<R"([\x00-\x7f]\x41\x42[a-z0-9][^a]x)">>());
+    CHECK(rxi::onepass_builder<rxi::compiled<R"(abc)">>::bc.count == 4); // a, b, c, the rest
+    CHECK(rxi::onepass_builder<rxi::compiled<R"([a-c]x)">>::bc.count == 3);
+}
