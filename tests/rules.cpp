@@ -388,6 +388,24 @@ TEST_CASE("rules::lines nobody wants are passed over unread in the fallback's id
     CHECK(fallback_calls == 0);
     CHECK(got.empty());
 
+    // without trim_lines the first byte is the line's own (a rule may begin with a space);
+    // with strip_ansi, only lines known to hold no ESC are passed over
+    auto spaced = [&] {
+        return logscan::rule_set(logscan::rule<R"( (\w+))">([&](const auto& m) { got.push_back(std::string(m.template get<1>())); }));
+    };
+    logscan::rule_reader untrimmed(spaced(), idle_counting_fallback{1u << 0, &fallback_calls});
+    const std::string_view indented = " ab\n", plain_line = "xy\n";
+    CHECK(untrimmed.take_line(indented.data(), indented.data() + indented.size(), 1, 0).next == nullptr);
+    CHECK(untrimmed.take_line(plain_line.data(), plain_line.data() + plain_line.size(), 1, 0).next ==
+          plain_line.data() + plain_line.size());
+    logscan::rule_reader coloured(spaced(), idle_counting_fallback{1u << 0, &fallback_calls},
+                                  logscan::rule_options{.strip_ansi = true, .strip_capacity = 64});
+    CHECK(coloured.take_line(plain_line.data(), plain_line.data() + plain_line.size(), 1, 0).next == nullptr);
+    coloured.set_escape_free(true);
+    CHECK(coloured.take_line(plain_line.data(), plain_line.data() + plain_line.size(), 1, 0).next ==
+          plain_line.data() + plain_line.size());
+    CHECK(got.empty());
+
     // Behind a line splitter, the records and the lines given to the fallback outside its idle
     // modes are those of a reader without idle modes, under any chunking.
     const std::string input = "intro\n#kv\nk1=2\nzz\n#\n   q=5\nlast\n#kv\nk3=4\n";

@@ -74,8 +74,9 @@
 ///   fallback that only yields `text` records is idle when the visitor wants none). In such a
 ///   mode, `take_line` passes over a line whose first byte (after the indent, with
 ///   `trim_lines`) no rule of the mode can begin with: its `\n` is found and nothing else is
-///   done, as `feed` would have done nothing with it. Blank lines, lines without their `\n`
-///   in the bytes given and colour sequences to remove leave the line to the usual path.
+///   done, as `feed` would have done nothing with it. Blank lines, lines whose first byte
+///   after the indent is a tab or `\r`, lines without their `\n` in the bytes given and
+///   colour sequences to remove leave the line to the usual path.
 /// - **ANSI colours.** With `strip_ansi` on, SGR sequences (`ESC [ params m`, parameters
 ///   separated by `;` or `:`) are removed before matching; a line without ESC is used in
 ///   place, one with ESC is copied once into the reader's strip buffer, allocated once at

@@ -284,6 +284,26 @@ TEST_CASE("megengine_log::a visitor that wants some records gets exactly those, 
         check_only<only_on_error>(*in, full, {"error"});
         check_only<only_text_and_error>(*in, full, {"text", "error"});
     }
+    // load_and_run's lines and the other generations' forms: a text-only visitor gets no text
+    // for a line the full run reads as a load_and_run record
+    for (const char* name : {"today/mge_docs_lar_tensorrt_nchw4_warn.txt", "today/mge_documentation_lar_debug_static_mem_compnode_wide.txt",
+                             "today/mge_issue37_console_wrn_distributed_truncated.txt"}) {
+        const std::string in = logscan::test::read_file(std::string(LOGSCAN_SOURCE_DIR) + "/samples/" + name);
+        struct with_lar : recorder { // (load_and_run's records too, by type and line)
+            void on_lar_iteration(const ml::lar_iteration& r) { out.push_back("lar_iteration " + std::to_string(r.line)); }
+            void on_lar_summary(const ml::lar_summary& r) { out.push_back("lar_summary " + std::to_string(r.line)); }
+            void on_lar_warmup(const ml::lar_warmup& r) { out.push_back("lar_warmup " + std::to_string(r.line)); }
+            void on_lar_phase(const ml::lar_phase& r) { out.push_back("lar_phase " + std::to_string(r.line)); }
+            void on_lar_run(const ml::lar_run& r) { out.push_back("lar_run " + std::to_string(r.line)); }
+        } full;
+        REQUIRE(ml::parse(in, full, {.max_line = 4096}).ok());
+        REQUIRE(!full.out.empty());
+        check_only<only_on_text>(in, full, {"text"});
+        check_only<only_on_error>(in, full, {"error"});
+        check_only<only_on_log>(in, full, {"log"});
+        check_only<only_on_mem_alloc>(in, full, {"mem_alloc"});
+        check_only<only_text_and_error>(in, full, {"text", "error"});
+    }
     // and a visitor that wants nothing reads the input without running a matcher
     struct nothing : logscan::validate_only {} v;
     ml::parser<nothing> p(v);

@@ -997,7 +997,7 @@ auto make_rules(state<V>& st) {
             return matched ? f : fallback<V>{&st}(ctx.whole(), ctx);
         })
             .in_all_modes()
-            .when(lar));
+            .when(lar || wants_any<V, on_text_event>)); // (its records, or text when a line is none of them)
 }
 
 #undef LOGSCAN_MEGENGINE_NUM

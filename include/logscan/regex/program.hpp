@@ -686,8 +686,6 @@ struct onepass {
                         if (asserts != 0) t.any_asserts = true;
                         return;
                     }
-                    if (asserts != 0) t.any_asserts = true;
-                    if (st.has_match) t.any_match_first = true;
                     const auto next = static_cast<std::uint16_t>(B::states.state_of[static_cast<std::size_t>(pc)]);
                     const bool one = in.o == op::byte; // (one class: the byte's own)
                     const int first = one ? B::bc.map[in.b] : 0, last = one ? first + 1 : ncls;
@@ -701,6 +699,8 @@ struct onepass {
                         e.asserts = asserts;
                         e.mask = mask;
                         e.match_first = st.has_match;
+                        if (asserts != 0) t.any_asserts = true; // (a set that takes no byte: no entry, no flag)
+                        if (st.has_match) t.any_match_first = true;
                     }
                 });
                 // self loop shortcut: bytes that come back to s with nothing to do
