@@ -17,7 +17,9 @@
 ///                                                             // that carry state across lines
 ///     logscan::line_taken take_line(const char* p, const char* e, std::uint64_t number,
 ///                                   std::uint64_t offset);    // optional: lines its fused rules
-///                                                             // read from the chunk (rules.hpp)
+///                                                             // read from the chunk, or that
+///                                                             // nobody wants, passed over
+///                                                             // (rule_reader::take_line)
 /// };
 /// template <class Visitor> using parser = logscan::line_parser<core<Visitor>>;
 /// inline constexpr logscan::format_parse<parser> parse{};   // parse(source or text, vis, options)
@@ -146,7 +148,8 @@ private:
         line_parser* p;
         flow on_line(const line& l) { return p->note(p->core_.read_line(l)); }
         flow on_error(const error& e) { return p->note(p->core_.line_too_long(e)); }
-        // (a core whose fused rules read some lines straight from the chunk: lines.hpp's take_line)
+        // (a core that reads some lines straight from the chunk, or passes over lines nobody
+        // wants: lines.hpp's take_line)
         line_taken take_line(const char* b, const char* e, std::uint64_t number, std::uint64_t offset)
             requires requires(Core& c) { c.take_line(b, e, number, offset); }
         {
