@@ -274,4 +274,31 @@ TEST_CASE("lines::trim and trim_right: runs of spaces and tabs of every length a
     }
     static_assert(logscan::internal::trim("          x          ") == "x");
     static_assert(logscan::internal::trim_right("x                 \t") == "x");
+    // random texts of blanks and bytes one bit away from a blank (0xA0, 0x89, 0x21, 0x08,
+    // 0x28, 0x00): the eight-byte look tells them apart exactly, at every offset
+    const char bytes[] = {' ', ' ', ' ', '\t', '\t', 'a', '\xA0', '\x89', '\x21', '\x08', '\x28', '\0'};
+    std::uint64_t seed = 88172645463325252ull;
+    for (int round = 0; round < 100000; ++round) {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        std::uint64_t r = seed;
+        std::string s(static_cast<std::size_t>(r % 41), ' ');
+        r >>= 6;
+        for (char& c : s) {
+            if ((r & 3u) != 0) c = bytes[(r >> 2) % 5]; // mostly blanks
+            else c = bytes[(r >> 2) % sizeof bytes];
+            r = r * 6364136223846793005ull + 1442695040888963407ull;
+        }
+        std::size_t b = 0, e = s.size();
+        while (b < e && blank(s[b])) ++b;
+        while (e > b && blank(s[e - 1])) --e;
+        std::size_t re = s.size();
+        while (re > 0 && blank(s[re - 1])) --re;
+        const std::string_view t = logscan::internal::trim(s), tr = logscan::internal::trim_right(s);
+        if (t.data() != s.data() + b || t.size() != e - b || tr.data() != s.data() || tr.size() != re) {
+            FAIL_CHECK("text of " << s.size() << " bytes, round " << round);
+            break;
+        }
+    }
 }

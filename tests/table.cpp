@@ -664,6 +664,92 @@ TEST_CASE("table::multi_values: access, count, a missing last value") {
     CHECK(logscan::multi_values("").front().text.empty());
 }
 
+TEST_CASE("table::multi_values: parts cut and numbers read in one pass, as the cut at ` / ` and parse_grouped give them") {
+    struct part {
+        std::string text;
+        bool is_number;
+        double value;
+        bool operator==(const part&) const = default;
+    };
+    std::size_t read_parts = 0; // parts whose number was read while cut
+    const auto parts = [&](std::string_view cell) {
+        std::vector<part> out;
+        for (const logscan::value_part& p : logscan::multi_values(cell)) {
+            const auto v = p.number<double>();
+            out.push_back({std::string(p.text), v.ok(), v.ok() ? v.value : 0});
+            read_parts += p.read;
+        }
+        return out;
+    };
+    // the definition (formats.md's `a / b / ...`): the trimmed text cut at each ` / ` left to
+    // right, each part trimmed, and its number parse_grouped's
+    const auto defined = [](std::string_view cell) {
+        std::vector<part> out;
+        std::string_view rest = logscan::internal::trim(cell);
+        while (!rest.empty()) {
+            const std::size_t sep = rest.find(" / ");
+            const std::string_view t = logscan::internal::trim(rest.substr(0, sep));
+            const auto v = logscan::parse_grouped<double>(t);
+            out.push_back({std::string(t), v.ok(), v.ok() ? v.value : 0});
+            if (sep == std::string_view::npos) break;
+            rest = rest.substr(sep + 3);
+        }
+        return out;
+    };
+    CHECK(parts("  441.72 / 0.39 / - / 1,577.51 / -0.5     ") ==
+          std::vector<part>{{"441.72", true, 441.72}, {"0.39", true, 0.39}, {"-", false, 0}, {"1,577.51", true, 1577.51}, {"-0.5", true, -0.5}});
+    CHECK(read_parts == 4);
+    CHECK(parts("1.5e3 / N/A / 1,23 / 1. / 0123") ==
+          std::vector<part>{{"1.5e3", true, 1500}, {"N/A", false, 0}, {"1,23", false, 0}, {"1.", false, 0}, {"0123", true, 123}});
+    CHECK(parts("1234567890123456 / 12,345,678.25 / -") ==
+          std::vector<part>{{"1234567890123456", true, 1234567890123456.0}, {"12,345,678.25", true, 12345678.25}, {"-", false, 0}});
+    CHECK(std::signbit(parts("-0.00").at(0).value)); // -0 keeps its sign, as parse_grouped gives it
+    CHECK(logscan::multi_values("2.5").front().number<float>().value == 2.5f); // (other types parse the text)
+
+    // random cells of digits, signs, separators, dots, exponents, dashes, letters and blanks,
+    // and long decimals (past what m / 10^k holds exactly): every part and number as defined
+    // (a part cut elsewhere, or a number read by the one-pass path that it should have left
+    // to parse_grouped, differs here)
+    const char alphabet[] = "0123456789000111.,,-- //  /eE+xN\t";
+    std::uint64_t seed = 0x9E3779B97F4A7C15ull;
+    const auto next = [&] {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        return seed;
+    };
+    read_parts = 0;
+    std::size_t checked = 0;
+    for (int round = 0; round < 220000; ++round) {
+        std::string cell;
+        if (round < 200000) {
+            const std::size_t n = next() % 24;
+            for (std::size_t i = 0; i < n; ++i) {
+                const std::uint64_t r = next();
+                if (r % 5 == 0) cell += " / ";
+                else cell += alphabet[(r >> 8) % (sizeof alphabet - 1)];
+            }
+        } else {
+            const std::size_t digits = 14 + next() % 11, dot = next() % digits;
+            for (std::size_t i = 0; i < digits; ++i) {
+                if (i == dot && i != 0) cell += '.';
+                cell += static_cast<char>('0' + next() % 10);
+            }
+            cell += " / " + cell;
+        }
+        const std::vector<part> got = parts(cell), want = defined(cell);
+        if (got != want) {
+            FAIL_CHECK("cell [" << cell << "]");
+            break;
+        }
+        for (std::size_t i = 0; i < got.size(); ++i)
+            if (std::signbit(got[i].value) != std::signbit(want[i].value)) FAIL_CHECK("sign of [" << cell << "]");
+        ++checked;
+    }
+    CHECK(checked == 220000);
+    CHECK(read_parts > 50000); // (the one-pass path is taken)
+}
+
 TEST_CASE("table::titles and column lookups on the Paddle tables of sample 003") {
     const std::string text = logscan::test::read_file(logscan::test::sample_path("003_1c776201c8b5b83e.txt"));
     struct collect {

@@ -41,15 +41,16 @@ TEST_CASE("utf8::invalid_length is the maximal subpart") {
 }
 
 TEST_CASE("utf8::printable_ascii: every byte 0x20-0x7E, at every position of a word and the tail") {
-    // each byte value at each position of a 19-byte line (two 8-byte words and a tail of
-    // three), among printable bytes (the two ends of the range included): printable exactly
-    // when the byte is in [0x20, 0x7E], as the byte-by-byte definition says
+    // each byte value at each position of a 19-byte and a 35-byte line (16-byte blocks, then
+    // 8-byte words, then a tail of three: every path), among printable bytes (the two ends of
+    // the range included): printable exactly when the byte is in [0x20, 0x7E], as the
+    // byte-by-byte definition says
     for (int b = 0; b < 256; ++b) {
         const bool printable = b >= 0x20 && b <= 0x7E;
-        for (std::size_t at = 0; at < 19; ++at) {
-            std::string s(19, ' ');
+        for (std::size_t at = 0; at < 54; ++at) {
+            std::string s(at < 19 ? 19 : 35, ' ');
             for (std::size_t i = 0; i < s.size(); ++i) s[i] = i % 2 ? '~' : ' ';
-            s[at] = static_cast<char>(b);
+            s[at < 19 ? at : at - 19] = static_cast<char>(b);
             if (logscan::internal::printable_ascii(s) != printable)
                 FAIL_CHECK("byte " << b << " at " << at << ": printable_ascii says " << !printable);
             CHECK(logscan::internal::is_binary_text(s) == (b < 0x20 || b == 0x7F || (b >= 0x80)));

@@ -136,16 +136,26 @@ struct value_part {
     std::string_view text; ///< trimmed text of the part
     /// True for the `-` placeholder (no value).
     constexpr bool placeholder() const noexcept { return text == "-"; }
-    /// The part as a number of type T (thousands separators allowed).
+    /// The part as a number of type T (thousands separators allowed): `parse_grouped<T>(text)`
+    /// (a `double` read while the part was cut is not read again).
     template <parsable_number T>
-    constexpr value_result<T> number() const noexcept { return parse_grouped<T>(text); }
+    constexpr value_result<T> number() const noexcept {
+        if constexpr (std::is_same_v<T, double>)
+            if (read) return {value, text.data() + text.size(), std::errc{}};
+        return parse_grouped<T>(text);
+    }
+    double value = 0;  ///< (the number `multi_values` read while cutting the part, when `read`)
+    bool read = false; ///< (`value` holds `parse_grouped<double>(text)`)
 };
 
 /// A lazy range over the parts of `a / b / c`: the (trimmed) text is cut at each ` / ` (a
 /// space, `/`, a space), left to right, and each part trimmed, as formats.md's `a / b / ...`
 /// reads: `N/A` is one part, and a cell cut after a slash, `1 / 2 /`, has the parts `1` and
 /// `2 /` (no separator follows `2`: the bytes stay in the part, which is then no number).
-/// No storage.
+/// No storage. One pass: a part that is a plain decimal of up to 15 digits (`441.72`, `-0.5`,
+/// `1,577.51`) or the `-` placeholder, then ` / ` or the end, is cut where its digits end and
+/// its number kept (`value_part::number<double>()` does not read it again); any other part is
+/// cut at the next ` / ` and parsed when asked.
 class multi_value_range {
 public:
     constexpr explicit multi_value_range(std::string_view s) noexcept : s_(internal::trim(s)) {}
@@ -154,15 +164,15 @@ public:
         using value_type = value_part;
         using difference_type = std::ptrdiff_t;
         constexpr iterator() noexcept = default;
-        constexpr iterator(std::string_view rest, bool done) noexcept : rest_(rest), done_(done) { cut(); }
-        constexpr value_part operator*() const noexcept { return {internal::trim(cur_)}; }
+        constexpr iterator(std::string_view rest, bool done) noexcept
+            : p_(done ? nullptr : rest.data()), e_(rest.data() + rest.size()) {
+            load();
+        }
+        constexpr const value_part& operator*() const noexcept { return cur_; }
+        constexpr const value_part* operator->() const noexcept { return &cur_; }
         constexpr iterator& operator++() noexcept {
-            if (next_ == std::string_view::npos) {
-                done_ = true;
-            } else {
-                rest_ = rest_.substr(next_ + 3);
-                cut();
-            }
+            p_ = next_;
+            load();
             return *this;
         }
         constexpr iterator operator++(int) noexcept {
@@ -170,19 +180,76 @@ public:
             ++*this;
             return t;
         }
-        constexpr bool operator==(const iterator& o) const noexcept {
-            return done_ == o.done_ && (done_ || rest_.data() == o.rest_.data());
-        }
+        constexpr bool operator==(const iterator& o) const noexcept { return p_ == o.p_; }
 
     private:
-        // the next separator: the next ` / ` (where it begins)
-        constexpr void cut() noexcept {
-            next_ = rest_.find(" / ");
-            cur_ = next_ == std::string_view::npos ? rest_ : rest_.substr(0, next_);
+        // The part at p_ (null p_: past the last one); next_ where the one after it begins.
+        constexpr void load() noexcept {
+            if (p_ == nullptr || plain(p_)) return;
+            // the general cut: up to the next ` / `, trimmed
+            const std::string_view rest(p_, static_cast<std::size_t>(e_ - p_));
+            const std::size_t sep = rest.find(" / ");
+            cur_ = value_part{internal::trim(sep == std::string_view::npos ? rest : rest.substr(0, sep))};
+            next_ = sep == std::string_view::npos ? nullptr : p_ + sep + 3;
         }
-        std::string_view rest_{}, cur_{};
-        std::size_t next_ = std::string_view::npos;
-        bool done_ = true;
+        // `-?\d+(,\d\d\d)*(\.\d+)?` of at most 15 digits (groups as `parse_grouped` takes
+        // them), then the end or ` / `: read here, its number kept; `-` then the end or ` / `
+        // is the placeholder. (No space inside, so no ` / ` begins before its end and the part
+        // needs no trim.)
+        LOGSCAN_FORCE_INLINE constexpr bool plain(const char* p) noexcept {
+            using internal::digit_value;
+            using internal::is_digit;
+            const char* q = p;
+            const bool negative = *q == '-';
+            if (negative) ++q;
+            const char* const d = q;
+            std::uint64_t m = 0;
+            while (q != e_ && is_digit(*q)) m = m * 10u + digit_value(*q++);
+            std::size_t digits = static_cast<std::size_t>(q - d), fraction = 0;
+            if (digits == 0) {
+                if (!negative || !ends_part(q)) return false;
+                cur_ = value_part{std::string_view(p, 1)};
+                return true;
+            }
+            if (q != e_ && *q == ',') { // `,ddd` thousands groups after 1-3 digits (`1,577.51`)
+                if (digits > 3 || *d == '0') return false;
+                while (e_ - q >= 4 && q[0] == ',' && is_digit(q[1]) && is_digit(q[2]) && is_digit(q[3]) &&
+                       (e_ - q == 4 || !is_digit(q[4]))) {
+                    m = m * 1000u + digit_value(q[1]) * 100u + digit_value(q[2]) * 10u + digit_value(q[3]);
+                    digits += 3;
+                    q += 4;
+                }
+            }
+            if (q != e_ && *q == '.') {
+                const char* const f = ++q;
+                while (q != e_ && is_digit(*q)) m = m * 10u + digit_value(*q++);
+                fraction = static_cast<std::size_t>(q - f);
+                if (fraction == 0) return false;
+                digits += fraction;
+            }
+            if (digits > 15 || !ends_part(q)) return false;
+            // m < 10^15 < 2^53 and 10^k are exact doubles: the one division is the correctly
+            // rounded value, the one parse_grouped gives (num.hpp's short decimals)
+            const double x = static_cast<double>(m) / internal::exact_powers_of_ten[fraction];
+            cur_ = value_part{std::string_view(p, static_cast<std::size_t>(q - p)), negative ? -x : x, true};
+            return true;
+        }
+        // True when a part ends at q (the end, or ` / `): next_ is set to the next part.
+        LOGSCAN_FORCE_INLINE constexpr bool ends_part(const char* q) noexcept {
+            if (q == e_) {
+                next_ = nullptr;
+                return true;
+            }
+            if (e_ - q >= 3 && q[0] == ' ' && q[1] == '/' && q[2] == ' ') {
+                next_ = q + 3;
+                return true;
+            }
+            return false;
+        }
+        const char* p_ = nullptr;
+        const char* e_ = nullptr;
+        const char* next_ = nullptr;
+        value_part cur_{};
     };
     constexpr iterator begin() const noexcept { return iterator(s_, s_.empty()); }
     constexpr iterator end() const noexcept { return iterator(); }
@@ -1016,6 +1083,8 @@ public:
     /// line (`===Perf Summary===`) fed while no table is open is remembered (and left to the
     /// caller: `not_mine`) as the title of the next table, unless a blank line comes first.
     table_feed feed(const line& l, offer = offer::never) {
+        if (!active_ && !l.text.empty() && !maybe_own(l.text[0]))
+            return table_feed::not_mine; // (no title, row or blank: nothing to take or forget)
         const std::string_view s = internal::trim_right(l.text);
         if (s.empty() || s[0] != '|') {
             if (!active_) {
@@ -1075,6 +1144,9 @@ public:
     flow finish() { return close(0); }
 
 private:
+    // A first byte a line this reader takes or notes while idle can begin with: `|` (a row
+    // or separator), a title's fill (`-`, `=`), a blank (a blank line forgets the title).
+    static constexpr bool maybe_own(char c) noexcept { return c == '|' || c == '-' || c == '=' || c == ' ' || c == '\t'; }
     static constexpr std::size_t title_capacity = 256;
 
     std::span<const cell> columns() const noexcept { return {header_.data(), ncols_}; }

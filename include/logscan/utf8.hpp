@@ -13,6 +13,13 @@
 
 #include "config.hpp"
 
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#define LOGSCAN_UTF8_SSE2 1
+#else
+#define LOGSCAN_UTF8_SSE2 0
+#endif
+
 namespace logscan::internal {
 
 /// For a UTF-8 lead byte: the number of continuation bytes and the allowed range of the first
@@ -88,13 +95,25 @@ constexpr bool all_ascii(std::string_view s) noexcept {
 }
 
 /// True when every byte of `s` is printable ASCII (0x20-0x7E): neither a control character
-/// nor UTF-8, what nearly every line of a table is. Eight bytes at a time, branch-free
-/// within them (each test below is exact as a whole: a borrow starts only at a byte that
-/// meets it).
+/// nor UTF-8, what nearly every line of a table is. Sixteen bytes at a time with SSE2, then
+/// eight, branch-free within them (each eight-byte test is exact as a whole: a borrow starts
+/// only at a byte that meets it).
 constexpr bool printable_ascii(std::string_view s) noexcept {
     const char* p = s.data();
     const char* const end = p + s.size();
     if (!std::is_constant_evaluated()) {
+#if LOGSCAN_UTF8_SSE2
+        // 16 bytes at a time: as signed bytes, printable is > 0x1F (0x80-0xFF are negative)
+        // and not 0x7F
+        const __m128i low = _mm_set1_epi8(0x1F), rubout = _mm_set1_epi8(0x7F);
+        __m128i ok = _mm_set1_epi8(-1), dels = _mm_setzero_si128();
+        for (; end - p >= 16; p += 16) {
+            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+            ok = _mm_and_si128(ok, _mm_cmpgt_epi8(v, low));
+            dels = _mm_or_si128(dels, _mm_cmpeq_epi8(v, rubout));
+        }
+        if (_mm_movemask_epi8(ok) != 0xFFFF || _mm_movemask_epi8(dels) != 0) return false;
+#endif
         constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
         std::uint64_t bad = 0;
         for (; end - p >= 8; p += 8) {

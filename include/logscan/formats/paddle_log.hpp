@@ -127,16 +127,28 @@ struct metric {
 class metric_range {
 public:
     constexpr explicit metric_range(std::string_view text) noexcept : s_(text) {}
+
+private:
+    struct found {
+        std::size_t start = std::string_view::npos; // where the key starts, its opening quote included
+        std::size_t colon = 0;                      // its `: `
+        std::string_view key{};                     // the key without quotes
+    };
+
+public:
     class iterator {
     public:
         using value_type = metric;
         using difference_type = std::ptrdiff_t;
         constexpr iterator() noexcept = default;
-        constexpr iterator(std::string_view s, std::size_t key) noexcept : s_(s), key_(key) { load(); }
+        constexpr iterator(std::string_view s, std::size_t key) noexcept : s_(s) {
+            if (key != std::string_view::npos) key_ = find_key(s_, key);
+            load();
+        }
         constexpr const metric& operator*() const noexcept { return m_; }
         constexpr const metric* operator->() const noexcept { return &m_; }
         constexpr iterator& operator++() noexcept {
-            key_ = next_;
+            key_ = next_; // (found once, while the pair before it was read)
             load();
             return *this;
         }
@@ -145,17 +157,14 @@ public:
             ++*this;
             return t;
         }
-        friend constexpr bool operator==(const iterator& a, const iterator& b) noexcept { return a.key_ == b.key_; }
+        friend constexpr bool operator==(const iterator& a, const iterator& b) noexcept { return a.key_.start == b.key_.start; }
 
     private:
         constexpr void load() noexcept {
-            if (key_ == std::string_view::npos) return;
-            const found k = find_key(s_, key_);
-            key_ = k.start;
-            if (key_ == std::string_view::npos) return;
-            next_ = find_key(s_, k.colon + 2).start;
-            const std::string_view v = value_text(s_, k.colon, next_);
-            m_ = metric{k.key, v, {}, {}, true};
+            if (key_.start == std::string_view::npos) return;
+            next_ = find_key(s_, key_.colon + 2);
+            const std::string_view v = value_text(s_, key_.colon, next_.start);
+            m_ = metric{key_.key, v, {}, {}, true};
             const std::size_t sp = v.find(' ');
             const std::string_view num = v.substr(0, sp);
             const std::string_view unit = sp == std::string_view::npos ? std::string_view{} : v.substr(sp + 1);
@@ -168,8 +177,8 @@ public:
             m_.unit = unit;
         }
         std::string_view s_{};
-        std::size_t key_ = std::string_view::npos;
-        std::size_t next_ = std::string_view::npos;
+        found key_{};  // the current pair's key (start npos: past the last pair)
+        found next_{}; // the next pair's
         metric m_{};
     };
     constexpr iterator begin() const noexcept { return iterator(s_, 0); }
@@ -190,11 +199,6 @@ private:
     static constexpr bool key_char(char c) noexcept {
         return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
     }
-    struct found {
-        std::size_t start = std::string_view::npos; // where the key starts, its opening quote included
-        std::size_t colon = 0;                      // its `: `
-        std::string_view key{};                     // the key without quotes
-    };
     // The first key of `s` at or after `from`: `KEY: ` or `'KEY': `, at the start or after a
     // space or a `,`.
     static constexpr found find_key(std::string_view s, std::size_t from) noexcept {
@@ -586,6 +590,8 @@ public:
     }
 
     table_feed feed(const line& l, offer) {
+        if (phase_ == phase::idle && (l.text.empty() || l.text[0] != '-'))
+            return table_feed::not_mine; // (only a banner opens a report, and it begins with its dashes)
         const std::string_view s = internal::trim_right(l.text);
         if (const std::string_view t = report_banner(s); !t.empty()) {
             if (close(l.number) == flow::stop) return table_feed::stop;
