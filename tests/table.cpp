@@ -285,6 +285,27 @@ TEST_CASE("table::pipe_table") {
     CHECK(r.events == std::vector<std::string>{"H1s0:|avg|max", "R3:a|1|2", "R4:b|3|", "R5:c|4|5|6", "E6"});
 }
 
+TEST_CASE("table::pipe_table: a title holds over other lines, a blank line (spaces or a tab) forgets it") {
+    struct titles {
+        std::vector<std::string> seen;
+        void on_table_header(const logscan::table_header& h) { seen.emplace_back(h.title); }
+    };
+    const auto title_of = [](const char* between) {
+        titles v;
+        logscan::pipe_table<titles> t(v);
+        const char* lines[] = {"----- Perf -----", between, "| a | b |", "|---|---|", "| 1 | 2 |"};
+        std::uint64_t n = 0;
+        for (const char* l : lines) t.feed(logscan::line{l, ++n, 0});
+        return v.seen;
+    };
+    CHECK(title_of("note") == std::vector<std::string>{"Perf"});
+    CHECK(title_of("  note") == std::vector<std::string>{"Perf"});
+    CHECK(title_of("") == std::vector<std::string>{""});
+    CHECK(title_of("    ") == std::vector<std::string>{""});
+    CHECK(title_of("\t") == std::vector<std::string>{""});
+    CHECK(title_of("=== Other ===") == std::vector<std::string>{"Other"});
+}
+
 TEST_CASE("table::pipe_table is chunk-invariant and allocation-free") {
     const std::string text = "intro\r\n| | avg | max |\r\n|---|---|---|\r\n| a | 1 | 2 |\r\n| b | 3 |\r\n\r\n| x | y |\n| 1 | 2";
     const std::vector<std::string> expected = {"O1", "H2s0:|avg|max", "R4:a|1|2", "R5:b|3|", "E6", "O6", "H7s0:x|y", "R8:1|2", "E0"};
