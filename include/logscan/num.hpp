@@ -428,51 +428,44 @@ LOGSCAN_FORCE_INLINE const char* skip_digits(const char* p, const char* last) no
 inline constexpr double exact_powers_of_ten[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                                     1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
 
-/// A short plain decimal as a double in one pass: `m` the value of its integer part's
-/// `digits` digits (separators skipped), `q` one past that part (not at a `.` without a
-/// digit after it), then an optional `.digits`, no exponent, at most 15 digits in all (what
-/// logs print: `196.00`, `0.0364`, `3,983.23`). Then the digits make an integer m < 10^15 <
-/// 2^53 and the value is m / 10^k: both exact doubles, so the one IEEE division is the
-/// correctly rounded value of the decimal, the same double fast_float gives. False (nothing
-/// written) for anything else: more digits, an exponent.
-LOGSCAN_FORCE_INLINE bool short_decimal(std::uint64_t m, std::size_t digits, const char* q, const char* last,
-                                        bool negative, double& v, const char*& end) noexcept {
-    const char* f = q; // the fraction's digits [f, fe)
-    const char* fe = q;
-    if (q != last && *q == '.') {
-        f = q + 1;
-        fe = skip_digits(f, last);
+/// A short plain decimal at `d` (its digits; the sign before them is the caller's, given as
+/// `negative`) read in one pass: `\d+`, with `groups` also `,ddd` thousands groups after a
+/// first run of 1-3 digits not starting with 0 (each group not followed by a digit), then an
+/// optional `.\d+` (a `,` that starts no group ends the number, as in `parse_grouped_prefix`);
+/// at most 15 digits in all, and no exponent after (what logs print:
+/// `196.00`, `0.0364`, `3,983.23`). Then the digits make an integer m < 10^15 < 2^53 and the
+/// value is m / 10^k: both exact doubles, so the one IEEE division is the correctly rounded
+/// value of the decimal, the same double fast_float gives. Returns one past the number, or
+/// null (nothing written) for anything the general path must read: no digit, more digits,
+/// an exponent, a `.` without a digit after it, a first `,` that starts no group.
+LOGSCAN_FORCE_INLINE constexpr const char* short_decimal(const char* d, const char* last, bool groups, bool negative,
+                                                         double& v) noexcept {
+    const char* q = d;
+    std::uint64_t m = 0;
+    while (q != last && is_digit(*q)) m = m * 10u + digit_value(*q++);
+    std::size_t digits = static_cast<std::size_t>(q - d);
+    if (digits == 0) return nullptr;
+    if (groups && q != last && *q == ',') {
+        if (digits > 3 || *d == '0') return nullptr;
+        while (last - q >= 4 && q[0] == ',' && is_digit(q[1]) && is_digit(q[2]) && is_digit(q[3]) &&
+               (last - q == 4 || !is_digit(q[4]))) {
+            m = m * 1000u + digit_value(q[1]) * 100u + digit_value(q[2]) * 10u + digit_value(q[3]);
+            digits += 3;
+            q += 4;
+        }
     }
-    if (fe != last && (*fe == 'e' || *fe == 'E')) return false;
-    const std::size_t fraction = static_cast<std::size_t>(fe - f);
-    if (digits + fraction > 15) return false;
-    for (const char* p = f; p != fe; ++p) m = m * 10u + digit_value(*p);
+    std::size_t fraction = 0;
+    if (q != last && *q == '.') {
+        const char* const f = ++q;
+        while (q != last && is_digit(*q)) m = m * 10u + digit_value(*q++);
+        fraction = static_cast<std::size_t>(q - f);
+        if (fraction == 0) return nullptr;
+        digits += fraction;
+    }
+    if (digits > 15 || (q != last && (*q == 'e' || *q == 'E'))) return nullptr;
     const double x = static_cast<double>(m) / exact_powers_of_ten[fraction];
     v = negative ? -x : x;
-    end = fe;
-    return true;
-}
-
-/// The integer part [d, q) of a short decimal (see `short_decimal`) with `,` groups of three
-/// after it, as `scan_decimal` reads them (a first run of 1-3 digits not starting with 0,
-/// then `,ddd` not followed by a digit): its value, digit count and end. False when there
-/// is no group or too many digits for a short decimal.
-LOGSCAN_FORCE_INLINE bool short_groups(const char* d, const char*& q, const char* last, std::uint64_t& m,
-                                       std::size_t& digits) noexcept {
-    if (q - d > 3 || *d == '0') return false;
-    m = 0;
-    for (const char* p = d; p != q; ++p) m = m * 10u + digit_value(*p);
-    digits = static_cast<std::size_t>(q - d);
-    const char* g = q;
-    while (last - g >= 4 && g[0] == ',' && is_digit(g[1]) && is_digit(g[2]) && is_digit(g[3]) &&
-           (last - g == 4 || !is_digit(g[4]))) {
-        if ((digits += 3) > 15) return false;
-        m = m * 1000u + digit_value(g[1]) * 100u + digit_value(g[2]) * 10u + digit_value(g[3]);
-        g += 4;
-    }
-    if (g == q) return false;
-    q = g;
-    return true;
+    return q;
 }
 
 /// The run-time fast path of the prefix parsers: one pass of `std::from_chars` (integers) or
@@ -508,25 +501,16 @@ LOGSCAN_FORCE_INLINE bool parse_fast(const char* first, const char* last, bool g
         ec = fr.ec;
         return true;
     } else {
-        const char* q = skip_digits(d, last); // end of the integer digits
-        std::uint64_t m = 0;                  // (a short decimal's integer part)
-        std::size_t digits = static_cast<std::size_t>(q - d);
-        const bool grouped = q != last && groups && *q == ',';
-        if (grouped) { // separators: read here when short, else by the slow path
-            if constexpr (!std::is_same_v<T, double>) return false;
-            else if (!short_groups(d, q, last, m, digits)) return false;
-        } else if constexpr (std::is_same_v<T, double>) {
-            if (digits <= 15)
-                for (const char* c = d; c != q; ++c) m = m * 10u + digit_value(*c);
-        }
-        if (q != last && *q == '.' && (q + 1 == last || !is_digit(q[1]))) return false; // "1." "1.e5"
         if constexpr (std::is_same_v<T, double>) {
-            if (short_decimal(m, digits, q, last, *first == '-', v, end)) {
+            if (const char* q = short_decimal(d, last, groups, *first == '-', v)) {
+                end = q;
                 ec = std::errc{};
                 return true;
             }
-            if (grouped) return false; // (the slow path reads the groups with what follows)
         }
+        const char* q = skip_digits(d, last); // end of the integer digits
+        if (q != last && groups && *q == ',') return false; // separators: the slow path reads them
+        if (q != last && *q == '.' && (q + 1 == last || !is_digit(q[1]))) return false; // "1." "1.e5"
         const fast_float::from_chars_result fr = fast_float::from_chars(p, last, v);
         if (fr.ec != std::errc{}) return false; // not reached: a digit follows the sign
         end = fr.ptr;

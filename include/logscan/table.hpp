@@ -192,46 +192,19 @@ public:
             cur_ = value_part{internal::trim(sep == std::string_view::npos ? rest : rest.substr(0, sep))};
             next_ = sep == std::string_view::npos ? nullptr : p_ + sep + 3;
         }
-        // `-?\d+(,\d\d\d)*(\.\d+)?` of at most 15 digits (groups as `parse_grouped` takes
-        // them), then the end or ` / `: read here, its number kept; `-` then the end or ` / `
-        // is the placeholder. (No space inside, so no ` / ` begins before its end and the part
-        // needs no trim.)
+        // A short decimal (num.hpp's `short_decimal`, `,ddd` groups taken), then the end or
+        // ` / `: read here, its number kept; `-` then the end or ` / ` is the placeholder. (No
+        // space inside, so no ` / ` begins before its end and the part needs no trim.)
         LOGSCAN_FORCE_INLINE constexpr bool plain(const char* p) noexcept {
-            using internal::digit_value;
-            using internal::is_digit;
-            const char* q = p;
-            const bool negative = *q == '-';
-            if (negative) ++q;
-            const char* const d = q;
-            std::uint64_t m = 0;
-            while (q != e_ && is_digit(*q)) m = m * 10u + digit_value(*q++);
-            std::size_t digits = static_cast<std::size_t>(q - d), fraction = 0;
-            if (digits == 0) {
-                if (!negative || !ends_part(q)) return false;
+            const bool negative = *p == '-';
+            if (negative && ends_part(p + 1)) {
                 cur_ = value_part{std::string_view(p, 1)};
                 return true;
             }
-            if (q != e_ && *q == ',') { // `,ddd` thousands groups after 1-3 digits (`1,577.51`)
-                if (digits > 3 || *d == '0') return false;
-                while (e_ - q >= 4 && q[0] == ',' && is_digit(q[1]) && is_digit(q[2]) && is_digit(q[3]) &&
-                       (e_ - q == 4 || !is_digit(q[4]))) {
-                    m = m * 1000u + digit_value(q[1]) * 100u + digit_value(q[2]) * 10u + digit_value(q[3]);
-                    digits += 3;
-                    q += 4;
-                }
-            }
-            if (q != e_ && *q == '.') {
-                const char* const f = ++q;
-                while (q != e_ && is_digit(*q)) m = m * 10u + digit_value(*q++);
-                fraction = static_cast<std::size_t>(q - f);
-                if (fraction == 0) return false;
-                digits += fraction;
-            }
-            if (digits > 15 || !ends_part(q)) return false;
-            // m < 10^15 < 2^53 and 10^k are exact doubles: the one division is the correctly
-            // rounded value, the one parse_grouped gives (num.hpp's short decimals)
-            const double x = static_cast<double>(m) / internal::exact_powers_of_ten[fraction];
-            cur_ = value_part{std::string_view(p, static_cast<std::size_t>(q - p)), negative ? -x : x, true};
+            double x = 0;
+            const char* const q = internal::short_decimal(negative ? p + 1 : p, e_, true, negative, x);
+            if (q == nullptr || !ends_part(q)) return false;
+            cur_ = value_part{std::string_view(p, static_cast<std::size_t>(q - p)), x, true};
             return true;
         }
         // True when a part ends at q (the end, or ` / `): next_ is set to the next part.
