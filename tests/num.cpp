@@ -1019,6 +1019,12 @@ TEST_CASE("num::shape lists keep their first dims; longer ones and copies iterat
     const std::string_view t = "(7, 8, 9)";
     CHECK(std::vector<std::int64_t>(logscan::shape_dims(t).begin(), logscan::shape_dims(t).end()) ==
           std::vector<std::int64_t>{7, 8, 9});
+    const auto first = logscan::shape_dims(t).begin(); // (the list is gone: the iterator reads the text;
+    CHECK(*first == 7);                                 // one into its kept dims is a use after scope)
+    // a named list's iterators walk its kept dims, a temporary's the text: the same dims
+    const logscan::shape_list named = logscan::shape_dims(t);
+    CHECK(std::vector<std::int64_t>(named.begin(), named.end()) ==
+          std::vector<std::int64_t>(std::move(named).begin(), std::move(named).end()));
     const logscan::shape_sequence seq = logscan::shape_lists("float32[1, 2], float32[3]");
     std::vector<std::vector<std::int64_t>> lists;
     for (auto it = seq.begin(); it != seq.end(); ++it) lists.emplace_back((*it).begin(), (*it).end());

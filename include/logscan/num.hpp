@@ -105,11 +105,19 @@
 #include <string_view>
 #include <system_error>
 #include <type_traits>
+#include <utility>
 
 #include <fast_float/fast_float.h>
 
 #include "config.hpp"
 #include "fixed_string.hpp"
+
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#define LOGSCAN_NUM_SSE2 1
+#else
+#define LOGSCAN_NUM_SSE2 0
+#endif
 
 namespace logscan {
 
@@ -183,9 +191,26 @@ struct byte_set {
     } table{};
     static constexpr bool contains(char c) noexcept { return table.in[static_cast<unsigned char>(c)]; }
 };
-/// The first byte of [p, e) that is in `Stops`, or e.
+/// The first byte of [p, e) that is in `Stops`, or e. Up to four stops are looked for 16
+/// bytes at a time with SSE2 (a compare per stop), the rest byte by byte.
 template <fixed_string Stops>
-constexpr const char* find_stop(const char* p, const char* e) noexcept {
+LOGSCAN_FORCE_INLINE constexpr const char* find_stop(const char* p, const char* e) noexcept {
+#if LOGSCAN_NUM_SSE2
+    if constexpr (Stops.size() <= 4) {
+        if (!std::is_constant_evaluated()) {
+            for (; e - p >= 16; p += 16) {
+                const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
+                const __m128i hit = [&]<std::size_t... I>(std::index_sequence<I...>) {
+                    __m128i m = _mm_setzero_si128();
+                    ((m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(Stops.chars[I])))), ...);
+                    return m;
+                }(std::make_index_sequence<Stops.size()>{});
+                if (const auto bits = static_cast<unsigned>(_mm_movemask_epi8(hit)); bits != 0)
+                    return p + std::countr_zero(bits);
+            }
+        }
+    }
+#endif
     if constexpr (Stops.size() == 1) { // (one byte: a compare, no table)
         while (p != e && *p != Stops.chars[0]) ++p;
     } else {
@@ -1108,10 +1133,10 @@ public:
         /// A singular iterator (compares equal only to other default-constructed ones).
         constexpr iterator() noexcept = default;
         /// The current dim.
-        constexpr std::int64_t operator*() const noexcept { return kept_mode_ ? kept_[index_] : value_; }
+        constexpr std::int64_t operator*() const noexcept { return kept_ ? *kept_ : value_; }
         /// Advances to the next dim.
         constexpr iterator& operator++() noexcept {
-            if (kept_mode_) ++index_;
+            if (kept_) ++kept_;
             else load(next_);
             return *this;
         }
@@ -1123,21 +1148,14 @@ public:
         }
         /// Same position in the same list.
         friend constexpr bool operator==(const iterator& a, const iterator& b) noexcept {
-            return a.pos_ == b.pos_ && a.index_ == b.index_;
+            return a.pos_ == b.pos_ && a.kept_ == b.kept_;
         }
 
     private:
         friend class shape_list;
         constexpr iterator(const char* p, const char* close) noexcept : close_(close) { load(p); }
-        // At dim `index` of kept dims (copied: an iterator outlives a temporary list, as the
-        // text it reads lazily does; lists of one text compare by position)
-        // (all eight copied: a fixed-size copy is a few moves, a counted one a slow `rep movs`;
-        // the end iterator copies none: it is never dereferenced)
-        constexpr iterator(const std::int64_t (&kept)[8], bool copy, std::size_t index, const char* open) noexcept
-            : pos_(open), kept_mode_(true), index_(static_cast<unsigned char>(index)) {
-            if (copy)
-                for (std::size_t i = 0; i < 8; ++i) kept_[i] = kept[i];
-        }
+        // At a dim the list keeps (the list outlives the iterator: see `begin`)
+        constexpr explicit iterator(const std::int64_t* kept) noexcept : kept_(kept) {}
         // Positions at the dim at or after p (skipping blanks and a comma), or the end.
         constexpr void load(const char* p) noexcept {
             while (p != close_ && (internal::is_blank(*p) || *p == ',')) ++p;
@@ -1151,14 +1169,11 @@ public:
         const char* next_ = nullptr;
         const char* close_ = nullptr;
         std::int64_t value_ = 0;
-        bool kept_mode_ = false;     // the dims are kept_ (a list of at most inline_dims), not read from the text
-        unsigned char index_ = 0;    // the current dim of kept_
-        std::int64_t kept_[8]{};     // (8: inline_dims)
+        const std::int64_t* kept_ = nullptr; // the current dim in the list's kept dims, or null: read from the text
     };
 
     /// How many dims a list keeps in itself (a longer list re-reads its text when iterated).
     static constexpr std::size_t inline_dims = 8;
-    static_assert(sizeof(iterator::kept_) == inline_dims * sizeof(std::int64_t));
 
     /// An empty, invalid list.
     constexpr shape_list() noexcept = default;
@@ -1195,15 +1210,22 @@ public:
         return ok() ? std::string_view(open_, static_cast<std::size_t>(ptr_ - open_))
                     : std::string_view{};
     }
-    /// First dim (equals `end()` when there is none or the list is invalid).
-    constexpr iterator begin() const noexcept {
+    /// First dim (equals `end()` when there is none or the list is invalid). On a list that
+    /// is named (a record's field, a variable, a range-for's range) the iterator walks the
+    /// dims kept in it; on a temporary (`shape_dims("(1, 2)").begin()`), the text, which
+    /// outlives it.
+    constexpr iterator begin() const& noexcept {
         if (!ok()) return iterator(close_, close_);
-        return count_ <= inline_dims ? iterator(kept_, true, 0, open_) : iterator(open_ + 1, close_);
+        return count_ <= inline_dims ? iterator(kept_) : iterator(open_ + 1, close_);
     }
     /// Past the last dim.
-    constexpr iterator end() const noexcept {
-        return ok() && count_ <= inline_dims ? iterator(kept_, false, count_, open_) : iterator(close_, close_);
+    constexpr iterator end() const& noexcept {
+        return ok() && count_ <= inline_dims ? iterator(kept_ + count_) : iterator(close_, close_);
     }
+    /// First dim of a temporary list: read from the text.
+    constexpr iterator begin() const&& noexcept { return ok() ? iterator(open_ + 1, close_) : iterator(close_, close_); }
+    /// Past the last dim of a temporary list.
+    constexpr iterator end() const&& noexcept { return iterator(close_, close_); }
 
     /// The product of the dims (1 for `()`); `result_out_of_range` if it overflows `int64_t`,
     /// `invalid_argument` if the list is invalid or a dim is negative.
