@@ -726,6 +726,19 @@ TEST_CASE("table::multi_values: parts cut and numbers read in one pass, as the c
           std::vector<part>{{"1234567890123456", true, 1234567890123456.0}, {"12,345,678.25", true, 12345678.25}, {"-", false, 0}});
     CHECK(std::signbit(parts("-0.00").at(0).value)); // -0 keeps its sign, as parse_grouped gives it
     CHECK(logscan::multi_values("2.5").front().number<float>().value == 2.5f); // (other types parse the text)
+    // the iterator's own constructor on an untrimmed text that ends right after a separator,
+    // or is empty: an empty last part, as the cut gives it, read within the text (ASan)
+    const std::vector<char> bytes{'1', ' ', '/', ' '};
+    std::vector<std::string> cut;
+    for (auto it = logscan::multi_value_range::iterator(std::string_view(bytes.data(), 4), false);
+         it != logscan::multi_value_range::iterator() && cut.size() < 4; ++it)
+        cut.emplace_back(it->text);
+    CHECK(cut == std::vector<std::string>{"1", ""});
+    cut.clear();
+    for (auto it = logscan::multi_value_range::iterator(std::string_view(bytes.data(), 0), false);
+         it != logscan::multi_value_range::iterator() && cut.size() < 4; ++it)
+        cut.emplace_back(it->text);
+    CHECK(cut == std::vector<std::string>{""});
 
     // random cells of digits, signs, separators, dots, exponents, dashes, letters and blanks,
     // and long decimals (past what m / 10^k holds exactly): every part and number as defined

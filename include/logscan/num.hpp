@@ -462,7 +462,9 @@ inline constexpr double exact_powers_of_ten[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1
 /// value is m / 10^k: both exact doubles, so the one IEEE division is the correctly rounded
 /// value of the decimal, the same double fast_float gives. Returns one past the number, or
 /// null (nothing written) for anything the general path must read: no digit, more digits,
-/// an exponent, a `.` without a digit after it, a first `,` that starts no group.
+/// an exponent, a `.` without a digit after it, a `,` after a first run of four or more
+/// digits or of one starting with 0 (a `,` that starts no group after a first run of 1-3 digits
+/// ends the number, as the general path ends it).
 LOGSCAN_FORCE_INLINE constexpr const char* short_decimal(const char* d, const char* last, bool groups, bool negative,
                                                          double& v) noexcept {
     const char* q = d;
@@ -1212,8 +1214,10 @@ public:
     }
     /// First dim (equals `end()` when there is none or the list is invalid). On a list that
     /// is named (a record's field, a variable, a range-for's range) the iterator walks the
-    /// dims kept in it; on a temporary (`shape_dims("(1, 2)").begin()`), the text, which
-    /// outlives it.
+    /// dims kept in it (valid while the list lives unchanged; iterators of two copies of a
+    /// list are not comparable); on a temporary (`shape_dims("(1, 2)").begin()`), the text,
+    /// which outlives it. A `begin` and an `end` come from the same list, both named or both
+    /// temporary.
     constexpr iterator begin() const& noexcept {
         if (!ok()) return iterator(close_, close_);
         return count_ <= inline_dims ? iterator(kept_) : iterator(open_ + 1, close_);

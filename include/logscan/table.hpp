@@ -184,8 +184,16 @@ public:
 
     private:
         // The part at p_ (null p_: past the last one); next_ where the one after it begins.
+        // (An untrimmed text given to the constructor may end right after a ` / `, or be
+        // empty: an empty part there, as the cut gives it.)
         constexpr void load() noexcept {
-            if (p_ == nullptr || plain(p_)) return;
+            if (p_ == nullptr) return;
+            if (p_ == e_) {
+                cur_ = value_part{std::string_view(p_, 0)};
+                next_ = nullptr;
+                return;
+            }
+            if (plain(p_)) return;
             // the general cut: up to the next ` / `, trimmed
             const std::string_view rest(p_, static_cast<std::size_t>(e_ - p_));
             const std::size_t sep = rest.find(" / ");
