@@ -29,6 +29,15 @@
 #define LOGSCAN_UNLIKELY(x) (x)
 #endif
 
+/// 1 where SSE2 is there to use (x86-64 always): the byte scans that look at 16 bytes at a
+/// time (lines, JSON strings, numbers, printable ASCII) take it, else their word or byte loops.
+#if defined(__SSE2__) || defined(_M_X64)
+#include <emmintrin.h>
+#define LOGSCAN_SSE2 1
+#else
+#define LOGSCAN_SSE2 0
+#endif
+
 #include <cstddef>
 #include <cstdint>
 #include <cstring>

@@ -109,12 +109,6 @@
 
 #include <fast_float/fast_float.h>
 
-#if defined(__SSE2__) || defined(_M_X64)
-#include <emmintrin.h>
-#define LOGSCAN_JSON_SSE2 1
-#else
-#define LOGSCAN_JSON_SSE2 0
-#endif
 
 #include "config.hpp"
 #include "utf8.hpp"
@@ -475,7 +469,7 @@ concept wants_string_parts = requires(V& v, std::string_view s, bool b) { v.on_s
 
 /// First byte in [p, end) that is `"`, `\`, below 0x20 or above 0x7F; `end` if none.
 LOGSCAN_FORCE_INLINE const char* scan_string_plain(const char* p, const char* end) noexcept {
-#if LOGSCAN_JSON_SSE2
+#if LOGSCAN_SSE2
     const __m128i quote = _mm_set1_epi8('"');
     const __m128i backslash = _mm_set1_epi8('\\');
     const __m128i space = _mm_set1_epi8(0x20);
@@ -504,7 +498,7 @@ LOGSCAN_FORCE_INLINE constexpr bool is_letter(char c) noexcept { return (c >= 'a
 /// blank, `"`, an ASCII letter, `-` or `+`: what a compaction looks at); `end` if none. The
 /// bytes before it are numbers' digits and punctuation (`:{`, `},`, `1.5`, ...).
 LOGSCAN_FORCE_INLINE const char* scan_run_plain(const char* p, const char* end) noexcept {
-#if LOGSCAN_JSON_SSE2
+#if LOGSCAN_SSE2
     while (end - p >= 16) {
         const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
         const __m128i lower = _mm_or_si128(v, _mm_set1_epi8(0x20)); // (letters: 'a'..'z' once lowered;
@@ -1236,7 +1230,7 @@ private:
         const char* const s = p + 1;
         const char* q = s;
         for (;;) {
-#if LOGSCAN_JSON_SSE2
+#if LOGSCAN_SSE2
             if (end - q >= 16) {
                 const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
                 const unsigned quotes =

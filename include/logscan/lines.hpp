@@ -56,12 +56,6 @@
 #include "source.hpp"
 #include "visit.hpp"
 
-#if defined(__SSE2__) || defined(_M_X64)
-#include <emmintrin.h>
-#define LOGSCAN_LINES_SSE2 1
-#else
-#define LOGSCAN_LINES_SSE2 0
-#endif
 
 namespace logscan {
 
@@ -95,7 +89,7 @@ concept takes_lines = requires(V& v, const char* p, std::uint64_t n) {
 /// (most log lines end within them, and there a call to memchr costs more than the look; with
 /// SSE2), the rest by memchr.
 LOGSCAN_FORCE_INLINE const char* find_newline(const char* p, const char* e) noexcept {
-#if LOGSCAN_LINES_SSE2
+#if LOGSCAN_SSE2
     const __m128i nl = _mm_set1_epi8('\n');
     for (int i = 0; i < 4 && e - p >= 16; ++i, p += 16) {
         const auto m = static_cast<unsigned>(

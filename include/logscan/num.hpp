@@ -112,12 +112,6 @@
 #include "config.hpp"
 #include "fixed_string.hpp"
 
-#if defined(__SSE2__) || defined(_M_X64)
-#include <emmintrin.h>
-#define LOGSCAN_NUM_SSE2 1
-#else
-#define LOGSCAN_NUM_SSE2 0
-#endif
 
 namespace logscan {
 
@@ -195,7 +189,7 @@ struct byte_set {
 /// bytes at a time with SSE2 (a compare per stop), the rest byte by byte.
 template <fixed_string Stops>
 LOGSCAN_FORCE_INLINE constexpr const char* find_stop(const char* p, const char* e) noexcept {
-#if LOGSCAN_NUM_SSE2
+#if LOGSCAN_SSE2
     if constexpr (Stops.size() <= 4) {
         if (!std::is_constant_evaluated()) {
             for (; e - p >= 16; p += 16) {

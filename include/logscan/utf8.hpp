@@ -13,12 +13,6 @@
 
 #include "config.hpp"
 
-#if defined(__SSE2__) || defined(_M_X64)
-#include <emmintrin.h>
-#define LOGSCAN_UTF8_SSE2 1
-#else
-#define LOGSCAN_UTF8_SSE2 0
-#endif
 
 namespace logscan::internal {
 
@@ -102,7 +96,7 @@ constexpr bool printable_ascii(std::string_view s) noexcept {
     const char* p = s.data();
     const char* const end = p + s.size();
     if (!std::is_constant_evaluated()) {
-#if LOGSCAN_UTF8_SSE2
+#if LOGSCAN_SSE2
         // 16 bytes at a time: as signed bytes, printable is > 0x1F (0x80-0xFF are negative)
         // and not 0x7F
         const __m128i low = _mm_set1_epi8(0x1F), rubout = _mm_set1_epi8(0x7F);
