@@ -15,6 +15,7 @@
 #include <sstream>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "support/alloc_counter.hpp"
@@ -1033,15 +1034,118 @@ TEST_CASE("num::shape lists keep their first dims; longer ones and copies iterat
     static_assert(c.size() == 2 && *c.begin() == 3 && c.element_count().value == 12);
 }
 
-TEST_CASE("num::fits_template: 9 is a digit, anything else itself") {
-    using logscan::internal::fits_template;
-    CHECK(fits_template("[06 15:13:35 330@", "[99 99:99:99 "));
-    CHECK(!fits_template("[6  15:13:35 330@", "[99 99:99:99 "));
-    CHECK(!fits_template("[06-15:13:35 330@", "[99 99:99:99 "));
-    CHECK(!fits_template("[06 15:1a:35 330@", "[99 99:99:99 "));
-    CHECK(fits_template("[09/20 12:00:35] x", "[99/99 99:99:99] "));
-    CHECK(fits_template("anything", ""));
-    static_assert(fits_template("12", "99") && !fits_template("1x", "99"));
+TEST_CASE("num::printf_row: heads of lines, 9 a digit, anything else itself") {
+    using head = logscan::printf_row<"[99 99:99:99 ">;
+    CHECK(head::starts("[06 15:13:35 330@")); // (17 bytes: 16 looked at at once)
+    CHECK(!head::starts("[6  15:13:35 330@"));
+    CHECK(!head::starts("[06-15:13:35 330@"));
+    CHECK(!head::starts("[06 15:1a:35 330@"));
+    CHECK(!head::starts("[06 15:13:35330@x"));
+    CHECK(head::starts("[06 15:13:35 "));     // (13 bytes: one by one)
+    CHECK(!head::starts("[06 15:13:35"));
+    CHECK(!head::fits("[06 15:13:35 330@"));
+    CHECK(head::fits("[06 15:13:35 "));
+    CHECK(logscan::printf_row<"[99/99 99:99:99] ">::starts("[09/20 12:00:35] x"));
+    CHECK(!logscan::printf_row<"[99/99 99:99:99] ">::starts("[09/20 12:00:35]"));
+    static_assert(logscan::printf_row<"99">::fits("12") && !logscan::printf_row<"99">::fits("1x"));
+    static_assert(logscan::printf_row<"__9.99">::fits(" 12.50") && !logscan::printf_row<"__9.99">::fits("1 2.50"));
+    static_assert(logscan::printf_row<"__9.99">::digits<0, 6>("  2.05") == 205);
+}
+
+namespace {
+// printf_row's definition, byte by byte (the test's own reading of its comment)
+bool row_fits(std::string_view tmpl, std::string_view text, bool head) {
+    if (head ? text.size() < tmpl.size() : text.size() != tmpl.size()) return false;
+    const auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    for (std::size_t i = 0; i < tmpl.size(); ++i) {
+        const char t = tmpl[i], c = text[i];
+        if (t == '9' && !digit(c)) return false;
+        if (t == '_' && !(c == ' ' || digit(c))) return false;
+        const auto word = [](char b) { return b != ' ' && b != '\t'; };
+        if (t == '*' && !word(c)) return false;
+        if (t == '>' && c == '\t') return false;
+        const auto filled_pad = [&](std::size_t j) {
+            return (tmpl[j] == '_' && digit(text[j])) || (tmpl[j] == '>' && word(text[j]));
+        };
+        if ((t == '_' || t == '>') && c == ' ' && i > 0 && (tmpl[i - 1] == '_' || tmpl[i - 1] == '>') && filled_pad(i - 1))
+            return false; // a space after a pad's digit or word byte
+        if (t != '9' && t != '_' && t != '?' && t != '*' && t != '>' && c != t) return false;
+    }
+    return true;
+}
+std::uint64_t row_digits(std::string_view text, std::size_t b, std::size_t e) {
+    std::uint64_t v = 0;
+    for (std::size_t i = b; i < e; ++i)
+        if (text[i] != '.') v = v * 10u + (text[i] == ' ' ? 0u : static_cast<std::uint64_t>(text[i] - '0'));
+    return v;
+}
+// Texts for a template: mostly rows that fit (pads as right-aligned numbers), and rows with
+// one byte changed (to a neighbour class: a space, a digit, a letter, NUL, 0xFF, the literal).
+std::string row_text(std::string_view tmpl, std::mt19937_64& rng) {
+    std::string t(tmpl.size(), ' ');
+    for (std::size_t i = 0; i < tmpl.size();) {
+        if (tmpl[i] == '_' || tmpl[i] == '>') { // a pad run (and the digit or byte after it): spaces, then digits or bytes
+            const char kind = tmpl[i];
+            const auto fill = [&] {
+                if (kind == '_') return static_cast<char>('0' + rng() % 10);
+                const char c = static_cast<char>(rng() % 256);
+                return c == ' ' || c == '\t' ? 'x' : c;
+            };
+            std::size_t j = i;
+            while (j < tmpl.size() && tmpl[j] == kind) ++j;
+            const std::size_t end = j < tmpl.size() && tmpl[j] == (kind == '_' ? '9' : '*') ? j + 1 : j;
+            const std::size_t spaces = rng() % (end - i + 1);
+            for (std::size_t k = i; k < end; ++k) t[k] = k < i + spaces ? ' ' : fill();
+            if (end > j) t[j] = fill();
+            i = end;
+            continue;
+        }
+        if (tmpl[i] == '9') t[i] = static_cast<char>('0' + rng() % 10);
+        else if (tmpl[i] == '*') t[i] = static_cast<char>('!' + rng() % 90);
+        else if (tmpl[i] == '?') t[i] = static_cast<char>(rng() % 256);
+        else t[i] = tmpl[i];
+        ++i;
+    }
+    if (rng() % 2 == 0) {
+        const char swaps[] = {' ', '0', '9', '/', ':', 'a', '\0', static_cast<char>(0xFF), '\t', '.', ' ', '\t'};
+        t[rng() % t.size()] = swaps[rng() % sizeof swaps];
+    }
+    if (rng() % 8 == 0) t += static_cast<char>('a' + rng() % 26);
+    return t;
+}
+template <logscan::fixed_string Tmpl, std::size_t... Bounds>
+void check_rows(std::mt19937_64& rng) {
+    using row = logscan::printf_row<Tmpl>;
+    [[maybe_unused]] static constexpr std::size_t bounds[] = {Bounds..., 0};
+    std::size_t fitting = 0;
+    for (int n = 0; n < 20000; ++n) {
+        const std::string text = row_text(Tmpl.view(), rng);
+        CAPTURE(text);
+        REQUIRE(row::fits(text) == row_fits(Tmpl.view(), text, false));
+        REQUIRE(row::starts(text) == row_fits(Tmpl.view(), text, true));
+        if (!row::fits(text)) continue;
+        ++fitting;
+        const bool same = [&]<std::size_t... K>(std::index_sequence<K...>) {
+            return ((row::template digits<bounds[2 * K], bounds[2 * K + 1]>(text) == row_digits(text, bounds[2 * K], bounds[2 * K + 1])) && ...);
+        }(std::make_index_sequence<sizeof...(Bounds) / 2>{});
+        REQUIRE(same);
+    }
+    CHECK(fitting > 5000); // (both kinds were tried)
+}
+} // namespace
+
+TEST_CASE("printf_row: random rows against the definition (16 columns at a time, overlapping blocks, pads across them)") {
+    std::mt19937_64 rng(0x9A11);
+    // MegEngine's memory table row (83 columns: the last block overlaps the one before)
+    check_rows<">>>>>>>>*" " _____9.99" "MiB(" "_________9" "bytes)" "______9.99" "MiB(" "__9.99" "%)" "______9.99" "MiB("
+               "__9.99" "%)", 10, 19, 23, 33, 39, 49, 53, 59, 61, 71, 75, 81>(rng);
+    // a pad run across a block boundary (columns 12..20), a 16-digit field, a field at the row's start
+    check_rows<"x?__9 ab_______________9;", 2, 5, 8, 24>(rng);
+    check_rows<"_______9|____________9", 0, 8, 9, 22>(rng);
+    check_rows<"__9.9", 0, 5>(rng);        // (shorter than a block: byte by byte)
+    check_rows<"?>>>*|>>>>>>>>>>>>>>>*__9>>*x__>>*", 22, 25>(rng); // words: a pad run across blocks; a number's pads, then a word's
+    check_rows<">>*">(rng);
+    check_rows<"_____________9.9", 0, 16>(rng); // (exactly one block)
 }
 
 TEST_CASE("num::shape sequences") {

@@ -388,6 +388,21 @@ TEST_CASE("rules::lines nobody wants are passed over unread in the fallback's id
     CHECK(fallback_calls == 0);
     CHECK(got.empty());
 
+    // a run of such lines is passed over at once, up to the first line that is not one
+    logscan::rule_reader runs(make(), idle_counting_fallback{1u << 0, &fallback_calls}, logscan::rule_options{.trim_lines = true});
+    const auto run_of = [&](std::string_view t) { return runs.take_line(t.data(), t.data() + t.size(), 1, 0); };
+    const std::string_view three = "ab\n  cd\nk=1\n#kv\nxy\n", to_blank = "ab\ncd\n  \nxy\n", to_tab = "ab\n\tcd\n",
+                           to_end = "ab\ncd\nef";
+    CHECK(run_of(three).next == three.data() + 12);
+    CHECK(run_of(three).lines == 3);
+    CHECK(run_of(to_blank).next == to_blank.data() + 6);
+    CHECK(run_of(to_blank).lines == 2);
+    CHECK(run_of(to_tab).lines == 1);
+    CHECK(run_of(to_end).next == to_end.data() + 6); // (the last line's \n is not in the bytes given)
+    CHECK(run_of(to_end).lines == 2);
+    CHECK(runs.unmatched() == 3 + 3 + 2 + 2 + 1 + 2 + 2);
+    CHECK(fallback_calls == 0);
+
     // without trim_lines the first byte is the line's own (a rule may begin with a space);
     // with strip_ansi, only lines known to hold no ESC are passed over
     auto spaced = [&] {

@@ -28,7 +28,8 @@
 /// starts and the flow of what it did with it, and the splitter goes on from there without a
 /// separate search for the `\n`. It takes only a line whose `\n` is before `e` and that has no
 /// `\r` before it, and must do with it exactly what `on_line` would; `next == nullptr` declines
-/// (the line is then framed and delivered as usual). Lines that straddle chunks are always
+/// (the line is then framed and delivered as usual). It may take a run of whole lines at once
+/// (`lines` says how many: lines it passes over, that would yield nothing). Lines that straddle chunks are always
 /// delivered through `on_line`.
 ///
 /// \code
@@ -76,6 +77,7 @@ struct line {
 struct line_taken {
     const char* next = nullptr; ///< where the next line starts; null: not taken
     flow result = flow::proceed; ///< `flow::stop` when a callback stopped the parse
+    std::uint64_t lines = 1;     ///< how many lines were taken (a run of lines passed over at once)
 };
 
 namespace internal {
@@ -224,7 +226,7 @@ public:
                 const char* const e = static_cast<std::size_t>(end - p) > limit_ ? p + limit_ + 1 : end;
                 const line_taken t = vis_.take_line(p, e, lines_ + 1, base + static_cast<std::uint64_t>(p - chunk.data()));
                 if (t.next != nullptr) {
-                    ++lines_;
+                    lines_ += t.lines;
                     if (t.result == flow::stop) return stop();
                     p = t.next;
                     continue;

@@ -93,6 +93,7 @@
 #ifndef LOGSCAN_NUM_HPP_INCLUDED
 #define LOGSCAN_NUM_HPP_INCLUDED
 
+#include <array>
 #include <bit>
 #include <charconv>
 #include <concepts>
@@ -160,14 +161,6 @@ constexpr bool is_regex_space(char c) noexcept {
 }
 constexpr bool is_digit(char c) noexcept {
     return static_cast<unsigned>(static_cast<unsigned char>(c)) - 48u < 10u;
-}
-/// True when the `tmpl.size()` bytes at `p` (the caller knows they are there) follow the
-/// fixed-width template `tmpl`: `9` stands for any ASCII digit, every other byte for itself
-/// (`"[99 99:99:99 "`, a timestamp head checked at once by a hand reader).
-constexpr bool fits_template(const char* p, std::string_view tmpl) noexcept {
-    for (std::size_t i = 0; i < tmpl.size(); ++i)
-        if (tmpl[i] == '9' ? !is_digit(p[i]) : p[i] != tmpl[i]) return false;
-    return true;
 }
 constexpr bool is_alpha(char c) noexcept {
     return static_cast<unsigned>(static_cast<unsigned char>(c) | 0x20u) - 97u < 26u;
@@ -1661,6 +1654,185 @@ constexpr bool scan_form(std::string_view text, std::string_view form, form_valu
     }
     return p == e;
 }
+
+namespace internal {
+// The value of the eight ASCII digits of `w`, the first digit in its lowest byte (a little-endian
+// load of the text): pairs of digits, then pairs of pairs, then the two halves, each a
+// multiply-add in wide lanes that cannot carry into the next (99, 9999 and 99999999 fit).
+constexpr std::uint32_t eight_digits(std::uint64_t w) noexcept {
+    w -= 0x3030303030303030u;                                                 // lanes 0..9
+    w = (w * 10u + (w >> 8)) & 0x00FF00FF00FF00FFu;                          // 16-bit lanes 0..99
+    w = (w * 100u + (w >> 16)) & 0x0000FFFF0000FFFFu;                        // 32-bit lanes 0..9999
+    return static_cast<std::uint32_t>(w) * 10000u + static_cast<std::uint32_t>(w >> 32);
+}
+} // namespace internal
+
+/// A row printed with fixed field widths (MegEngine's memory table row,
+/// `"%9s %9.2fMiB(%10zubytes)..."`), checked against its column template at once and its
+/// numbers read eight digits at a time, for the rows a printf table is made of; a row that
+/// does not fit (a value wider than its field shifts the columns) is for a general reader.
+///
+/// `Template` has one byte per column of the row: `9` a digit; `_` a pad of the number it
+/// leads to (a space or a digit, the spaces first: `   12` and `12345` fit `____9`, `1 2`
+/// does not); `*` a byte that is not a blank (space or tab) and `>` a pad of the word it
+/// leads to (a space or such a byte, the spaces first: `%9s` is `>>>>>>>>*`); `?` any byte;
+/// every other byte stands for itself. `fits(text)` is true when
+/// `text` has the template's length and every byte fits its column (with SSE2, 16 columns at
+/// a step). `digits<B, E>(text)` reads columns [B, E) of a text that fits as one unsigned
+/// integer: its pads (spaces count as nothing) and digits, and at most one `.` of the
+/// template, skipped (`  196.00` is 19600, the value in hundredths); at most 19 digits, in
+/// parts of at most 16 between the bounds and the `.`.
+/// \code
+/// using row = logscan::printf_row<"?????????_____9.99MiB(">;
+/// if (row::fits(text)) cents = row::digits<9, 18>(text);   // "   gpu0:0   196.00MiB(" -> 19600
+/// \endcode
+template <fixed_string Template>
+class printf_row {
+public:
+    /// The row's length in bytes.
+    static constexpr std::size_t size = Template.size();
+
+    /// True when `text` has the template's length and each byte fits its column.
+    static constexpr bool fits(std::string_view text) noexcept { return text.size() == size && fits_at(text); }
+    /// True when `text` begins with bytes that fit the template (a fixed-width line head:
+    /// `[99 99:99:99 `).
+    static constexpr bool starts(std::string_view text) noexcept { return text.size() >= size && fits_at(text); }
+
+    /// Columns [B, E) of a text that `fits`, as one integer (see the class).
+    template <std::size_t B, std::size_t E>
+    static constexpr std::uint64_t digits(std::string_view text) noexcept {
+        static_assert(B < E && E <= size, "printf_row::digits: columns out of the template");
+        constexpr std::size_t dot = Template.view().substr(B, E - B).find('.');
+        if constexpr (dot == std::string_view::npos) {
+            return part<B, E>(text.data());
+        } else {
+            constexpr std::size_t d = B + dot;
+            static_assert(Template.view().substr(d + 1, E - d - 1).find('.') == std::string_view::npos,
+                          "printf_row::digits: one `.` at most");
+            static_assert(E - B - 1 <= 19, "printf_row::digits: at most 19 digits");
+            return part<B, d>(text.data()) * pow10(E - d - 1) + part<d + 1, E>(text.data());
+        }
+    }
+
+private:
+    // The first `size` bytes of `text` (it has as many) against the template: 16 at a time
+    // where 16 bytes can be read, else byte by byte.
+    static constexpr bool fits_at(std::string_view text) noexcept {
+#if LOGSCAN_SSE2
+        if (!std::is_constant_evaluated() && text.size() >= 16) return fits_blocks(text.data(), std::make_index_sequence<blocks>{});
+#endif
+        bool filled_before = false; // (the column before was a pad holding a digit or a word's byte)
+        for (std::size_t i = 0; i < size; ++i) {
+            const char t = Template.chars[i], c = text[i];
+            const bool digit = internal::is_digit(c), word = !internal::is_blank(c);
+            if (t == '_' || t == '>') {
+                const bool filled = t == '_' ? digit : word;
+                if (c == ' ' ? filled_before : !filled) return false;
+                filled_before = filled;
+                continue;
+            }
+            filled_before = false;
+            if (t == '?') continue;
+            if (t == '9' ? !digit : t == '*' ? !word : c != t) return false;
+        }
+        return true;
+    }
+    static constexpr std::uint64_t pow10(std::size_t n) noexcept {
+        std::uint64_t p = 1;
+        for (std::size_t i = 0; i < n; ++i) p *= 10u;
+        return p;
+    }
+    // Columns [B, E) (pads and digits only) as an integer: eight at a time from the right
+    // (a load ending at E; columns before B set to `0`), or byte by byte for a few columns
+    // and near the row's start.
+    template <std::size_t B, std::size_t E>
+    static constexpr std::uint64_t part(const char* p) noexcept {
+        static_assert(E - B <= 16, "printf_row::digits: at most 16 digits between the bounds and the `.`");
+        if constexpr (E < 8 || E - B <= 3) { // (a few columns: each one's low four bits, a space's 0)
+            std::uint64_t v = 0;
+            for (std::size_t i = B; i < E; ++i) v = v * 10u + (static_cast<unsigned char>(p[i]) & 0x0Fu);
+            return v;
+        } else if constexpr (E - B > 8) {
+            return part<B, E - 8>(p) * 100000000u + part<E - 8, E>(p);
+        } else {
+            if (std::is_constant_evaluated()) {
+                std::uint64_t v = 0;
+                for (std::size_t i = B; i < E; ++i) v = v * 10u + (static_cast<unsigned char>(p[i]) & 0x0Fu);
+                return v;
+            }
+            constexpr std::uint64_t outside = E - B == 8 ? 0u : ~std::uint64_t{0} >> (8 * (E - B)); // lanes before B
+            std::uint64_t w;
+            std::memcpy(&w, p + E - 8, 8);
+            w = (w & ~outside) | (0x3030303030303030u & outside); // (columns before B: `0`)
+            return internal::eight_digits(w | 0x1010101010101010u); // (a space | 0x10 is `0`; digits stay)
+        }
+    }
+
+#if LOGSCAN_SSE2
+    // The template as 16-byte blocks (the last one ending at the row's end, so it may overlap
+    // the one before; a template shorter than 16 is one block whose columns past it are
+    // free): per block the byte each column must be (literals), and which columns are
+    // literals, digits, number pads, word bytes, word pads or free; and the pad columns as
+    // bits, for the order check.
+    static constexpr std::size_t blocks = (size + 15) / 16;
+    static constexpr bool words = Template.view().find_first_of("*>") != std::string_view::npos;
+    struct block_t {
+        char lit[16]{}, is_lit[16]{}, is_digit[16]{}, is_npad[16]{}, is_word[16]{}, is_wpad[16]{}, is_any[16]{};
+        unsigned npads = 0, wpads = 0; // bit i: column i of the block is a number's pad, a word's pad
+        unsigned pad_pairs = 0;        // bit i: columns i and i + 1 are both pads
+        bool joins = false;            // the column before the block is a pad, and so is its first
+        std::size_t start = 0;
+    };
+    static constexpr std::array<block_t, blocks> table = [] {
+        std::array<block_t, blocks> t{};
+        for (std::size_t k = 0; k < blocks; ++k) {
+            block_t& b = t[k];
+            b.start = k + 1 < blocks || size < 16 ? 16 * k : size - 16;
+            for (std::size_t i = 0; i < 16; ++i) {
+                const char c = b.start + i < size ? Template.chars[b.start + i] : '?';
+                const auto on = static_cast<char>(0xFF);
+                if (c == '_') b.is_npad[i] = on, b.npads |= 1u << i;
+                else if (c == '>') b.is_wpad[i] = on, b.wpads |= 1u << i;
+                else if (c == '9') b.is_digit[i] = on;
+                else if (c == '*') b.is_word[i] = on;
+                else if (c == '?') b.is_any[i] = on;
+                else b.is_lit[i] = on, b.lit[i] = c;
+            }
+            const unsigned pads = b.npads | b.wpads;
+            b.pad_pairs = pads & (pads >> 1);
+            const auto pad = [](char c) { return c == '_' || c == '>'; };
+            b.joins = k > 0 && b.start == 16 * k && pad(Template.chars[b.start - 1]) && (pads & 1u) != 0;
+        }
+        return t;
+    }();
+    template <std::size_t... K>
+    static bool fits_blocks(const char* p, std::index_sequence<K...>) noexcept {
+        unsigned carry = 0; // the previous block's last column: a pad holding a digit or a word's byte
+        const auto one = [&](const block_t& b) {
+            const auto load = [](const char* q) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(q)); };
+            const __m128i v = load(p + b.start);
+            const __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)), _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
+            const __m128i space = _mm_cmpeq_epi8(v, _mm_set1_epi8(' '));
+            __m128i ok = _mm_or_si128(
+                _mm_or_si128(_mm_and_si128(_mm_cmpeq_epi8(v, load(b.lit)), load(b.is_lit)), _mm_and_si128(digit, load(b.is_digit))),
+                _mm_or_si128(_mm_and_si128(_mm_or_si128(digit, space), load(b.is_npad)), load(b.is_any)));
+            auto filled = static_cast<unsigned>(_mm_movemask_epi8(digit)) & b.npads;
+            if constexpr (words) {
+                const __m128i tab = _mm_cmpeq_epi8(v, _mm_set1_epi8('\t'));
+                const __m128i word = _mm_andnot_si128(_mm_or_si128(space, tab), _mm_set1_epi8(-1));
+                ok = _mm_or_si128(ok, _mm_or_si128(_mm_and_si128(word, load(b.is_word)), _mm_andnot_si128(tab, load(b.is_wpad))));
+                filled |= static_cast<unsigned>(_mm_movemask_epi8(word)) & b.wpads;
+            }
+            if (_mm_movemask_epi8(ok) != 0xFFFF) return false;
+            const auto s = static_cast<unsigned>(_mm_movemask_epi8(space)) & (b.npads | b.wpads);
+            if ((filled & (s >> 1) & b.pad_pairs) != 0 || (b.joins && carry != 0 && (s & 1u) != 0)) return false; // filled, then a space
+            carry = filled >> 15;
+            return true;
+        };
+        return (one(table[K]) && ...);
+    }
+#endif
+};
 
 } // namespace logscan
 

@@ -74,7 +74,9 @@
 ///   fallback that only yields `text` records is idle when the visitor wants none). In such a
 ///   mode, `take_line` passes over a line whose first byte (after the indent, with
 ///   `trim_lines`) no rule of the mode can begin with: its `\n` is found and nothing else is
-///   done, as `feed` would have done nothing with it. Blank lines, lines whose first byte
+///   done, as `feed` would have done nothing with it; a run of such lines is passed over in
+///   one call (a shape block whose shapes nobody wants, every line one look at its first byte
+///   and its `\n`). Blank lines, lines whose first byte
 ///   after the indent is a tab or `\r`, lines without their `\n` in the bytes given and
 ///   colour sequences to remove leave the line to the usual path.
 /// - **ANSI colours.** With `strip_ansi` on, SGR sequences (`ESC [ params m`, parameters
@@ -634,13 +636,23 @@ public:
         if (options_.trim_lines)
             while (q != e && *q == ' ') ++q;
         if constexpr (RuleSet::has_masks && internal::idle_fallback<Fallback>) {
-            if (idle_modes_ >> mode_ & 1u) { // a line no rule of the mode can begin with: nobody's
-                const auto c = static_cast<unsigned char>(q != e ? *q : '\n');
-                if (c != '\n' && c != '\r' && c != '\t' && (active_[mode_] & RuleSet::first_byte_rules[c]) == 0) {
+            if (idle_modes_ >> mode_ & 1u) { // lines no rule of the mode can begin with: nobody's,
+                // passed over as a run (each went to the fallback, which did nothing)
+                std::uint64_t n = 0;
+                const char* next = p;
+                for (;;) {
+                    const auto c = static_cast<unsigned char>(q != e ? *q : '\n');
+                    if (c == '\n' || c == '\r' || c == '\t' || (active_[mode_] & RuleSet::first_byte_rules[c]) != 0) break;
                     const char* const nl = internal::find_newline(q, e);
-                    if (nl == nullptr) return {};
-                    ++unmatched_; // (it went to the fallback, which did nothing)
-                    return {nl + 1, flow::proceed};
+                    if (nl == nullptr) break;
+                    ++n;
+                    next = q = nl + 1;
+                    if (options_.trim_lines)
+                        while (q != e && *q == ' ') ++q;
+                }
+                if (n != 0) {
+                    unmatched_ += n;
+                    return {next, flow::proceed, n};
                 }
             }
         }

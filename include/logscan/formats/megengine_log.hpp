@@ -367,15 +367,21 @@ struct state {
 // Splits REST into level and message (formats.md: DBG, WRN, ERR, CRIT, CRITICAL): the level
 // left null when none is printed (the record's level is then `INFO`).
 constexpr void split_level(std::string_view rest, std::string_view& level, std::string_view& message) noexcept {
-    for (std::string_view w : {std::string_view("DBG"), std::string_view("WRN"), std::string_view("ERR"),
-                               std::string_view("CRITICAL"), std::string_view("CRIT")}) {
-        if (rest.size() > w.size() && rest.starts_with(w) && rest[w.size()] == ' ') {
-            level = rest.substr(0, w.size());
-            message = rest.substr(w.size() + 1);
-            return;
-        }
-    }
     message = rest;
+    if (rest.size() < 4 || rest[0] < 'C' || rest[0] > 'W') return; // (most messages: no level word can begin them)
+    const auto word = [&](std::string_view w) {
+        if (rest.size() <= w.size() || rest[w.size()] != ' ' || rest.substr(0, w.size()) != w) return false;
+        level = rest.substr(0, w.size());
+        message = rest.substr(w.size() + 1);
+        return true;
+    };
+    switch (rest[0]) {
+    case 'D': (void)word("DBG"); break;
+    case 'W': (void)word("WRN"); break;
+    case 'E': (void)word("ERR"); break;
+    case 'C': (void)(word("CRITICAL") || word("CRIT")); break;
+    default: break;
+    }
 }
 
 // The text of the allocation cell when nothing separates it from the comp node: the `%.2f`
@@ -398,40 +404,23 @@ inline bool split_glued(std::string_view run, std::uint64_t bytes, std::string_v
 // that reading: a comp node that fills its slot and touches the allocation, a value wider
 // than its slot, a `nan` percentage, a tab.
 inline bool read_row_template(const line& l, mem_alloc& r) noexcept {
+    // `%9s %9.2fMiB(%10zubytes) %9.2fMiB(%6.2f%%) %9.2fMiB(%6.2f%%)` as the columns fall when
+    // no value is wider than its field (and the comp node holds no `MiB(`)
+    using row = printf_row<">>>>>>>>*" " _____9.99" "MiB(" "_________9" "bytes)" "______9.99" "MiB(" "__9.99" "%)"
+                           "______9.99" "MiB(" "__9.99" "%)">;
     const std::string_view t = l.text;
-    if (t.size() != 83 || t.compare(19, 4, "MiB(") != 0 || t.compare(33, 6, "bytes)") != 0 || t.compare(49, 4, "MiB(") != 0 ||
-        t.compare(59, 2, "%)") != 0 || t.compare(71, 4, "MiB(") != 0 || t.compare(81, 2, "%)") != 0 || t[9] != ' ')
-        return false;
-    const char* const s = t.data();
-    using internal::digit_value;
-    using internal::is_digit;
-    // slot [b, e): spaces, then `\d+` (`\d+\.\d\d` with `cents`) up to its end: m (cents: m / 100)
-    // (the value accumulated in a local, stored once: a store per digit through `out` would
-    // chain each digit to the previous one's store)
-    const auto slot = [s](std::size_t b, std::size_t e, bool cents, std::uint64_t& out) {
-        while (b < e && s[b] == ' ') ++b;
-        const std::size_t digits = b, int_end = cents ? e - 3 : e;
-        std::uint64_t m = 0;
-        while (b < int_end && is_digit(s[b])) m = m * 10u + digit_value(s[b++]);
-        if (b == digits || b != int_end) return false;
-        if (cents) {
-            if (s[b] != '.' || !is_digit(s[b + 1]) || !is_digit(s[b + 2])) return false;
-            m = m * 100u + digit_value(s[b + 1]) * 10u + digit_value(s[b + 2]);
-        }
-        out = m;
-        return true;
-    };
-    std::size_t c = 0; // the comp node: spaces, then a name without blanks (nor `MiB(`) up to the slot's end
-    while (c < 9 && s[c] == ' ') ++c;
-    const std::string_view comp(s + c, 9 - c);
-    if (comp.empty() || comp.find_first_of(" \t") != std::string_view::npos || comp.find("MiB(") != std::string_view::npos)
-        return false;
-    std::uint64_t alloc = 0, bytes = 0, lo = 0, lo_pct = 0, up = 0, up_pct = 0;
-    if (!slot(9, 19, true, alloc) || !slot(23, 33, false, bytes) || !slot(39, 49, true, lo) || !slot(53, 59, true, lo_pct) ||
-        !slot(61, 71, true, up) || !slot(75, 81, true, up_pct))
-        return false;
+    if (!row::fits(t)) return false;
+    std::size_t c = 0; // the comp node: spaces, then a name without blanks (the template's), nor `MiB(`
+    while (t[c] == ' ') ++c;
+    for (std::size_t i = c + 3; i < 9; ++i)
+        if (t[i] == '(' && t.compare(i - 3, 3, "MiB") == 0) return false;
+    const std::string_view comp = t.substr(c, 9 - c);
     const auto mib = [](std::uint64_t cents) { return static_cast<double>(cents) / 100.0; }; // (exact: num.hpp's short decimals)
-    r = mem_alloc{l.number, comp, comp, std::nullopt, mib(alloc), bytes, mib(lo), mib(lo_pct), mib(up), mib(up_pct)};
+    r = mem_alloc{l.number,          comp,
+                  comp,              std::nullopt,
+                  mib(row::digits<10, 19>(t)), row::digits<23, 33>(t),
+                  mib(row::digits<39, 49>(t)), mib(row::digits<53, 59>(t)),
+                  mib(row::digits<61, 71>(t)), mib(row::digits<75, 81>(t))};
     return true;
 }
 
@@ -536,7 +525,7 @@ constexpr bool read_header_line(std::string_view t, std::array<std::string_view,
     using internal::is_digit;
     const char* p = t.data();
     const char* const e = p + t.size();
-    if (e - p < 13 || !internal::fits_template(p, "[99 99:99:99 ")) return false;
+    if (e - p < 13 || !printf_row<"[99 99:99:99 ">::starts(t)) return false;
     g[1] = std::string_view(p + 1, 2);
     g[2] = std::string_view(p + 4, 8);
     p += 13;

@@ -821,7 +821,7 @@ constexpr bool is_level(std::string_view lv) noexcept {
 constexpr bool read_log_line(std::string_view t, std::array<std::string_view, 6>& g) noexcept {
     const char* p = t.data();
     const char* const e = p + t.size();
-    if (e - p < 18 || !internal::fits_template(p, "[99/99 99:99:99] ")) return false;
+    if (e - p < 18 || !printf_row<"[99/99 99:99:99] ">::starts(t)) return false;
     g[1] = std::string_view(p + 1, 5);
     g[2] = std::string_view(p + 7, 8);
     p += 17;
@@ -842,7 +842,7 @@ constexpr bool read_log_line(std::string_view t, std::array<std::string_view, 6>
 constexpr bool read_legacy_log(std::string_view t, std::array<std::string_view, 5>& g) noexcept {
     const char* p = t.data();
     const char* const e = p + t.size();
-    if (e - p < 29 || !internal::fits_template(p, "9999-99-99 99:99:99,999-")) return false;
+    if (e - p < 29 || !printf_row<"9999-99-99 99:99:99,999-">::starts(t)) return false;
     g[1] = std::string_view(p, 10);
     g[2] = std::string_view(p + 11, 12);
     p += 24;
