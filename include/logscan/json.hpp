@@ -111,6 +111,7 @@
 
 
 #include "config.hpp"
+#include "num.hpp"
 #include "utf8.hpp"
 #include "error.hpp"
 #include "source.hpp"
@@ -521,15 +522,6 @@ LOGSCAN_FORCE_INLINE const char* scan_run_plain(const char* p, const char* end) 
     return end;
 }
 
-/// The value of eight decimal digits already reduced to 0..9 per byte, the first (most
-/// significant) digit in the lowest byte.
-LOGSCAN_FORCE_INLINE constexpr std::uint32_t eight_digits_value(std::uint64_t v) noexcept {
-    v = v * 10 + (v >> 8); // pairs: byte 2k = 10 * d[2k] + d[2k+1]
-    v = (((v & 0x000000FF000000FFull) * 0x000F424000000064ull) +
-         (((v >> 16) & 0x000000FF000000FFull) * 0x0000271000000001ull)) >> 32;
-    return static_cast<std::uint32_t>(v);
-}
-
 /// The first byte in [p, end) that is not an ASCII digit (`end` if none), eight bytes at a
 /// time, accumulating the digits: m = m * 10^n + (the n digits), n = the number of digits,
 /// added to `count`. m wraps after 19 digits in all (the caller then does not use it).
@@ -545,7 +537,7 @@ LOGSCAN_FORCE_INLINE const char* scan_digits(const char* p, const char* end, std
         // 0x2A..0x39 (second term); a carry out of a byte >= 0xFA only disturbs later bytes
         const std::uint64_t bad = ((x & high) ^ zeros) | (((x + 0x0606060606060606ull) & high) ^ zeros);
         if (bad == 0) {
-            m = m * 100000000u + eight_digits_value(x - zeros);
+            m = m * 100000000u + logscan::internal::eight_digits_value(x - zeros);
             count += 8;
             p += 8;
             continue;
@@ -554,7 +546,7 @@ LOGSCAN_FORCE_INLINE const char* scan_digits(const char* p, const char* end, std
         if (n != 0) {
             // the n digit bytes are the low ones: subtracting '0' borrows only above them,
             // and the shift drops those bytes and puts n digits after 8 - n leading zeros
-            m = m * pow10_u64[n] + eight_digits_value((x - zeros) << (64 - 8 * n));
+            m = m * pow10_u64[n] + logscan::internal::eight_digits_value((x - zeros) << (64 - 8 * n));
             count += n;
         }
         return p + n;

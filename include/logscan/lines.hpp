@@ -124,6 +124,7 @@ constexpr std::string_view trim(std::string_view s) noexcept {
 /// `s` without trailing spaces and tabs (a `text` record's text).
 constexpr std::string_view trim_right(std::string_view s) noexcept {
     std::size_t e = s.size();
+    if (e == 0 || !is_space(s[e - 1])) return s; // (most lines: nothing to trim, one look)
     if (!std::is_constant_evaluated())
         while (e >= 8 && eight_spaces(s.data() + e - 8)) e -= 8;
     while (e > 0 && is_space(s[e - 1])) --e;

@@ -1656,14 +1656,14 @@ constexpr bool scan_form(std::string_view text, std::string_view form, form_valu
 }
 
 namespace internal {
-// The value of the eight ASCII digits of `w`, the first digit in its lowest byte (a little-endian
-// load of the text): pairs of digits, then pairs of pairs, then the two halves, each a
-// multiply-add in wide lanes that cannot carry into the next (99, 9999 and 99999999 fit).
-constexpr std::uint32_t eight_digits(std::uint64_t w) noexcept {
-    w -= 0x3030303030303030u;                                                 // lanes 0..9
-    w = (w * 10u + (w >> 8)) & 0x00FF00FF00FF00FFu;                          // 16-bit lanes 0..99
-    w = (w * 100u + (w >> 16)) & 0x0000FFFF0000FFFFu;                        // 32-bit lanes 0..9999
-    return static_cast<std::uint32_t>(w) * 10000u + static_cast<std::uint32_t>(w >> 32);
+/// The value of eight decimal digits already reduced to 0..9 per byte, the first (most
+/// significant) digit in the lowest byte (a little-endian load of the text, minus `0`s): the
+/// pairs, then both halves' pairs of pairs at once, in lanes that cannot carry into the next.
+LOGSCAN_FORCE_INLINE constexpr std::uint32_t eight_digits_value(std::uint64_t v) noexcept {
+    v = v * 10 + (v >> 8); // pairs: byte 2k = 10 * d[2k] + d[2k+1]
+    v = (((v & 0x000000FF000000FFull) * 0x000F424000000064ull) +
+         (((v >> 16) & 0x000000FF000000FFull) * 0x0000271000000001ull)) >> 32;
+    return static_cast<std::uint32_t>(v);
 }
 } // namespace internal
 
@@ -1702,13 +1702,11 @@ public:
     template <std::size_t B, std::size_t E>
     static constexpr std::uint64_t digits(std::string_view text) noexcept {
         static_assert(B < E && E <= size, "printf_row::digits: columns out of the template");
-        constexpr std::size_t dot = Template.view().substr(B, E - B).find('.');
-        if constexpr (dot == std::string_view::npos) {
+        constexpr std::size_t d = column_of('.', B, E);
+        if constexpr (d == E) {
             return part<B, E>(text.data());
         } else {
-            constexpr std::size_t d = B + dot;
-            static_assert(Template.view().substr(d + 1, E - d - 1).find('.') == std::string_view::npos,
-                          "printf_row::digits: one `.` at most");
+            static_assert(column_of('.', d + 1, E) == E, "printf_row::digits: one `.` at most");
             static_assert(E - B - 1 <= 19, "printf_row::digits: at most 19 digits");
             return part<B, d>(text.data()) * pow10(E - d - 1) + part<d + 1, E>(text.data());
         }
@@ -1737,6 +1735,12 @@ private:
         }
         return true;
     }
+    // The first column in [b, e) whose template byte is c, or e. (A loop over the bytes: GCC
+    // with sanitizers does not take string_view's search on a template argument as constant.)
+    static constexpr std::size_t column_of(char c, std::size_t b, std::size_t e) noexcept {
+        while (b != e && Template.chars[b] != c) ++b;
+        return b;
+    }
     static constexpr std::uint64_t pow10(std::size_t n) noexcept {
         std::uint64_t p = 1;
         for (std::size_t i = 0; i < n; ++i) p *= 10u;
@@ -1764,7 +1768,7 @@ private:
             std::uint64_t w;
             std::memcpy(&w, p + E - 8, 8);
             w = (w & ~outside) | (0x3030303030303030u & outside); // (columns before B: `0`)
-            return internal::eight_digits(w | 0x1010101010101010u); // (a space | 0x10 is `0`; digits stay)
+            return internal::eight_digits_value((w | 0x1010101010101010u) - 0x3030303030303030u); // (a space | 0x10 is `0`; digits stay)
         }
     }
 
@@ -1775,7 +1779,7 @@ private:
     // literals, digits, number pads, word bytes, word pads or free; and the pad columns as
     // bits, for the order check.
     static constexpr std::size_t blocks = (size + 15) / 16;
-    static constexpr bool words = Template.view().find_first_of("*>") != std::string_view::npos;
+    static constexpr bool words = column_of('*', 0, size) != size || column_of('>', 0, size) != size;
     struct block_t {
         char lit[16]{}, is_lit[16]{}, is_digit[16]{}, is_npad[16]{}, is_word[16]{}, is_wpad[16]{}, is_any[16]{};
         unsigned npads = 0, wpads = 0; // bit i: column i of the block is a number's pad, a word's pad

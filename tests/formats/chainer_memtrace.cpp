@@ -207,6 +207,27 @@ TEST_CASE("chainer_memtrace::hand-written: names with spaces, nested params, CRL
     CHECK(r.out == want);
 }
 
+TEST_CASE("chainer_memtrace::rank: the top-level integer key, the last one winning (json_project's take)") {
+    // one function per params line, no inputs, one output
+    const std::pair<const char*, const char*> cases[] = {
+        {R"({"rank": 3, "rank": 7})", "7"},          {R"({"rank": 7, "rank": "x"})", "none"},
+        {R"({"rank": 7, "rank": 1.5})", "none"},     {R"({"rank": 9223372036854775808})", "none"},
+        {R"({"rank": -2, "x": {"rank": 4}})", "-2"}, {R"({"rank": {"a": 1}})", "none"},
+        {R"({"rank": [1], "b": true})", "none"},     {R"({"rank": null})", "none"},
+        {R"({"a": [{"rank": 4}], "r": 1})", "none"}, {R"({"rank": false, "rank": 9223372036854775807})", "9223372036854775807"},
+    };
+    std::string in = "1 " + std::to_string(std::size(cases) + 1) + "\n0 16 _\n";
+    for (const auto& c : cases) in += std::string("forward\n0 1\n0\nF\n") + c.first + "\n";
+    in += "forward\n0 1\n0\nF\n[1]\n"; // (no object: an error)
+    const recorder r = run(in);
+    REQUIRE(r.out.size() == std::size(cases) + 3);
+    for (std::size_t i = 0; i < std::size(cases); ++i) {
+        CAPTURE(cases[i].first);
+        CHECK(r.out[2 + i].find(std::string(" rank=") + cases[i].second + " {") != std::string::npos);
+    }
+    CHECK(r.out.back().starts_with("error "));
+}
+
 TEST_CASE("chainer_memtrace::broken records: an error, then the next direction line") {
     const std::string in = "2 7\n"
                            "0 16 _\n"

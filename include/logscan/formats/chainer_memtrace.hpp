@@ -67,7 +67,7 @@
 #include <utility>
 
 #include "../format.hpp" // (config, error, lines, source, visit, num, record, ndjson)
-#include "../json_project.hpp"
+#include "../json.hpp"
 #include "../regex.hpp"
 
 namespace logscan::chainer_memtrace {
@@ -143,22 +143,42 @@ concept visitor = records::accepted_by<V>;
 
 namespace detail {
 
-// A parameter line is one JSON object (its record, at the document's root) with a top-level
-// integer `rank` (json_project.hpp).
-struct params_root {
-    std::optional<std::int64_t> rank;
-};
-LOGSCAN_EVENT(on_params, "void on_params(const params_root&)");
-using params_routes = json::projection<json::route<params_root, on_params_event, "", json::take<"rank", &params_root::rank>>>;
+// A parameter line is one JSON object with a top-level integer `rank`: the reader checks the
+// whole line, and everything but the top-level `rank` values is skipped unread (validated,
+// no events); the last `rank` wins, an integer in range or else null (json_project.hpp's
+// `take` into a std::optional<std::int64_t>, without a projection's tables for one key).
 struct params_check {
     bool is_object = false;
     std::optional<std::int64_t> rank;
-    void on_params(const params_root& r) noexcept {
-        is_object = true;
-        rank = r.rank;
+    bool rank_next = false; // (the value after a top-level `rank` key)
+    json::action on_object_begin() noexcept {
+        if (!is_object && !rank_next) { // (the document itself)
+            is_object = true;
+            return json::action::proceed;
+        }
+        return value_is_not_rank();
+    }
+    void on_object_end() const noexcept {}
+    json::action on_array_begin() noexcept { return value_is_not_rank(); }
+    void on_array_end() const noexcept {}
+    json::action on_key(std::string_view k) noexcept {
+        rank_next = k == "rank";
+        return rank_next ? json::action::proceed : json::action::skip;
+    }
+    void on_number(const json::number& n) noexcept {
+        if (rank_next) rank = n.to_int64();
+        rank_next = false;
+    }
+    void on_string(std::string_view) noexcept { (void)value_is_not_rank(); }
+    void on_bool(bool) noexcept { (void)value_is_not_rank(); }
+    void on_null() noexcept { (void)value_is_not_rank(); }
+    json::action value_is_not_rank() noexcept {
+        if (rank_next) rank = std::nullopt;
+        rank_next = false;
+        return json::action::skip;
     }
 };
-using params_reader = json::reader<json::projector<params_check, params_routes>>;
+using params_reader = json::reader<params_check>;
 
 constexpr std::string_view expected_counts = "function record: expected the counts `NIN NOUT`";
 constexpr std::string_view expected_input = "function record: expected an input line `ID ROLE`";
@@ -337,8 +357,7 @@ private:
         case part::params: {
             detail::params_check c;
             {
-                json::projector<detail::params_check, detail::params_routes> proj(c, {}); // (no strings kept)
-                detail::params_reader r(proj, json_opt_, std::span<std::byte>(json_storage_.get(), storage_bytes()));
+                detail::params_reader r(c, json_opt_, std::span<std::byte>(json_storage_.get(), storage_bytes()));
                 r.feed(t);
                 r.finish();
                 if (!r.ok() || !c.is_object) return broken(l, detail::expected_params);
