@@ -421,7 +421,11 @@ template <class... Rules>
 struct rule_set {
     std::tuple<Rules...> rules; ///< the rules, in priority order
     constexpr rule_set() = default;
-    constexpr explicit rule_set(Rules... r) : rules(std::move(r)...) {}
+    constexpr explicit rule_set(Rules... r) : rules(std::move(r)...) {
+        std::uint32_t bit = 1;
+        enabled_ = 0;
+        std::apply([&](const auto&... x) { ((enabled_ |= x.enabled ? bit : 0u, bit <<= 1), ...); }, rules);
+    }
 
     /// The rules in order on a line, up to the first that matched (or stopped), in ctx.mode.
     template <class Counter, class Hook>
@@ -459,11 +463,22 @@ struct rule_set {
         std::apply([&](const auto&... r) { ((m |= r.enabled && (r.modes >> mode & 1u) ? bit : 0u, bit <<= 1), ...); }, rules);
         return m;
     }
-    /// The same, in every mode (sub-rules).
+    /// The same, in every mode (sub-rules): dispatched on the text's first byte as a reader
+    /// dispatches lines, the disabled rules and those that cannot begin with it never looked at.
     template <class Counter, class Hook>
     LOGSCAN_FORCE_INLINE flow try_text(std::string_view text, rule_context& ctx, bool& matched, Counter& calls,
                                        Hook& hook) {
-        return run<false>(text, ctx, matched, calls, hook, std::index_sequence_for<Rules...>{});
+        if constexpr (has_masks) {
+            std::uint32_t mask = enabled_;
+            if (!text.empty()) mask &= first_byte_rules[static_cast<unsigned char>(text[0])];
+            if (mask == 0) {
+                matched = false;
+                return flow::proceed;
+            }
+            return run<false>(text, ctx, matched, calls, hook, std::index_sequence_for<Rules...>{}, mask);
+        } else {
+            return run<false>(text, ctx, matched, calls, hook, std::index_sequence_for<Rules...>{});
+        }
     }
 
     /// True when a rule is fused (see `line_rule::fused`).
@@ -505,6 +520,7 @@ struct rule_set {
     }
 
 private:
+    std::uint32_t enabled_ = ~0u; // (bit i: the i-th rule is enabled; a default-built set: all)
     template <bool Modes, class Counter, class Hook, std::size_t... I>
     LOGSCAN_FORCE_INLINE flow run(std::string_view text, rule_context& ctx, bool& matched, Counter& calls, Hook& hook,
                                   std::index_sequence<I...>, std::uint32_t mask = ~0u) {

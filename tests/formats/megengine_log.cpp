@@ -312,6 +312,34 @@ TEST_CASE("megengine_log::a visitor that wants some records gets exactly those, 
     CHECK(p.core().matcher_calls() == 0);
 }
 
+TEST_CASE("megengine_log::the memory table's header line read word by word, as its pattern reads it") {
+    const std::string header = " comp_node           alloc                      lower_bound         upper_bound";
+    std::vector<std::string> lines = {header, header + "   ", header.substr(1), "comp_node alloc lower_bound upper_bound", ""};
+    for (const std::string& h : {header, std::string("comp_node alloc lower_bound upper_bound")}) {
+        for (std::size_t i = 0; i <= h.size(); ++i) {
+            lines.push_back(h.substr(0, i));                             // cut
+            if (i < h.size()) {
+                lines.push_back(h.substr(0, i) + h.substr(i + 1));       // a byte less
+                for (const char c : {' ', '\t', 'x', '_'}) {
+                    std::string t = h;
+                    t[i] = c;                                            // a byte changed
+                    lines.push_back(t);
+                    lines.push_back(h.substr(0, i) + c + h.substr(i));  // a byte more
+                }
+            }
+        }
+    }
+    std::size_t headers = 0;
+    for (const std::string& t : lines) {
+        CAPTURE(t);
+        const bool want = static_cast<bool>(logscan::match<R"( *comp_node +alloc +lower_bound +upper_bound *)">(t));
+        CHECK(logscan::megengine_log::detail::table_header(t) == want);
+        headers += want;
+    }
+    CHECK(headers > 100); // (both answers were tried)
+    CHECK(headers < lines.size() / 2);
+}
+
 TEST_CASE("megengine_log::identical records under any chunking, down to 1 byte") {
     logscan::test::check_chunk_invariance(sample(), run_chunks, 6);
     const std::string hand = "\x1b[32m[06 15:13:35 1@a.py:x]\x1b[0m \x1b[33mWRN\x1b[0m hi\r\n"

@@ -501,6 +501,32 @@ inline bool parse_row(const line& l, mem_alloc& r) noexcept {
     return true;
 }
 
+// The memory table's header line, ` *comp_node +alloc +lower_bound +upper_bound *`, word by word
+// (with LOGSCAN_CHECK_ASSISTS, against that pattern too; a difference aborts).
+inline bool table_header(std::string_view t) noexcept {
+    std::size_t i = 0;
+    bool ok = true;
+    for (const std::string_view w : {std::string_view("comp_node"), std::string_view("alloc"), std::string_view("lower_bound"),
+                                     std::string_view("upper_bound")}) {
+        const std::size_t gap = i;
+        while (i < t.size() && t[i] == ' ') ++i;
+        if ((gap != 0 && i == gap) || t.substr(i, w.size()) != w) {
+            ok = false;
+            break;
+        }
+        i += w.size();
+    }
+    while (ok && i < t.size() && t[i] == ' ') ++i;
+    ok = ok && i == t.size();
+#ifdef LOGSCAN_CHECK_ASSISTS
+    if (ok != static_cast<bool>(match<R"( *comp_node +alloc +lower_bound +upper_bound *)">(t))) {
+        std::fprintf(stderr, "logscan: the memory table header reader read a line otherwise: %.*s\n", static_cast<int>(t.size()), t.data());
+        std::abort();
+    }
+#endif
+    return ok;
+}
+
 template <class V>
 flow var_shape_record(state<V>& st, const line& l, std::string_view var, std::string_view replica, std::string_view shape) {
     if constexpr (wants_any<V, on_var_shape_event>) { // (the dims parsed once, into the record)
@@ -700,7 +726,7 @@ struct fallback {
         if (ctx.mode == mem_table) {
             mem_alloc r{};
             if (parse_row(l, r)) return LOGSCAN_VISIT(st->vis, on_mem_alloc, std::as_const(r));
-            if (match<R"( *comp_node +alloc +lower_bound +upper_bound *)">(l.text)) return flow::proceed;
+            if (table_header(l.text)) return flow::proceed;
             const std::string_view t = internal::trim_right(l.text);
             if (t.find("MiB(") != std::string_view::npos) {
                 const error e{error_code::syntax, l.number, t.size() + 1, l.offset + t.size(), "memory table row cut off", 0};
