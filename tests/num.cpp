@@ -1034,6 +1034,14 @@ TEST_CASE("num::shape lists keep their first dims; longer ones and copies iterat
     static_assert(c.size() == 2 && *c.begin() == 3 && c.element_count().value == 12);
 }
 
+TEST_CASE("num::is_regex_space: the regex engine's \\s, every byte") {
+    for (int c = 0; c < 256; ++c) {
+        const char b = static_cast<char>(c);
+        CAPTURE(c);
+        CHECK(logscan::internal::is_regex_space(b) == (std::string_view(" \t\n\r\f\v").find(b) != std::string_view::npos));
+    }
+}
+
 TEST_CASE("num::printf_row: heads of lines, 9 a digit, anything else itself") {
     using head = logscan::printf_row<"[99 99:99:99 ">;
     CHECK(head::starts("[06 15:13:35 330@")); // (17 bytes: 16 looked at at once)
@@ -1050,6 +1058,9 @@ TEST_CASE("num::printf_row: heads of lines, 9 a digit, anything else itself") {
     static_assert(logscan::printf_row<"99">::fits("12") && !logscan::printf_row<"99">::fits("1x"));
     static_assert(logscan::printf_row<"__9.99">::fits(" 12.50") && !logscan::printf_row<"__9.99">::fits("1 2.50"));
     static_assert(logscan::printf_row<"__9.99">::digits<0, 6>("  2.05") == 205);
+    using row = logscan::printf_row<"?????????_____9.99MiB(">; // (the class comment's example)
+    CHECK(row::fits("   gpu0:0   196.00MiB("));
+    CHECK(row::digits<9, 18>("   gpu0:0   196.00MiB(") == 19600);
 }
 
 namespace {
