@@ -551,7 +551,7 @@ constexpr bool read_header_line(std::string_view t, std::array<std::string_view,
     using internal::is_digit;
     const char* p = t.data();
     const char* const e = p + t.size();
-    if (e - p < 13 || !printf_row<"[99 99:99:99 ">::starts(t)) return false;
+    if (!printf_row<"[99 99:99:99 ">::starts(t)) return false;
     g[1] = std::string_view(p + 1, 2);
     g[2] = std::string_view(p + 4, 8);
     p += 13;
