@@ -349,3 +349,72 @@ TEST_CASE("regex::byte classes are exactly the pattern's equivalence classes of 
     CHECK(rxi::onepass_builder<rxi::compiled<R"(abc)">>::bc.count == 4); // a, b, c, the rest
     CHECK(rxi::onepass_builder<rxi::compiled<R"([a-c]x)">>::bc.count == 3);
 }
+
+namespace {
+// The longest literal run in the one-pass tables of P (0: none), so that a test of the runs
+// cannot pass with none built.
+template <logscan::fixed_string P>
+constexpr std::size_t longest_literal_run() {
+    using O = rxi::onepass<rxi::compiled<P>>;
+    std::size_t m = 0;
+    for (const auto& s : O::loops.states) m = s.lit_len > m ? s.lit_len : m;
+    return m;
+}
+
+// Every input made from `base` (each byte changed, each prefix, with text before and after of
+// several lengths, so that runs meet their bytes with and without 16 readable bytes) gives
+// the one-pass matcher's whole match and search the Pike VM's groups.
+template <logscan::fixed_string P>
+void same_as_pike_vm(const std::string& base) {
+    using C = rxi::compiled<P>;
+    static_assert(rxi::onepass<C>::ok);
+    std::vector<std::string> inputs;
+    for (std::size_t i = 0; i <= base.size(); ++i) {
+        inputs.push_back(base.substr(0, i));
+        if (i < base.size()) {
+            std::string t = base;
+            t[i] = static_cast<char>(t[i] == 'x' ? 'y' : 'x');
+            inputs.push_back(t);
+        }
+    }
+    const std::size_t n0 = inputs.size();
+    for (std::size_t k = 0; k < n0; ++k)
+        for (const char* pad : {"", "z", "0123456789abcdef0123", " \n"})
+            for (const char* pre : {"", "q ", "graph optimization: graph "}) inputs.push_back(pre + inputs[k] + pad);
+    std::size_t matched = 0;
+    for (const std::string& t : inputs) {
+        std::size_t a[C::nslots], b[C::nslots];
+        for (std::size_t k = 0; k < C::nslots; ++k) a[k] = b[k] = 0;
+        const bool full = rxi::full_match<C>(t.data(), t.size(), a, nullptr);
+        const bool full_pike = rxi::pike_run<C>(t.data(), t.size(), 0, true, true, false, b, nullptr);
+        REQUIRE(full == full_pike);
+        if (full)
+            for (std::size_t k = 0; k < C::nslots; ++k) CHECK(a[k] == b[k]);
+        const bool found = rxi::search_from<C>(t.data(), t.size(), 0, false, a, nullptr);
+        const bool found_pike = rxi::pike_run<C>(t.data(), t.size(), 0, false, false, false, b, nullptr);
+        INFO(t);
+        REQUIRE(found == found_pike);
+        if (found) {
+            ++matched;
+            for (std::size_t k = 0; k < C::nslots; ++k) CHECK(a[k] == b[k]);
+        }
+    }
+    CHECK(matched >= 13); // (the base matched, alone and with each text around it)
+}
+} // namespace
+
+TEST_CASE("regex::literal runs of one-pass patterns match as the Pike VM does") {
+    // with groups (the general one-pass run), runs of 4 to 16 bytes and longer ones chained
+    constexpr logscan::fixed_string p1 = R"(graph optimization: applied (\d+) passes, total (\d+) var\(s\) replaced; time=(\d+(?:\.\d+)?)ms)";
+    static_assert(longest_literal_run<p1>() == 16);
+    same_as_pike_vm<p1>("graph optimization: applied 8 passes, total 5757 var(s) replaced; time=74.64ms");
+    // group 0 only (the plain DFA walk), a run that begins the pattern, one after a loop
+    constexpr logscan::fixed_string p2 = R"(static memory allocation:[^;]*; done now)";
+    static_assert(longest_literal_run<p2>() == 16);
+    same_as_pike_vm<p2>("static memory allocation: 3 nodes; done now");
+    // a run inside a repetition and after an alternative; an optional part ends runs
+    constexpr logscan::fixed_string p3 = R"((?:iter |run )(\d+)(?:, checked:ok)+ of (?:the )?literal tail)";
+    static_assert(longest_literal_run<p3>() >= 10);
+    same_as_pike_vm<p3>("run 12, checked:ok, checked:ok of the literal tail");
+    same_as_pike_vm<p3>("iter 3, checked:ok of literal tail");
+}

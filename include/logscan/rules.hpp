@@ -672,11 +672,22 @@ public:
                 }
             }
         }
-        if constexpr (RuleSet::has_fused) {
-            if (!(fused_modes_ >> mode_ & 1u)) return {};
-            if (!options_.trim_lines) return rules_.take(p, e, number, offset, mode_, calls_, false, 0);
-            return rules_.take(q, e, number, offset + static_cast<std::uint64_t>(q - p), mode_, calls_, true,
-                               static_cast<std::size_t>(q - p));
+        if constexpr (RuleSet::has_fused) { // a run of lines the fused rules take, in one call
+            std::uint64_t n = 0;
+            const char* at = p; // (the start of the next line; q: past its indent)
+            while (fused_modes_ >> mode_ & 1u) {
+                const line_taken t =
+                    rules_.take(q, e, number + n, offset + static_cast<std::uint64_t>(q - p), mode_, calls_,
+                                options_.trim_lines, static_cast<std::size_t>(q - at));
+                if (t.next == nullptr) break;
+                ++n;
+                at = q = t.next;
+                if (t.result == flow::stop) return {at, flow::stop, n};
+                if (options_.trim_lines)
+                    while (q != e && *q == ' ') ++q;
+            }
+            if (n == 0) return {};
+            return {at, flow::proceed, n};
         } else {
             (void)number;
             (void)offset;

@@ -441,6 +441,9 @@ constexpr void comp_names(std::string_view comp, std::string_view& physical, std
 // A number of a memory row (formats.md section 1): digits with an optional fraction (a
 // leading `-` too when `minus`), or a non-finite number word (NaN, infinity).
 constexpr bool row_value(std::string_view t, bool minus, double& v) noexcept {
+    const char* const e = t.data() + t.size();
+    if (!t.empty() && internal::is_digit(t[0]) && internal::short_decimal(t.data(), e, false, false, v) == e)
+        return true; // (what nearly every value is: `196.00`, read in one pass)
     if (internal::non_finite_word(t, v)) return true;
     form_values f; // (`%f`'s grammar: `[-]digits[.digits]`)
     if ((!minus && t.starts_with('-')) || !scan_form(t, "%f", f)) return false;

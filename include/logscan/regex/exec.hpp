@@ -268,6 +268,26 @@ struct onepass_view {
     bool asserts;                              ///< any assertion anywhere
 };
 
+/// Whether the literal run of state `st` (op_rt_state::lit) is at t[pos...]: its bytes
+/// compared at once when 16 are readable there, else one by one (the budget must outlast the
+/// run).
+LOGSCAN_FORCE_INLINE constexpr bool literal_at(const op_rt_state& st, const char* t, std::size_t n, std::size_t pos,
+                                               std::size_t budget) noexcept {
+    if (n - pos < st.lit_len || budget <= st.lit_len) return false;
+#if defined(__SSE2__)
+    if (!std::is_constant_evaluated() && n - pos >= 16) {
+        const __m128i x = _mm_loadu_si128(reinterpret_cast<const __m128i*>(t + pos));
+        const __m128i l = _mm_loadu_si128(reinterpret_cast<const __m128i*>(st.lit));
+        const auto eq = static_cast<std::uint32_t>(_mm_movemask_epi8(_mm_cmpeq_epi8(x, l)));
+        const std::uint32_t want = (std::uint32_t{1} << st.lit_len) - 1u;
+        return (eq & want) == want;
+    }
+#endif
+    for (std::size_t i = 0; i < st.lit_len; ++i)
+        if (static_cast<unsigned char>(t[pos + i]) != st.lit[i]) return false;
+    return true;
+}
+
 /// onepass_exec for group-0-only patterns (onepass<C>::simple): a plain DFA walk that
 /// remembers the last accepting position.
 constexpr run_status onepass_simple_exec(const onepass_view& w, bool full, const char* t, std::size_t n,
@@ -278,8 +298,19 @@ constexpr run_status onepass_simple_exec(const onepass_view& w, bool full, const
     std::size_t last = (w.states[0].has_match && !must_advance) ? start : npos;
     std::size_t row = 0; // state * ncls
     std::size_t pos = start;
-    std::uint32_t e = w.states[0].loop != 0 ? simple_loop : 0u;
+    std::uint32_t e = (w.states[0].loop != 0 ? simple_loop : 0u) | (w.states[0].lit_len != 0 ? simple_literal : 0u);
     for (;;) {
+        if ((e & simple_literal) != 0) { // (a literal run: no loop here)
+            const op_rt_state& st = w.states[row / ncls];
+            if (literal_at(st, t, n, pos, budget)) {
+                pos += st.lit_len;
+                budget -= st.lit_len;
+                e = st.lit_fast;
+                row = e & simple_row;
+                if (e & simple_accept) last = pos;
+                continue;
+            }
+        }
         if ((e & simple_loop) != 0 && pos < n) {
             const auto& st = w.states[row / ncls];
             const std::size_t lim = (n - pos > budget) ? pos + budget : n;
@@ -295,12 +326,12 @@ constexpr run_status onepass_simple_exec(const onepass_view& w, bool full, const
         const std::size_t from = pos;
         while (pos < lim) {
             e = w.fast[row + cls[static_cast<unsigned char>(t[pos])]];
-            if (e & simple_loop) break;
+            if (e & (simple_loop | simple_literal)) break;
             row = e & simple_row;
             ++pos;
             last = (e & simple_accept) ? pos : last;
         }
-        if (pos < lim && e != simple_dead) { // a step into a self-loop state
+        if (pos < lim && e != simple_dead) { // a step into a self-loop state or a literal run
             row = e & simple_row;
             ++pos;
             if (e & simple_accept) last = pos;
@@ -347,6 +378,12 @@ constexpr run_status onepass_exec(const onepass_view& w, bool full, const char* 
     std::size_t pos = start;
     for (;;) {
         const auto& st = w.states[s];
+        if (st.lit_len != 0 && literal_at(st, t, n, pos, budget)) { // (no loop, slots or match on the way)
+            pos += st.lit_len;
+            budget -= st.lit_len;
+            s = st.lit_next;
+            continue;
+        }
         if (st.loop != 0 && pos < n) {
             const std::size_t lim = (n - pos > budget) ? pos + budget : n;
             const std::size_t q = st.loop == 1 ? find_byte(t, pos, lim, static_cast<char>(st.loop_byte))
@@ -404,15 +441,28 @@ constexpr run_status onepass_exec(const onepass_view& w, bool full, const char* 
         while (pos < n) {
             const std::uint32_t le = w.fast[s * ncls + cls[static_cast<unsigned char>(t[pos])]];
             const std::uint32_t kind = le >> 16;
-            if (kind == lean_fallback) {
-                if (!full) { // pos > start here: must_advance cannot forbid this match
-                    has_fb = true;
-                    fb_saved = false;
-                    fb_pos = pos;
-                    fb_mask = w.states[s].match_mask;
+            if (kind != lean_plain) {
+                if (kind == lean_fallback) {
+                    if (!full) { // pos > start here: must_advance cannot forbid this match
+                        has_fb = true;
+                        fb_saved = false;
+                        fb_pos = pos;
+                        fb_mask = w.states[s].match_mask;
+                    }
+                } else if (kind == lean_literal) { // the step, then the run at once when it is there
+                    s = le & 0xFFFFu;
+                    ++pos;
+                    if (--budget == 0) return run_status::gave_up;
+                    const op_rt_state& ls = w.states[s];
+                    if (literal_at(ls, t, n, pos, budget)) {
+                        pos += ls.lit_len;
+                        budget -= ls.lit_len;
+                        s = ls.lit_next;
+                    }
+                    continue;
+                } else {
+                    break;
                 }
-            } else if (kind != lean_plain) {
-                break;
             }
             s = le & 0xFFFFu;
             ++pos;

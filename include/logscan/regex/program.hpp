@@ -520,13 +520,22 @@ struct op_rt_state {
     std::uint8_t match_asserts = 0;///< assertions the end needs
     std::uint8_t loop = 0;         ///< 0 none, 1 memchr(loop_byte) stops it, 2 stop table
     std::uint8_t loop_byte = 0;    ///< the one byte that leaves the loop (loop == 1)
+    /// A literal run: the state goes on only with these `lit_len` bytes (0: no run; else 4 to
+    /// 16), one way each (no slots, assertions, match or self-loop on the way), to state
+    /// `lit_next`; a run compares them at once instead of stepping byte by byte.
+    std::uint8_t lit_len = 0;
+    std::uint16_t lit_next = 0;
+    std::uint32_t lit_fast = 0;    ///< (group-0-only tables) the step word of entering lit_next
+    std::uint8_t lit[16]{};
 };
 
 /// Kinds of lean one-pass steps (see onepass::with_stops::fast).
-inline constexpr std::uint32_t lean_plain = 0, lean_fallback = 1, lean_slow = 2;
+inline constexpr std::uint32_t lean_plain = 0, lean_fallback = 1, lean_slow = 2, lean_literal = 3;
 /// Flags of the group-0-only table (see onepass::with_stops::fast).
-inline constexpr std::uint32_t simple_accept = 1u << 31, simple_loop = 1u << 30,
-                               simple_dead = 0xFFFFFFFFu, simple_row = simple_loop - 1;
+inline constexpr std::uint32_t simple_accept = 1u << 31, simple_loop = 1u << 30, simple_literal = 1u << 29,
+                               simple_dead = 0xFFFFFFFFu, simple_row = simple_literal - 1;
+/// The shortest literal run worth a compare of 16 bytes.
+inline constexpr std::size_t min_literal_run = 4;
 
 /// Upper bounds for building one-pass tables.
 inline constexpr std::size_t onepass_max_program = 256;
@@ -736,12 +745,14 @@ struct onepass {
         carray<op_rt_state, static_cast<std::size_t>(nstates)> states{};
         carray<carray<std::uint8_t, 256>, nstop> stops{};
         /// Per (state, class), the step in one word. For `simple` patterns: the next state's
-        /// row (state * ncls), plus simple_accept when it can end a match and simple_loop
-        /// when it has a self-loop shortcut; simple_dead when there is no transition.
+        /// row (state * ncls), plus simple_accept when it can end a match, simple_loop
+        /// when it has a self-loop shortcut and simple_literal when a literal run starts
+        /// there; simple_dead when there is no transition.
         /// Otherwise: the next state in the low 16 bits and, above them, what the step
-        /// needs: lean_plain (nothing), lean_fallback (the state's match is a fallback to
-        /// remember, nothing else) or lean_slow (anything else: no transition, slots,
-        /// assertions, match priority, a self-loop state next).
+        /// needs: lean_plain (nothing), lean_literal (nothing, and a literal run starts at
+        /// the next state), lean_fallback (the state's match is a fallback to remember,
+        /// nothing else) or lean_slow (anything else: no transition, slots, assertions,
+        /// match priority, a self-loop state next).
         carray<std::uint32_t, static_cast<std::size_t>(nstates * ncls)> fast{};
         bool any_asserts = false;
     };
@@ -766,21 +777,59 @@ struct onepass {
             for (unsigned c = 0; c < 256; ++c) w.stops[k][c] = ((st.loop_set.w[c >> 6] >> (c & 63u)) & 1u) != 0 ? 0 : 1;
             ++k;
         }
+        // literal runs: the states that go on with one byte only, one way, chained
+        if constexpr (ok) {
+        constexpr auto nc = static_cast<std::size_t>(ncls);
+        carray<std::uint16_t, nc> class_size{};
+        carray<std::uint8_t, nc> class_byte{};
+        for (unsigned c = 0; c < 256; ++c) {
+            ++class_size[B::bc.map[c]];
+            class_byte[B::bc.map[c]] = static_cast<std::uint8_t>(c);
+        }
+        carray<std::int32_t, static_cast<std::size_t>(nstates)> only{}; // the one class, or -1
+        for (std::size_t i = 0; i < table.states.size(); ++i) {
+            only[i] = -1;
+            const op_state& st = table.states[i];
+            if (st.has_match || st.loop != 0) continue;
+            std::int32_t one = -1;
+            bool several = false;
+            for (std::size_t c = 0; c < nc && !several; ++c) {
+                if (table.trans[i * nc + c].next == 0xFFFF) continue;
+                several = one >= 0;
+                one = static_cast<std::int32_t>(c);
+            }
+            if (several || one < 0) continue;
+            const op_entry& e = table.trans[i * nc + static_cast<std::size_t>(one)];
+            if (e.mask == 0 && e.asserts == 0 && e.match_first == 0 && class_size[static_cast<std::size_t>(one)] == 1) only[i] = one;
+        }
+        for (std::size_t i = 0; i < table.states.size(); ++i) {
+            std::size_t len = 0, at = i;
+            while (len < 16 && only[at] >= 0) {
+                const auto c = static_cast<std::size_t>(only[at]);
+                w.states[i].lit[len++] = class_byte[c];
+                at = table.trans[at * nc + c].next;
+            }
+            if (len < min_literal_run) continue;
+            w.states[i].lit_len = static_cast<std::uint8_t>(len);
+            w.states[i].lit_next = static_cast<std::uint16_t>(at);
+        }
+        }
+        const auto simple_word = [&](std::size_t to) {
+            const op_state& st = table.states[to];
+            return static_cast<std::uint32_t>(to) * static_cast<std::uint32_t>(ncls) | (st.has_match ? simple_accept : 0u) |
+                   (st.loop != 0 ? simple_loop : 0u) | (w.states[to].lit_len != 0 ? simple_literal : 0u);
+        };
+        for (std::size_t i = 0; i < table.states.size(); ++i)
+            if (w.states[i].lit_len != 0) w.states[i].lit_fast = simple_word(w.states[i].lit_next);
         for (std::size_t i = 0; i < table.trans.size(); ++i) {
             const op_entry& e = table.trans[i];
             if constexpr (simple) {
-                if (e.next == 0xFFFF) {
-                    w.fast[i] = simple_dead;
-                } else {
-                    const op_state& to = table.states[e.next];
-                    w.fast[i] = static_cast<std::uint32_t>(e.next) * static_cast<std::uint32_t>(ncls) |
-                                (to.has_match ? simple_accept : 0u) | (to.loop != 0 ? simple_loop : 0u);
-                }
+                w.fast[i] = e.next == 0xFFFF ? simple_dead : simple_word(e.next);
             } else {
                 const op_state& from = table.states[i / static_cast<std::size_t>(ncls)];
                 std::uint32_t kind = lean_slow;
                 if (e.next != 0xFFFF && e.mask == 0 && e.asserts == 0 && table.states[e.next].loop == 0) {
-                    if (!from.has_match) kind = lean_plain;
+                    if (!from.has_match) kind = w.states[e.next].lit_len != 0 ? lean_literal : lean_plain;
                     else if (from.match_asserts == 0 && !e.match_first) kind = lean_fallback;
                 }
                 w.fast[i] = (kind << 16) | e.next;
