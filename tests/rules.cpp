@@ -221,11 +221,15 @@ const char* read_pair(const char* p, const char* e, std::array<std::string_view,
 template <class Reader>
 struct fused_driver {
     Reader& r;
-    std::uint64_t taken = 0;
+    std::uint64_t taken = 0; // lines taken whole
+    std::uint64_t runs = 0;  // calls that took some
     logscan::flow on_line(const logscan::line& l) { return r.feed(l); }
     logscan::line_taken take_line(const char* p, const char* e, std::uint64_t n, std::uint64_t off) {
         const logscan::line_taken t = r.take_line(p, e, n, off);
-        if (t.next != nullptr) ++taken;
+        if (t.next != nullptr) {
+            taken += t.lines;
+            ++runs;
+        }
         return t;
     }
 };
@@ -313,7 +317,28 @@ TEST_CASE("rules::a fused rule that stops the parse stops the splitter at that l
     CHECK(s.finish() == logscan::flow::stop);
     CHECK(got == std::vector<std::string>{"a=1", "b=99"});
     CHECK(d.taken == 2);
+    CHECK(d.runs == 1); // (a run of lines the fused rule takes, in one call, up to the stop)
     CHECK(s.lines() == 2);
+}
+
+TEST_CASE("rules::a run of lines a fused rule takes is read in one call, each line numbered as framed") {
+    std::vector<std::string> got;
+    auto rules = logscan::rule_set(logscan::rule<R"((\w+)=(\d+))">([&](const auto& m, logscan::rule_context& ctx) {
+                                       got.push_back(std::string(m.template get<0>()) + "@" + std::to_string(ctx.current.number) +
+                                                     ":" + std::to_string(ctx.current.offset));
+                                   }).fused(read_pair));
+    logscan::rule_reader reader(std::move(rules), [&](const logscan::line& l) {
+        got.push_back("T" + std::string(l.text) + "@" + std::to_string(l.number) + ":" + std::to_string(l.offset));
+    });
+    fused_driver<decltype(reader)> d{reader};
+    logscan::line_splitter<fused_driver<decltype(reader)>> s(d);
+    CHECK(s.feed("a=1\nbb=22\nccc=333\nx\nd=4\ne=5\n") == logscan::flow::proceed);
+    CHECK(s.finish() == logscan::flow::proceed);
+    // offsets: a=1 at 0, bb=22 at 4, ccc=333 at 10, x at 18, d=4 at 20, e=5 at 24
+    CHECK(got == std::vector<std::string>{"a=1@1:0", "bb=22@2:4", "ccc=333@3:10", "Tx@4:18", "d=4@5:20", "e=5@6:24"});
+    CHECK(d.taken == 5);
+    CHECK(d.runs == 2); // (three lines, then two: x is framed between them)
+    CHECK(s.lines() == 6);
 }
 
 TEST_CASE("rules::a reader offers a line to its fused rules only in the modes of the enabled ones") {
