@@ -1130,8 +1130,8 @@ public:
         constexpr std::int64_t operator*() const noexcept { return kept_ ? *kept_ : value_; }
         /// Advances to the next dim.
         constexpr iterator& operator++() noexcept {
-            if (kept_) ++kept_;
-            else load(next_);
+            if (kept_) [[likely]] ++kept_;
+            else *this = next_of(*this);
             return *this;
         }
         /// Advances to the next dim; returns the previous position.
@@ -1142,7 +1142,7 @@ public:
         }
         /// Same position in the same list.
         friend constexpr bool operator==(const iterator& a, const iterator& b) noexcept {
-            return a.pos_ == b.pos_ && a.kept_ == b.kept_;
+            return a.kept_ == b.kept_ && a.pos_ == b.pos_;
         }
 
     private:
@@ -1150,6 +1150,12 @@ public:
         constexpr iterator(const char* p, const char* close) noexcept : close_(close) { load(p); }
         // At a dim the list keeps (the list outlives the iterator: see `begin`)
         constexpr explicit iterator(const std::int64_t* kept) noexcept : kept_(kept) {}
+        // The iterator after `i`, read from the text (out of line, by value: a walk over kept
+        // dims keeps its iterator in registers)
+        [[gnu::noinline]] static constexpr iterator next_of(iterator i) noexcept {
+            i.load(i.next_);
+            return i;
+        }
         // Positions at the dim at or after p (skipping blanks and a comma), or the end.
         constexpr void load(const char* p) noexcept {
             while (p != close_ && (internal::is_blank(*p) || *p == ',')) ++p;
@@ -1211,12 +1217,18 @@ public:
     /// which outlives it. A `begin` and an `end` come from the same list, both named or both
     /// temporary.
     constexpr iterator begin() const& noexcept {
-        if (!ok()) return iterator(close_, close_);
-        return count_ <= inline_dims ? iterator(kept_) : iterator(open_ + 1, close_);
+        if (ok() && count_ <= inline_dims) [[likely]] return iterator(kept_);
+        return ok() ? text_iterator(open_ + 1, close_) : text_iterator(close_, close_);
     }
     /// Past the last dim.
     constexpr iterator end() const& noexcept {
-        return ok() && count_ <= inline_dims ? iterator(kept_ + count_) : iterator(close_, close_);
+        if (ok() && count_ <= inline_dims) [[likely]] return iterator(kept_ + count_);
+        return text_iterator(close_, close_);
+    }
+    // An iterator that reads the dims from the text at p (out of line: the dims kept in the
+    // list are what loops over a list walk, and they stay small)
+    [[gnu::noinline]] static constexpr iterator text_iterator(const char* p, const char* close) noexcept {
+        return iterator(p, close);
     }
     /// First dim of a temporary list: read from the text.
     constexpr iterator begin() const&& noexcept { return ok() ? iterator(open_ + 1, close_) : iterator(close_, close_); }
