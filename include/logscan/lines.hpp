@@ -29,7 +29,8 @@
 /// separate search for the `\n`. It takes only a line whose `\n` is before `e` and that has no
 /// `\r` before it, and must do with it exactly what `on_line` would; `next == nullptr` declines
 /// (the line is then framed and delivered as usual). It may take a run of whole lines at once
-/// (`lines` says how many: lines it passes over, that would yield nothing). Lines that straddle chunks are always
+/// (`lines` says how many: lines it passes over, that would yield nothing, or lines it reads and
+/// handles one after another, each numbered as if framed). Lines that straddle chunks are always
 /// delivered through `on_line`.
 ///
 /// \code

@@ -67,7 +67,8 @@
 ///   current mode, the rules before it whose prefilters reject the bytes are passed over, and a
 ///   line the fused reader takes whole, `\n` found, runs the rule's handler without the line
 ///   having been framed first — the one pass over the line that finds its end is the one that
-///   reads it. Anything else (an earlier rule that may match, the reader declining, a `\r`
+///   reads it; the lines after it go the same way in the same call while the mode keeps a fused
+///   rule (a block of such lines is read without going back to the splitter). Anything else (an earlier rule that may match, the reader declining, a `\r`
 ///   before the `\n`, colour sequences to remove) leaves the line to the usual path.
 /// - **Lines nobody wants** are passed over unread: a fallback may say in which modes it does
 ///   nothing with a line (`std::uint32_t idle_modes() const`: bit m for mode m; a format's
