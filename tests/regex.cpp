@@ -411,6 +411,7 @@ TEST_CASE("regex::literal runs of one-pass patterns match as the Pike VM does") 
     // group 0 only (the plain DFA walk), a run that begins the pattern, one after a loop
     constexpr logscan::fixed_string p2 = R"(static memory allocation:[^;]*; done now)";
     static_assert(longest_literal_run<p2>() == 16);
+    static_assert(rxi::onepass<rxi::compiled<p2>>::loops.states[0].lit_len == 16); // (from the start: no slots to set)
     same_as_pike_vm<p2>("static memory allocation: 3 nodes; done now");
     // a run inside a repetition and after an alternative; an optional part ends runs
     constexpr logscan::fixed_string p3 = R"((?:iter |run )(\d+)(?:, checked:ok)+ of (?:the )?literal tail)";

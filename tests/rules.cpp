@@ -341,6 +341,44 @@ TEST_CASE("rules::a run of lines a fused rule takes is read in one call, each li
     CHECK(s.lines() == 6);
 }
 
+TEST_CASE("rules::with trim_lines, a line of blanks a fused rule may take is framed as feed frames it") {
+    // `(\d*)` fused with a reader that takes any run of digits, none included: a line of only
+    // spaces is, once trimmed, empty with no indent (feed trims the right end first)
+    const auto read_digits = [](const char* p, const char* e, std::array<std::string_view, 2>& g) -> const char* {
+        const char* const b = p;
+        while (p != e && *p >= '0' && *p <= '9') ++p;
+        if (p != e && *p != '\n') return nullptr;
+        g[0] = g[1] = std::string_view(b, static_cast<std::size_t>(p - b));
+        return p;
+    };
+    const auto run = [&](bool fused) {
+        std::vector<std::string> got;
+        auto rules = logscan::rule_set(logscan::rule<R"((\d*))">([&](const auto& m, logscan::rule_context& ctx) {
+                                           got.push_back("[" + std::string(m.template get<1>()) + "]@" +
+                                                         std::to_string(ctx.current.number) + ":" +
+                                                         std::to_string(ctx.current.offset) + "+" + std::to_string(ctx.indent));
+                                       }).fused(read_digits));
+        logscan::rule_reader reader(std::move(rules), [&](const logscan::line& l) { got.push_back("T" + std::string(l.text)); },
+                                    logscan::rule_options{.trim_lines = true});
+        const std::string_view input = "1\n   \n  22\n\n";
+        if (fused) {
+            fused_driver<decltype(reader)> d{reader};
+            logscan::line_splitter<fused_driver<decltype(reader)>> s(d);
+            (void)s.feed(input);
+            (void)s.finish();
+        } else {
+            logscan::line_splitter<decltype(reader)> s(reader);
+            (void)s.feed(input);
+            (void)s.finish();
+        }
+        return got;
+    };
+    // offsets: `1` at 0, the blanks at 2, `  22` at 6 (its digits at 8), the empty line at 11
+    const std::vector<std::string> expected{"[1]@1:0+0", "[]@2:2+0", "[22]@3:8+2", "[]@4:11+0"};
+    CHECK(run(false) == expected);
+    CHECK(run(true) == expected);
+}
+
 TEST_CASE("rules::a reader offers a line to its fused rules only in the modes of the enabled ones") {
     // `k=v` fused in mode 1 only; `n=v` fused in every mode but left out (`when(false)`): in
     // mode 0 no fused rule applies, so take_line declines every line there, the pairs too

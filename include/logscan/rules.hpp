@@ -333,6 +333,7 @@ struct line_rule {
         const char* const end = assist.read(p, e, m.assist_groups());
         if (end == nullptr || end == e || *end != '\n' || (end != p && end[-1] == '\r')) return;
         if (trim && end != p && (end[-1] == ' ' || end[-1] == '\t')) return; // (feed would trim it)
+        if (trim && end == p && indent != 0) return; // (all blanks: feed trims them all, no indent)
         const line current{std::string_view(p, static_cast<std::size_t>(end - p)), number, offset};
 #ifdef LOGSCAN_CHECK_ASSISTS
         regex_internal::check_assist<P>(current.text, m.assist_groups());

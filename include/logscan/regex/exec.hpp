@@ -378,12 +378,6 @@ constexpr run_status onepass_exec(const onepass_view& w, bool full, const char* 
     std::size_t pos = start;
     for (;;) {
         const auto& st = w.states[s];
-        if (st.lit_len != 0 && literal_at(st, t, n, pos, budget)) { // (no loop, slots or match on the way)
-            pos += st.lit_len;
-            budget -= st.lit_len;
-            s = st.lit_next;
-            continue;
-        }
         if (st.loop != 0 && pos < n) {
             const std::size_t lim = (n - pos > budget) ? pos + budget : n;
             const std::size_t q = st.loop == 1 ? find_byte(t, pos, lim, static_cast<char>(st.loop_byte))
@@ -437,6 +431,11 @@ constexpr run_status onepass_exec(const onepass_view& w, bool full, const char* 
         s = e->next;
         ++pos;
         if (--budget == 0) return run_status::gave_up;
+        if (const op_rt_state& ls = w.states[s]; ls.lit_len != 0 && literal_at(ls, t, n, pos, budget)) {
+            pos += ls.lit_len; // (a literal run after a step with slots: `(\d+) passes, total`)
+            budget -= ls.lit_len;
+            s = ls.lit_next;
+        }
         // lean steps: nothing to do but change state (and maybe note a fallback match)
         while (pos < n) {
             const std::uint32_t le = w.fast[s * ncls + cls[static_cast<unsigned char>(t[pos])]];

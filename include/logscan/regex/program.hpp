@@ -800,7 +800,9 @@ struct onepass {
             }
             if (several || one < 0) continue;
             const op_entry& e = table.trans[i * nc + static_cast<std::size_t>(one)];
-            if (e.mask == 0 && e.asserts == 0 && e.match_first == 0 && class_size[static_cast<std::size_t>(one)] == 1) only[i] = one;
+            // (a group-0-only walk sets no slots: its start's step may begin a run too)
+            if ((e.mask == 0 || simple) && e.asserts == 0 && e.match_first == 0 && class_size[static_cast<std::size_t>(one)] == 1)
+                only[i] = one;
         }
         for (std::size_t i = 0; i < table.states.size(); ++i) {
             std::size_t len = 0, at = i;
