@@ -288,6 +288,17 @@ LOGSCAN_FORCE_INLINE constexpr bool literal_at(const op_rt_state& st, const char
     return true;
 }
 
+/// Takes the literal run of state `s` when it is at t[pos...] (see literal_at): `pos` past
+/// it, the budget charged, the run's last state returned; `s` otherwise.
+LOGSCAN_FORCE_INLINE constexpr std::size_t take_literal(const onepass_view& w, std::size_t s, const char* t,
+                                                        std::size_t n, std::size_t& pos, std::size_t& budget) noexcept {
+    const op_rt_state& ls = w.states[s];
+    if (ls.lit_len == 0 || !literal_at(ls, t, n, pos, budget)) return s;
+    pos += ls.lit_len;
+    budget -= ls.lit_len;
+    return ls.lit_next;
+}
+
 /// onepass_exec for group-0-only patterns (onepass<C>::simple): a plain DFA walk that
 /// remembers the last accepting position.
 constexpr run_status onepass_simple_exec(const onepass_view& w, bool full, const char* t, std::size_t n,
@@ -431,11 +442,7 @@ constexpr run_status onepass_exec(const onepass_view& w, bool full, const char* 
         s = e->next;
         ++pos;
         if (--budget == 0) return run_status::gave_up;
-        if (const op_rt_state& ls = w.states[s]; ls.lit_len != 0 && literal_at(ls, t, n, pos, budget)) {
-            pos += ls.lit_len; // (a literal run after a step with slots: `(\d+) passes, total`)
-            budget -= ls.lit_len;
-            s = ls.lit_next;
-        }
+        s = take_literal(w, s, t, n, pos, budget); // (a run after a step with slots: `(\d+) passes, total`)
         // lean steps: nothing to do but change state (and maybe note a fallback match)
         while (pos < n) {
             const std::uint32_t le = w.fast[s * ncls + cls[static_cast<unsigned char>(t[pos])]];
@@ -452,12 +459,7 @@ constexpr run_status onepass_exec(const onepass_view& w, bool full, const char* 
                     s = le & 0xFFFFu;
                     ++pos;
                     if (--budget == 0) return run_status::gave_up;
-                    const op_rt_state& ls = w.states[s];
-                    if (literal_at(ls, t, n, pos, budget)) {
-                        pos += ls.lit_len;
-                        budget -= ls.lit_len;
-                        s = ls.lit_next;
-                    }
+                    s = take_literal(w, s, t, n, pos, budget);
                     continue;
                 } else {
                     break;

@@ -779,42 +779,42 @@ struct onepass {
         }
         // literal runs: the states that go on with one byte only, one way, chained
         if constexpr (ok) {
-        constexpr auto nc = static_cast<std::size_t>(ncls);
-        carray<std::uint16_t, nc> class_size{};
-        carray<std::uint8_t, nc> class_byte{};
-        for (unsigned c = 0; c < 256; ++c) {
-            ++class_size[B::bc.map[c]];
-            class_byte[B::bc.map[c]] = static_cast<std::uint8_t>(c);
-        }
-        carray<std::int32_t, static_cast<std::size_t>(nstates)> only{}; // the one class, or -1
-        for (std::size_t i = 0; i < table.states.size(); ++i) {
-            only[i] = -1;
-            const op_state& st = table.states[i];
-            if (st.has_match || st.loop != 0) continue;
-            std::int32_t one = -1;
-            bool several = false;
-            for (std::size_t c = 0; c < nc && !several; ++c) {
-                if (table.trans[i * nc + c].next == 0xFFFF) continue;
-                several = one >= 0;
-                one = static_cast<std::int32_t>(c);
+            constexpr auto nc = static_cast<std::size_t>(ncls);
+            carray<std::uint16_t, nc> class_size{};
+            carray<std::uint8_t, nc> class_byte{};
+            for (unsigned c = 0; c < 256; ++c) {
+                ++class_size[B::bc.map[c]];
+                class_byte[B::bc.map[c]] = static_cast<std::uint8_t>(c);
             }
-            if (several || one < 0) continue;
-            const op_entry& e = table.trans[i * nc + static_cast<std::size_t>(one)];
-            // (a group-0-only walk sets no slots: its start's step may begin a run too)
-            if ((e.mask == 0 || simple) && e.asserts == 0 && e.match_first == 0 && class_size[static_cast<std::size_t>(one)] == 1)
-                only[i] = one;
-        }
-        for (std::size_t i = 0; i < table.states.size(); ++i) {
-            std::size_t len = 0, at = i;
-            while (len < 16 && only[at] >= 0) {
-                const auto c = static_cast<std::size_t>(only[at]);
-                w.states[i].lit[len++] = class_byte[c];
-                at = table.trans[at * nc + c].next;
+            carray<std::int32_t, static_cast<std::size_t>(nstates)> only{}; // the one class, or -1
+            for (std::size_t i = 0; i < table.states.size(); ++i) {
+                only[i] = -1;
+                const op_state& st = table.states[i];
+                if (st.has_match || st.loop != 0) continue;
+                std::int32_t one = -1;
+                bool several = false;
+                for (std::size_t c = 0; c < nc && !several; ++c) {
+                    if (table.trans[i * nc + c].next == 0xFFFF) continue;
+                    several = one >= 0;
+                    one = static_cast<std::int32_t>(c);
+                }
+                if (several || one < 0) continue;
+                const op_entry& e = table.trans[i * nc + static_cast<std::size_t>(one)];
+                // (a group-0-only walk sets no slots: its start's step may begin a run too)
+                if ((e.mask == 0 || simple) && e.asserts == 0 && e.match_first == 0 && class_size[static_cast<std::size_t>(one)] == 1)
+                    only[i] = one;
             }
-            if (len < min_literal_run) continue;
-            w.states[i].lit_len = static_cast<std::uint8_t>(len);
-            w.states[i].lit_next = static_cast<std::uint16_t>(at);
-        }
+            for (std::size_t i = 0; i < table.states.size(); ++i) {
+                std::size_t len = 0, at = i;
+                while (len < 16 && only[at] >= 0) {
+                    const auto c = static_cast<std::size_t>(only[at]);
+                    w.states[i].lit[len++] = class_byte[c];
+                    at = table.trans[at * nc + c].next;
+                }
+                if (len < min_literal_run) continue;
+                w.states[i].lit_len = static_cast<std::uint8_t>(len);
+                w.states[i].lit_next = static_cast<std::uint16_t>(at);
+            }
         }
         const auto simple_word = [&](std::size_t to) {
             const op_state& st = table.states[to];
