@@ -932,73 +932,105 @@ TEST_CASE("table::aligned_table in_order: MegEngine memory rows with values that
 
 TEST_CASE("table::aligned_table cuts rows as a byte-at-a-time reference does (random rows, all lengths)") {
     // reference: runs end at two spaces or a space at the end; a run at 0 is the first column,
-    // any other goes to the column whose header ends where it ends; a row has a second cell
-    const std::string header = "Name      Duration (us)  Percent  Device  Count   Argument Shapes   Hash";
-    std::vector<std::size_t> right;
-    for (std::size_t i = 0; i < header.size();) {
-        while (i < header.size() && header[i] == ' ') ++i;
-        while (i < header.size() && !(header[i] == ' ' && (i + 1 == header.size() || header[i + 1] == ' '))) ++i;
-        right.push_back(i);
-    }
-    auto reference = [&](const std::string& s) {
-        std::vector<std::string> cells(right.size());
-        if (s.empty() || s[0] == ' ') return std::string("not a row");
-        std::size_t col = 0, i = 0;
-        bool second = false;
-        while (i < s.size()) {
-            while (i < s.size() && s[i] == ' ') ++i;
-            if (i == s.size()) break;
-            const std::size_t b = i;
-            while (i < s.size() && !(s[i] == ' ' && (i + 1 == s.size() || s[i + 1] == ' '))) ++i;
-            if (b == 0) {
-                cells[0] = s.substr(0, i);
-                col = 1;
-                continue;
+    // any other goes to the column whose header ends where it ends; a row has a second cell.
+    // Two headers: a short one, and one wider than four 64-byte blocks whose columns end at
+    // the blocks' last bytes (the reader finds runs 64 bytes at a time: rows of every length
+    // up to past 256, runs and space pairs across block edges). Each row is fed as a view
+    // followed by other bytes, which must not be read as the row's.
+    const auto ending_at = [](std::string h, std::size_t end, const std::string& word) {
+        return h + std::string(end - word.size() - h.size(), ' ') + word;
+    };
+    std::string wide = ending_at("Name", 63, "Duration (us)");
+    wide = ending_at(wide + "  Percent  Device", 127, "Count");
+    wide = ending_at(wide + "  Argument Shapes", 191, "Hash");
+    wide = ending_at(wide + "  a", 255, "perf::CYCLES") + "  z";
+    for (const std::string& header : {std::string("Name      Duration (us)  Percent  Device  Count   Argument Shapes   Hash"), wide}) {
+        INFO("header: '" << header << "'");
+        std::vector<std::size_t> right;
+        for (std::size_t i = 0; i < header.size();) {
+            while (i < header.size() && header[i] == ' ') ++i;
+            while (i < header.size() && !(header[i] == ' ' && (i + 1 == header.size() || header[i + 1] == ' '))) ++i;
+            right.push_back(i);
+        }
+        auto reference = [&](const std::string& s) {
+            std::vector<std::string> cells(right.size());
+            if (s.empty() || s[0] == ' ') return std::string("not a row");
+            std::size_t col = 0, i = 0;
+            bool second = false;
+            while (i < s.size()) {
+                while (i < s.size() && s[i] == ' ') ++i;
+                if (i == s.size()) break;
+                const std::size_t b = i;
+                while (i < s.size() && !(s[i] == ' ' && (i + 1 == s.size() || s[i + 1] == ' '))) ++i;
+                if (b == 0) {
+                    cells[0] = s.substr(0, i);
+                    col = 1;
+                    continue;
+                }
+                while (col < right.size() && right[col] < i) ++col;
+                if (col == right.size() || right[col] != i) return std::string("not a row");
+                cells[col++] = s.substr(b, i - b);
+                second = true;
             }
-            while (col < right.size() && right[col] < i) ++col;
-            if (col == right.size() || right[col] != i) return std::string("not a row");
-            cells[col++] = s.substr(b, i - b);
-            second = true;
+            if (!second) return std::string("not a row");
+            std::string out;
+            for (const auto& c : cells) out += c + "|";
+            return out;
+        };
+        struct rows {
+            std::string last;
+            void on_table_row(const logscan::table_row& r) {
+                last.clear();
+                for (const auto& c : r.cells) last += std::string(c.raw) + "|";
+            }
+            void on_table_text(const logscan::line&) { last = "not a row"; }
+        } v;
+        logscan::aligned_table<rows> t(v);
+        REQUIRE(t.start(logscan::line{header, 1, 0}) == logscan::table_feed::consumed);
+        std::uint64_t seed = 12345;
+        auto rnd = [&](std::uint64_t n) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            return (seed >> 33) % n;
+        };
+        // rows ending at and around the blocks' edges, then random ones
+        std::vector<std::string> edges;
+        for (const std::size_t len : {1u, 2u, 3u, 62u, 63u, 64u, 65u, 66u, 126u, 127u, 128u, 129u, 130u, 190u, 191u, 192u,
+                                      193u, 194u, 254u, 255u, 256u, 257u, 258u})
+            for (const std::size_t gap : {1u, 2u, 3u}) {
+                if (len > header.size() + 30) continue;
+                edges.emplace_back(len, 'x');                                   // one run to the end
+                std::string a = "x" + std::string(len - 1, ' ');                // a run at 0, then padding
+                edges.push_back(a);
+                if (len > gap + 1) a.replace(len - gap, gap, std::string(gap, 'y')); // a run ending at the end
+                edges.push_back(a);
+                if (len > gap + 2) a[len - gap - 1] = 'z';                       // two runs touching: one
+                edges.push_back(a);
+                if (len > 2) edges.push_back(std::string(len - 2, 'x') + "  "); // ended by the last two spaces
+                if (len > 1) edges.push_back(std::string(len - 1, 'x') + " ");  // by a space at the end
+            }
+        std::size_t rows_seen = 0;
+        for (std::size_t k = 0; k < 20000 + edges.size(); ++k) {
+            std::string s;
+            const std::size_t len = 1 + rnd(header.size() + 30);
+            for (std::size_t i = 0; i < len; ++i) s += rnd(3) == 0 ? 'x' : ' '; // mostly padding
+            if (k >= 20000) s = edges[k - 20000];
+            else if (rnd(2) == 0) { // or a row that fits: cells ending on the right edges
+                const std::size_t last = 1 + rnd(right.size() - 1); // (the columns after it left off)
+                s.assign(right[last] + rnd(4), ' ');
+                s.replace(0, 3, "abc");
+                for (std::size_t c = 1; c <= last; ++c)
+                    if (rnd(3) != 0 || c == last) s.replace(right[c] - 2, 2, rnd(2) ? "12" : "ab");
+            }
+            if (s.find_first_not_of(' ') == std::string::npos || s[0] == '-') continue;
+            INFO("row: '" << s << "'");
+            v.last = "none";
+            const std::string stored = s + "xx x"; // (bytes after the row's end)
+            REQUIRE(t.feed(logscan::line{std::string_view(stored).substr(0, s.size()), 2, 0}) == logscan::table_feed::consumed);
+            CHECK(v.last == reference(s));
+            rows_seen += v.last != "not a row";
         }
-        if (!second) return std::string("not a row");
-        std::string out;
-        for (const auto& c : cells) out += c + "|";
-        return out;
-    };
-    struct rows {
-        std::string last;
-        void on_table_row(const logscan::table_row& r) {
-            last.clear();
-            for (const auto& c : r.cells) last += std::string(c.raw) + "|";
-        }
-        void on_table_text(const logscan::line&) { last = "not a row"; }
-    } v;
-    logscan::aligned_table<rows> t(v);
-    REQUIRE(t.start(logscan::line{header, 1, 0}) == logscan::table_feed::consumed);
-    std::uint64_t seed = 12345;
-    auto rnd = [&](std::uint64_t n) {
-        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-        return (seed >> 33) % n;
-    };
-    std::size_t rows_seen = 0;
-    for (int k = 0; k < 20000; ++k) {
-        std::string s;
-        const std::size_t len = 1 + rnd(100);
-        for (std::size_t i = 0; i < len; ++i) s += rnd(3) == 0 ? 'x' : ' '; // mostly padding
-        if (rnd(2) == 0) { // or a row that fits: cells ending on the right edges
-            s.assign(right.back() + rnd(4), ' ');
-            s.replace(0, 3, "abc");
-            for (std::size_t c = 1; c < right.size(); ++c)
-                if (rnd(3) != 0) s.replace(right[c] - 2, 2, rnd(2) ? "12" : "ab");
-        }
-        if (s.find_first_not_of(' ') == std::string::npos || s[0] == '-') continue;
-        INFO("row: '" << s << "'");
-        v.last = "none";
-        REQUIRE(t.feed(logscan::line{s, 2, 0}) == logscan::table_feed::consumed);
-        CHECK(v.last == reference(s));
-        rows_seen += v.last != "not a row";
+        CHECK(rows_seen > 1000);
     }
-    CHECK(rows_seen > 1000);
 }
 
 namespace {

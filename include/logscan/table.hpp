@@ -271,6 +271,81 @@ constexpr std::string_view next_wide_cell(std::string_view s, std::size_t& at) n
     while (at < s.size() && !(s[at] == ' ' && (at + 1 == s.size() || s[at + 1] == ' '))) ++at;
     return s.substr(b, at - b);
 }
+namespace internal {
+/// The runs of text of a line as `next_wide_cell` cuts them (a run ends at two spaces, or at
+/// a space that ends the line), found 64 bytes at a time: each block of 64 bytes becomes a
+/// mask of its spaces (SSE2, else a byte loop), the bytes past the line's
+/// end counted as spaces, and each run's start and end are a count of zero bits in it. For
+/// the rows of aligned tables, mostly padding: a cell costs a few instructions whatever its
+/// width. Not for constant evaluation (see `next_wide_cell`).
+class wide_runs {
+public:
+    wide_runs(const char* s, std::size_t n) noexcept : s_(s), n_(n) {}
+    /// The first byte at or after `i` that is not a space (`n` when none is).
+    std::size_t skip_spaces(std::size_t i) noexcept {
+        for (;;) {
+            if (i >= n_) return n_;
+            const std::size_t base = at(i);
+            if (const std::uint64_t m = ~spaces_ >> (i - base); m != 0) // (the bytes past the end are spaces: j < n)
+                return i + static_cast<std::size_t>(std::countr_zero(m));
+            i = base + 64;
+        }
+    }
+    /// The end of the run of text at `i`: the first space followed by a space or by the end.
+    std::size_t run_end(std::size_t i) noexcept {
+        for (;;) {
+            const std::size_t base = at(i);
+            if (const std::uint64_t m = pairs_ >> (i - base); m != 0) return i + static_cast<std::size_t>(std::countr_zero(m));
+            i = base + 64;
+        }
+    }
+
+private:
+    // The block holding byte i (its first byte returned): its masks made on first use.
+    LOGSCAN_FORCE_INLINE std::size_t at(std::size_t i) noexcept {
+        const std::size_t base = i & ~std::size_t{63};
+        if (base != base_) load(base);
+        return base;
+    }
+    void load(std::size_t base) noexcept {
+        base_ = base;
+        if (base >= n_) { // (past the end: all spaces)
+            spaces_ = pairs_ = ~std::uint64_t{0};
+            return;
+        }
+        const char* p = s_ + base;
+        char pad[64];
+        if (n_ - base < 64) { // the last block: its bytes, then spaces
+            std::memset(pad, ' ', sizeof pad);
+            std::memcpy(pad, p, n_ - base);
+            p = pad;
+        }
+        spaces_ = space_bits(p);
+        // (a space whose next byte is a space: the next block's first byte, or the end)
+        const bool next_space = base + 64 >= n_ || s_[base + 64] == ' ';
+        pairs_ = spaces_ & ((spaces_ >> 1) | (static_cast<std::uint64_t>(next_space) << 63));
+    }
+    // Bit k: byte k of the 64 at p is a space.
+    static std::uint64_t space_bits(const char* p) noexcept {
+        std::uint64_t m = 0;
+#if LOGSCAN_SSE2
+        const __m128i sp = _mm_set1_epi8(' ');
+        for (int k = 0; k < 4; ++k)
+            m |= static_cast<std::uint64_t>(static_cast<unsigned>(_mm_movemask_epi8(
+                     _mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k)), sp))))
+                 << (16 * k);
+#else
+        for (int k = 0; k < 64; ++k) m |= static_cast<std::uint64_t>(p[k] == ' ') << k;
+#endif
+        return m;
+    }
+    const char* s_;
+    std::size_t n_;
+    std::size_t base_ = ~std::size_t{0};
+    std::uint64_t spaces_ = 0, pairs_ = 0;
+};
+} // namespace internal
+
 /// Calls `f(cell, begin)` for each cell of `s` from byte `from` (see `next_wide_cell`),
 /// `begin` the cell's first byte in `s`.
 template <class F>
@@ -958,39 +1033,6 @@ private:
         }
     }
 
-    // Rows of aligned tables are mostly padding: the scans below look at 8 bytes at a time
-    // (SWAR, little-endian; a byte loop elsewhere). skip_spaces: the first non-space at or
-    // after i. run_end: the end of the run of text at i (two spaces, or a space at the end).
-    static constexpr std::uint64_t swar_ones = 0x0101010101010101ull, swar_highs = 0x8080808080808080ull,
-                                   swar_spaces = 0x2020202020202020ull;
-    static constexpr bool swar = std::endian::native == std::endian::little;
-    static std::uint64_t load8(const char* p) noexcept {
-        std::uint64_t v;
-        std::memcpy(&v, p, 8);
-        return v;
-    }
-    static std::size_t skip_spaces(const char* s, std::size_t i, std::size_t n) noexcept {
-        if constexpr (swar) {
-            for (; i + 8 <= n; i += 8)
-                if (const std::uint64_t x = load8(s + i) ^ swar_spaces; x != 0)
-                    return i + static_cast<std::size_t>(std::countr_zero(x)) / 8;
-        }
-        while (i < n && s[i] == ' ') ++i;
-        return i;
-    }
-    static std::size_t run_end(const char* s, std::size_t i, std::size_t n) noexcept {
-        if constexpr (swar) {
-            for (; i + 9 <= n; i += 8) { // a zero byte of x: a space followed by a space
-                const std::uint64_t x = (load8(s + i) ^ swar_spaces) | (load8(s + i + 1) ^ swar_spaces);
-                if (const std::uint64_t z = (x - swar_ones) & ~x & swar_highs; z != 0)
-                    return i + static_cast<std::size_t>(std::countr_zero(z)) / 8; // (the lowest hit is exact)
-            }
-        }
-        for (; i < n; ++i)
-            if (s[i] == ' ' && (i + 1 == n || s[i + 1] == ' ')) return i;
-        return n;
-    }
-
     // Assigns a row's runs to columns. header_edges: a row starts with its first column's
     // cell at 0 (left-aligned), every other run goes to the column whose header's right edge
     // it ends on; the row must have a cell besides the first column's. in_order: one run per column, in order; when
@@ -1012,14 +1054,14 @@ private:
             return false;
         }
         if (s.empty() || s[0] == ' ') return false; // the first column is left-aligned: a row starts with it
-        const char* p = s.data();
         const std::size_t n = s.size();
-        std::size_t e = run_end(p, 0, n);
+        internal::wide_runs runs(s.data(), n);
+        std::size_t e = runs.run_end(0);
         cells[0] = cell{s.substr(0, e)};
         std::size_t col = 1; // columns are visited left to right
         bool beyond_first = false;
-        for (std::size_t i = skip_spaces(p, e, n); i < n; i = skip_spaces(p, e, n)) {
-            e = run_end(p, i, n);
+        for (std::size_t i = runs.skip_spaces(e); i < n; i = runs.skip_spaces(e)) {
+            e = runs.run_end(i);
             while (col < ncols_ && right_[col] < e) cells[col++] = cell{};
             if (col == ncols_ || right_[col] != e) return false;
             cells[col++] = cell{s.substr(i, e - i)};
