@@ -274,10 +274,11 @@ constexpr std::string_view next_wide_cell(std::string_view s, std::size_t& at) n
 namespace internal {
 /// The runs of text of a line as `next_wide_cell` cuts them (a run ends at two spaces, or at
 /// a space that ends the line), found 64 bytes at a time: each block of 64 bytes becomes a
-/// mask of its spaces (SSE2, else a byte loop), the bytes past the line's
-/// end counted as spaces, and each run's start and end are a count of zero bits in it. For
-/// the rows of aligned tables, mostly padding: a cell costs a few instructions whatever its
-/// width. Not for constant evaluation (see `next_wide_cell`).
+/// mask of its spaces (SSE2, else a byte loop; the last block read as the 64 bytes that end
+/// the text, never a byte past it), the bytes past the line's end counted as spaces, and each
+/// run's start and end are a count of zero bits in it. For the rows and headers of aligned
+/// tables, mostly padding: a cell costs a few instructions whatever its width. Not for
+/// constant evaluation (see `next_wide_cell`).
 class wide_runs {
 public:
     wide_runs(const char* s, std::size_t n) noexcept : s_(s), n_(n) {}
@@ -313,14 +314,17 @@ private:
             spaces_ = pairs_ = ~std::uint64_t{0};
             return;
         }
-        const char* p = s_ + base;
-        char pad[64];
-        if (n_ - base < 64) { // the last block: its bytes, then spaces
+        const std::size_t have = n_ - base;
+        if (have >= 64) {
+            spaces_ = space_bits(s_ + base);
+        } else if (n_ >= 64) { // the last block: the 64 bytes that end the text, shifted down, then spaces
+            spaces_ = space_bits(s_ + n_ - 64) >> (64 - have) | ~std::uint64_t{0} << have;
+        } else { // a text shorter than a block: its bytes, then spaces
+            char pad[64];
             std::memset(pad, ' ', sizeof pad);
-            std::memcpy(pad, p, n_ - base);
-            p = pad;
+            std::memcpy(pad, s_ + base, have);
+            spaces_ = space_bits(pad);
         }
-        spaces_ = space_bits(p);
         // (a space whose next byte is a space: the next block's first byte, or the end)
         const bool next_space = base + 64 >= n_ || s_[base + 64] == ' ';
         pairs_ = spaces_ & ((spaces_ >> 1) | (static_cast<std::uint64_t>(next_space) << 63));
@@ -936,12 +940,10 @@ public:
         }
         const std::string_view h = header_line_.view();
         ncols_ = 0;
-        std::size_t i = 0;
-        while (i < h.size()) {
-            while (i < h.size() && h[i] == ' ') ++i;
-            if (i == h.size()) break;
+        internal::wide_runs runs(h.data(), h.size());
+        for (std::size_t i = runs.skip_spaces(0); i < h.size(); i = runs.skip_spaces(i)) {
             const std::size_t b = i;
-            while (i < h.size() && !(h[i] == ' ' && (i + 1 == h.size() || h[i + 1] == ' '))) ++i;
+            i = runs.run_end(i);
             if (ncols_ == MaxColumns) {
                 const flow f = report_error(vis_, error{error_code::too_many_columns, l.number, b + 1, l.offset + b,
                                                         "table has more columns than the reader's maximum", 0});
