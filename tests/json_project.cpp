@@ -228,6 +228,45 @@ TEST_CASE("json projection: records at their paths, fields by their members' typ
     CHECK(got == expected);
 }
 
+namespace {
+// The shape field alone: its dims, size and text.
+struct shapes_only {
+    std::vector<std::string> out;
+    void on_item(const item& r) {
+        std::string s = std::string(r.name) + ":";
+        if (!r.shape) {
+            out.push_back(s + " null");
+            return;
+        }
+        for (std::int64_t d : *r.shape) s += " " + std::to_string(d);
+        out.push_back(s + " size=" + std::to_string(r.shape->size()) + " " + std::string(r.shape->brackets()));
+    }
+};
+} // namespace
+
+TEST_CASE("json projection: an integer array becomes a shape_list of its integers, past the dims kept inline too") {
+    // (a list keeps its first 8 dims as integers, read once by the reader; a longer one is
+    // iterated from its compact text: both must give the document's integers, in order)
+    const std::string d = R"({"doc": {"left": {
+        "a": {"shape": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, -1]},
+        "b": {"shape": [ 224 , -3 ]},
+        "c": {"shape": [1, 9223372036854775808]},
+        "d": {"shape": [1, 2.5]},
+        "e": {"shape": [-9223372036854775808, 9223372036854775807, 0, 1, 2, 3, 4, 5]},
+        "f": {"shape": [7]}, "g": {"shape": []}}}})";
+    const auto got = logscan::test::check_chunk_invariance(d, [](chunk_list c) { return project<shapes_only>(c); }, 16);
+    CHECK(got == std::vector<std::string>{
+                     "a: 1 2 3 4 5 6 7 8 9 10 -1 size=11 [1,2,3,4,5,6,7,8,9,10,-1]",
+                     "b: 224 -3 size=2 [224,-3]",
+                     "c: null",
+                     "d: null",
+                     "e: -9223372036854775808 9223372036854775807 0 1 2 3 4 5 size=8 "
+                     "[-9223372036854775808,9223372036854775807,0,1,2,3,4,5]",
+                     "f: 7 size=1 [7]",
+                     "g: size=0 []",
+                 });
+}
+
 TEST_CASE("json projection: a visitor that wants one route gets it alone, the other sections unread") {
     const auto got = logscan::test::check_chunk_invariance(doc, [](chunk_list c) { return project<steps_only>(c); }, 8);
     CHECK(got == std::vector<std::string>{"step 0 \"s0\"", "step 1 null", "step 2 null", "step 3 null", "step 4 \"s4\""});

@@ -36,8 +36,10 @@
 /// - `std::optional<std::uint64_t>`, `std::optional<std::int64_t>`: an integer in range;
 ///   `std::optional<double>`: any number;
 /// - `std::optional<string_list>`: an array of strings;
-/// - `std::optional<shape_list>`: an array of integers; `std::optional<shape_sequence>`: an
-///   array of arrays of integers (num.hpp's lists, read from the integers' text);
+/// - `std::optional<shape_list>`: an array of integers (num.hpp's list, made from the integers
+///   the reader read and their compact text, `[1,2,3]`: each integer read once);
+///   `std::optional<shape_sequence>`: an array of arrays of integers (num.hpp's lazy list of
+///   lists over their compact text);
 /// - `take_text<"a", &R::m>` (a `std::optional<std::string_view>`): an object or an array (a
 ///   raw subtree, such as an operator's parameters) as its JSON text, compact: the input's
 ///   bytes with the blanks outside strings removed —
@@ -755,7 +757,7 @@ private:
             field_value v;
             if (!list_bad_ && !overflow_ && (d.what != kind::ints || put("]"))) {
                 v.text = span(list_from_);
-                v.count = list_count_;
+                v.count = d.what == kind::ints ? dims_ : list_count_;
                 v.has_text = true;
             }
             set(d.field, v);
@@ -785,7 +787,8 @@ private:
         return d.self_record ? end_record(d.route) : action::proceed;
     }
 
-    // -- lists: strings as 4-byte length + bytes; integers as their text "[1,2]" --
+    // -- lists: strings as 4-byte length + bytes; integers as their text "[1,2]" (and the first
+    // dims of an integer list as integers) --
     void list_begin(kind k) noexcept {
         list_from_ = used_;
         list_count_ = 0;
@@ -799,11 +802,15 @@ private:
         std::memcpy(len, &n, sizeof n);
         if (put(std::string_view(len, sizeof n)) && put(s)) ++list_count_;
     }
+    // (an integer list's text is kept for the record's list, its first dims as integers: the
+    // list is made from both, each integer read once)
     void add_dim(const number& x) {
-        if (!x.is_integer() || !x.to_int64()) {
+        const std::optional<std::int64_t> d = x.is_integer() ? x.to_int64() : std::nullopt;
+        if (!d) {
             list_bad_ = true;
             return;
         }
+        if (dims_ < shape_list::inline_dims) kept_dims_[dims_] = *d;
         if (dims_++ > 0) put(",");
         put(x.text());
     }
@@ -942,10 +949,7 @@ private:
                 m = v.has_text ? M(string_list(v.text, v.count)) : std::nullopt;
             } else if constexpr (std::is_same_v<M, std::optional<shape_list>>) {
                 m = std::nullopt;
-                if (v.has_text) {
-                    const shape_list s = shape_dims(v.text);
-                    if (s.ok()) m = s;
-                }
+                if (v.has_text) m = logscan::internal::shape_builder::of(v.text, p.kept_dims_.data(), v.count);
             } else if constexpr (std::is_same_v<M, std::optional<shape_sequence>>) {
                 m = std::nullopt;
                 if (v.has_text) {
@@ -1093,6 +1097,7 @@ private:
     std::uint8_t raw_record_ = project_detail::no_route; // a record whose own value is being captured
     std::size_t raw_from_ = 0;
     std::size_t list_from_ = 0, list_count_ = 0, dims_ = 0;
+    std::array<std::int64_t, shape_list::inline_dims> kept_dims_{}; // (an integer list's first dims)
     bool list_bad_ = false, overflow_ = false, in_record_ = false;
     bool raw_string_ = false, raw_escape_ = false;
     char raw_word_[10] = {}; // a word outside strings so far

@@ -1112,7 +1112,12 @@ inline value_result<byte_size> parse_byte_size(std::string_view text) noexcept {
 /// std::int64_t n = 1;
 /// if (s.ok()) for (std::int64_t d : s) n *= d;           // s.size() == 4
 /// \endcode
+namespace internal {
+struct shape_builder;
+}
+
 class shape_list {
+    friend struct internal::shape_builder;
 public:
     /// Forward iterator over the dims; dereferences to `std::int64_t`.
     class iterator {
@@ -1329,6 +1334,24 @@ private:
     std::errc ec_ = std::errc::invalid_argument;
     std::int64_t kept_[inline_dims]{}; // the first dims
 };
+
+namespace internal {
+/// A shape list whose dims were read elsewhere (json_project's integer arrays: each integer
+/// read once, by the JSON reader): `brackets` is the list's compact text (`[1,2,3]`, what a
+/// longer list is iterated from) and `dims` its first `min(n, inline_dims)` dims, `n` in all.
+struct shape_builder {
+    static constexpr shape_list of(std::string_view brackets, const std::int64_t* dims, std::size_t n) noexcept {
+        shape_list s;
+        s.open_ = brackets.data();
+        s.close_ = brackets.data() + brackets.size() - 1;
+        s.ptr_ = brackets.data() + brackets.size();
+        s.count_ = n;
+        s.ec_ = std::errc{};
+        for (std::size_t i = 0; i < n && i < shape_list::inline_dims; ++i) s.kept_[i] = dims[i];
+        return s;
+    }
+};
+} // namespace internal
 
 /// Parses a shape list at the start of [first, last) (see `shape_list`); `ptr()` of the
 /// result is one past its closing bracket, e.g. at the `,` in
