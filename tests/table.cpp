@@ -942,13 +942,17 @@ TEST_CASE("table::aligned_table cuts rows as a byte-at-a-time reference does (ra
     };
     std::string wide = ending_at("Name", 63, "Duration (us)");
     wide = ending_at(wide + "  Percent  Device", 127, "Count");
+    // (and a header of two blocks exactly, its last column ending there)
+    const std::string block_long = ending_at(ending_at("Name", 63, "Duration (us)") + "  Percent  Device", 128, "Count");
     wide = ending_at(wide + "  Argument Shapes", 191, "Hash");
     wide = ending_at(wide + "  a", 255, "perf::CYCLES") + "  z";
-    for (const std::string& header : {std::string("Name      Duration (us)  Percent  Device  Count   Argument Shapes   Hash"), wide}) {
+    for (const std::string& header : {std::string("Name      Duration (us)  Percent  Device  Count   Argument Shapes   Hash"), wide,
+                                      block_long, wide + " " /* a header ending in a space */}) {
         INFO("header: '" << header << "'");
         std::vector<std::size_t> right;
         for (std::size_t i = 0; i < header.size();) {
             while (i < header.size() && header[i] == ' ') ++i;
+            if (i == header.size()) break; // (trailing spaces: no column)
             while (i < header.size() && !(header[i] == ' ' && (i + 1 == header.size() || header[i + 1] == ' '))) ++i;
             right.push_back(i);
         }

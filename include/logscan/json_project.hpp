@@ -37,7 +37,8 @@
 ///   `std::optional<double>`: any number;
 /// - `std::optional<string_list>`: an array of strings;
 /// - `std::optional<shape_list>`: an array of integers (num.hpp's list, made from the integers
-///   the reader read and their compact text, `[1,2,3]`: each integer read once);
+///   the reader read and their compact text, `[1,2,3]`: the first 8 dims, what most shapes
+///   have, are not read again; a longer list is iterated from its text);
 ///   `std::optional<shape_sequence>`: an array of arrays of integers (num.hpp's lazy list of
 ///   lists over their compact text);
 /// - `take_text<"a", &R::m>` (a `std::optional<std::string_view>`): an object or an array (a
@@ -803,7 +804,7 @@ private:
         if (put(std::string_view(len, sizeof n)) && put(s)) ++list_count_;
     }
     // (an integer list's text is kept for the record's list, its first dims as integers: the
-    // list is made from both, each integer read once)
+    // list is made from both: up to 8 dims, each integer read once)
     void add_dim(const number& x) {
         const std::optional<std::int64_t> d = x.is_integer() ? x.to_int64() : std::nullopt;
         if (!d) {

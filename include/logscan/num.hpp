@@ -1336,9 +1336,10 @@ private:
 };
 
 namespace internal {
-/// A shape list whose dims were read elsewhere (json_project's integer arrays: each integer
-/// read once, by the JSON reader): `brackets` is the list's compact text (`[1,2,3]`, what a
-/// longer list is iterated from) and `dims` its first `min(n, inline_dims)` dims, `n` in all.
+/// A shape list whose dims were read elsewhere (json_project's integer arrays: the first dims
+/// not read again): `brackets` is the list's compact text, its two brackets at
+/// least (`[1,2,3]`, `[]`: what a list of more than `inline_dims` dims is iterated from), and
+/// `dims` its first `min(n, inline_dims)` dims, `n` in all.
 struct shape_builder {
     static constexpr shape_list of(std::string_view brackets, const std::int64_t* dims, std::size_t n) noexcept {
         shape_list s;

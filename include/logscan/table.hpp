@@ -274,8 +274,9 @@ constexpr std::string_view next_wide_cell(std::string_view s, std::size_t& at) n
 namespace internal {
 /// The runs of text of a line as `next_wide_cell` cuts them (a run ends at two spaces, or at
 /// a space that ends the line), found 64 bytes at a time: each block of 64 bytes becomes a
-/// mask of its spaces (SSE2, else a byte loop; the last block read as the 64 bytes that end
-/// the text, never a byte past it), the bytes past the line's end counted as spaces, and each
+/// mask of its spaces (SSE2, else a byte loop; the last block of a text of 64 bytes or more
+/// read as the 64 bytes that end it, a shorter text from a padded copy: never a byte past the
+/// text), the bytes past the line's end counted as spaces, and each
 /// run's start and end are a count of zero bits in it. For the rows and headers of aligned
 /// tables, mostly padding: a cell costs a few instructions whatever its width. Not for
 /// constant evaluation (see `next_wide_cell`).
