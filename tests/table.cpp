@@ -1144,4 +1144,33 @@ TEST_CASE("table::cells split at runs of two or more spaces (next_wide_cell, for
     at = s.size() + 5;
     CHECK(logscan::next_wide_cell(s, at).empty());
     CHECK(at == s.size());
+    // at run time the cells are found 64 bytes at a time: the same cuts as the byte-at-a-time
+    // definition (a constant evaluation's path), on texts of every length up to past 3 blocks,
+    // from every start, each text a view followed by other bytes
+    constexpr auto at_compile_time = [] {
+        std::size_t n = 0;
+        logscan::for_each_wide_cell("  Node Name   Ops  Time(us) x ", 0, [&](std::string_view, std::size_t) { ++n; });
+        return n;
+    }();
+    static_assert(at_compile_time == 3);
+    std::uint64_t seed = 99;
+    for (int k = 0; k < 3000; ++k) {
+        std::string t;
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        const std::size_t len = (seed >> 33) % 200;
+        for (std::size_t i = 0; i < len; ++i) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            t += (seed >> 40) % 3 == 0 ? 'x' : ' ';
+        }
+        const std::string stored = t + "xx";
+        const std::string_view v = std::string_view(stored).substr(0, t.size());
+        const std::size_t from = len == 0 ? 0 : (seed >> 20) % (len + 2);
+        std::vector<std::pair<std::string, std::size_t>> got, want;
+        logscan::for_each_wide_cell(v, from, [&](std::string_view c, std::size_t b) { got.emplace_back(c, b); });
+        std::size_t a = from;
+        for (std::string_view c = logscan::next_wide_cell(v, a); !c.empty(); c = logscan::next_wide_cell(v, a))
+            want.emplace_back(c, static_cast<std::size_t>(c.data() - v.data()));
+        INFO("text: '" << t << "' from " << from);
+        REQUIRE(got == want);
+    }
 }

@@ -282,13 +282,13 @@ namespace internal {
 /// constant evaluation (see `next_wide_cell`).
 class wide_runs {
 public:
-    wide_runs(const char* s, std::size_t n) noexcept : s_(s), n_(n) {}
+    constexpr wide_runs(const char* s, std::size_t n) noexcept : s_(s), n_(n) {}
     /// The first byte at or after `i` that is not a space (`n` when none is).
     std::size_t skip_spaces(std::size_t i) noexcept {
         for (;;) {
             if (i >= n_) return n_;
             const std::size_t base = at(i);
-            if (const std::uint64_t m = ~spaces_ >> (i - base); m != 0) // (the bytes past the end are spaces: j < n)
+            if (const std::uint64_t m = ~spaces_ >> (i - base); m != 0) // (the bytes past the end are spaces: < n)
                 return i + static_cast<std::size_t>(std::countr_zero(m));
             i = base + 64;
         }
@@ -352,9 +352,18 @@ private:
 } // namespace internal
 
 /// Calls `f(cell, begin)` for each cell of `s` from byte `from` (see `next_wide_cell`),
-/// `begin` the cell's first byte in `s`.
+/// `begin` the cell's first byte in `s` (at run time the cells are found by `wide_runs`).
 template <class F>
 constexpr void for_each_wide_cell(std::string_view s, std::size_t from, F&& f) {
+    if (!std::is_constant_evaluated()) {
+        internal::wide_runs runs(s.data(), s.size());
+        for (std::size_t b = runs.skip_spaces(from); b < s.size(); b = runs.skip_spaces(b)) {
+            const std::size_t e = runs.run_end(b);
+            f(s.substr(b, e - b), b);
+            b = e;
+        }
+        return;
+    }
     std::size_t at = from;
     for (std::string_view c = next_wide_cell(s, at); !c.empty(); c = next_wide_cell(s, at))
         f(c, static_cast<std::size_t>(c.data() - s.data()));
