@@ -986,6 +986,51 @@ TEST_CASE("num::shape lists: every spacing, sign and closer reads the dims it wa
     }
 }
 
+TEST_CASE("num::shape lists: a cut list is invalid and nothing past its end is read; long dims at the overflow edge") {
+    // Lists written from known dims (the usual `, ` and `,` most of the time: the one-loop
+    // path; other separators, signs and long dims: the general loop), each parsed whole and
+    // cut at every length. The text is a view followed by bytes that would complete it
+    // (`5, 6)`), so a read past its end shows as a list that parses.
+    std::mt19937 rng(20261202);
+    const std::string_view seps[] = {", ", ", ", ", ", ",", ",", ",  ", " ,", ",\t"};
+    const std::int64_t edge[] = {999999999999999999LL, 1000000000000000000LL, 9223372036854775807LL, 0, 7};
+    for (int round = 0; round < 2000; ++round) {
+        const std::size_t n = 1 + rng() % 9;
+        std::vector<std::int64_t> dims;
+        std::string text = rng() % 4 == 0 ? "[" : "(";
+        const char closer = text[0] == '(' ? ')' : ']';
+        for (std::size_t i = 0; i < n; ++i) {
+            std::int64_t d = static_cast<std::int64_t>(rng() % 1000);
+            if (rng() % 6 == 0) d = edge[rng() % std::size(edge)];
+            if (rng() % 20 == 0) d = -d;
+            dims.push_back(d);
+            if (i != 0) text += seps[rng() % std::size(seps)];
+            text += std::to_string(d);
+        }
+        text += closer;
+        const std::string stored = text + "5, 6)]";
+        const std::string_view whole(stored.data(), text.size());
+        INFO(text);
+        const logscan::shape_list s(whole.data(), whole.data() + whole.size());
+        REQUIRE(s.ok());
+        CHECK(std::vector<std::int64_t>(s.begin(), s.end()) == dims);
+        CHECK(s.ptr() == whole.data() + whole.size());
+        for (std::size_t k = 0; k < whole.size(); ++k) {
+            const logscan::shape_list cut(whole.data(), whole.data() + k);
+            INFO("cut at " << k);
+            CHECK(!cut.ok());
+            CHECK(cut.size() == 0);
+        }
+    }
+    // a dim of 19 digits past int64_t, and of 20 digits: out of range, not wrapped
+    for (std::string_view t : {"(1, 9223372036854775808)", "(12345678901234567890, 1)", "(99999999999999999999)"}) {
+        INFO(t);
+        const auto s = logscan::shape_dims(t);
+        CHECK(!s.ok());
+        CHECK(s.error() == std::errc::result_out_of_range);
+    }
+}
+
 TEST_CASE("num::shape lists keep their first dims; longer ones and copies iterate the same") {
     static_assert(logscan::shape_list::inline_dims == 8);
     for (std::string_view t : {"(1, 2, 3, 4, 5, 6, 7, 8)", "(1, 2, 3, 4, 5, 6, 7, 8, 9)",

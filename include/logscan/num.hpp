@@ -1280,6 +1280,7 @@ private:
         default: return fail(p, std::errc::invalid_argument);
         }
         open_ = p++;
+        if (parse_plain(p, last, closer)) [[likely]] return;
         std::size_t n = 0;
         p = internal::skip_blanks(p, last);
         if (p != last && *p == closer) return finish(p, n);
@@ -1317,6 +1318,32 @@ private:
             if (p != last && is_digit(*p)) continue;
             p = internal::skip_blanks(p, last);
             if (p != last && *p == closer) return finish(p, n); // `(32,)`
+        }
+    }
+    // The usual list, `d, d, d)` or `d,d)` from the byte after the opener: dims of 1 to 18
+    // digits (no sign, no blank before a dim or a comma, one space at most after a comma), in
+    // one loop with one end test per digit; true when it read the list to its closer. Any
+    // other list (empty, signed, blanks, a trailing comma, a 19-digit dim, a bad byte, cut)
+    // is false, and the general loop reads it from the start (the kept dims it wrote are
+    // written again).
+    LOGSCAN_FORCE_INLINE constexpr bool parse_plain(const char* p, const char* last, char closer) noexcept {
+        using internal::is_digit;
+        std::size_t n = 0;
+        for (;;) {
+            const char* const limit = last - p > 18 ? p + 18 : last; // (18 digits cannot overflow)
+            if (p == limit || !is_digit(*p)) return false;
+            std::uint64_t acc = internal::digit_value(*p++);
+            while (p != limit && is_digit(*p)) acc = acc * 10u + internal::digit_value(*p++);
+            if (p == last) return false;
+            if (n < inline_dims) kept_[n] = static_cast<std::int64_t>(acc);
+            ++n;
+            if (*p == closer) {
+                finish(p, n);
+                return true;
+            }
+            if (*p != ',') return false; // (a 19th digit, a blank, another byte)
+            ++p;
+            if (p != last && *p == ' ') ++p;
         }
     }
     constexpr void finish(const char* close, std::size_t n) noexcept {
