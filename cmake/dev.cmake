@@ -26,6 +26,9 @@ endif()
 # All public headers, for the one-TU-per-header and ODR checks.
 file(GLOB_RECURSE LOGSCAN_PUBLIC_HEADERS CONFIGURE_DEPENDS RELATIVE ${PROJECT_SOURCE_DIR}/include
      ${PROJECT_SOURCE_DIR}/include/*.hpp)
+if(NOT LOGSCAN_WITH_GZIP) # (gzip.hpp needs zlib's header)
+  list(REMOVE_ITEM LOGSCAN_PUBLIC_HEADERS logscan/gzip.hpp)
+endif()
 
 if(LOGSCAN_BUILD_TESTS)
   find_package(doctest CONFIG QUIET)

@@ -19,6 +19,7 @@
 #include "logscan/ndjson.hpp"
 #include "logscan/format.hpp"
 #include "logscan/formats/chainer_memtrace.hpp"
+#include "logscan/formats/chrome_trace.hpp"
 #include "logscan/formats/megengine_log.hpp"
 #include "logscan/formats/megengine_profile.hpp"
 #include "logscan/formats/paddle_log.hpp"

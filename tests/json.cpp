@@ -546,6 +546,25 @@ TEST_CASE("json::on_string_part delivers long strings in parts, without a length
     CHECK(check_invariant(R"({"abcde": 1})", opt).code == logscan::error_code::too_long);
 }
 
+TEST_CASE("json::an empty chunk changes nothing, its pointer null or not, inside any token or between") {
+    // (found by chrome-trace's fuzzer: a null empty chunk inside a string made feed() stop
+    // without an error, so the cut string's error never came)
+    for (std::string_view doc : {R"({"a": "str\u00e9ing", "b": [12.5e3, true, null, -0]})", R"([{"ph.,)", R"({"k": 123)",
+                                 R"(["abc", tru)", R"({"x": {"y": [1, 2]}} )"}) {
+        const logscan::test::chunked_input whole(doc, {});
+        const outcome want = run_chunks(whole.chunks());
+        for (std::size_t at = 0; at <= doc.size(); ++at) {
+            INFO(doc << " with an empty chunk at " << at);
+            const std::string head(doc.substr(0, at)), tail(doc.substr(at));
+            for (bool null : {true, false}) {
+                const std::string_view empty = null ? std::string_view() : std::string_view(tail.data(), 0);
+                const std::string_view chunks[] = {head, empty, empty, tail, empty};
+                CHECK(run_chunks(chunks) == want);
+            }
+        }
+    }
+}
+
 TEST_CASE("json::max_depth") {
     json::options opt;
     opt.max_depth = 3;

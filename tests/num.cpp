@@ -1031,6 +1031,78 @@ TEST_CASE("num::shape lists: a cut list is invalid and nothing past its end is r
     }
 }
 
+TEST_CASE("num::decimal_difference is exact in decimal, in plain notation") {
+    __extension__ typedef __int128 i128;
+    __extension__ typedef unsigned __int128 u128;
+    char buf[512];
+    const auto diff = [&](std::string_view a, std::string_view b) {
+        const auto r = logscan::decimal_difference(a, b, buf);
+        return r ? std::string(*r) : std::string("none");
+    };
+    // formats.md 6A.3's example, and the forms its numbers take
+    CHECK(diff("1103.5", "1001.25") == "102.25");
+    CHECK(diff("1712195495519689.047", "1712195495519600") == "89.047"); // (a double holds neither)
+    CHECK(diff("1000.000", "999") == "1");
+    CHECK(diff("-0", "0") == "0");
+    CHECK(diff("0", "0.001") == "-0.001");
+    CHECK(diff("1.50e3", "1") == "1499");
+    CHECK(diff("1e2", "1E-2") == "99.99");
+    CHECK(diff("123456789012345678901", "1") == "123456789012345678900");
+    CHECK(diff("-5", "-7") == "2");
+    CHECK(diff("5", "-7") == "12");
+    CHECK(diff("1e300", "0") == "1" + std::string(300, '0'));
+    CHECK(diff("1e500", "1") == "none"); // (aligned, past decimal_difference_digits)
+    char small[4];
+    CHECK(!logscan::decimal_difference("12345", "0", small)); // (no room in the output)
+    for (std::string_view bad : {"", "-", "1.", ".5", "01", "1e", "1e+", "+1", "1x", "NaN", "\"1\""}) {
+        INFO(bad);
+        CHECK(diff(bad, "1") == "none");
+        CHECK(diff("1", bad) == "none");
+    }
+    // random numbers a / 10^ka written plain or with an exponent, against integer arithmetic on
+    // the values scaled to a common power of ten
+    std::mt19937_64 rng(20261202);
+    const auto text = [&](std::int64_t v, int k) {
+        const bool neg = v < 0;
+        std::string digits = std::to_string(neg ? -v : v);
+        std::string t;
+        if (rng() % 3 == 0) { // digits and an exponent: v x 10^-k
+            t = digits + (rng() % 2 ? "e" : "E") + std::to_string(-k);
+        } else {
+            while (static_cast<int>(digits.size()) <= k) digits.insert(digits.begin(), '0');
+            t = k == 0 ? digits : digits.substr(0, digits.size() - static_cast<std::size_t>(k)) + "." + digits.substr(digits.size() - static_cast<std::size_t>(k));
+            if (k > 0 && rng() % 4 == 0) t += "00"; // (trailing zeros, as printed)
+        }
+        return (neg ? "-" : "") + t;
+    };
+    for (int i = 0; i < 20000; ++i) {
+        const auto a = static_cast<std::int64_t>(rng() % 2000000000000000ull) - 1000000000000000;
+        const auto b = static_cast<std::int64_t>(rng() % 2000000000000000ull) - 1000000000000000;
+        const int ka = static_cast<int>(rng() % 7), kb = static_cast<int>(rng() % 7);
+        const int k = std::max(ka, kb);
+        i128 p = 1, q = 1;
+        for (int j = ka; j < k; ++j) p *= 10;
+        for (int j = kb; j < k; ++j) q *= 10;
+        const i128 d = static_cast<i128>(a) * p - static_cast<i128>(b) * q;
+        // the expected text: |d| / 10^k, no trailing fraction zeros
+        u128 m = static_cast<u128>(d < 0 ? -d : d);
+        std::string digits;
+        do {
+            digits.insert(digits.begin(), static_cast<char>('0' + static_cast<int>(m % 10)));
+            m /= 10;
+        } while (m != 0);
+        while (static_cast<int>(digits.size()) <= k) digits.insert(digits.begin(), '0');
+        std::string want = digits.substr(0, digits.size() - static_cast<std::size_t>(k));
+        std::string frac = digits.substr(digits.size() - static_cast<std::size_t>(k));
+        while (!frac.empty() && frac.back() == '0') frac.pop_back();
+        if (!frac.empty()) want += "." + frac;
+        if (d < 0) want = "-" + want;
+        const std::string ta = text(a, ka), tb = text(b, kb);
+        INFO(ta << " - " << tb);
+        REQUIRE(diff(ta, tb) == want);
+    }
+}
+
 TEST_CASE("num::shape lists keep their first dims; longer ones and copies iterate the same") {
     static_assert(logscan::shape_list::inline_dims == 8);
     for (std::string_view t : {"(1, 2, 3, 4, 5, 6, 7, 8)", "(1, 2, 3, 4, 5, 6, 7, 8, 9)",

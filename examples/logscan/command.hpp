@@ -23,6 +23,9 @@
 #include <logscan/formats/registry.hpp>
 #include <logscan/ndjson.hpp>
 #include <logscan/parallel.hpp>
+#if LOGSCAN_CLI_GZIP
+#include <logscan/gzip.hpp>
+#endif
 
 #include <algorithm>
 #include <chrono>
@@ -219,6 +222,28 @@ struct counted_source {
     }
 };
 
+// An input as the command reads it: decompressed when its first bytes are gzip's (1f 8b), files
+// and pipes alike (logscan/gzip.hpp, when the command is built with zlib: LOGSCAN_CLI_GZIP).
+#if LOGSCAN_CLI_GZIP
+template <class Source>
+logscan::maybe_gzip_source<Source> input_of(Source& file) {
+    return logscan::maybe_gzip_source<Source>(file);
+}
+template <class Source>
+bool is_gzip(const logscan::maybe_gzip_source<Source>& src) {
+    return src.gzip();
+}
+#else
+template <class Source>
+replay_source<Source> input_of(Source& file) {
+    return replay_source<Source>{{}, file, true, false};
+}
+template <class Source>
+bool is_gzip(const replay_source<Source>&) {
+    return false;
+}
+#endif
+
 // Reads the head of `src` for detection (at most logscan::detect_bytes bytes, copied).
 template <class Source>
 logscan::error read_head(Source& src, std::string& head, bool& more) {
@@ -358,10 +383,12 @@ int with_format(const char* path, std::string_view forced, progress& prog, F&& f
     prog.total = file_size(path);
     prog.done = 0;
     prog.start = prog.last = std::chrono::steady_clock::now();
-    const logscan::error e = logscan::with_input(path, [&](auto& src) -> logscan::error {
+    const logscan::error e = logscan::with_input(path, [&](auto& file) -> logscan::error {
+        auto src = input_of(file); // (decompressed when it is gzip)
         std::string head;
         bool more = true;
         if (const logscan::error h = read_head(src, head, more); !h.ok()) return h;
+        if (is_gzip(src)) prog.total = 0; // (the file's size is not the bytes read)
         std::string_view format = forced;
         if (format.empty()) {
             format = logscan::detect_format<Formats>(std::string_view(head).substr(0, logscan::detect_bytes),
@@ -512,7 +539,10 @@ int cmd_detect(int argc, char** argv) {
     for (const char* path : files) {
         std::string head;
         bool more = true;
-        const logscan::error e = logscan::with_input(path, [&](auto& src) { return read_head(src, head, more); });
+        const logscan::error e = logscan::with_input(path, [&](auto& file) {
+            auto src = input_of(file);
+            return read_head(src, head, more);
+        });
         if (!e.ok()) {
             report_failure(path, e);
             status = 1;

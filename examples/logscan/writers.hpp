@@ -187,6 +187,12 @@ public:
         if (!j.empty() && j.front() == '"') put(column(), valid_utf8(t)); // a string: its text, unquoted
         else put(column(), std::move(j));
     }
+    // A number token of JSON text from the input, as it is written there (formats.md: a Chrome
+    // trace's numbers are copied byte for byte; `1000.000` stays so).
+    void json_number(std::string_view t) {
+        if (array_depth_ > 0) return json_.raw_value(t);
+        put(column(), std::string(t));
+    }
     // JSON text from the input (an object of parameters): read back and flattened like the
     // record's own values.
     void raw_value(std::string_view j) {
@@ -199,7 +205,7 @@ public:
             void on_array_end() { f.end_array(); }
             void on_key(std::string_view k) { f.key(k); }
             void on_string(std::string_view v) { f.value(v); }
-            void on_number(const logscan::json::number& n) { f.number_or_string(n.text()); }
+            void on_number(const logscan::json::number& n) { f.json_number(n.text()); }
             void on_bool(bool b) { f.value(b); }
             void on_null() { f.value(nullptr); }
         } r{*this};

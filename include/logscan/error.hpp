@@ -10,6 +10,7 @@
 #define LOGSCAN_ERROR_HPP_INCLUDED
 
 #include <cstdint>
+#include <optional>
 #include <string_view>
 
 #include "config.hpp"
@@ -66,6 +67,9 @@ struct error {
     /// truncated document, ...): formats.md writes it `{"type":"error","message":"invalid
     /// JSON document"}`, its position staying in this C++ record.
     bool document = false;
+    /// The position of the element the error is about in a stream of events (chrome-trace:
+    /// the index in `traceEvents`), or none (record.hpp's `indexed_error_kind` writes it).
+    std::optional<std::uint64_t> index{};
 
     /// True when this holds no error.
     constexpr bool ok() const noexcept { return code == error_code::none; }

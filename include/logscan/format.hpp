@@ -67,6 +67,9 @@ struct format_options {
     std::size_t text_capacity = 65536;  ///< chainer-memtrace: bytes of one function's roles and type
     /// megengine-profile: bytes of scratch space for one object's strings, lists and `param` text.
     std::size_t scratch_capacity = std::size_t{64} << 10;
+    /// chrome-trace: bytes for the `B` events still open (each kept until its `E`: its name,
+    /// category, thread, `ts`, `args` and other members).
+    std::size_t open_capacity = std::size_t{4} << 20;
 };
 
 namespace internal {

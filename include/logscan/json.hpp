@@ -150,6 +150,9 @@ struct options {
     bool non_finite_words = false;
     /// Reject strings that are not valid UTF-8 (`invalid_utf8`).
     bool validate_utf8 = true;
+    /// Accept a `\u` surrogate escape without its pair (`"\ud800"`), decoded as U+FFFD,
+    /// instead of a syntax error (chrome-trace: formats.md 6A.2).
+    bool lone_surrogates = false;
 };
 
 namespace internal {
@@ -682,6 +685,7 @@ public:
             fail_at(base_, error_code::syntax, "feed() called after finish()");
             return flow::stop;
         }
+        if (LOGSCAN_UNLIKELY(chunk.empty())) return flow::proceed; // (changes nothing; its pointer may be null)
         const char* p = chunk.data();
         const char* const end = p + chunk.size();
         cbeg_ = p;
@@ -731,6 +735,9 @@ public:
         return flow::stop;
     }
 
+    /// True when the input read so far ends inside a string, a number or a literal (what
+    /// `finish()` then completes, or reports as cut).
+    bool in_token() const noexcept { return tok_ != tok_none; }
     /// The outcome so far: no error, or the first error (or `stopped`).
     const error& result() const noexcept { return result_; }
     /// True while no error occurred and no callback stopped the parse.
@@ -1392,14 +1399,29 @@ private:
                         continue;
                     }
                     if (hex_ >= 0xDC00 && hex_ <= 0xDFFF) {
-                        fail_at(esc_off_, error_code::syntax, "lone low surrogate in \\u escape");
-                        return nullptr;
+                        if (!opt_.lone_surrogates) {
+                            fail_at(esc_off_, error_code::syntax, "lone low surrogate in \\u escape");
+                            return nullptr;
+                        }
+                        hex_ = 0xFFFD;
                     }
                     if (!append_code_point(hex_)) return nullptr;
                 } else {
                     if (hex_ < 0xDC00 || hex_ > 0xDFFF) {
-                        fail_at(esc_off_, error_code::syntax, "expected a low surrogate \\uDC00-\\uDFFF after a high surrogate");
-                        return nullptr;
+                        if (!opt_.lone_surrogates) {
+                            fail_at(esc_off_, error_code::syntax, "expected a low surrogate \\uDC00-\\uDFFF after a high surrogate");
+                            return nullptr;
+                        }
+                        // the high surrogate alone is U+FFFD; this escape is read on its own
+                        if (!append_code_point(0xFFFD)) return nullptr;
+                        if (hex_ >= 0xD800 && hex_ <= 0xDBFF) {
+                            high_ = hex_;
+                            sstate_ = ss_low_backslash;
+                            continue;
+                        }
+                        if (!append_code_point(hex_ >= 0xDC00 && hex_ <= 0xDFFF ? 0xFFFD : hex_)) return nullptr;
+                        sstate_ = ss_body;
+                        continue;
                     }
                     if (!append_code_point(0x10000 + ((high_ - 0xD800) << 10) + (hex_ - 0xDC00))) return nullptr;
                 }
@@ -1408,8 +1430,15 @@ private:
             }
             case ss_low_backslash:
             case ss_low_u:
-                if (*p != (sstate_ == ss_low_backslash ? '\\' : 'u'))
-                    return fail(p, error_code::syntax, "lone high surrogate: expected a \\u low surrogate escape");
+                if (*p != (sstate_ == ss_low_backslash ? '\\' : 'u')) {
+                    if (!opt_.lone_surrogates)
+                        return fail(p, error_code::syntax, "lone high surrogate: expected a \\u low surrogate escape");
+                    // the high surrogate alone is U+FFFD; this byte is read again (the body's, or
+                    // the escape's after the backslash)
+                    if (!append_code_point(0xFFFD)) return nullptr;
+                    sstate_ = sstate_ == ss_low_backslash ? ss_body : ss_escape;
+                    continue;
+                }
                 if (sstate_ == ss_low_u) {
                     esc_off_ = off(p) - 1;
                     sstate_ = ss_low_hex;
@@ -1687,6 +1716,120 @@ error parse(Source& src, Visitor& vis, const options& opt = {}) {
 
 // ---- reading the text of a value the reader has accepted (a take_text's compact text) ----
 
+/// Removes the blanks outside strings from a JSON text the reader accepted, fed in parts (the
+/// parts `on_value_text` receives for a captured value): `feed(part, put)` calls `put(run)`
+/// with the runs of the compact text, in order, and `finish(put)` ends the text. Strings are
+/// kept as they stand (escapes as written); a bare non-finite number word (a reader with
+/// `options::non_finite_words` let it through) is written `null`, as JSON has no such word
+/// (words are told from numbers by where they start: at a value's start). Keeps no text:
+/// `put` stores it. What json_project's `take_text` and chrome-trace's events are made of.
+class compactor {
+public:
+    /// Ready for a new text.
+    constexpr void reset() noexcept { *this = compactor{}; }
+    /// Compacts the next part of the text.
+    template <class Put>
+    void feed(std::string_view part, Put&& put) {
+        const char* p = part.data();
+        const char* const e = p + part.size();
+        while (p != e) {
+            if (string_) { // up to the closing quote, escapes as they are: one copy
+                const char* q = p;
+                bool escape = escape_, open = true;
+                while (q != e) {
+                    if (escape) { // (the byte after a backslash: whatever it is, kept)
+                        escape = false;
+                        ++q;
+                        continue;
+                    }
+                    q = internal::scan_string_plain(q, e); // (16 bytes at a time up to a `"`, `\`, or a byte it leaves to us)
+                    if (q == e) break;
+                    const char c = *q++;
+                    if (c == '\\') escape = true;
+                    else if (c == '"') {
+                        open = false;
+                        break;
+                    }
+                }
+                escape_ = escape;
+                string_ = open;
+                put(std::string_view(p, static_cast<std::size_t>(q - p)));
+                p = q;
+                continue;
+            }
+            if (word_n_ == 0) { // a run of bytes kept as they are (numbers, brackets, ...): one copy
+                const char* q = p;
+                char prev = prev_;
+                while (q != e) {
+                    if (const char* const s = internal::scan_run_plain(q, e); s != q) { // (digits, punctuation)
+                        prev = s[-1];
+                        q = s;
+                        if (q == e) break;
+                    }
+                    const char c = *q;
+                    if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '"') break;
+                    if ((c == '-' || c == '+' || internal::is_letter(c)) &&
+                        (prev == 0 || prev == '[' || prev == '{' || prev == ',' || prev == ':'))
+                        break;
+                    prev = c;
+                    ++q;
+                }
+                prev_ = prev;
+                if (q != p) put(std::string_view(p, static_cast<std::size_t>(q - p)));
+                p = q;
+                if (p == e) break;
+            }
+            compact_byte(*p++, put);
+        }
+    }
+    /// Ends the text (a word still open is written).
+    template <class Put>
+    void finish(Put&& put) {
+        if (word_n_ != 0) end_word(put);
+    }
+
+private:
+    // True when a value may start here (after `[`, `{`, `,`, `:`, or at the text's start).
+    bool value_start() const noexcept {
+        return prev_ == 0 || prev_ == '[' || prev_ == '{' || prev_ == ',' || prev_ == ':';
+    }
+    // One byte outside strings: a blank (dropped), a word's, a quote, or any other.
+    template <class Put>
+    void compact_byte(char c, Put& put) {
+        if (c == ' ' || c == '\n' || c == '\t' || c == '\r') return;
+        const bool letter = internal::is_letter(c);
+        if (word_n_ != 0) {
+            if (letter && word_n_ < sizeof word_) {
+                word_[word_n_++] = c;
+                return;
+            }
+            end_word(put);
+        }
+        const bool starts = value_start();
+        prev_ = c;
+        if (starts && (letter || c == '-' || c == '+')) {
+            word_[word_n_++] = c;
+            return;
+        }
+        put(std::string_view(&c, 1));
+        if (c == '"') string_ = true;
+    }
+    // A word (or a lone sign, before a number's digits) ends: as it is, or `null`.
+    template <class Put>
+    void end_word(Put& put) {
+        const std::string_view w(word_, word_n_);
+        word_n_ = 0;
+        if (w == "true" || w == "false" || w == "null" || w == "-" || w == "+") put(w);
+        else put("null");
+    }
+
+    bool string_ = false, escape_ = false;
+    char word_[10] = {};   // a word outside strings so far
+    std::size_t word_n_ = 0;
+    char prev_ = 0;        // the last byte outside strings (0: none yet)
+};
+
+
 /// The text of a JSON string token as it stands in a document the reader accepted (`"..."`,
 /// escapes as written): a view of the token's inside when it has no escape, else its text
 /// with the escapes resolved, written into `out`. None when `token` is not a string token or
@@ -1719,9 +1862,12 @@ constexpr std::optional<std::string_view> string_text(std::string_view token, st
         case 'u': {
             std::uint32_t cp = hex4(i);
             i += 4;
-            if (cp >= 0xD800 && cp <= 0xDBFF && i + 6 <= in.size() && in[i] == '\\' && in[i + 1] == 'u') {
+            if (cp >= 0xD800 && cp <= 0xDBFF && i + 6 <= in.size() && in[i] == '\\' && in[i + 1] == 'u' &&
+                hex4(i + 2) >= 0xDC00 && hex4(i + 2) <= 0xDFFF) {
                 cp = 0x10000 + ((cp - 0xD800) << 10) + (hex4(i + 2) - 0xDC00);
                 i += 6;
+            } else if (cp >= 0xD800 && cp <= 0xDFFF) {
+                cp = 0xFFFD; // (a surrogate without its pair: a reader with options::lone_surrogates let it through)
             }
             n += internal::encode_utf8(cp, out.data() + n);
             break;

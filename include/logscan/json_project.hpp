@@ -608,9 +608,10 @@ public:
     action on_null() { return other_scalar(); }     ///< (json::reader)
     /// (json::reader: a `take_text` field's value, compacted into the scratch buffer)
     action on_value_text(std::string_view part, bool last) {
-        compact(part);
+        const auto into_scratch = [this](std::string_view run) { put(run); };
+        raw_.feed(part, into_scratch);
         if (!last) return action::proceed;
-        if (raw_word_n_ != 0) end_word();
+        raw_.finish(into_scratch);
         field_value v;
         const std::string_view text = span(raw_from_);
         const std::uint8_t record = raw_record_;
@@ -685,9 +686,7 @@ private:
         }
         raw_field_ = d.field;
         raw_from_ = used_;
-        raw_string_ = raw_escape_ = false;
-        raw_word_n_ = 0;
-        raw_prev_ = 0;
+        raw_.reset();
         return action::capture;
     }
 
@@ -994,94 +993,6 @@ private:
     std::string_view span(std::size_t from) const noexcept { return {buf_ + from, used_ - from}; }
 
 
-    // A value's text without the blanks outside its strings, and with `null` for a bare
-    // non-finite number word (a reader with options::non_finite_words let it through; NDJSON
-    // has no such word). Words are told from numbers by where they start: at a value's start.
-    void compact(std::string_view part) {
-        const char* p = part.data();
-        const char* const e = p + part.size();
-        while (p != e) {
-            if (raw_string_) { // up to the closing quote, escapes as they are: one copy
-                const char* q = p;
-                bool escape = raw_escape_, open = true;
-                while (q != e) {
-                    if (escape) { // (the byte after a backslash: whatever it is, kept)
-                        escape = false;
-                        ++q;
-                        continue;
-                    }
-                    q = internal::scan_string_plain(q, e); // (16 bytes at a time up to a `"`, `\`, or a byte it leaves to us)
-                    if (q == e) break;
-                    const char c = *q++;
-                    if (c == '\\') escape = true;
-                    else if (c == '"') {
-                        open = false;
-                        break;
-                    }
-                }
-                raw_escape_ = escape;
-                raw_string_ = open;
-                put(std::string_view(p, static_cast<std::size_t>(q - p)));
-                p = q;
-                continue;
-            }
-            if (raw_word_n_ == 0) { // a run of bytes kept as they are (numbers, brackets, ...): one copy
-                const char* q = p;
-                char prev = raw_prev_;
-                while (q != e) {
-                    if (const char* const s = internal::scan_run_plain(q, e); s != q) { // (digits, punctuation)
-                        prev = s[-1];
-                        q = s;
-                        if (q == e) break;
-                    }
-                    const char c = *q;
-                    if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '"') break;
-                    if ((c == '-' || c == '+' || internal::is_letter(c)) &&
-                        (prev == 0 || prev == '[' || prev == '{' || prev == ',' || prev == ':'))
-                        break;
-                    prev = c;
-                    ++q;
-                }
-                raw_prev_ = prev;
-                if (q != p) put(std::string_view(p, static_cast<std::size_t>(q - p)));
-                p = q;
-                if (p == e) break;
-            }
-            compact_byte(*p++);
-        }
-    }
-    // True when a value may start here (after `[`, `{`, `,`, `:`, or at the text's start).
-    bool value_start() const noexcept {
-        return raw_prev_ == 0 || raw_prev_ == '[' || raw_prev_ == '{' || raw_prev_ == ',' || raw_prev_ == ':';
-    }
-    // One byte outside strings: a blank (dropped), a word's, a quote, or any other.
-    void compact_byte(char c) {
-        if (c == ' ' || c == '\n' || c == '\t' || c == '\r') return;
-        const bool letter = internal::is_letter(c);
-        if (raw_word_n_ != 0) {
-            if (letter && raw_word_n_ < sizeof raw_word_) {
-                raw_word_[raw_word_n_++] = c;
-                return;
-            }
-            end_word();
-        }
-        const bool starts = value_start();
-        raw_prev_ = c;
-        if (starts && (letter || c == '-' || c == '+')) {
-            raw_word_[raw_word_n_++] = c;
-            return;
-        }
-        put(std::string_view(&c, 1));
-        if (c == '"') raw_string_ = true;
-    }
-    // A word (or a lone sign, before a number's digits) ends: as it is, or `null`.
-    void end_word() {
-        const std::string_view w(raw_word_, raw_word_n_);
-        raw_word_n_ = 0;
-        if (w == "true" || w == "false" || w == "null" || w == "-" || w == "+") put(w);
-        else put("null");
-    }
-
     V& vis_;
     char* buf_;
     std::size_t cap_;
@@ -1100,10 +1011,7 @@ private:
     std::size_t list_from_ = 0, list_count_ = 0, dims_ = 0;
     std::array<std::int64_t, shape_list::inline_dims> kept_dims_{}; // (an integer list's first dims)
     bool list_bad_ = false, overflow_ = false, in_record_ = false;
-    bool raw_string_ = false, raw_escape_ = false;
-    char raw_word_[10] = {}; // a word outside strings so far
-    std::size_t raw_word_n_ = 0;
-    char raw_prev_ = 0;      // the last byte outside strings (0: none yet)
+    compactor raw_; // (a take_text value's text, compacted into the scratch buffer)
     std::tuple<typename Routes::record...> recs_{};
 };
 

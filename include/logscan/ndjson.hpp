@@ -192,10 +192,29 @@ public:
         comma();
         write("null");
     }
-    /// Text that is already JSON (e.g. a value copied from a JSON input), written as is.
+    /// Text that is already JSON (e.g. a value copied from a JSON input), written as is; a
+    /// byte sequence in it that is not UTF-8 (in a string: a reader that let invalid UTF-8
+    /// through) is written `\ufffd`, one per maximal ill-formed subpart, as strings are.
     void raw_value(std::string_view json) {
         comma();
-        write(json);
+        if (internal::all_ascii(json)) return write(json);
+        const char* p = json.data();
+        const char* const e = p + json.size();
+        while (p != e) {
+            const char* q = p;
+            while (q != e && static_cast<unsigned char>(*q) < 0x80) ++q;
+            while (q != e && static_cast<unsigned char>(*q) >= 0x80) {
+                const std::size_t n = internal::utf8_complete(q, e);
+                if (n == 0) break;
+                q += n;
+                while (q != e && static_cast<unsigned char>(*q) < 0x80) ++q;
+            }
+            write(std::string_view(p, static_cast<std::size_t>(q - p)));
+            p = q;
+            if (p == e) break;
+            write("\\ufffd");
+            p += internal::utf8_invalid_length(p, e);
+        }
     }
 
     /// `[`, then values, then `end_array()`.

@@ -108,6 +108,8 @@
 #include <initializer_list>
 #include <iterator>
 #include <limits>
+#include <optional>
+#include <span>
 #include <string_view>
 #include <system_error>
 #include <type_traits>
@@ -1905,6 +1907,171 @@ private:
     }
 #endif
 };
+
+// ---------------------------------------------------------------------------------------
+// Exact decimal arithmetic on number texts
+// ---------------------------------------------------------------------------------------
+
+/// The longest result `decimal_difference` writes, and the most digits it aligns (a
+/// difference of numbers whose exponents lie further apart has no result).
+inline constexpr std::size_t decimal_difference_digits = 400;
+
+/// `a - b` computed exactly in decimal from two JSON number texts (`1103.5`, `-0`,
+/// `1712195495519689.047`, `1.50e3`), written into `out` in plain notation: no exponent, no
+/// trailing fraction zeros, no fraction when whole, no `-0` (`1103.5 - 1001.25` is
+/// `102.25`). None when either text is not a JSON number, when aligning the two needs more
+/// than `decimal_difference_digits` digits (exponents far apart), or when `out` is too small.
+/// (chrome-trace: the `dur_us` of a B/E span, from the two `ts` tokens.)
+constexpr std::optional<std::string_view> decimal_difference(std::string_view a, std::string_view b,
+                                                              std::span<char> out) noexcept {
+    constexpr std::size_t cap = decimal_difference_digits;
+    struct dec {
+        bool negative = false;
+        std::string_view digits; // without leading zeros (empty: zero); the fraction's digits follow the integer's
+        std::string_view frac;
+        std::string_view whole;
+        std::int64_t exp = 0; // value = digits (whole then frac) x 10^(exp - frac.size())
+    };
+    const auto read = [](std::string_view t, dec& d) {
+        std::size_t i = 0;
+        if (i < t.size() && t[i] == '-') {
+            d.negative = true;
+            ++i;
+        }
+        const std::size_t w = i;
+        if (i < t.size() && t[i] == '0') ++i;
+        else if (i < t.size() && t[i] >= '1' && t[i] <= '9')
+            while (i < t.size() && internal::is_digit(t[i])) ++i;
+        else return false;
+        d.whole = t.substr(w, i - w);
+        if (i < t.size() && t[i] == '.') {
+            const std::size_t f = ++i;
+            while (i < t.size() && internal::is_digit(t[i])) ++i;
+            if (i == f) return false;
+            d.frac = t.substr(f, i - f);
+        }
+        if (i < t.size() && (t[i] == 'e' || t[i] == 'E')) {
+            ++i;
+            bool neg = false;
+            if (i < t.size() && (t[i] == '+' || t[i] == '-')) neg = t[i++] == '-';
+            const std::size_t x = i;
+            std::int64_t e = 0;
+            while (i < t.size() && internal::is_digit(t[i])) {
+                if (e < 100000000) e = e * 10 + (t[i] - '0');
+                ++i;
+            }
+            if (i == x) return false;
+            d.exp = neg ? -e : e;
+        }
+        return i == t.size();
+    };
+    dec x, y;
+    if (!read(a, x) || !read(b, y)) return std::nullopt;
+    // the digits of each, most significant first, and the power of ten of the last one
+    char dx[cap], dy[cap];
+    std::size_t nx = 0, ny = 0;
+    const auto digits_of = [&](const dec& d, char* dst, std::size_t& n, std::int64_t& low) {
+        for (std::string_view part : {d.whole, d.frac})
+            for (char c : part) {
+                if (n == 0 && c == '0') continue; // (leading zeros)
+                if (n == cap) return false;
+                dst[n++] = c;
+            }
+        low = d.exp - static_cast<std::int64_t>(d.frac.size());
+        return true;
+    };
+    std::int64_t lx = 0, ly = 0;
+    if (!digits_of(x, dx, nx, lx) || !digits_of(y, dy, ny, ly)) return std::nullopt;
+    if (nx == 0) lx = ly; // (zero: aligned with the other)
+    if (ny == 0) ly = lx;
+    const std::int64_t low = lx < ly ? lx : ly;
+    // both aligned to 10^low, as digit strings of equal length (zeros appended, then prepended)
+    const auto span_of = [&](std::size_t n, std::int64_t l) { return static_cast<std::int64_t>(n) + (l - low); };
+    std::int64_t len = span_of(nx, lx) > span_of(ny, ly) ? span_of(nx, lx) : span_of(ny, ly);
+    if (low < 0 && len < -low) len = -low; // (every digit after the point has its place)
+    if (len + 1 > static_cast<std::int64_t>(cap)) return std::nullopt;
+    const auto n = static_cast<std::size_t>(len);
+    char ax[cap], ay[cap];
+    const auto align = [&](const char* src, std::size_t m, std::int64_t l, char* dst) {
+        const auto tail = static_cast<std::size_t>(l - low);
+        const std::size_t lead = n - m - tail;
+        for (std::size_t i = 0; i < lead; ++i) dst[i] = '0';
+        for (std::size_t i = 0; i < m; ++i) dst[lead + i] = src[i];
+        for (std::size_t i = 0; i < tail; ++i) dst[lead + m + i] = '0';
+    };
+    align(dx, nx, lx, ax);
+    align(dy, ny, ly, ay);
+    // |x| against |y|, then the sum or the difference of the magnitudes, and its sign
+    int cmp = 0;
+    for (std::size_t i = 0; i < n && cmp == 0; ++i) cmp = ax[i] < ay[i] ? -1 : ax[i] > ay[i] ? 1 : 0;
+    const bool xneg = x.negative && nx != 0, yneg = y.negative && ny != 0;
+    char r[cap + 1];
+    std::size_t rn = n + 1; // (one more digit for a carry)
+    bool negative = false;
+    if (xneg != yneg) { // x - y = +-(|x| + |y|)
+        unsigned carry = 0;
+        for (std::size_t i = n; i-- > 0;) {
+            const unsigned d = static_cast<unsigned>(ax[i] - '0') + static_cast<unsigned>(ay[i] - '0') + carry;
+            r[i + 1] = static_cast<char>('0' + d % 10);
+            carry = d / 10;
+        }
+        r[0] = static_cast<char>('0' + carry);
+        negative = xneg;
+    } else { // x - y = +-(|x| - |y|), the larger magnitude first
+        const char* big = cmp >= 0 ? ax : ay;
+        const char* small = cmp >= 0 ? ay : ax;
+        int borrow = 0;
+        for (std::size_t i = n; i-- > 0;) {
+            int d = (big[i] - '0') - (small[i] - '0') - borrow;
+            borrow = d < 0;
+            if (d < 0) d += 10;
+            r[i + 1] = static_cast<char>('0' + d);
+        }
+        r[0] = '0';
+        negative = cmp != 0 && (cmp > 0 ? xneg : !xneg);
+    }
+    // plain notation: r x 10^low
+    std::size_t first = 0;
+    while (first < rn && r[first] == '0') ++first;
+    std::size_t w = 0;
+    const auto put = [&](char c) {
+        if (w == out.size()) return false;
+        out[w++] = c;
+        return true;
+    };
+    if (first == rn) {
+        if (!put('0')) return std::nullopt;
+        return std::string_view(out.data(), w);
+    }
+    if (negative && !put('-')) return std::nullopt;
+    if (low >= 0) {
+        for (std::size_t i = first; i < rn; ++i)
+            if (!put(r[i])) return std::nullopt;
+        for (std::int64_t i = 0; i < low; ++i)
+            if (!put('0')) return std::nullopt;
+        return std::string_view(out.data(), w);
+    }
+    const auto frac_n = static_cast<std::size_t>(-low); // digits after the point
+    std::size_t last = rn; // without the fraction's trailing zeros
+    std::size_t keep_frac = frac_n;
+    while (keep_frac > 0 && r[last - 1] == '0') {
+        --last;
+        --keep_frac;
+    }
+    const std::size_t int_end = rn - frac_n; // r[first, int_end): the integer part (when first < int_end)
+    if (first < int_end) {
+        for (std::size_t i = first; i < int_end; ++i)
+            if (!put(r[i])) return std::nullopt;
+    } else if (!put('0')) {
+        return std::nullopt;
+    }
+    if (keep_frac > 0) {
+        if (!put('.')) return std::nullopt;
+        for (std::size_t i = int_end; i < int_end + keep_frac; ++i)
+            if (!put(r[i])) return std::nullopt;
+    }
+    return std::string_view(out.data(), w);
+}
 
 } // namespace logscan
 

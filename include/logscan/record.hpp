@@ -146,6 +146,11 @@ struct error_kind {
 /// after which the parse goes on) is `{"type":"error","message":M}` with its own message.
 struct document_error_kind : error_kind {};
 
+/// The `error` record of a stream of events (chrome-trace, formats.md section 6A):
+/// `{"type":"error","index":N,"message":M}`, `index` the event's position (the error's
+/// `index`; `null` when it has none, as for a break outside the events).
+struct indexed_error_kind : error_kind {};
+
 namespace internal {
 template <class T>
 struct is_optional : std::false_type {};
@@ -342,7 +347,14 @@ public:
     template <class Event, class R>
     void on_record(Event, const R& r) {
         ++records;
-        if constexpr (std::is_same_v<Event, on_error_event> && (std::is_same_v<Kinds, document_error_kind> || ...)) {
+        if constexpr (std::is_same_v<Event, on_error_event> && (std::is_same_v<Kinds, indexed_error_kind> || ...)) {
+            ++errors;
+            w.begin("error");
+            w.key("index");
+            if (r.index) w.value(*r.index);
+            else w.value(nullptr);
+            w.field("message", r.message);
+        } else if constexpr (std::is_same_v<Event, on_error_event> && (std::is_same_v<Kinds, document_error_kind> || ...)) {
             ++errors;
             w.begin("error");
             w.field("message", r.line != 0 ? std::string_view("invalid JSON document") : r.message);

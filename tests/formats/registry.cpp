@@ -11,8 +11,9 @@
 TEST_CASE("registry::every format by its name, in the order that breaks detection ties; unknown names are no format") {
     std::vector<std::string_view> names;
     logscan::for_each_format(logscan::all_formats{}, [&]<class F>() { names.push_back(F::name); });
-    // the five formats of formats.md, the JSON dump and the Chainer graph first (README, detect.hpp)
-    CHECK(names == std::vector<std::string_view>{"megengine-profile", "chainer-memtrace", "tvm-profile", "paddle-log", "megengine-log"});
+    // the six formats of formats.md, the JSON dump, the Chrome trace and the Chainer graph first (README, detect.hpp)
+    CHECK(names == std::vector<std::string_view>{"megengine-profile", "chrome-trace", "chainer-memtrace", "tvm-profile",
+                                                 "paddle-log", "megengine-log"});
     for (std::string_view n : names) {
         std::string_view found;
         CHECK(logscan::with_format(logscan::all_formats{}, n, [&]<class F>() { found = F::name; }));

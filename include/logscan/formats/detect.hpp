@@ -15,6 +15,9 @@
 /// Signals, per format (see each `detect` for the details):
 /// - `megengine-profile`: the first non-blank byte is `{` and at least two of the dump's own
 ///   keys (`"profiler"`, `"graph_exec"`, `"opr_footprint"`, ...) appear, in any order or layout;
+/// - `chrome-trace`: an object with a `"traceEvents"` key (or, before the events, Kineto's
+///   `"schemaVersion"` and `"deviceProperties"`), or a bare array of event objects with
+///   `"ph"`; a PyTorch execution trace (`"nodes"`, no `"traceEvents"`) is not claimed;
 /// - `chainer-memtrace`: a `B F` counts line followed by buffer lines `ID SIZE NAME` or by
 ///   function records (`forward`/`backward`, then `NIN NOUT`);
 /// - `tvm-profile`: `Evaluate vm inference cost of ...`, `Mean ... time (std dev): ...` and

@@ -21,6 +21,7 @@
 #include <string_view>
 
 #include "chainer_memtrace.hpp"
+#include "chrome_trace.hpp"
 #include "megengine_log.hpp"
 #include "megengine_profile.hpp"
 #include "paddle_log.hpp"
@@ -34,10 +35,10 @@ struct format_list {
     static constexpr std::size_t size = sizeof...(F);
 };
 
-/// The formats logscan reads. The order breaks detection ties (the JSON dump and the Chainer
-/// graph, whose signals are the most specific, first).
-using all_formats = format_list<megengine_profile::format, chainer_memtrace::format, tvm_profile::format,
-                                paddle_log::format, megengine_log::format>;
+/// The formats logscan reads. The order breaks detection ties (the JSON dump, the Chrome
+/// trace and the Chainer graph, whose signals are the most specific, first).
+using all_formats = format_list<megengine_profile::format, chrome_trace::format, chainer_memtrace::format,
+                                tvm_profile::format, paddle_log::format, megengine_log::format>;
 
 namespace internal {
 template <class List, class... More>

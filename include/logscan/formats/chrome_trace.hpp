@@ -1,0 +1,872 @@
+// SPDX-License-Identifier: MIT
+/// \file formats/chrome_trace.hpp
+/// The `chrome-trace` format: a trace in the Chrome Trace Event Format (the PyTorch profiler
+/// through Kineto, `*.pt.trace.json`; Paddle's and MegEngine's profilers; TensorFlow's trace
+/// viewer), read as a stream by the JSON reader (the record contract is formats.md, section
+/// 6A): one record per event, in document order, in constant memory apart from the `B` events
+/// still open.
+///
+/// \code
+/// #include <logscan/formats/chrome_trace.hpp>        // (also in the umbrella <logscan.hpp>)
+/// struct kernel_time {
+///     double us = 0;
+///     void on_span(const logscan::chrome_trace::span& s) {
+///         if (s.cat && s.cat->text == "kernel") us += logscan::chrome_trace::number_of(s.dur_us).value_or(0);
+///     }
+/// };
+/// kernel_time v;
+/// logscan::file_source src("trace.json");                 // (a .json.gz: gzip.hpp's gzip_source)
+/// logscan::error e = logscan::chrome_trace::parse(src, v);
+/// \endcode
+///
+/// Events, in document order (records are views, valid during the call):
+/// \code
+/// void on_span(const chrome_trace::span&);             // an X event; a B matched with its E, at the E
+/// void on_instant(const chrome_trace::instant&);       // i, I
+/// void on_counter(const chrome_trace::counter&);       // C
+/// void on_meta(const chrome_trace::meta&);             // M
+/// void on_flow(const chrome_trace::flow_event&);       // s, t, f
+/// void on_event(const chrome_trace::event&);           // any other phase, or none
+/// void on_trace_info(const chrome_trace::trace_info&); // each top-level member but traceEvents
+/// void on_error(const logscan::error&);                // `index`: the event's position, or none
+/// \endcode
+///
+/// Values (formats.md 6A.2): a member the record maps is a `json_value`, empty when absent or
+/// `null`, else a `string_or_json`: a string decoded (`json == false`), any other value its
+/// compact JSON text (`json == true`): numbers byte for byte as the input has them
+/// (`1712195495519689.047` stays so; `number_of` and `integer_of` read them), `pid`/`tid` a
+/// number or a string as printed. `args`, `extra`, `values` are `json_object`s: the compact
+/// JSON text of the object as it stands (members in input order, duplicates kept), or empty.
+/// For the keys a record maps, the last occurrence in the event wins; every other member goes
+/// to `extra` (`null` when there is none).
+///
+/// B/E: per thread (`pid` and `tid`, compared as their JSON text) a stack: an `E` closes the
+/// most recent open `B` of its thread, and the span comes at the `E`'s place with the `B`'s
+/// name, category, thread and `ts`, `dur_us` the exact decimal difference of the two `ts`
+/// (num.hpp's `decimal_difference`), `args` and `extra` merged (the `E`'s members win).
+///
+/// Errors (`on_error`, formats.md 6A.3; `index` the event's position in `traceEvents`): an
+/// element that is no object; an `E` without an open `B` on its thread; an `E` whose name
+/// differs from its `B`'s (just before the span); a break — invalid or truncated JSON, a top
+/// level that is neither an object nor an array, a `traceEvents` that is not an array — which
+/// ends the parse (`index` the event being read, or the next one between events; none outside
+/// `traceEvents`); each `B` never closed, at the end, in ascending index. A bare array whose
+/// `]` is missing after a complete event (and maybe a `,`) ends normally. An event too large
+/// for the scratch buffer (`format_options::scratch_capacity`, 64 KiB) and a `B` that does not
+/// fit the open-span store (`format_options::open_capacity`, 4 MiB) are errors at their index,
+/// and the parse goes on. Invalid UTF-8 in strings is kept as it is in the C++ records (NDJSON
+/// writes `\ufffd`); a `\u` surrogate escape without its pair decodes as U+FFFD (kept as
+/// written inside `args` and the other objects).
+///
+/// Allocation: the JSON reader's buffers, the scratch buffers and the open-span store, once,
+/// at construction; nothing while parsing.
+#ifndef LOGSCAN_FORMATS_CHROME_TRACE_HPP_INCLUDED
+#define LOGSCAN_FORMATS_CHROME_TRACE_HPP_INCLUDED
+
+#include <cerrno>
+#include <cstddef>
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <optional>
+#include <span>
+#include <string_view>
+#include <type_traits>
+#include <utility>
+
+#include "../format.hpp" // (config, error, lines, source, visit, num, record, ndjson)
+#include "../json.hpp"
+
+namespace logscan::chrome_trace {
+
+/// The format's name, as the command line knows it.
+inline constexpr std::string_view format_name = "chrome-trace";
+
+/// A member's value: empty when absent or `null`; a string decoded, any other value its
+/// compact JSON text (see the file comment).
+using json_value = std::optional<string_or_json>;
+/// An object (or an array) kept as its compact JSON text (`json == true`), members in input
+/// order, duplicates kept; empty when absent or `null` (a string there is decoded, as any).
+using json_object = json_value;
+
+/// The number a value holds, when it is a JSON number (a string, `"1500"`, is none).
+inline std::optional<double> number_of(const json_value& v) noexcept {
+    if (!v || !v->json) return std::nullopt;
+    const auto r = parse_number<double>(v->text);
+    return r.ok() ? std::optional<double>(r.value) : std::nullopt;
+}
+/// The integer a value holds, when it is a JSON number without fraction or exponent that
+/// fits `std::int64_t`.
+inline std::optional<std::int64_t> integer_of(const json_value& v) noexcept {
+    if (!v || !v->json) return std::nullopt;
+    const auto r = parse_number<std::int64_t>(v->text);
+    return r.ok() ? std::optional<std::int64_t>(r.value) : std::nullopt;
+}
+
+/// An `X` event, or a `B` matched with its `E` (then `ph` is `"B"`, the values the `B`'s,
+/// `dur_us` computed, `args`/`extra` merged).
+struct span {
+    std::uint64_t index; ///< the event's position in `traceEvents` (the `E`'s for a B/E span)
+    json_value name, cat, ph, pid, tid;
+    json_value ts_us;  ///< `ts` as printed (microseconds)
+    json_value dur_us; ///< `dur` as printed; for B/E the exact difference of the `ts`
+    json_object args, extra;
+};
+/// An `i` or `I` event.
+struct instant {
+    std::uint64_t index;
+    json_value name, cat, ph;
+    json_value scope; ///< `s`: `g`, `p`, `t`, or none
+    json_value pid, tid, ts_us;
+    json_object args, extra;
+};
+/// A `C` event: `values` is its `args` as it is (one key per series).
+struct counter {
+    std::uint64_t index;
+    json_value name, cat, id, pid, tid, ts_us;
+    json_object values, extra;
+};
+/// An `M` event: `value` is `args.name` (`process_name`, `thread_name`), `args.labels`
+/// (`process_labels`), `args.sort_index` (`process_sort_index`, `thread_sort_index`), else none.
+struct meta {
+    std::uint64_t index;
+    json_value name, pid, tid, ts_us, value;
+    json_object args, extra;
+};
+/// An `s`, `t` or `f` event (`bp` as printed: `"e"`, or none).
+struct flow_event {
+    std::uint64_t index;
+    json_value ph, name, cat, id, bp, pid, tid, ts_us;
+    json_object args, extra;
+};
+/// An event of any other phase, or of none.
+struct event {
+    std::uint64_t index;
+    json_value ph, name, cat, id, pid, tid, ts_us, dur_us;
+    json_object args, extra;
+};
+/// A top-level member other than `traceEvents` (`schemaVersion`, `deviceProperties`, ...).
+struct trace_info {
+    std::string_view key; ///< decoded
+    json_value value;
+};
+
+LOGSCAN_EVENT(on_span, "void on_span(const logscan::chrome_trace::span&)");
+LOGSCAN_EVENT(on_instant, "void on_instant(const logscan::chrome_trace::instant&)");
+LOGSCAN_EVENT(on_counter, "void on_counter(const logscan::chrome_trace::counter&)");
+LOGSCAN_EVENT(on_meta, "void on_meta(const logscan::chrome_trace::meta&)");
+LOGSCAN_EVENT(on_flow, "void on_flow(const logscan::chrome_trace::flow_event&)");
+LOGSCAN_EVENT(on_event, "void on_event(const logscan::chrome_trace::event&)");
+LOGSCAN_EVENT(on_trace_info, "void on_trace_info(const logscan::chrome_trace::trace_info&)");
+
+/// The format's records, described once (record.hpp), in formats.md's key order.
+using records = record_list<
+    record_kind<"span", span, on_span_event, field<"name", &span::name>, field<"cat", &span::cat>,
+                field<"ph", &span::ph>, field<"pid", &span::pid>, field<"tid", &span::tid>,
+                field<"ts_us", &span::ts_us>, field<"dur_us", &span::dur_us>, field<"args", &span::args>,
+                field<"extra", &span::extra>>,
+    record_kind<"instant", instant, on_instant_event, field<"name", &instant::name>, field<"cat", &instant::cat>,
+                field<"ph", &instant::ph>, field<"scope", &instant::scope>, field<"pid", &instant::pid>,
+                field<"tid", &instant::tid>, field<"ts_us", &instant::ts_us>, field<"args", &instant::args>,
+                field<"extra", &instant::extra>>,
+    record_kind<"counter", counter, on_counter_event, field<"name", &counter::name>, field<"cat", &counter::cat>,
+                field<"id", &counter::id>, field<"pid", &counter::pid>, field<"tid", &counter::tid>,
+                field<"ts_us", &counter::ts_us>, field<"values", &counter::values>, field<"extra", &counter::extra>>,
+    record_kind<"meta", meta, on_meta_event, field<"name", &meta::name>, field<"pid", &meta::pid>,
+                field<"tid", &meta::tid>, field<"ts_us", &meta::ts_us>, field<"value", &meta::value>,
+                field<"args", &meta::args>, field<"extra", &meta::extra>>,
+    record_kind<"flow", flow_event, on_flow_event, field<"ph", &flow_event::ph>, field<"name", &flow_event::name>,
+                field<"cat", &flow_event::cat>, field<"id", &flow_event::id>, field<"bp", &flow_event::bp>,
+                field<"pid", &flow_event::pid>, field<"tid", &flow_event::tid>, field<"ts_us", &flow_event::ts_us>,
+                field<"args", &flow_event::args>, field<"extra", &flow_event::extra>>,
+    record_kind<"event", event, on_event_event, field<"ph", &event::ph>, field<"name", &event::name>,
+                field<"cat", &event::cat>, field<"id", &event::id>, field<"pid", &event::pid>,
+                field<"tid", &event::tid>, field<"ts_us", &event::ts_us>, field<"dur_us", &event::dur_us>,
+                field<"args", &event::args>, field<"extra", &event::extra>>,
+    record_kind<"trace_info", trace_info, on_trace_info_event, field<"key", &trace_info::key>,
+                field<"value", &trace_info::value>>,
+    indexed_error_kind>;
+
+/// The `"type"` of every record the format yields (formats.md section 6A), `error` included.
+inline constexpr const auto& record_types = records::types;
+
+/// True when V has at least one of the format's callbacks (or derives from `validate_only`).
+template <class V>
+concept visitor = records::accepted_by<V>;
+
+/// Parser settings (format.hpp's, one type for every format): `scratch_capacity` (the bytes
+/// of one event's compact text, and of the strings and merged members made from it) and
+/// `open_capacity` (the bytes of the `B` events still open).
+using options = format_options;
+
+namespace detail {
+
+// The members a record maps (formats.md 6A.2), as bits.
+enum key : unsigned {
+    k_ph, k_name, k_cat, k_pid, k_tid, k_ts, k_dur, k_args, k_s, k_id, k_bp, key_count,
+};
+constexpr unsigned bit(key k) noexcept { return 1u << k; }
+enum class kind : unsigned char { span_x, span_b, span_e, instant, counter, meta, flow, other };
+constexpr unsigned mapped_keys(kind k) noexcept {
+    constexpr unsigned common = bit(k_ph) | bit(k_name) | bit(k_pid) | bit(k_tid) | bit(k_ts) | bit(k_args);
+    switch (k) {
+    case kind::span_x:
+    case kind::span_b:
+    case kind::span_e: return common | bit(k_cat) | bit(k_dur);
+    case kind::instant: return common | bit(k_cat) | bit(k_s);
+    case kind::counter: return common | bit(k_cat) | bit(k_id);
+    case kind::meta: return common;
+    case kind::flow: return common | bit(k_cat) | bit(k_id) | bit(k_bp);
+    case kind::other: return common | bit(k_cat) | bit(k_id) | bit(k_dur);
+    }
+    return common;
+}
+// The member a key names (its decoded text), or key_count.
+constexpr key key_of(std::string_view k) noexcept {
+    constexpr std::string_view names[key_count] = {"ph", "name", "cat", "pid", "tid", "ts", "dur", "args", "s", "id", "bp"};
+    for (unsigned i = 0; i < key_count; ++i)
+        if (names[i] == k) return static_cast<key>(i);
+    return key_count;
+}
+// The key a member's key token names (a token with escapes decoded first; keys longer than
+// any mapped one are no mapped key).
+inline key key_of_token(std::string_view token) noexcept {
+    if (token.size() < 2) return key_count;
+    const std::string_view in = token.substr(1, token.size() - 2);
+    if (in.find('\\') == std::string_view::npos) return key_of(in);
+    if (token.size() > 40) return key_count;
+    char b[48];
+    const auto t = json::string_text(token, b);
+    return t ? key_of(*t) : key_count;
+}
+// The record an event's `ph` (its last one's compact text) asks for.
+constexpr kind kind_of(std::string_view ph) noexcept {
+    if (ph.size() != 3 || ph[0] != '"' || ph[2] != '"') return kind::other;
+    switch (ph[1]) {
+    case 'X': return kind::span_x;
+    case 'B': return kind::span_b;
+    case 'E': return kind::span_e;
+    case 'i':
+    case 'I': return kind::instant;
+    case 'C': return kind::counter;
+    case 'M': return kind::meta;
+    case 's':
+    case 't':
+    case 'f': return kind::flow;
+    default: return kind::other;
+    }
+}
+// Whether two member key tokens name the same key (decoded when either has an escape).
+inline bool same_key(std::string_view a, std::string_view b) noexcept {
+    if (a == b) return true;
+    if (a.find('\\') == std::string_view::npos && b.find('\\') == std::string_view::npos) return false;
+    char ba[256], bb[256];
+    if (a.size() > sizeof ba || b.size() > sizeof bb) return false;
+    const auto x = json::string_text(a, ba), y = json::string_text(b, bb);
+    return x && y && *x == *y;
+}
+
+// Whether two compact values are the same as records write them (strings decoded: `"a"` and
+// `"\u0061"` are one thread; `1` and `"1"` two).
+inline bool same_value(std::string_view a, std::string_view b) noexcept {
+    if (a == b) return true;
+    if (a.empty() || b.empty() || a.front() != '"' || b.front() != '"') return false;
+    if (a.find('\\') == std::string_view::npos && b.find('\\') == std::string_view::npos) return false;
+    char ba[256], bb[256];
+    const auto x = json::string_text(a, ba), y = json::string_text(b, bb);
+    return x && y && *x == *y;
+}
+
+// Bytes kept from one event to the next: an arena with a bump pointer (the open B events).
+struct open_span {
+    std::uint64_t index;
+    std::size_t at;                         // its bytes in the arena: pid, tid, name, cat, ts, args, extra
+    std::uint32_t len[7];
+    unsigned char present;                  // bit i: piece i is present (name, cat, ts, args, extra)
+};
+
+// The bytes an event is made of and made into: the event's compact text, then what is made
+// from it (decoded strings, `extra`, merged members, a duration), each a view of `buf`.
+struct scratch {
+    char* buf = nullptr;
+    std::size_t cap = 0, used = 0;
+    bool overflow = false;
+    std::string_view keep(std::string_view s) noexcept {
+        if (s.size() > cap - used) {
+            overflow = true;
+            return {};
+        }
+        if (!s.empty()) std::memcpy(buf + used, s.data(), s.size());
+        const std::string_view v(buf + used, s.size());
+        used += s.size();
+        return v;
+    }
+    std::span<char> spare() noexcept { return {buf + used, cap - used}; }
+};
+
+// The JSON reader's visitor: the document's shape (object or bare array, `traceEvents`), each
+// event captured whole (compact), made into its record; B/E stacks; the errors.
+template <class V>
+class core {
+public:
+    static constexpr bool wants_events =
+        wants_any<V, on_span_event, on_instant_event, on_counter_event, on_meta_event, on_flow_event, on_event_event,
+                  on_error_event>;
+    static constexpr bool wants_info = wants_any<V, on_trace_info_event>;
+
+    core(V& vis, char* ev, std::size_t ev_cap, char* work, std::size_t work_cap, char* arena, std::size_t arena_cap,
+         open_span* spans, std::size_t spans_cap) noexcept
+        : vis_(vis), ev_{ev, ev_cap}, work_{work, work_cap}, arena_(arena), arena_cap_(arena_cap), spans_(spans),
+          spans_cap_(spans_cap) {}
+
+    // -- json::reader's callbacks --
+    json::action on_object_begin() {
+        if (depth_ == 0) {
+            depth_ = 1;
+            top_ = top::object;
+            return json::action::proceed;
+        }
+        if (expect_events_) return broken("traceEvents is not an array");
+        if (in_events_ && depth_ == events_depth_) return element(true);
+        return json::action::skip; // (not reached: members are captured)
+    }
+    json::action on_array_begin() {
+        if (depth_ == 0) {
+            depth_ = 1;
+            top_ = top::array;
+            in_events_ = true;
+            events_depth_ = 1;
+            return json::action::proceed;
+        }
+        if (expect_events_) {
+            expect_events_ = false;
+            in_events_ = true;
+            depth_ = events_depth_ = 2;
+            return json::action::proceed;
+        }
+        if (in_events_ && depth_ == events_depth_) return element(false);
+        return json::action::skip;
+    }
+    json::action on_array_end() {
+        if (in_events_ && depth_ == events_depth_) in_events_ = false;
+        --depth_;
+        return json::action::proceed;
+    }
+    json::action on_object_end() {
+        --depth_;
+        return json::action::proceed;
+    }
+    json::action on_key(std::string_view k) {
+        if (depth_ != 1 || top_ != top::object) return json::action::skip;
+        if (k == "traceEvents") {
+            expect_events_ = true;
+            return json::action::proceed;
+        }
+        if constexpr (!wants_info) return json::action::skip;
+        if (k.size() > key_cap_) { // (no room for the key: the member is an error)
+            const flow f = report(error_at(std::nullopt, "top-level key too long for the scratch buffer"));
+            return f == flow::stop ? json::action::stop : json::action::skip;
+        }
+        std::memcpy(key_buf_, k.data(), k.size());
+        key_n_ = k.size();
+        in_member_ = true;
+        begin_capture();
+        return json::action::capture;
+    }
+    json::action on_string(std::string_view) { return scalar(); }
+    json::action on_number(const json::number&) { return scalar(); }
+    json::action on_bool(bool) { return scalar(); }
+    json::action on_null() { return scalar(); }
+    json::action on_value_text(std::string_view part, bool last) {
+        cmp_.feed(part, [this](std::string_view run) { put(run); });
+        if (!last) return json::action::proceed;
+        cmp_.finish([this](std::string_view run) { put(run); });
+        capturing_ = false;
+        const flow f = in_member_ ? member_done() : element_done();
+        in_member_ = false;
+        return f == flow::stop ? json::action::stop : json::action::proceed;
+    }
+
+    // -- the parser's --
+    // The reader is about to finish: a value it completes now (a number at the very end) is
+    // known to end the input.
+    void finishing(bool in_token) noexcept {
+        finishing_ = true;
+        cut_in_token_ = in_token;
+    }
+    // The input ended (the reader's outcome `r`): the break, if any, then the B events never
+    // closed. Returns the parse's outcome.
+    error finish(const error& r) {
+        error out = r;
+        if (!r.ok() && r.code != error_code::stopped && !broke_) {
+            // a bare array cut after a complete element (and maybe its `,`) ends normally
+            const bool cut_between = top_ == top::array && r.code == error_code::unexpected_end && !capturing_ &&
+                                     index_ > 0 && (!cut_in_token_ || completed_at_end_);
+            if (cut_between) {
+                out = error{};
+            } else {
+                error e = r;
+                e.document = false;
+                e.index = in_events_ ? std::optional<std::uint64_t>(index_) : std::nullopt;
+                if (report(e) == flow::stop) return error{error_code::stopped, 0, 0, 0, "stopped by visitor", 0};
+            }
+        } else if (broke_) {
+            out = break_;
+        }
+        if (r.code == error_code::stopped && !broke_) return out;
+        for (std::size_t i = 0; i < open_n_; ++i)
+            if (report(error_at(spans_[i].index, "B is never closed")) == flow::stop)
+                return error{error_code::stopped, 0, 0, 0, "stopped by visitor", 0};
+        open_n_ = 0;
+        return out;
+    }
+
+private:
+    enum class top : unsigned char { none, object, array };
+
+    flow report(const error& e) { return report_error(vis_, e); }
+    static error error_at(std::optional<std::uint64_t> index, std::string_view message) noexcept {
+        error e{error_code::syntax, 0, 0, 0, message, 0};
+        e.index = index;
+        return e;
+    }
+    // A break of our own (the document's shape): its error now, and the end of the parse.
+    json::action broken(std::string_view message) {
+        broke_ = true;
+        break_ = error_at(in_events_ ? std::optional<std::uint64_t>(index_) : std::nullopt, message);
+        (void)report(break_);
+        return json::action::stop;
+    }
+    json::action scalar() {
+        if (depth_ == 0) return broken("the top level is neither an object nor an array");
+        if (expect_events_) return broken("traceEvents is not an array");
+        if (in_events_ && depth_ == events_depth_) {
+            const std::uint64_t i = index_++;
+            completed_at_end_ = finishing_;
+            if constexpr (wants_events)
+                if (report(error_at(i, "event is not a JSON object")) == flow::stop) return json::action::stop;
+        }
+        return json::action::proceed;
+    }
+    json::action element(bool object) {
+        if constexpr (!wants_events) {
+            ++index_; // (nobody wants the events: passed over, validated; its end event comes)
+            ++depth_;
+            return json::action::skip;
+        }
+        element_object_ = object;
+        begin_capture();
+        return json::action::capture;
+    }
+    void begin_capture() noexcept {
+        cmp_.reset();
+        ev_.used = 0;
+        ev_.overflow = false;
+        capturing_ = true;
+    }
+    void put(std::string_view run) noexcept { (void)ev_.keep(run); }
+
+    // -- values --
+    json_value value_of(bool present, std::string_view raw) noexcept {
+        if (!present || raw.empty() || raw == "null") return std::nullopt;
+        if (raw.front() != '"') return string_or_json{raw, true};
+        const auto t = json::string_text(raw, work_.spare());
+        if (!t) {
+            work_.overflow = true;
+            return std::nullopt;
+        }
+        if (t->data() == work_.buf + work_.used) work_.used += t->size(); // (decoded into the spare bytes)
+        return string_or_json{*t, false};
+    }
+    json_object object_of(bool present, std::string_view raw) noexcept { return value_of(present, raw); }
+    // The B's and E's members merged (formats.md 6A.3): the B's whose key the E's lack, then
+    // the E's; the one present when only one is; the E's when not both are objects.
+    json_object merged(bool b_has, std::string_view b, bool e_has, std::string_view e) noexcept {
+        b_has = b_has && b != "null"; // (`null` is no members: absent, as a key absent or null is null)
+        e_has = e_has && e != "null";
+        if (!b_has) return object_of(e_has, e);
+        if (!e_has) return object_of(true, b);
+        if (b.front() != '{' || e.front() != '{') return object_of(true, e);
+        const std::size_t from = work_.used;
+        bool any = false;
+        const auto member = [&](std::string_view k, std::string_view v) {
+            (void)work_.keep(any ? std::string_view(",") : std::string_view("{"));
+            (void)work_.keep(k);
+            (void)work_.keep(":");
+            (void)work_.keep(v);
+            any = true;
+        };
+        json::for_each_member(b, [&](std::string_view k, std::string_view v) {
+            bool in_e = false;
+            json::for_each_member(e, [&](std::string_view ek, std::string_view) {
+                if (same_key(k, ek)) in_e = true;
+                return !in_e;
+            });
+            if (!in_e) member(k, v);
+        });
+        json::for_each_member(e, member);
+        (void)work_.keep(any ? "}" : "{}");
+        return string_or_json{std::string_view(work_.buf + from, work_.used - from), true};
+    }
+
+    // -- top-level members --
+    flow member_done() {
+        if (ev_.overflow) return report(error_at(std::nullopt, "top-level value too large for the scratch buffer"));
+        work_.used = 0;
+        work_.overflow = false;
+        const std::string_view raw(ev_.buf, ev_.used);
+        return LOGSCAN_VISIT_LAZY(vis_, on_trace_info, trace_info, [&] {
+            return trace_info{std::string_view(key_buf_, key_n_), value_of(true, raw)};
+        });
+    }
+
+    // -- events --
+    flow element_done() {
+        const std::uint64_t index = index_++;
+        if (!element_object_) return report(error_at(index, "event is not a JSON object"));
+        if (ev_.overflow) return report(error_at(index, "event too large for the scratch buffer"));
+        work_.used = 0;
+        work_.overflow = false;
+        const std::string_view text(ev_.buf, ev_.used);
+        // the last `ph` says which record; then the last occurrence of each key it maps, the
+        // other members into `extra` in input order
+        std::string_view ph = {};
+        json::for_each_member(text, [&](std::string_view k, std::string_view v) {
+            if (key_of_token(k) == k_ph) ph = v;
+        });
+        const kind kd = kind_of(ph);
+        const unsigned wanted = mapped_keys(kd);
+        std::string_view at[key_count] = {};
+        unsigned present = 0;
+        const std::size_t extra_from = work_.used;
+        bool any_extra = false;
+        json::for_each_member(text, [&](std::string_view k, std::string_view v) {
+            const key id = key_of_token(k);
+            if (id != key_count && (wanted & bit(id)) != 0) {
+                at[id] = v;
+                present |= bit(id);
+                return;
+            }
+            (void)work_.keep(any_extra ? std::string_view(",") : std::string_view("{"));
+            (void)work_.keep(k);
+            (void)work_.keep(":");
+            (void)work_.keep(v);
+            any_extra = true;
+        });
+        if (any_extra) (void)work_.keep("}");
+        const std::string_view extra_text(work_.buf + extra_from, work_.used - extra_from);
+        if (work_.overflow) return report(error_at(index, "event too large for the scratch buffer"));
+        const auto has = [&](key k) { return (present & bit(k)) != 0; };
+        const auto val = [&](key k) { return value_of(has(k), at[k]); };
+        const auto obj = [&](key k) { return object_of(has(k), at[k]); };
+        const json_object extra = any_extra ? json_object(string_or_json{extra_text, true}) : std::nullopt;
+        flow f = flow::proceed;
+        switch (kd) {
+        case kind::span_x:
+            f = LOGSCAN_VISIT_LAZY(vis_, on_span, span, [&] {
+                return span{index, val(k_name), val(k_cat), val(k_ph), val(k_pid), val(k_tid), val(k_ts), val(k_dur),
+                            obj(k_args), extra};
+            });
+            break;
+        case kind::span_b: f = push_b(index, at, present, extra_text, any_extra); break;
+        case kind::span_e: f = close_b(index, at, present, extra_text, any_extra); break;
+        case kind::instant:
+            f = LOGSCAN_VISIT_LAZY(vis_, on_instant, instant, [&] {
+                return instant{index, val(k_name), val(k_cat), val(k_ph), val(k_s), val(k_pid), val(k_tid), val(k_ts),
+                               obj(k_args), extra};
+            });
+            break;
+        case kind::counter:
+            f = LOGSCAN_VISIT_LAZY(vis_, on_counter, counter, [&] {
+                return counter{index, val(k_name), val(k_cat), val(k_id), val(k_pid), val(k_tid), val(k_ts), obj(k_args), extra};
+            });
+            break;
+        case kind::meta:
+            f = LOGSCAN_VISIT_LAZY(vis_, on_meta, meta, [&] {
+                meta m{index, val(k_name), val(k_pid), val(k_tid), val(k_ts), std::nullopt, obj(k_args), extra};
+                m.value = meta_value(m.name, has(k_args) ? at[k_args] : std::string_view{});
+                return m;
+            });
+            break;
+        case kind::flow:
+            f = LOGSCAN_VISIT_LAZY(vis_, on_flow, flow_event, [&] {
+                return flow_event{index, val(k_ph), val(k_name), val(k_cat), val(k_id), val(k_bp), val(k_pid), val(k_tid),
+                                  val(k_ts), obj(k_args), extra};
+            });
+            break;
+        case kind::other:
+            f = LOGSCAN_VISIT_LAZY(vis_, on_event, event, [&] {
+                return event{index, val(k_ph), val(k_name), val(k_cat), val(k_id), val(k_pid), val(k_tid), val(k_ts),
+                             val(k_dur), obj(k_args), extra};
+            });
+            break;
+        }
+        if (work_.overflow && f != flow::stop) return report(error_at(index, "event too large for the scratch buffer"));
+        return f;
+    }
+    // An M event's value: the args member its name says (the last occurrence), else none.
+    json_value meta_value(const json_value& name, std::string_view args) noexcept {
+        if (!name || name->json || args.empty() || args.front() != '{') return std::nullopt;
+        const std::string_view n = name->text;
+        const std::string_view member = n == "process_name" || n == "thread_name" ? "name"
+                                        : n == "process_labels"                   ? "labels"
+                                        : n == "process_sort_index" || n == "thread_sort_index" ? "sort_index"
+                                                                                                : "";
+        if (member.empty()) return std::nullopt;
+        std::string_view found;
+        bool has = false;
+        json::for_each_member(args, [&](std::string_view k, std::string_view v) {
+            char b[16];
+            const auto t = k.size() <= 40 && k.find('\\') != std::string_view::npos ? json::string_text(k, std::span<char>(b))
+                                                                                   : std::optional<std::string_view>(k.substr(1, k.size() - 2));
+            if (t && *t == member) {
+                found = v;
+                has = true;
+            }
+        });
+        return value_of(has, found);
+    }
+
+    // -- B/E --
+    enum piece : unsigned { p_pid, p_tid, p_name, p_cat, p_ts, p_args, p_extra, piece_count };
+    static std::string_view thread_text(bool present, std::string_view raw) noexcept { return present ? raw : "null"; }
+    std::string_view piece_of(const open_span& s, unsigned i) const noexcept {
+        std::size_t at = s.at;
+        for (unsigned k = 0; k < i; ++k) at += s.len[k];
+        return {arena_ + at, s.len[i]};
+    }
+    flow push_b(std::uint64_t index, const std::string_view* at, unsigned present, std::string_view extra, bool has_extra) {
+        const auto has = [&](key k) { return (present & bit(k)) != 0; };
+        const std::string_view pieces[piece_count] = {thread_text(has(k_pid), at[k_pid]), thread_text(has(k_tid), at[k_tid]),
+                                                       at[k_name], at[k_cat], at[k_ts], at[k_args], extra};
+        std::size_t need = 0;
+        for (std::string_view p : pieces) need += p.size();
+        if (open_n_ == spans_cap_ || !room(need))
+            return report(error_at(index, "B event does not fit the open-span store (format_options::open_capacity)"));
+        open_span& s = spans_[open_n_++];
+        s.index = index;
+        s.at = arena_used_;
+        for (unsigned i = 0; i < piece_count; ++i) {
+            s.len[i] = static_cast<std::uint32_t>(pieces[i].size());
+            if (!pieces[i].empty()) std::memcpy(arena_ + arena_used_, pieces[i].data(), pieces[i].size());
+            arena_used_ += pieces[i].size();
+        }
+        s.present = static_cast<unsigned char>((has(k_name) ? 1u : 0u) | (has(k_cat) ? 2u : 0u) | (has(k_ts) ? 4u : 0u) |
+                                               (has(k_args) ? 8u : 0u) | (has_extra ? 16u : 0u));
+        return flow::proceed;
+    }
+    // Room for `need` more bytes in the arena, the open spans' bytes moved to its start when
+    // that makes it.
+    bool room(std::size_t need) noexcept {
+        if (need <= arena_cap_ - arena_used_) return true;
+        std::size_t w = 0;
+        for (std::size_t i = 0; i < open_n_; ++i) {
+            std::size_t n = 0;
+            for (unsigned k = 0; k < piece_count; ++k) n += spans_[i].len[k];
+            if (spans_[i].at != w && n != 0) std::memmove(arena_ + w, arena_ + spans_[i].at, n);
+            spans_[i].at = w;
+            w += n;
+        }
+        arena_used_ = w;
+        return need <= arena_cap_ - arena_used_;
+    }
+    flow close_b(std::uint64_t index, const std::string_view* at, unsigned present, std::string_view extra, bool has_extra) {
+        const auto has = [&](key k) { return (present & bit(k)) != 0; };
+        const std::string_view pid = thread_text(has(k_pid), at[k_pid]), tid = thread_text(has(k_tid), at[k_tid]);
+        std::size_t i = open_n_;
+        while (i > 0 && !(same_value(piece_of(spans_[i - 1], p_pid), pid) && same_value(piece_of(spans_[i - 1], p_tid), tid))) --i;
+        if (i == 0) return report(error_at(index, "E without an open B on its thread"));
+        const open_span s = spans_[i - 1];
+        for (std::size_t k = i; k < open_n_; ++k) spans_[k - 1] = spans_[k]; // (the others keep their order)
+        --open_n_;
+        if (open_n_ == 0) arena_used_ = 0;
+        const auto b_has = [&](unsigned bitmask) { return (s.present & bitmask) != 0; };
+        flow f = flow::proceed;
+        // an E's name (present, not null, not "") that differs from its B's: an error first
+        const json_value e_name = value_of(has(k_name), at[k_name]);
+        if (e_name && !(e_name->text.empty() && !e_name->json)) {
+            const json_value b_name = value_of(b_has(1), piece_of(s, p_name));
+            if (!b_name || b_name->json != e_name->json || b_name->text != e_name->text)
+                f = report(error_at(index, "E's name differs from the name of the B it closes"));
+        }
+        if (f == flow::stop) return f;
+        return LOGSCAN_VISIT_LAZY(vis_, on_span, span, [&] {
+            const std::string_view b_ts = piece_of(s, p_ts);
+            json_value dur;
+            if (b_has(4) && has(k_ts) && number_token(b_ts) && number_token(at[k_ts])) {
+                if (const auto d = decimal_difference(at[k_ts], b_ts, work_.spare())) {
+                    work_.used += d->size();
+                    dur = string_or_json{*d, true};
+                }
+            }
+            return span{index,
+                        value_of(b_has(1), piece_of(s, p_name)),
+                        value_of(b_has(2), piece_of(s, p_cat)),
+                        string_or_json{"B", false},
+                        value_of(true, piece_of(s, p_pid)),
+                        value_of(true, piece_of(s, p_tid)),
+                        value_of(b_has(4), b_ts),
+                        dur,
+                        merged(b_has(8), piece_of(s, p_args), has(k_args), at[k_args]),
+                        merged(b_has(16), piece_of(s, p_extra), has_extra, extra)};
+        });
+    }
+    static constexpr bool number_token(std::string_view t) noexcept {
+        return !t.empty() && (t.front() == '-' || (t.front() >= '0' && t.front() <= '9'));
+    }
+
+    V& vis_;
+    scratch ev_;   // the captured event (or top-level value), compact
+    scratch work_; // what is made from it
+    json::compactor cmp_;
+    char* arena_;
+    std::size_t arena_cap_, arena_used_ = 0;
+    open_span* spans_;
+    std::size_t spans_cap_, open_n_ = 0;
+    char key_buf_[256] = {};
+    static constexpr std::size_t key_cap_ = sizeof key_buf_;
+    std::size_t key_n_ = 0;
+    top top_ = top::none;
+    std::size_t depth_ = 0, events_depth_ = 0;
+    std::uint64_t index_ = 0;
+    bool in_events_ = false, expect_events_ = false, in_member_ = false, element_object_ = false, capturing_ = false;
+    bool broke_ = false, finishing_ = false, cut_in_token_ = false, completed_at_end_ = false;
+    error break_{};
+};
+
+} // namespace detail
+
+/// The push parser: `feed(chunk)` any number of times (any split), then `finish()`;
+/// `result()` is the parse's outcome (a break's error, also delivered to `on_error`). A UTF-8
+/// byte order mark at the start is skipped. Allocates its buffers once, at construction
+/// (`options::scratch_capacity` twice, `options::open_capacity`). Not copyable or movable.
+template <class Visitor>
+class parser {
+    static_assert(records::template accepts<Visitor>());
+
+public:
+    /// Reads into `vis` with the capacities of `opt`.
+    explicit parser(Visitor& vis, const options& opt = {})
+        : cap_(opt.scratch_capacity ? opt.scratch_capacity : 1), arena_cap_(opt.open_capacity ? opt.open_capacity : 1),
+          spans_cap_(arena_cap_ / 32 + 16), mem_(static_cast<char*>(std::malloc(2 * cap_ + arena_cap_))),
+          spans_(static_cast<detail::open_span*>(std::malloc(spans_cap_ * sizeof(detail::open_span)))),
+          core_(vis, mem_, ok() ? cap_ : 0, ok() ? mem_ + cap_ : nullptr, ok() ? cap_ : 0, ok() ? mem_ + 2 * cap_ : nullptr,
+                ok() ? arena_cap_ : 0, spans_, ok() ? spans_cap_ : 0),
+          reader_(core_, json::options{.scratch_capacity = cap_, .validate_utf8 = false, .lone_surrogates = true}) {
+        if (!ok()) {
+            result_ = error{error_code::io_error, 0, 0, 0, "cannot allocate the parser's buffers", ENOMEM};
+            done_ = true;
+        }
+    }
+    parser(const parser&) = delete;
+    parser& operator=(const parser&) = delete;
+    ~parser() {
+        std::free(mem_);
+        std::free(spans_);
+    }
+
+    /// Feeds the next chunk. Returns `flow::stop` once the parse has ended.
+    flow feed(std::string_view chunk) {
+        if (done_) return flow::stop;
+        if (bom_ < 3) { // (the first bytes: a byte order mark, maybe split, is dropped)
+            static constexpr char mark[3] = {'\xEF', '\xBB', '\xBF'};
+            while (bom_ < 3 && !chunk.empty()) {
+                if (chunk.front() != mark[bom_]) {
+                    const std::size_t held = bom_;
+                    bom_ = 3;
+                    if (held != 0 && give(std::string_view(mark, held)) == flow::stop) return flow::stop;
+                    break;
+                }
+                chunk.remove_prefix(1);
+                if (++bom_ == 3) bom_ = 4; // (a whole mark: dropped)
+            }
+            if (chunk.empty()) return flow::proceed;
+        }
+        return give(chunk);
+    }
+    /// Ends the input.
+    flow finish() {
+        if (done_) return flow::stop;
+        if (bom_ > 0 && bom_ < 3) { // (the input was a piece of a mark: those bytes are the document)
+            static constexpr char mark[3] = {'\xEF', '\xBB', '\xBF'};
+            const std::size_t held = bom_;
+            bom_ = 3;
+            if (give(std::string_view(mark, held)) == flow::stop) return flow::stop; // (a break: ended there)
+        }
+        done_ = true;
+        core_.finishing(reader_.in_token());
+        (void)reader_.finish();
+        result_ = core_.finish(reader_.result());
+        return result_.ok() ? flow::proceed : flow::stop;
+    }
+    /// The parse's outcome: none, a break (its error, also the visitor's `error` record), or
+    /// stopped.
+    const error& result() const noexcept { return result_; }
+
+private:
+    flow give(std::string_view chunk) {
+        if (reader_.feed(chunk) == flow::stop) {
+            done_ = true;
+            result_ = core_.finish(reader_.result());
+            return flow::stop;
+        }
+        return flow::proceed;
+    }
+
+    bool ok() const noexcept { return mem_ != nullptr && spans_ != nullptr; }
+
+    std::size_t cap_, arena_cap_, spans_cap_;
+    char* mem_;
+    detail::open_span* spans_;
+    detail::core<Visitor> core_;
+    json::reader<detail::core<Visitor>> reader_;
+    error result_{};
+    std::size_t bom_ = 0;
+    bool done_ = false;
+};
+
+/// What `detect` counts, in a few words (for `logscan detect --help`).
+inline constexpr std::string_view detect_signals =
+    "a JSON object with \"traceEvents\" (or Kineto's \"schemaVersion\" and \"deviceProperties\"), or an array of "
+    "event objects with \"ph\"";
+
+/// How much the first bytes of an input (`head`) look like a Chrome trace: an object (its
+/// first non-blank byte `{`, after a byte order mark) with a `"traceEvents"` key: 3, one more
+/// with `"ph"` in the head; without it, Kineto's `"schemaVersion"` and `"deviceProperties"`
+/// (written before the events): 2. A bare array whose first element is an object with
+/// `"ph"`: 2, one more with `"ts"`. Else 0 (a PyTorch execution trace, `"nodes"` without
+/// `"traceEvents"`, is not claimed).
+constexpr std::size_t detect(std::string_view head, bool = true) noexcept {
+    if (head.starts_with("\xEF\xBB\xBF")) head.remove_prefix(3);
+    const std::size_t first = head.find_first_not_of(" \t\r\n");
+    if (first == std::string_view::npos) return 0;
+    const bool ph = head.find("\"ph\"") != std::string_view::npos;
+    if (head[first] == '{') {
+        if (head.find("\"traceEvents\"") != std::string_view::npos) return ph ? 4 : 3;
+        if (head.find("\"schemaVersion\"") != std::string_view::npos &&
+            head.find("\"deviceProperties\"") != std::string_view::npos)
+            return 2;
+        return 0;
+    }
+    if (head[first] != '[') return 0;
+    const std::size_t second = head.find_first_not_of(" \t\r\n", first + 1);
+    if (second == std::string_view::npos || head[second] != '{' || !ph) return 0;
+    return head.find("\"ts\"") != std::string_view::npos ? 3 : 2;
+}
+
+/// `parse(source, vis, options)` reads a whole source, `parse(document, vis, options)` a
+/// document in memory (format.hpp's `format_parse`). Returns the source's error, a break's
+/// error (delivered to `on_error` too), `stopped`, or none.
+inline constexpr format_parse<parser> parse{};
+
+/// The visitor that writes every record as formats.md's NDJSON through an `ndjson_writer`:
+/// `records`'s.
+template <class Writer>
+using ndjson_visitor = records::ndjson<Writer>;
+
+/// The format as generic code sees it (format.hpp's `format_entry`; formats/registry.hpp).
+using format = format_entry<format_name, records, detect, detect_signals, parser>;
+
+} // namespace logscan::chrome_trace
+
+#endif // LOGSCAN_FORMATS_CHROME_TRACE_HPP_INCLUDED

@@ -1,0 +1,403 @@
+// SPDX-License-Identifier: MIT
+// chrome-trace (formats.md section 6A): the contract's worked example and cut example record
+// for record, each rule of 6A on hand-written traces (expected records written from the
+// contract's text), the public Kineto traces (counts from the events' `ph`, records read off
+// the files by hand), chunking down to 1 byte, allocation, bounded storage.
+#include <logscan/formats/chrome_trace.hpp>
+
+#include <doctest/doctest.h>
+
+#include <string>
+#include <vector>
+
+#include "support/alloc_counter.hpp"
+#include "support/chunking.hpp"
+#if LOGSCAN_TEST_GZIP
+#include <logscan/gzip.hpp>
+#endif
+
+namespace ct = logscan::chrome_trace;
+
+namespace {
+
+struct collect_sink {
+    std::string* out;
+    bool operator()(std::string_view s) const {
+        out->append(s);
+        return true;
+    }
+};
+std::vector<std::string> lines_of(const std::string& text) {
+    std::vector<std::string> v;
+    std::size_t p = 0;
+    while (p < text.size()) {
+        const std::size_t nl = text.find('\n', p);
+        v.push_back(text.substr(p, nl - p));
+        p = nl + 1;
+    }
+    return v;
+}
+// Every record as its NDJSON line, an error's free-text message as `M` (formats.md 6A.3:
+// "comparators use type and index only").
+std::vector<std::string> run_chunks(logscan::test::chunk_list chunks, ct::options o = {}) {
+    std::string text;
+    char buf[4096];
+    logscan::ndjson_writer<collect_sink> w(collect_sink{&text}, buf);
+    ct::ndjson_visitor<decltype(w)> v{w};
+    ct::parser<decltype(v)> p(v, o);
+    for (auto ch : chunks) p.feed(ch);
+    p.finish();
+    w.flush();
+    std::vector<std::string> out = lines_of(text);
+    for (auto& l : out)
+        if (l.starts_with("{\"type\":\"error\"")) l = l.substr(0, l.find(",\"message\":")) + ",\"message\":M}";
+    return out;
+}
+std::vector<std::string> run(std::string_view doc, ct::options o = {}) {
+    const logscan::test::chunked_input whole(doc, {});
+    return run_chunks(whole.chunks(), o);
+}
+logscan::error outcome(std::string_view doc) {
+    logscan::null_visitor v;
+    return ct::parse(doc, v);
+}
+std::vector<std::string> of_type(const std::vector<std::string>& v, std::string_view type) {
+    std::vector<std::string> r;
+    const std::string head = "{\"type\":\"" + std::string(type) + "\"";
+    for (const auto& s : v)
+        if (s.starts_with(head)) r.push_back(s);
+    return r;
+}
+
+// formats.md 6A.4, the document and the records it yields, as the contract writes them
+constexpr std::string_view example = R"({"schemaVersion": 1,
+ "distributedInfo": {"backend": "nccl", "rank": 2, "world_size": 4},
+ "traceEvents": [
+  {"ph": "M", "name": "thread_name", "pid": 31, "tid": 31, "args": {"name": "main"}},
+  {"ph": "X", "cat": "user_annotation", "name": "ProfilerStep#7", "pid": 31, "tid": 31, "ts": 1000.000, "dur": 900.5},
+  {"ph": "B", "cat": "op", "name": "Conv", "pid": 31, "tid": 31, "ts": 1001.25, "args": {"id": 4}},
+  {"ph": "X", "cat": "cuda_runtime", "name": "cudaLaunchKernel", "pid": 31, "tid": 31, "ts": 1010, "dur": 6, "args": {"correlation": 88}},
+  {"ph": "s", "cat": "ac2g", "name": "ac2g", "id": 88, "pid": 31, "tid": 31, "ts": 1010},
+  {"ph": "E", "name": "Conv", "pid": 31, "tid": 31, "ts": 1103.5, "args": {"id": 5, "device": "gpu0"}},
+  {"ph": "X", "cat": "kernel", "name": "conv_fwd_kernel", "pid": 0, "tid": 7, "ts": 1020.5, "dur": 70.25, "args": {"stream": 7, "correlation": 88}, "cname": "good"},
+  {"ph": "f", "cat": "ac2g", "name": "ac2g", "id": 88, "bp": "e", "pid": 0, "tid": 7, "ts": 1020.5},
+  {"ph": "C", "name": "gpu_mem", "pid": 0, "ts": 1100, "args": {"allocated": 1536, "reserved": 2048}},
+  {"ph": "i", "s": "p", "name": "checkpoint", "pid": 31, "tid": 31, "ts": 1200},
+  {"ph": "n", "cat": "io", "name": "read", "id": "0x2a", "pid": 31, "tid": 31, "ts": 1201},
+  {"ph": "E", "pid": 31, "tid": 32, "ts": 1202},
+  7,
+  {"ph": "B", "name": "Backward", "pid": 31, "tid": 31, "ts": 1300}
+ ],
+ "displayTimeUnit": "ms",
+ "baseTimeNanoseconds": 1700000000000000000}
+)";
+const std::vector<std::string> example_records = {
+    R"({"type":"trace_info","key":"schemaVersion","value":1})",
+    R"({"type":"trace_info","key":"distributedInfo","value":{"backend":"nccl","rank":2,"world_size":4}})",
+    R"({"type":"meta","name":"thread_name","pid":31,"tid":31,"ts_us":null,"value":"main","args":{"name":"main"},"extra":null})",
+    R"({"type":"span","name":"ProfilerStep#7","cat":"user_annotation","ph":"X","pid":31,"tid":31,"ts_us":1000.000,"dur_us":900.5,"args":null,"extra":null})",
+    R"({"type":"span","name":"cudaLaunchKernel","cat":"cuda_runtime","ph":"X","pid":31,"tid":31,"ts_us":1010,"dur_us":6,"args":{"correlation":88},"extra":null})",
+    R"({"type":"flow","ph":"s","name":"ac2g","cat":"ac2g","id":88,"bp":null,"pid":31,"tid":31,"ts_us":1010,"args":null,"extra":null})",
+    R"({"type":"span","name":"Conv","cat":"op","ph":"B","pid":31,"tid":31,"ts_us":1001.25,"dur_us":102.25,"args":{"id":5,"device":"gpu0"},"extra":null})",
+    R"({"type":"span","name":"conv_fwd_kernel","cat":"kernel","ph":"X","pid":0,"tid":7,"ts_us":1020.5,"dur_us":70.25,"args":{"stream":7,"correlation":88},"extra":{"cname":"good"}})",
+    R"({"type":"flow","ph":"f","name":"ac2g","cat":"ac2g","id":88,"bp":"e","pid":0,"tid":7,"ts_us":1020.5,"args":null,"extra":null})",
+    R"({"type":"counter","name":"gpu_mem","cat":null,"id":null,"pid":0,"tid":null,"ts_us":1100,"values":{"allocated":1536,"reserved":2048},"extra":null})",
+    R"({"type":"instant","name":"checkpoint","cat":null,"ph":"i","scope":"p","pid":31,"tid":31,"ts_us":1200,"args":null,"extra":null})",
+    R"({"type":"event","ph":"n","name":"read","cat":"io","id":"0x2a","pid":31,"tid":31,"ts_us":1201,"dur_us":null,"args":null,"extra":null})",
+    R"({"type":"error","index":11,"message":M})",
+    R"({"type":"error","index":12,"message":M})",
+    R"({"type":"trace_info","key":"displayTimeUnit","value":"ms"})",
+    R"({"type":"trace_info","key":"baseTimeNanoseconds","value":1700000000000000000})",
+    R"({"type":"error","index":13,"message":M})",
+};
+
+#if LOGSCAN_TEST_GZIP
+// A public trace as published (.json.gz), decompressed by gzip.hpp's source.
+std::string trace(std::string_view name) {
+    const std::string path = logscan::test::sample_path("chrome/" + std::string(name));
+    logscan::file_source file(path.c_str());
+    logscan::gzip_source<logscan::file_source> gz(file);
+    std::string text;
+    for (logscan::chunk c = gz.next(); !c.data.empty(); c = gz.next()) text.append(c.data);
+    return text;
+}
+#endif
+
+} // namespace
+
+TEST_CASE("chrome_trace::formats.md 6A.4's example, record for record") {
+    CHECK(run(example) == example_records);
+    CHECK(outcome(example).ok());
+}
+
+TEST_CASE("chrome_trace::the example cut inside an event: the records before, the break, the B never closed") {
+    // "Cut the same document inside the E of Conv ... the records stop after the s flow,
+    // followed by {"type":"error","index":5,...} and {"type":"error","index":2,...}"
+    const std::string_view cut = example.substr(0, example.find("{\"ph\": \"E\", \"name\": \"Co") + 23);
+    REQUIRE(cut.ends_with("\"name\": \"Co"));
+    std::vector<std::string> want(example_records.begin(), example_records.begin() + 6);
+    want.push_back(R"({"type":"error","index":5,"message":M})");
+    want.push_back(R"({"type":"error","index":2,"message":M})");
+    CHECK(run(cut) == want);
+    CHECK(outcome(cut).code == logscan::error_code::unexpected_end);
+}
+
+TEST_CASE("chrome_trace::a bare array: every element an event; a missing ] after a complete event is a normal end") {
+    const std::string x = R"({"ph":"X","name":"a","ts":1,"dur":2})";
+    const std::string want_x = R"({"type":"span","name":"a","cat":null,"ph":"X","pid":null,"tid":null,"ts_us":1,"dur_us":2,"args":null,"extra":null})";
+    for (const std::string& doc : {"[" + x + "]", "[" + x, "[" + x + ",", "[" + x + " ,\n  ", "\n[ " + x + "\n"}) {
+        INFO(doc);
+        CHECK(run(doc) == std::vector<std::string>{want_x});
+        CHECK(outcome(doc).ok());
+    }
+    // a non-object element counts as complete; nothing complete yet does not
+    CHECK(run("[" + x + ",7") == std::vector<std::string>{want_x, R"({"type":"error","index":1,"message":M})"});
+    CHECK(outcome("[" + x + ",7").ok());
+    CHECK(run("[" + x + ",\"s\"  ").size() == 2);
+    CHECK(outcome("[" + x + ",\"s\"  ").ok());
+    CHECK(run("[") == std::vector<std::string>{R"({"type":"error","index":0,"message":M})"});
+    CHECK(!outcome("[").ok());
+    CHECK(run("[" + x + ",\"a\\\"") == std::vector<std::string>{want_x, R"({"type":"error","index":1,"message":M})"}); // (a string cut after an escaped quote)
+    CHECK(run("[" + x + ",-") == std::vector<std::string>{want_x, R"({"type":"error","index":1,"message":M})"});
+    CHECK(run("[" + x + ",tr") == std::vector<std::string>{want_x, R"({"type":"error","index":1,"message":M})"});
+    // cut inside an event, or inside a value after the last comma: a break at that event's index
+    CHECK(run("[" + x + ",{\"ph\":\"i\",\"na") == std::vector<std::string>{want_x, R"({"type":"error","index":1,"message":M})"});
+    CHECK(run("[" + x + ",\"ab") == std::vector<std::string>{want_x, R"({"type":"error","index":1,"message":M})"});
+    CHECK(run("[" + x + ",[1,") == std::vector<std::string>{want_x, R"({"type":"error","index":1,"message":M})"});
+    // the object form has no such ending: a missing ] or } is a break
+    CHECK(run("{\"traceEvents\":[" + x) == std::vector<std::string>{want_x, R"({"type":"error","index":1,"message":M})"});
+    CHECK(run("{\"traceEvents\":[" + x + "]") == std::vector<std::string>{want_x, R"({"type":"error","index":null,"message":M})"});
+}
+
+TEST_CASE("chrome_trace::values: numbers byte for byte, strings decoded, objects compact, last occurrence wins, the rest in extra") {
+    // formats.md 6A.2
+    const auto r = run(R"({"traceEvents": [
+      {"ph": "X", "name": "a", "name": "b\u0021", "ts": 1712195495519689.047, "dur": 1.50e3, "pid": "Spans", "tid": -0,
+       "tts": 5, "args": { "k": [1, 2.0, {"x" : null}], "k": "dup", "s": "\u00e9\"" }, "tts": 6, "cname" : "good"},
+      {"ph": "X", "ts": "1500", "dur": "2", "pid": null, "p\u0068": "Y"},
+      {"name": "no ph", "ts": 123456789012345678901, "s": "t", "bp": "e"},
+      {"ph": 5, "name": 7, "cat": true},
+      {"ph": "i", "name": "x", "dur": 9, "cat": "c", "s": "g", "args": null}
+    ]})");
+    CHECK(r == std::vector<std::string>{
+                   R"({"type":"span","name":"b!","cat":null,"ph":"X","pid":"Spans","tid":-0,"ts_us":1712195495519689.047,"dur_us":1.50e3,"args":{"k":[1,2.0,{"x":null}],"k":"dup","s":"\u00e9\""},"extra":{"tts":5,"tts":6,"cname":"good"}})",
+                   // the escaped key names ph: its last occurrence, `Y`, is the record's phase (the
+                   // earlier one, a mapped key's, is dropped: not in extra)
+                   R"({"type":"event","ph":"Y","name":null,"cat":null,"id":null,"pid":null,"tid":null,"ts_us":"1500","dur_us":"2","args":null,"extra":null})",
+                   R"({"type":"event","ph":null,"name":"no ph","cat":null,"id":null,"pid":null,"tid":null,"ts_us":123456789012345678901,"dur_us":null,"args":null,"extra":{"s":"t","bp":"e"}})",
+                   R"({"type":"event","ph":5,"name":7,"cat":true,"id":null,"pid":null,"tid":null,"ts_us":null,"dur_us":null,"args":null,"extra":null})",
+                   R"({"type":"instant","name":"x","cat":"c","ph":"i","scope":"g","pid":null,"tid":null,"ts_us":null,"args":null,"extra":{"dur":9}})",
+               });
+}
+
+TEST_CASE("chrome_trace::the C++ records: values as text, numbers readable, raw members") {
+    struct v_t {
+        std::vector<ct::span> spans;
+        std::vector<std::string> texts;
+        void on_span(const ct::span& s) {
+            spans.push_back(s);
+            texts.push_back(std::string(s.ts_us->text) + "|" + std::string(s.name->text) + "|" + (s.args ? std::string(s.args->text) : "-"));
+        }
+    } v;
+    const std::string doc = R"([{"ph":"X","name":"k\u00e9","ts":1712195495519689.047,"dur":3,"pid":2,"args":{"a" : 1}}])";
+    REQUIRE(ct::parse(doc, v).ok());
+    REQUIRE(v.texts.size() == 1);
+    CHECK(v.texts[0] == "1712195495519689.047|k\xC3\xA9|{\"a\":1}");
+    CHECK(ct::number_of(v.spans[0].ts_us) == doctest::Approx(1712195495519689.047));
+    CHECK(ct::integer_of(v.spans[0].pid) == 2);
+    CHECK(!ct::integer_of(v.spans[0].ts_us)); // (a fraction)
+    CHECK(!ct::number_of(ct::json_value{logscan::string_or_json{"1500", false}})); // (a string is no number)
+    CHECK(v.spans[0].args->json);
+    CHECK(v.spans[0].index == 0);
+}
+
+TEST_CASE("chrome_trace::B/E: per thread a stack, the span at the E, exact durations, merged members, the errors") {
+    // formats.md 6A.3: E pops the most recent open B of its thread (pid and tid as JSON text),
+    // whatever its name; the span has the B's values; dur = E.ts - B.ts exactly
+    const auto r = run(R"({"traceEvents":[
+      {"ph":"B","name":"outer","cat":"c","pid":1,"tid":1,"ts":10.5,"args":{"a":1,"b":2},"x":1},
+      {"ph":"B","name":"other thread","pid":1,"tid":"1","ts":11},
+      {"ph":"B","name":"inner","pid":1,"tid":1,"ts":12,"args":{"k":1}},
+      {"ph":"E","pid":1,"tid":1,"ts":"13"},
+      {"ph":"E","name":"","pid":1,"tid":1,"ts":20.25,"args":{"b":3,"c":4},"x":2,"y":3},
+      {"ph":"E","name":"renamed","pid":1,"tid":"1","ts":1e1},
+      {"ph":"E","pid":2,"tid":1,"ts":1},
+      {"ph":"B","name":"args not objects","pid":3,"ts":1,"args":{"a":1}},
+      {"ph":"E","pid":3,"ts":1.000,"args":[1]},
+      {"ph":"B","pid":4,"tid":4,"args":null},
+      {"ph":"E","pid":4,"tid":4,"ts":5},
+      {"ph":"B","name":"open 1","pid":5,"tid":5,"ts":0},
+      {"ph":"B","name":"open 2","pid":6,"tid":6,"ts":0}
+    ]})");
+    CHECK(r == std::vector<std::string>{
+                   // the E with a string ts: no duration; its B is inner (the most recent of pid 1 tid 1)
+                   R"({"type":"span","name":"inner","cat":null,"ph":"B","pid":1,"tid":1,"ts_us":12,"dur_us":null,"args":{"k":1},"extra":null})",
+                   // an E named "" is no other name; args: the B's a, then the E's b and c; extra alike
+                   R"({"type":"span","name":"outer","cat":"c","ph":"B","pid":1,"tid":1,"ts_us":10.5,"dur_us":9.75,"args":{"a":1,"b":3,"c":4},"extra":{"x":2,"y":3}})",
+                   // tid "1" is another thread than tid 1; the E's name differs: an error first
+                   R"({"type":"error","index":5,"message":M})",
+                   R"({"type":"span","name":"other thread","cat":null,"ph":"B","pid":1,"tid":"1","ts_us":11,"dur_us":-1,"args":null,"extra":null})",
+                   R"({"type":"error","index":6,"message":M})", // (no open B on pid 2 tid 1)
+                   // both have args, not both objects: the E's
+                   R"({"type":"span","name":"args not objects","cat":null,"ph":"B","pid":3,"tid":null,"ts_us":1,"dur_us":0,"args":[1],"extra":null})",
+                   // the B's args null and no ts: args null (the B's, the only one), no duration
+                   R"({"type":"span","name":null,"cat":null,"ph":"B","pid":4,"tid":4,"ts_us":null,"dur_us":null,"args":null,"extra":null})",
+                   R"({"type":"error","index":11,"message":M})", // the B's never closed, in ascending index
+                   R"({"type":"error","index":12,"message":M})",
+               });
+}
+
+TEST_CASE("chrome_trace::meta values, counters, flows, instants") {
+    const auto r = run(R"({"traceEvents":[
+      {"ph":"M","name":"process_name","pid":7,"args":{"name":"python"}},
+      {"ph":"M","name":"process_labels","pid":7,"args":{"labels":"GPU 0"}},
+      {"ph":"M","name":"thread_sort_index","pid":7,"tid":8,"args":{"sort_index":3,"sort_index":4}},
+      {"ph":"M","name":"process_uptime_seconds","pid":7,"args":{"uptime":5}},
+      {"ph":"M","name":"thread_name","pid":7,"tid":8,"cat":"x","args":{"n\u0061me":"esc"}},
+      {"ph":"C","name":"mem","id":3,"cat":"c","pid":1,"tid":2,"ts":5,"args":{"a":1,"a":2}},
+      {"ph":"t","name":"fl","id":"0x1","pid":1,"tid":2,"ts":6,"bp":"e"},
+      {"ph":"I","name":"mark","pid":1,"tid":2,"ts":7}
+    ]})");
+    CHECK(r == std::vector<std::string>{
+                   R"({"type":"meta","name":"process_name","pid":7,"tid":null,"ts_us":null,"value":"python","args":{"name":"python"},"extra":null})",
+                   R"({"type":"meta","name":"process_labels","pid":7,"tid":null,"ts_us":null,"value":"GPU 0","args":{"labels":"GPU 0"},"extra":null})",
+                   R"({"type":"meta","name":"thread_sort_index","pid":7,"tid":8,"ts_us":null,"value":4,"args":{"sort_index":3,"sort_index":4},"extra":null})",
+                   R"({"type":"meta","name":"process_uptime_seconds","pid":7,"tid":null,"ts_us":null,"value":null,"args":{"uptime":5},"extra":null})",
+                   R"({"type":"meta","name":"thread_name","pid":7,"tid":8,"ts_us":null,"value":"esc","args":{"n\u0061me":"esc"},"extra":{"cat":"x"}})",
+                   R"({"type":"counter","name":"mem","cat":"c","id":3,"pid":1,"tid":2,"ts_us":5,"values":{"a":1,"a":2},"extra":null})",
+                   R"({"type":"flow","ph":"t","name":"fl","cat":null,"id":"0x1","bp":"e","pid":1,"tid":2,"ts_us":6,"args":null,"extra":null})",
+                   R"({"type":"instant","name":"mark","cat":null,"ph":"I","scope":null,"pid":1,"tid":2,"ts_us":7,"args":null,"extra":null})",
+               });
+}
+
+TEST_CASE("chrome_trace::the document: members in place, two traceEvents, breaks, a byte order mark") {
+    // every member other than traceEvents a trace_info at its place; a second traceEvents
+    // continues the numbering
+    CHECK(run(R"({"a":[1, 2],"traceEvents":[5],"b":"x","traceEvents":[{"ph":"X"},6],"c":null})") ==
+          std::vector<std::string>{R"({"type":"trace_info","key":"a","value":[1,2]})", R"({"type":"error","index":0,"message":M})",
+                                   R"({"type":"trace_info","key":"b","value":"x"})",
+                                   R"({"type":"span","name":null,"cat":null,"ph":"X","pid":null,"tid":null,"ts_us":null,"dur_us":null,"args":null,"extra":null})",
+                                   R"({"type":"error","index":2,"message":M})", R"({"type":"trace_info","key":"c","value":null})"});
+    // an object without traceEvents: trace_info only (a PyTorch execution trace)
+    CHECK(run(R"({"schema":"1.0","nodes":[{"id":1}]})") ==
+          std::vector<std::string>{R"({"type":"trace_info","key":"schema","value":"1.0"})",
+                                   R"({"type":"trace_info","key":"nodes","value":[{"id":1}]})"});
+    // breaks: one error (index null outside the events), reading stops; a member complete
+    // before the break stands
+    CHECK(run(R"({"a":1,})") == std::vector<std::string>{R"({"type":"trace_info","key":"a","value":1})",
+                                                         R"({"type":"error","index":null,"message":M})"});
+    CHECK(run(R"({"a":12)") == std::vector<std::string>{R"({"type":"trace_info","key":"a","value":12})",
+                                                        R"({"type":"error","index":null,"message":M})"});
+    for (std::string_view doc : {R"({"traceEvents":{"ph":"X"}})", R"({"traceEvents":3})", R"(7)", R"("x")",
+                                 R"({"traceEvents":[]} x)", R"({"a":NaN})", R"({"a":[1,]})"}) {
+        INFO(doc);
+        CHECK(run(doc) == std::vector<std::string>{R"({"type":"error","index":null,"message":M})"});
+        CHECK(!outcome(doc).ok());
+    }
+    // inside the events: the index of the event being read, or of the next one between events
+    CHECK(run(R"([{"ph":"X"}, {"ph": NaN}])").back() == R"({"type":"error","index":1,"message":M})");
+    CHECK(run(R"([{"ph":"X"} {"ph":"X"}])").back() == R"({"type":"error","index":1,"message":M})");
+    // a UTF-8 byte order mark at the start is skipped (whole, or cut in any chunking: below)
+    CHECK(run("\xEF\xBB\xBF[{\"ph\":\"i\"}]").size() == 1);
+    CHECK(outcome("\xEF\xBB\xBF[]").ok());
+    CHECK(!outcome("\xEF\xBB[]").ok()); // (part of a mark is no mark)
+    CHECK(run("\xEF") == std::vector<std::string>{R"({"type":"error","index":null,"message":M})"}); // (once: fuzz finding)
+}
+
+TEST_CASE("chrome_trace::identical records under any chunking, down to 1 byte") {
+    logscan::test::check_chunk_invariance(example, [](logscan::test::chunk_list c) { return run_chunks(c); });
+    logscan::test::check_chunk_invariance(std::string("\xEF\xBB\xBF") + std::string(example),
+                                          [](logscan::test::chunk_list c) { return run_chunks(c); }, 4);
+#if LOGSCAN_TEST_GZIP
+    logscan::test::check_chunk_invariance(trace("event_sync_trace.json.gz"), [](logscan::test::chunk_list c) { return run_chunks(c); }, 6);
+#endif
+}
+
+TEST_CASE("chrome_trace::no allocation while parsing (after construction)") {
+    struct totals {
+        double dur = 0;
+        std::uint64_t n = 0, bytes = 0;
+        void on_span(const ct::span& s) {
+            dur += ct::number_of(s.dur_us).value_or(0);
+            bytes += s.args ? s.args->text.size() : 0;
+        }
+        void on_meta(const ct::meta&) { ++n; }
+        void on_flow(const ct::flow_event&) { ++n; }
+        void on_error(const logscan::error&) { ++n; }
+        void on_trace_info(const ct::trace_info& t) { bytes += t.key.size(); }
+    } t;
+    ct::parser<totals> p(t);
+    const std::string text(example);
+    LOGSCAN_CHECK_NO_ALLOC(for (std::size_t i = 0; i < text.size(); i += 7) p.feed(std::string_view(text).substr(i, 7)); p.finish());
+    CHECK(p.result().ok());
+    CHECK(t.dur == doctest::Approx(900.5 + 6 + 102.25 + 70.25));
+    CHECK(t.n == 1 + 2 + 3); // (a meta, two flows, three errors)
+}
+
+TEST_CASE("chrome_trace::bounded storage: an event too large, B events past the open-span store") {
+    std::string big = R"({"ph":"X","name":")" + std::string(300, 'n') + R"("})";
+    const std::string doc = "[{\"ph\":\"i\"}," + big + ",{\"ph\":\"i\"}]";
+    const auto r = run(doc, ct::options{.scratch_capacity = 256});
+    REQUIRE(r.size() == 3);
+    CHECK(r[1] == R"({"type":"error","index":1,"message":M})");
+    CHECK(of_type(r, "instant").size() == 2);
+    // B events: a B keeps its pid, tid, name, cat, ts, args and other members' text: here
+    // 1 + 1 + 16 (`"block number N"`) + 1 = 19 bytes, so a store of 64 holds three; the others
+    // are errors at their index, and the E's beyond the three find no open B
+    std::string bs = "[";
+    for (int i = 0; i < 6; ++i) bs += R"({"ph":"B","name":"block number )" + std::to_string(i) + R"(","pid":1,"tid":1,"ts":1},)";
+    for (int i = 0; i < 6; ++i) bs += std::string(R"({"ph":"E","pid":1,"tid":1,"ts":2})") + (i < 5 ? "," : "]");
+    const auto b = run(bs, ct::options{.open_capacity = 64});
+    CHECK(b == std::vector<std::string>{
+                   R"({"type":"error","index":3,"message":M})", R"({"type":"error","index":4,"message":M})",
+                   R"({"type":"error","index":5,"message":M})",
+                   R"({"type":"span","name":"block number 2","cat":null,"ph":"B","pid":1,"tid":1,"ts_us":1,"dur_us":1,"args":null,"extra":null})",
+                   R"({"type":"span","name":"block number 1","cat":null,"ph":"B","pid":1,"tid":1,"ts_us":1,"dur_us":1,"args":null,"extra":null})",
+                   R"({"type":"span","name":"block number 0","cat":null,"ph":"B","pid":1,"tid":1,"ts_us":1,"dur_us":1,"args":null,"extra":null})",
+                   R"({"type":"error","index":9,"message":M})", R"({"type":"error","index":10,"message":M})",
+                   R"({"type":"error","index":11,"message":M})"});
+}
+
+#if LOGSCAN_TEST_GZIP
+TEST_CASE("chrome_trace::the public Kineto traces: counts from the events' ph, records read off the files") {
+    // counted with Python's json module: traceEvents 1408 (X 868, s/f 500, M 38, i 2), 4 other
+    // top-level members; 92 (33, 21, 36, 2) and 5; 220 (113, 45, 60, 2) and 6
+    const struct {
+        const char* file;
+        std::size_t span, flow, meta, instant, info;
+    } cases[] = {{"benchmark_result_2869224_1695835535_trace.json.gz", 868, 500, 38, 2, 4},
+                 {"event_sync_trace.json.gz", 33, 21, 36, 2, 5},
+                 {"mi250_minitoy_train_ROCm6_2_kineto.json.gz", 113, 45, 60, 2, 6}};
+    for (const auto& c : cases) {
+        INFO(c.file);
+        const auto r = run(trace(c.file));
+        CHECK(of_type(r, "span").size() == c.span);
+        CHECK(of_type(r, "flow").size() == c.flow);
+        CHECK(of_type(r, "meta").size() == c.meta);
+        CHECK(of_type(r, "instant").size() == c.instant);
+        CHECK(of_type(r, "trace_info").size() == c.info);
+        CHECK(r.size() == c.span + c.flow + c.meta + c.instant + c.info);
+    }
+    // the first event and the last, as the files print them
+    const auto b = run(trace("benchmark_result_2869224_1695835535_trace.json.gz"));
+    CHECK(of_type(b, "span").front() ==
+          R"({"type":"span","name":"[param|cuda]","cat":"user_annotation","ph":"X","pid":2869224,"tid":2869224,"ts_us":1695835542514261,"dur_us":43425283,"args":{"External id":1,"Ev Idx":0},"extra":null})");
+    CHECK(b.back() == R"({"type":"trace_info","key":"traceName","value":"benchmark_result_2869224_1695835535_trace.json"})");
+    CHECK(of_type(b, "instant").back() ==
+          R"({"type":"instant","name":"Record Window End","cat":null,"ph":"i","scope":"g","pid":"","tid":"","ts_us":1695835585940062,"args":null,"extra":null})");
+    const auto m = run(trace("mi250_minitoy_train_ROCm6_2_kineto.json.gz"));
+    CHECK(of_type(m, "span").front() ==
+          R"({"type":"span","name":"autograd::engine::evaluate_function: MseLossBackward0","cat":"cpu_op","ph":"X","pid":597913,"tid":598009,"ts_us":4203669604595.407,"dur_us":340.024,"args":{"External id":513,"Record function id":35,"Sequence number":7,"Fwd thread id":1,"Ev Idx":0},"extra":null})");
+}
+#endif
+
+TEST_CASE("chrome_trace::detection: an object with traceEvents, Kineto's head, a bare array of events; not an execution trace") {
+    CHECK(ct::detect(R"({"traceEvents": [{"ph": "X"}]})") == 4);
+    CHECK(ct::detect("{\n  \"schemaVersion\": 1,\n  \"deviceProperties\": [") == 2);
+    CHECK(ct::detect("\xEF\xBB\xBF[{\"name\": \"a\", \"ph\": \"B\", \"ts\": 1}") == 3);
+    CHECK(ct::detect(R"([{"name": "a", "ph": "B"}])") == 2);
+    CHECK(ct::detect(R"({"schema": "1.0.2-chakra.0.0.4", "pid": 1, "nodes": [{"id": 1}]})") == 0);
+    CHECK(ct::detect(R"([1, 2, {"ph": "X"}])") == 0);
+    CHECK(ct::detect(R"({"calls": [], "device_metrics": {}})") == 0);
+    CHECK(ct::detect("") == 0);
+}
