@@ -565,6 +565,26 @@ TEST_CASE("json::an empty chunk changes nothing, its pointer null or not, inside
     }
 }
 
+TEST_CASE("json::same_string compares string tokens by their decoded text, whatever their length") {
+    using json::same_string;
+    CHECK(same_string(R"("a")", R"("\u0061")"));
+    CHECK(same_string(R"("\u00e9t\u00E9")", "\"\xC3\xA9t\xC3\xA9\""));             // (é as an escape and as UTF-8)
+    CHECK(same_string(R"("\ud83d\ude00")", "\"\xF0\x9F\x98\x80\""));               // (a surrogate pair)
+    CHECK(same_string(R"("x\ud800")", R"("x\udc00")"));                        // (both lone: U+FFFD)
+    CHECK(same_string(R"("x\ud800")", "\"x\xEF\xBF\xBD\""));
+    CHECK(same_string(R"("\n\t\"\\\/")", "\"\n\t\\\"\\\\/\""));
+    CHECK(!same_string(R"("a")", R"("b")"));
+    CHECK(!same_string(R"("a")", R"("ab")"));
+    CHECK(!same_string(R"("\u0061b")", R"("a")"));
+    CHECK(!same_string("\"\xFF\"", "\"\xFE\""));                               // (bytes of no UTF-8: as they are)
+    CHECK(!same_string(R"("a")", "a"));                                          // (not a token)
+    const std::string long_a = "\"" + std::string(5000, 'a') + "\"";
+    std::string escaped = "\"" + std::string(4999, 'a') + "\\u0061\"";
+    CHECK(same_string(long_a, escaped));
+    escaped[3] = 'b';
+    CHECK(!same_string(long_a, escaped));
+}
+
 TEST_CASE("json::max_depth") {
     json::options opt;
     opt.max_depth = 3;

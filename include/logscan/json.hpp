@@ -1878,6 +1878,65 @@ constexpr std::optional<std::string_view> string_text(std::string_view token, st
     return std::string_view(out.data(), n);
 }
 
+/// Whether two JSON string tokens (`"..."`, as a reader accepted them) hold the same text once
+/// their escapes are resolved (`"a"` and `"\u0061"`), whatever their length; a surrogate
+/// escape without its pair reads as U+FFFD, as `string_text` gives it. False when either is
+/// no string token.
+constexpr bool same_string(std::string_view a, std::string_view b) noexcept {
+    if (a.size() < 2 || b.size() < 2 || a.front() != '"' || b.front() != '"' || a.back() != '"' || b.back() != '"')
+        return false;
+    if (a == b) return true;
+    // the next code point (or byte, outside escapes) of the token's inside from i
+    const auto next = [](std::string_view in, std::size_t& i) -> std::uint32_t {
+        if (in[i] != '\\' || i + 1 >= in.size()) return static_cast<unsigned char>(in[i++]);
+        const char e = in[i + 1];
+        i += 2;
+        const auto hex4 = [&](std::size_t at) -> std::uint32_t {
+            std::uint32_t v = 0;
+            for (std::size_t k = at; k < at + 4 && k < in.size(); ++k)
+                v = v * 16 + static_cast<std::uint32_t>(internal::hex_value(in[k]) < 0 ? 0 : internal::hex_value(in[k]));
+            return v;
+        };
+        switch (e) {
+        case 'b': return '\b';
+        case 'f': return '\f';
+        case 'n': return '\n';
+        case 'r': return '\r';
+        case 't': return '\t';
+        case 'u': {
+            std::uint32_t cp = hex4(i);
+            i += 4;
+            if (cp >= 0xD800 && cp <= 0xDBFF && i + 6 <= in.size() && in[i] == '\\' && in[i + 1] == 'u' &&
+                hex4(i + 2) >= 0xDC00 && hex4(i + 2) <= 0xDFFF) {
+                cp = 0x10000 + ((cp - 0xD800) << 10) + (hex4(i + 2) - 0xDC00);
+                i += 6;
+            } else if (cp >= 0xD800 && cp <= 0xDFFF) {
+                cp = 0xFFFD;
+            }
+            // (as its UTF-8 bytes would compare: a code point below 0x80 equals its byte)
+            return cp < 0x80 ? cp : 0x80000000u | cp;
+        }
+        default: return static_cast<unsigned char>(e); // \" \\ \/
+        }
+    };
+    // bytes of 0x80 and above outside escapes are compared as the code points they encode
+    const auto next_point = [&](std::string_view in, std::size_t& i) -> std::uint32_t {
+        const auto c = static_cast<unsigned char>(in[i]);
+        if (c < 0x80 || in[i] == '\\') return next(in, i);
+        const std::size_t n = logscan::internal::utf8_complete(in.data() + i, in.data() + in.size());
+        if (n == 0) return 0x40000000u | static_cast<unsigned char>(in[i++]); // (a byte of no UTF-8 sequence: itself)
+        std::uint32_t cp = n == 2 ? c & 0x1Fu : n == 3 ? c & 0x0Fu : c & 0x07u;
+        for (std::size_t k = 1; k < n; ++k) cp = cp << 6 | (static_cast<unsigned char>(in[i + k]) & 0x3Fu);
+        i += n;
+        return 0x80000000u | cp;
+    };
+    const std::string_view x = a.substr(1, a.size() - 2), y = b.substr(1, b.size() - 2);
+    std::size_t i = 0, j = 0;
+    while (i < x.size() && j < y.size())
+        if (next_point(x, i) != next_point(y, j)) return false;
+    return i == x.size() && j == y.size();
+}
+
 /// The end of the string token that starts at `text[at]` (its opening quote) in a text the
 /// reader accepted: the index just past its closing quote (the first `"` after an even run of
 /// backslashes).

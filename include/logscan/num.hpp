@@ -1920,7 +1920,8 @@ inline constexpr std::size_t decimal_difference_digits = 400;
 /// `1712195495519689.047`, `1.50e3`), written into `out` in plain notation: no exponent, no
 /// trailing fraction zeros, no fraction when whole, no `-0` (`1103.5 - 1001.25` is
 /// `102.25`). None when either text is not a JSON number, when aligning the two needs more
-/// than `decimal_difference_digits` digits (exponents far apart), or when `out` is too small.
+/// than `decimal_difference_digits` digits (exponents far apart; an exponent of 10^8 or more),
+/// or when `out` is too small.
 /// (chrome-trace: the `dur_us` of a B/E span, from the two `ts` tokens.)
 constexpr std::optional<std::string_view> decimal_difference(std::string_view a, std::string_view b,
                                                               std::span<char> out) noexcept {
@@ -1957,7 +1958,8 @@ constexpr std::optional<std::string_view> decimal_difference(std::string_view a,
             const std::size_t x = i;
             std::int64_t e = 0;
             while (i < t.size() && internal::is_digit(t[i])) {
-                if (e < 100000000) e = e * 10 + (t[i] - '0');
+                if (e >= 100000000) return false; // (an exponent no difference of 400 digits can hold)
+                e = e * 10 + (t[i] - '0');
                 ++i;
             }
             if (i == x) return false;

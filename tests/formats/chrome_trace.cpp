@@ -7,6 +7,7 @@
 
 #include <doctest/doctest.h>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -191,24 +192,32 @@ TEST_CASE("chrome_trace::values: numbers byte for byte, strings decoded, objects
 }
 
 TEST_CASE("chrome_trace::the C++ records: values as text, numbers readable, raw members") {
+    // (records are views, valid during the call: everything is read there)
     struct v_t {
-        std::vector<ct::span> spans;
         std::vector<std::string> texts;
+        std::optional<double> ts;
+        std::optional<std::int64_t> pid, ts_int;
+        bool args_json = false;
+        std::uint64_t index = 99;
         void on_span(const ct::span& s) {
-            spans.push_back(s);
             texts.push_back(std::string(s.ts_us->text) + "|" + std::string(s.name->text) + "|" + (s.args ? std::string(s.args->text) : "-"));
+            ts = ct::number_of(s.ts_us);
+            ts_int = ct::integer_of(s.ts_us);
+            pid = ct::integer_of(s.pid);
+            args_json = s.args && s.args->json;
+            index = s.index;
         }
     } v;
     const std::string doc = R"([{"ph":"X","name":"k\u00e9","ts":1712195495519689.047,"dur":3,"pid":2,"args":{"a" : 1}}])";
     REQUIRE(ct::parse(doc, v).ok());
     REQUIRE(v.texts.size() == 1);
     CHECK(v.texts[0] == "1712195495519689.047|k\xC3\xA9|{\"a\":1}");
-    CHECK(ct::number_of(v.spans[0].ts_us) == doctest::Approx(1712195495519689.047));
-    CHECK(ct::integer_of(v.spans[0].pid) == 2);
-    CHECK(!ct::integer_of(v.spans[0].ts_us)); // (a fraction)
+    CHECK(v.ts == doctest::Approx(1712195495519689.047));
+    CHECK(v.pid == 2);
+    CHECK(!v.ts_int); // (a fraction)
     CHECK(!ct::number_of(ct::json_value{logscan::string_or_json{"1500", false}})); // (a string is no number)
-    CHECK(v.spans[0].args->json);
-    CHECK(v.spans[0].index == 0);
+    CHECK(v.args_json);
+    CHECK(v.index == 0);
 }
 
 TEST_CASE("chrome_trace::B/E: per thread a stack, the span at the E, exact durations, merged members, the errors") {
@@ -356,6 +365,51 @@ TEST_CASE("chrome_trace::bounded storage: an event too large, B events past the 
                    R"({"type":"span","name":"block number 0","cat":null,"ph":"B","pid":1,"tid":1,"ts_us":1,"dur_us":1,"args":null,"extra":null})",
                    R"({"type":"error","index":9,"message":M})", R"({"type":"error","index":10,"message":M})",
                    R"({"type":"error","index":11,"message":M})"});
+}
+
+TEST_CASE("chrome_trace::review findings: escaped ph, long strings and keys, merged members too large, a stop on a break") {
+    // an escaped phase is the phase it spells (\u0058 = X, \u0042 = B, \u0045 = E)
+    CHECK(run(R"([{"ph":"\u0058","name":"a","dur":1},{"ph":"\u0042","name":"b","ts":1},{"ph":"\u0045","ts":3}])") ==
+          std::vector<std::string>{
+              R"({"type":"span","name":"a","cat":null,"ph":"X","pid":null,"tid":null,"ts_us":null,"dur_us":1,"args":null,"extra":null})",
+              R"({"type":"span","name":"b","cat":null,"ph":"B","pid":null,"tid":null,"ts_us":1,"dur_us":2,"args":null,"extra":null})"});
+    // a string element longer than the scratch buffer is an event that is no object, not a break
+    const std::string z(70000, 'z');
+    CHECK(run("[{\"ph\":\"i\"},\"" + z + "\",{\"ph\":\"i\"}]") ==
+          std::vector<std::string>{
+              R"({"type":"instant","name":null,"cat":null,"ph":"i","scope":null,"pid":null,"tid":null,"ts_us":null,"args":null,"extra":null})",
+              R"({"type":"error","index":1,"message":M})",
+              R"({"type":"instant","name":null,"cat":null,"ph":"i","scope":null,"pid":null,"tid":null,"ts_us":null,"args":null,"extra":null})"});
+    // a top-level key of any length (up to the reader's scratch) is a trace_info's key
+    const std::string k(300, 'k');
+    CHECK(run("{\"" + k + "\":1}") == std::vector<std::string>{R"({"type":"trace_info","key":")" + k + R"(","value":1})"});
+    // threads and args keys compare decoded whatever their length; so does a meta event's args key
+    const std::string pid(300, 'a');
+    CHECK(run("[{\"ph\":\"B\",\"pid\":\"" + pid + "\",\"ts\":1},{\"ph\":\"E\",\"pid\":\"" + pid.substr(1) + "\\u0061\",\"ts\":2}]").size() == 1);
+    CHECK(run(R"([{"ph":"M","name":"thread_sort_index","args":{"\u0073\u006f\u0072\u0074\u005f\u0069\u006e\u0064\u0065\u0078":3}}])") ==
+          std::vector<std::string>{
+              R"({"type":"meta","name":"thread_sort_index","pid":null,"tid":null,"ts_us":null,"value":3,"args":{"\u0073\u006f\u0072\u0074\u005f\u0069\u006e\u0064\u0065\u0078":3},"extra":null})"});
+    // exponents past what a difference of 400 digits holds: no duration (not a wrong one)
+    CHECK(run(R"([{"ph":"B","ts":1e1000000001},{"ph":"E","ts":1e1000000000}])") ==
+          std::vector<std::string>{
+              R"({"type":"span","name":null,"cat":null,"ph":"B","pid":null,"tid":null,"ts_us":1e1000000001,"dur_us":null,"args":null,"extra":null})"});
+    // merged args that do not fit the scratch buffer, each event fitting it: an error at the E,
+    // no half-made record
+    const std::string ka(40, 'a'), kb(40, 'b');
+    const auto m = run("[{\"ph\":\"B\",\"args\":{\"" + ka + "\":1}},{\"ph\":\"E\",\"args\":{\"" + kb + "\":2}}]",
+                       ct::options{.scratch_capacity = 90});
+    CHECK(m == std::vector<std::string>{R"({"type":"error","index":1,"message":M})"});
+    // the visitor's stop on a break's record ends the parse there: no B-never-closed after it
+    struct stopper {
+        int errors = 0;
+        logscan::flow on_error(const logscan::error&) {
+            ++errors;
+            return logscan::flow::stop;
+        }
+    } st;
+    CHECK(ct::parse(std::string_view(R"({"traceEvents":[{"ph":"B","pid":1,"tid":1}],"traceEvents":5})"), st).code ==
+          logscan::error_code::stopped);
+    CHECK(st.errors == 1);
 }
 
 #if LOGSCAN_TEST_GZIP

@@ -181,6 +181,8 @@ class Reader:
         m = NUMBER.match(self.d, self.p)
         if m:
             self.p = m.end()
+            if self.p < len(self.d) and self.d[self.p] in b'0123456789.eE+-':
+                raise Break('malformed number')  # (`01`, `1.`, `1.e5`: no number token, not its prefix)
             return Val('n', m.group())
         for word in (b'true', b'false', b'null'):
             if self.d.startswith(word, self.p):

@@ -52,14 +52,18 @@
 /// ends the parse (`index` the event being read, or the next one between events; none outside
 /// `traceEvents`); each `B` never closed, at the end, in ascending index. A bare array whose
 /// `]` is missing after a complete event (and maybe a `,`) ends normally. An event too large
-/// for the scratch buffer (`format_options::scratch_capacity`, 64 KiB) and a `B` that does not
-/// fit the open-span store (`format_options::open_capacity`, 4 MiB) are errors at their index,
-/// and the parse goes on. Invalid UTF-8 in strings is kept as it is in the C++ records (NDJSON
-/// writes `\ufffd`); a `\u` surrogate escape without its pair decodes as U+FFFD (kept as
+/// for the scratch buffer (`format_options::scratch_capacity`, 64 KiB; a B/E span whose merged
+/// members do not fit it too) and a `B` that does not fit the open-span store are errors at
+/// their index, and the parse goes on. The store (`format_options::open_capacity`, 4 MiB)
+/// holds the open `B`s' text in `open_capacity` bytes and at most `open_capacity / 32 + 16` of
+/// them (an index of 48 bytes each). `dur_us` is null when the two `ts` are more than 400
+/// decimal digits apart (`1e500` and `1`: num.hpp's `decimal_difference`). Invalid UTF-8 in
+/// strings is kept as it is in the C++ records (NDJSON writes `\ufffd`; two strings compare
+/// by their bytes); a `\u` surrogate escape without its pair decodes as U+FFFD (kept as
 /// written inside `args` and the other objects).
 ///
-/// Allocation: the JSON reader's buffers, the scratch buffers and the open-span store, once,
-/// at construction; nothing while parsing.
+/// Allocation: the JSON reader's buffers, two scratch buffers and the open-span store (about
+/// 2.5 x `open_capacity` bytes in all), once, at construction; nothing while parsing.
 #ifndef LOGSCAN_FORMATS_CHROME_TRACE_HPP_INCLUDED
 #define LOGSCAN_FORMATS_CHROME_TRACE_HPP_INCLUDED
 
@@ -228,21 +232,30 @@ constexpr key key_of(std::string_view k) noexcept {
         if (names[i] == k) return static_cast<key>(i);
     return key_count;
 }
-// The key a member's key token names (a token with escapes decoded first; keys longer than
-// any mapped one are no mapped key).
+// The key a member's key token names (a token with escapes compared decoded).
 inline key key_of_token(std::string_view token) noexcept {
     if (token.size() < 2) return key_count;
     const std::string_view in = token.substr(1, token.size() - 2);
     if (in.find('\\') == std::string_view::npos) return key_of(in);
-    if (token.size() > 40) return key_count;
-    char b[48];
-    const auto t = json::string_text(token, b);
-    return t ? key_of(*t) : key_count;
+    constexpr std::string_view tokens[key_count] = {"\"ph\"", "\"name\"", "\"cat\"", "\"pid\"", "\"tid\"", "\"ts\"",
+                                                    "\"dur\"", "\"args\"", "\"s\"", "\"id\"", "\"bp\""};
+    for (unsigned i = 0; i < key_count; ++i)
+        if (json::same_string(token, tokens[i])) return static_cast<key>(i);
+    return key_count;
 }
-// The record an event's `ph` (its last one's compact text) asks for.
+// The record an event's `ph` (its last one's compact text: a string of one character, maybe
+// escaped, `"\u0058"`) asks for.
 constexpr kind kind_of(std::string_view ph) noexcept {
-    if (ph.size() != 3 || ph[0] != '"' || ph[2] != '"') return kind::other;
-    switch (ph[1]) {
+    char c = 0;
+    if (ph.size() == 3 && ph[0] == '"' && ph[2] == '"' && ph[1] != '\\') {
+        c = ph[1];
+    } else {
+        for (const char x : std::string_view("XBEiICMstf")) {
+            const char t[3] = {'"', x, '"'};
+            if (json::same_string(ph, std::string_view(t, 3))) c = x;
+        }
+    }
+    switch (c) {
     case 'X': return kind::span_x;
     case 'B': return kind::span_b;
     case 'E': return kind::span_e;
@@ -260,10 +273,7 @@ constexpr kind kind_of(std::string_view ph) noexcept {
 inline bool same_key(std::string_view a, std::string_view b) noexcept {
     if (a == b) return true;
     if (a.find('\\') == std::string_view::npos && b.find('\\') == std::string_view::npos) return false;
-    char ba[256], bb[256];
-    if (a.size() > sizeof ba || b.size() > sizeof bb) return false;
-    const auto x = json::string_text(a, ba), y = json::string_text(b, bb);
-    return x && y && *x == *y;
+    return json::same_string(a, b);
 }
 
 // Whether two compact values are the same as records write them (strings decoded: `"a"` and
@@ -272,9 +282,7 @@ inline bool same_value(std::string_view a, std::string_view b) noexcept {
     if (a == b) return true;
     if (a.empty() || b.empty() || a.front() != '"' || b.front() != '"') return false;
     if (a.find('\\') == std::string_view::npos && b.find('\\') == std::string_view::npos) return false;
-    char ba[256], bb[256];
-    const auto x = json::string_text(a, ba), y = json::string_text(b, bb);
-    return x && y && *x == *y;
+    return json::same_string(a, b);
 }
 
 // Bytes kept from one event to the next: an arena with a bump pointer (the open B events).
@@ -363,17 +371,14 @@ public:
             return json::action::proceed;
         }
         if constexpr (!wants_info) return json::action::skip;
-        if (k.size() > key_cap_) { // (no room for the key: the member is an error)
-            const flow f = report(error_at(std::nullopt, "top-level key too long for the scratch buffer"));
-            return f == flow::stop ? json::action::stop : json::action::skip;
-        }
-        std::memcpy(key_buf_, k.data(), k.size());
-        key_n_ = k.size();
+        work_.used = 0; // (the key, kept there until its value is read: the reader's scratch held it, so it fits)
+        work_.overflow = false;
+        key_ = work_.keep(k);
         in_member_ = true;
         begin_capture();
         return json::action::capture;
     }
-    json::action on_string(std::string_view) { return scalar(); }
+    json::action on_string_part(std::string_view, bool last) { return last ? scalar() : json::action::proceed; } // (no length limit)
     json::action on_number(const json::number&) { return scalar(); }
     json::action on_bool(bool) { return scalar(); }
     json::action on_null() { return scalar(); }
@@ -412,6 +417,7 @@ public:
             }
         } else if (broke_) {
             out = break_;
+            if (stopped_) return error{error_code::stopped, 0, 0, 0, "stopped by visitor", 0};
         }
         if (r.code == error_code::stopped && !broke_) return out;
         for (std::size_t i = 0; i < open_n_; ++i)
@@ -434,7 +440,7 @@ private:
     json::action broken(std::string_view message) {
         broke_ = true;
         break_ = error_at(in_events_ ? std::optional<std::uint64_t>(index_) : std::nullopt, message);
-        (void)report(break_);
+        if (report(break_) == flow::stop) stopped_ = true; // (the visitor's stop, on the break's record)
         return json::action::stop;
     }
     json::action scalar() {
@@ -465,6 +471,25 @@ private:
         capturing_ = true;
     }
     void put(std::string_view run) noexcept { (void)ev_.keep(run); }
+
+    // The record `make()` builds, to the visitor's callback for `Event` when it has one; an
+    // error for the event instead when what the record is made of did not fit the scratch
+    // buffer (nothing half made is delivered).
+    template <class Event, class Make>
+    flow deliver(std::optional<std::uint64_t> index, Make&& make) {
+        if constexpr (Event::template named<V>()) {
+            const auto r = make();
+            if (work_.overflow) return report(error_at(index, "event too large for the scratch buffer"));
+            if constexpr (Event::template callable<V, decltype(r)>()) {
+                return ::logscan::internal::call_as_flow([&]() -> decltype(auto) { return Event::invoke(vis_, r); });
+            } else {
+                static_assert(Event::template reject<V>());
+                return flow::proceed;
+            }
+        } else {
+            return flow::proceed;
+        }
+    }
 
     // -- values --
     json_value value_of(bool present, std::string_view raw) noexcept {
@@ -512,12 +537,8 @@ private:
     // -- top-level members --
     flow member_done() {
         if (ev_.overflow) return report(error_at(std::nullopt, "top-level value too large for the scratch buffer"));
-        work_.used = 0;
-        work_.overflow = false;
         const std::string_view raw(ev_.buf, ev_.used);
-        return LOGSCAN_VISIT_LAZY(vis_, on_trace_info, trace_info, [&] {
-            return trace_info{std::string_view(key_buf_, key_n_), value_of(true, raw)};
-        });
+        return deliver<on_trace_info_event>(std::nullopt, [&] { return trace_info{key_, value_of(true, raw)}; });
     }
 
     // -- events --
@@ -563,7 +584,7 @@ private:
         flow f = flow::proceed;
         switch (kd) {
         case kind::span_x:
-            f = LOGSCAN_VISIT_LAZY(vis_, on_span, span, [&] {
+            f = deliver<on_span_event>(index, [&] {
                 return span{index, val(k_name), val(k_cat), val(k_ph), val(k_pid), val(k_tid), val(k_ts), val(k_dur),
                             obj(k_args), extra};
             });
@@ -571,55 +592,51 @@ private:
         case kind::span_b: f = push_b(index, at, present, extra_text, any_extra); break;
         case kind::span_e: f = close_b(index, at, present, extra_text, any_extra); break;
         case kind::instant:
-            f = LOGSCAN_VISIT_LAZY(vis_, on_instant, instant, [&] {
+            f = deliver<on_instant_event>(index, [&] {
                 return instant{index, val(k_name), val(k_cat), val(k_ph), val(k_s), val(k_pid), val(k_tid), val(k_ts),
                                obj(k_args), extra};
             });
             break;
         case kind::counter:
-            f = LOGSCAN_VISIT_LAZY(vis_, on_counter, counter, [&] {
+            f = deliver<on_counter_event>(index, [&] {
                 return counter{index, val(k_name), val(k_cat), val(k_id), val(k_pid), val(k_tid), val(k_ts), obj(k_args), extra};
             });
             break;
         case kind::meta:
-            f = LOGSCAN_VISIT_LAZY(vis_, on_meta, meta, [&] {
+            f = deliver<on_meta_event>(index, [&] {
                 meta m{index, val(k_name), val(k_pid), val(k_tid), val(k_ts), std::nullopt, obj(k_args), extra};
                 m.value = meta_value(m.name, has(k_args) ? at[k_args] : std::string_view{});
                 return m;
             });
             break;
         case kind::flow:
-            f = LOGSCAN_VISIT_LAZY(vis_, on_flow, flow_event, [&] {
+            f = deliver<on_flow_event>(index, [&] {
                 return flow_event{index, val(k_ph), val(k_name), val(k_cat), val(k_id), val(k_bp), val(k_pid), val(k_tid),
                                   val(k_ts), obj(k_args), extra};
             });
             break;
         case kind::other:
-            f = LOGSCAN_VISIT_LAZY(vis_, on_event, event, [&] {
+            f = deliver<on_event_event>(index, [&] {
                 return event{index, val(k_ph), val(k_name), val(k_cat), val(k_id), val(k_pid), val(k_tid), val(k_ts),
                              val(k_dur), obj(k_args), extra};
             });
             break;
         }
-        if (work_.overflow && f != flow::stop) return report(error_at(index, "event too large for the scratch buffer"));
         return f;
     }
     // An M event's value: the args member its name says (the last occurrence), else none.
     json_value meta_value(const json_value& name, std::string_view args) noexcept {
         if (!name || name->json || args.empty() || args.front() != '{') return std::nullopt;
         const std::string_view n = name->text;
-        const std::string_view member = n == "process_name" || n == "thread_name" ? "name"
-                                        : n == "process_labels"                   ? "labels"
-                                        : n == "process_sort_index" || n == "thread_sort_index" ? "sort_index"
+        const std::string_view member = n == "process_name" || n == "thread_name" ? "\"name\""
+                                        : n == "process_labels"                   ? "\"labels\""
+                                        : n == "process_sort_index" || n == "thread_sort_index" ? "\"sort_index\""
                                                                                                 : "";
         if (member.empty()) return std::nullopt;
         std::string_view found;
         bool has = false;
         json::for_each_member(args, [&](std::string_view k, std::string_view v) {
-            char b[16];
-            const auto t = k.size() <= 40 && k.find('\\') != std::string_view::npos ? json::string_text(k, std::span<char>(b))
-                                                                                   : std::optional<std::string_view>(k.substr(1, k.size() - 2));
-            if (t && *t == member) {
+            if (k == member || (k.find('\\') != std::string_view::npos && json::same_string(k, member))) {
                 found = v;
                 has = true;
             }
@@ -690,7 +707,7 @@ private:
                 f = report(error_at(index, "E's name differs from the name of the B it closes"));
         }
         if (f == flow::stop) return f;
-        return LOGSCAN_VISIT_LAZY(vis_, on_span, span, [&] {
+        return deliver<on_span_event>(index, [&] {
             const std::string_view b_ts = piece_of(s, p_ts);
             json_value dur;
             if (b_has(4) && has(k_ts) && number_token(b_ts) && number_token(at[k_ts])) {
@@ -723,14 +740,12 @@ private:
     std::size_t arena_cap_, arena_used_ = 0;
     open_span* spans_;
     std::size_t spans_cap_, open_n_ = 0;
-    char key_buf_[256] = {};
-    static constexpr std::size_t key_cap_ = sizeof key_buf_;
-    std::size_t key_n_ = 0;
+    std::string_view key_{}; // (a top-level member's key, in work_)
     top top_ = top::none;
     std::size_t depth_ = 0, events_depth_ = 0;
     std::uint64_t index_ = 0;
     bool in_events_ = false, expect_events_ = false, in_member_ = false, element_object_ = false, capturing_ = false;
-    bool broke_ = false, finishing_ = false, cut_in_token_ = false, completed_at_end_ = false;
+    bool broke_ = false, stopped_ = false, finishing_ = false, cut_in_token_ = false, completed_at_end_ = false;
     error break_{};
 };
 
@@ -748,8 +763,9 @@ public:
     /// Reads into `vis` with the capacities of `opt`.
     explicit parser(Visitor& vis, const options& opt = {})
         : cap_(opt.scratch_capacity ? opt.scratch_capacity : 1), arena_cap_(opt.open_capacity ? opt.open_capacity : 1),
-          spans_cap_(arena_cap_ / 32 + 16), mem_(static_cast<char*>(std::malloc(2 * cap_ + arena_cap_))),
-          spans_(static_cast<detail::open_span*>(std::malloc(spans_cap_ * sizeof(detail::open_span)))),
+          spans_cap_(arena_cap_ / 32 + 16),
+          mem_(fits() ? static_cast<char*>(std::malloc(2 * cap_ + arena_cap_)) : nullptr),
+          spans_(fits() ? static_cast<detail::open_span*>(std::malloc(spans_cap_ * sizeof(detail::open_span))) : nullptr),
           core_(vis, mem_, ok() ? cap_ : 0, ok() ? mem_ + cap_ : nullptr, ok() ? cap_ : 0, ok() ? mem_ + 2 * cap_ : nullptr,
                 ok() ? arena_cap_ : 0, spans_, ok() ? spans_cap_ : 0),
           reader_(core_, json::options{.scratch_capacity = cap_, .validate_utf8 = false, .lone_surrogates = true}) {
@@ -814,6 +830,11 @@ private:
     }
 
     bool ok() const noexcept { return mem_ != nullptr && spans_ != nullptr; }
+    // (capacities whose sum would overflow: no buffers, the parse's error says so)
+    bool fits() const noexcept {
+        constexpr std::size_t most = ~std::size_t{0} / 4;
+        return cap_ <= most && arena_cap_ <= most && spans_cap_ <= most / sizeof(detail::open_span);
+    }
 
     std::size_t cap_, arena_cap_, spans_cap_;
     char* mem_;
