@@ -3,8 +3,9 @@
 // crash or hang on any head; a result names one of the five formats exactly when its score is
 // positive; the winner's own detector gives that score; a head of lines detected as cut never
 // counts its partial last line, so appending bytes after the last newline cannot change the
-// result (a JSON document, whose first byte other than blanks is `{`, is detected by its keys:
-// megengine-profile's dump and tvm-profile's Report.json() may be one line).
+// result (a JSON document, whose first byte other than blanks is `{`, after a byte order mark,
+// is detected by its keys: megengine-profile's dump, tvm-profile's Report.json() and a Chrome
+// trace may be one line).
 #include <logscan/formats/detect.hpp>
 
 #include <cstdint>
@@ -26,8 +27,9 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     }
     // a cut head of lines: bytes after the last newline do not count (a document's keys do)
     const std::size_t nl = head.rfind('\n');
-    const std::size_t first = head.find_first_not_of(" \t\r\n");
-    const bool document = first != std::string_view::npos && head[first] == '{';
+    const std::string_view body = head.starts_with("\xEF\xBB\xBF") ? head.substr(3) : head; // (a byte order mark: chrome-trace skips it)
+    const std::size_t first = body.find_first_not_of(" \t\r\n");
+    const bool document = first != std::string_view::npos && body[first] == '{';
     if (nl != std::string_view::npos && !document) {
         const std::string_view whole = head.substr(0, nl + 1);
         const logscan::detection a = logscan::detect_format(head, true), b = logscan::detect_format(whole, true);

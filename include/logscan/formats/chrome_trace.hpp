@@ -855,13 +855,14 @@ inline constexpr std::string_view detect_signals =
 /// first non-blank byte `{`, after a byte order mark) with a `"traceEvents"` key: 3, one more
 /// with `"ph"` in the head; without it, Kineto's `"schemaVersion"` and `"deviceProperties"`
 /// (written before the events): 2. A bare array whose first element is an object with
-/// `"ph"`: 2, one more with `"ts"`. Else 0 (a PyTorch execution trace, `"nodes"` without
+/// `"ph"`: 2, one more with `"ts"` (in a cut head of several lines, counted in its whole
+/// lines only). Else 0 (a PyTorch execution trace, `"nodes"` without
 /// `"traceEvents"`, is not claimed).
-constexpr std::size_t detect(std::string_view head, bool = true) noexcept {
+constexpr std::size_t detect(std::string_view head, bool cut = true) noexcept {
     if (head.starts_with("\xEF\xBB\xBF")) head.remove_prefix(3);
     const std::size_t first = head.find_first_not_of(" \t\r\n");
     if (first == std::string_view::npos) return 0;
-    const bool ph = head.find("\"ph\"") != std::string_view::npos;
+    bool ph = head.find("\"ph\"") != std::string_view::npos;
     if (head[first] == '{') {
         if (head.find("\"traceEvents\"") != std::string_view::npos) return ph ? 4 : 3;
         if (head.find("\"schemaVersion\"") != std::string_view::npos &&
@@ -870,6 +871,12 @@ constexpr std::size_t detect(std::string_view head, bool = true) noexcept {
         return 0;
     }
     if (head[first] != '[') return 0;
+    // a bare array may be lines of events: in a cut head, what follows the last newline does not
+    // count (formats/detect.hpp: as for every format read by lines)
+    if (const std::size_t nl = head.rfind('\n'); cut && nl != std::string_view::npos) {
+        head = head.substr(0, nl + 1);
+        ph = head.find("\"ph\"") != std::string_view::npos;
+    }
     const std::size_t second = head.find_first_not_of(" \t\r\n", first + 1);
     if (second == std::string_view::npos || head[second] != '{' || !ph) return 0;
     return head.find("\"ts\"") != std::string_view::npos ? 3 : 2;
