@@ -503,15 +503,14 @@ private:
         if (t->data() == work_.buf + work_.used) work_.used += t->size(); // (decoded into the spare bytes)
         return string_or_json{*t, false};
     }
-    json_object object_of(bool present, std::string_view raw) noexcept { return value_of(present, raw); }
     // The B's and E's members merged (formats.md 6A.3): the B's whose key the E's lack, then
     // the E's; the one present when only one is; the E's when not both are objects.
     json_object merged(bool b_has, std::string_view b, bool e_has, std::string_view e) noexcept {
         b_has = b_has && b != "null"; // (`null` is no members: absent, as a key absent or null is null)
         e_has = e_has && e != "null";
-        if (!b_has) return object_of(e_has, e);
-        if (!e_has) return object_of(true, b);
-        if (b.front() != '{' || e.front() != '{') return object_of(true, e);
+        if (!b_has) return value_of(e_has, e);
+        if (!e_has) return value_of(true, b);
+        if (b.front() != '{' || e.front() != '{') return value_of(true, e);
         const std::size_t from = work_.used;
         bool any = false;
         const auto member = [&](std::string_view k, std::string_view v) {
@@ -579,7 +578,7 @@ private:
         if (work_.overflow) return report(error_at(index, "event too large for the scratch buffer"));
         const auto has = [&](key k) { return (present & bit(k)) != 0; };
         const auto val = [&](key k) { return value_of(has(k), at[k]); };
-        const auto obj = [&](key k) { return object_of(has(k), at[k]); };
+        const auto obj = [&](key k) { return value_of(has(k), at[k]); };
         const json_object extra = any_extra ? json_object(string_or_json{extra_text, true}) : std::nullopt;
         flow f = flow::proceed;
         switch (kd) {
