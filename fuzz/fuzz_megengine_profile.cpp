@@ -2,7 +2,9 @@
 // Fuzz target for the megengine-profile format. Invariants (abort on violation): no crash or
 // hang; the same records whole and split at an input-chosen position, with a small scratch
 // buffer (so "object too large" happens); at most one error from the JSON reader, and it is
-// the last thing delivered; every shape delivered is well formed.
+// the last thing delivered; every shape delivered is well formed; the same records and errors
+// (with their lines and columns) with records' objects read in one pass as through the JSON
+// reader's events alone.
 #include <logscan/formats/megengine_profile.hpp>
 
 #include <cstdint>
@@ -50,22 +52,28 @@ struct out {
         add(e);
     }
     void on_error(const logscan::error& e) {
-        add("X" + std::string(e.message));
+        add("X" + std::string(e.message) + (e.line != 0 ? " " + std::to_string(e.line) + ":" + std::to_string(e.column) : ""));
         if (e.line != 0) ended = true; // the reader's error ends the parse
     }
 };
 
-std::vector<std::string> run(std::string_view in, std::size_t split) {
+std::vector<std::string> run_as(std::string_view in, std::size_t split, bool fuse) {
     out o;
     mp::parser<out> p(o, mp::options{.scratch_capacity = 200});
+    p.fuse_objects(fuse);
     const fuzz::two_chunks halves(in, split);
     p.feed(halves.first());
     p.feed(halves.second());
     p.finish();
     return o.events;
 }
+std::vector<std::string> run(std::string_view in, std::size_t split) { return run_as(in, split, true); }
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
+    if (size > 1) {
+        const std::string_view in(reinterpret_cast<const char*>(data + 1), size - 1);
+        if (run_as(in, 0, false) != run_as(in, 0, true)) std::abort();
+    }
     return fuzz::check_split(data, size, run);
 }

@@ -608,3 +608,191 @@ TEST_CASE("json projection: take_text<\"\"> compacts random values as printed, w
         CHECK(logscan::test::check_chunk_invariance(text, project_list, 3) == want);
     }
 }
+
+// ---- records' objects read in one pass (projector::on_whole_object) ----
+
+namespace {
+// `both`, with each error's position, stopping the parse after `stop_after` records.
+struct both_at : both {
+    std::size_t stop_after = ~std::size_t{0};
+    logscan::flow on_item(const item& r) {
+        both::on_item(r);
+        return out.size() >= stop_after ? logscan::flow::stop : logscan::flow::proceed;
+    }
+    void on_error(const logscan::error& e) { // (a record too large: offset = the start of its last chunk)
+        out.push_back("error " + std::string(e.message) + " at " + std::to_string(e.line) + ":" +
+                      std::to_string(e.column) + (e.line != 0 ? " @" + std::to_string(e.offset) : ""));
+    }
+};
+// The limits of a run: the reader's options, the projector's scratch bytes, a stop.
+struct one_pass_limits {
+    json::options reader{};
+    std::size_t scratch = 4096;
+    std::size_t stop_after = ~std::size_t{0};
+};
+struct one_pass_run {
+    std::vector<std::string> out;
+    std::uint64_t whole = 0;
+};
+// The records of `routes` (reader options `o`), objects read in one pass or through the events.
+one_pass_run project_fused(chunk_list chunks, bool fuse, const one_pass_limits& l) {
+    both_at v;
+    v.stop_after = l.stop_after;
+    std::vector<char> buf(l.scratch);
+    using P = json::projector<both_at, routes>;
+    P p(v, buf);
+    p.fuse_objects = fuse;
+    json::reader<P> r(p, l.reader);
+    for (auto ch : chunks) {
+        p.offset = r.bytes();
+        r.feed(ch);
+    }
+    r.finish();
+    v.out.push_back("result " + std::string(r.result().message) + " at " + std::to_string(r.result().line) + ":" +
+                    std::to_string(r.result().column));
+    return {v.out, p.whole_objects};
+}
+// A random document of `routes`'s shape: records under doc.left|right (and a few values that
+// are no object) whose members are every field's key, unknown keys and near misses, with
+// values of the field's kind or of any other, blanks and line feeds between the tokens.
+std::string random_document(value_maker& m) {
+    static const char* const keys[] = {"label", "count", "delta", "time", "tags", "shape", "shapes", "x",
+                                       "param", "unknown", "lab\\u0065l", "labe", "labelx", "y", "z"};
+    const auto b = [&] { return m.blanks(); };
+    const auto ints = [&](std::uint64_t n) {
+        static const char* const d[] = {"1", "-3", "0", "12", "255", "99999999999999999999", "2.5", "1e2", "\"4\"", "null"};
+        std::string s = "[" + b();
+        for (std::uint64_t i = 0; i < n; ++i) s += (i ? "," + b() : "") + d[m.next(m.next(4) == 0 ? 10 : 5)];
+        return s + b() + "]";
+    };
+    const auto value_for = [&](std::string_view key) -> std::string {
+        if (m.next(4) == 0) return m.value(3).pretty;
+        if (key == "tags") {
+            std::string s = "[";
+            const std::uint64_t n = m.next(4);
+            for (std::uint64_t i = 0; i < n; ++i) s += (i ? "," : "") + b() + (m.next(6) == 0 ? m.scalar().pretty : m.string_token());
+            return s + "]";
+        }
+        if (key == "shape") return ints(m.next(5));
+        if (key == "shapes") {
+            std::string s = "[";
+            const std::uint64_t n = m.next(4);
+            for (std::uint64_t i = 0; i < n; ++i) s += (i ? "," : "") + b() + (m.next(8) == 0 ? m.scalar().pretty : ints(m.next(4)));
+            return s + "]";
+        }
+        if (key == "x") return "{" + b() + "\"y\"" + b() + ":" + b() + "{\"z\":" + b() + m.string_token() + ", \"w\": 1}}";
+        if (key == "param") return m.value(4).pretty;
+        return m.scalar().pretty;
+    };
+    std::string d = "{" + b() + "\"skip\": [1, {\"a\": 2}]," + b() + "\"doc\"" + b() + ":" + b() + "{";
+    bool first = true;
+    for (const char* section : {"left", "middle", "right"}) {
+        d += std::string(first ? "" : ",") + b() + "\"" + section + "\":" + b() + "{";
+        first = false;
+        const std::uint64_t records = m.next(5);
+        for (std::uint64_t i = 0; i < records; ++i) {
+            d += (i ? "," : "") + b() + "\"r" + std::to_string(i) + "\"" + b() + ":" + b();
+            if (m.next(8) == 0) {
+                d += m.value(2).pretty;
+                continue;
+            }
+            d += "{";
+            const std::uint64_t members = m.next(9);
+            for (std::uint64_t j = 0; j < members; ++j) {
+                const std::string_view key = keys[m.next(std::size(keys))];
+                d += (j ? "," : "") + b() + "\"" + std::string(key) + "\"" + b() + ":" + b() + value_for(key) + b();
+            }
+            d += "}";
+        }
+        d += b() + "}";
+    }
+    return d + "," + b() + "\"steps\": [\"s0\", {\"x\": 1}]" + b() + "}" + b() + "}";
+}
+// A copy with one byte deleted, replaced or inserted, or cut short.
+std::string damaged(value_maker& m, std::string d) {
+    static const char bytes[] = {'"', '\\', ',', ':', '{', '}', '[', ']', '\n', ' ', 'x', '1', '-', '.', 'e', 'n',
+                                 '\x01', '\xff', '\xc3'};
+    if (d.empty()) return d;
+    const std::size_t at = m.next(d.size());
+    switch (m.next(4)) {
+    case 0: d.erase(at, 1); break;
+    case 1: d[at] = bytes[m.next(std::size(bytes))]; break;
+    case 2: d.insert(d.begin() + static_cast<std::ptrdiff_t>(at), bytes[m.next(std::size(bytes))]); break;
+    default: d.resize(at); break;
+    }
+    return d;
+}
+} // namespace
+
+TEST_CASE("json projection: a record's object read in one pass gives what the reader's events give, damaged or not") {
+    // random documents and damaged copies, with and without non-finite words, with short
+    // limits (the reader's token length and depth, the projector's scratch bytes) and callbacks
+    // that stop the parse: records, errors and their positions (line feeds inside objects read
+    // in one pass counted) are the same with objects read in one pass (whole, or in random
+    // chunks) as with the events alone
+    value_maker m{7};
+    std::uint64_t whole = 0, documents = 0;
+    for (int round = 0; round < 1500; ++round) {
+        const std::string d = random_document(m);
+        for (int copy = 0; copy < 4; ++copy) {
+            const std::string text = copy == 0 ? d : damaged(m, d);
+            one_pass_limits l;
+            l.reader.non_finite_words = round % 2 == 0;
+            if (round % 3 == 1) {
+                static const std::size_t tokens[] = {6, 9, 12, 20, 64};
+                static const std::size_t depths[] = {3, 4, 5, 6, 8};
+                static const std::size_t scratch[] = {16, 24, 40, 64, 120, 400};
+                l.reader.scratch_capacity = tokens[m.next(std::size(tokens))];
+                l.reader.max_depth = depths[m.next(std::size(depths))];
+                l.scratch = scratch[m.next(std::size(scratch))];
+            }
+            if (round % 5 == 2) l.stop_after = 1 + m.next(4);
+            const chunked_input one(text, {});
+            const one_pass_run events = project_fused(one.chunks(), false, l);
+            const one_pass_run fused = project_fused(one.chunks(), true, l);
+            CAPTURE(text);
+            CAPTURE(l.reader.scratch_capacity);
+            CAPTURE(l.reader.max_depth);
+            CAPTURE(l.scratch);
+            REQUIRE(fused.out == events.out);
+            CHECK(events.whole == 0);
+            const chunked_input parts = chunked_input::random(text, m.next(1000), 1 + m.next(400));
+            CHECK(project_fused(parts.chunks(), true, l).out == events.out);
+            whole += fused.whole;
+            ++documents;
+        }
+    }
+    // (a share of the records is read in one pass: the others hold escapes, non-finite words,
+    // damage... and go through the events)
+    CHECK(whole > documents / 4);
+}
+
+TEST_CASE("json projection: in one pass as through the events, a take_text scalar needs room only for a moment, a list's stray number keeps the reader's limit") {
+    // (review findings) a scalar at a take_text field is empty: its compact text needs room
+    // while it is read, then gives it back; the record's captured keys take 5 bytes ("left",
+    // "r"), the scalar's text 12 ("\"0123456789\"")
+    const auto both_ways = [](std::string_view text, one_pass_limits l) {
+        const chunked_input one(text, {});
+        const one_pass_run events = project_fused(one.chunks(), false, l);
+        const one_pass_run fused = project_fused(one.chunks(), true, l);
+        CHECK(fused.out == events.out);
+        return events.out;
+    };
+    const std::string scalar = R"({"doc": {"left": {"r": {"param": "0123456789", "label": "abcd"}}}})";
+    one_pass_limits l;
+    l.scratch = 16; // 5 + 12 > 16: too large
+    CHECK(both_ways(scalar, l)[0] == "error object too large for the scratch buffer at 0:0");
+    l.scratch = 20; // 5 + 12 <= 20, given back, then 5 + 4 for the label
+    CHECK(both_ways(scalar, l)[0] ==
+          "item left/r label=\"abcd\" count=null delta=null time=null tags=null shape=null shapes=null deep=null "
+          "param=null");
+    // a number in a list of strings is read (the list's field is then empty), not skipped: the
+    // reader's length limit holds (the number at offset 38, column 39)
+    one_pass_limits t;
+    t.reader.scratch_capacity = 8;
+    const std::string too_long = R"({"doc": {"left": {"r": {"tags": ["a", 1234567890123]}}}})";
+    CHECK(both_ways(too_long, t)[0] == "error number longer than options::scratch_capacity at 1:39 @38");
+    const std::string fits = R"({"doc": {"left": {"r": {"tags": ["a", 12345678]}}}})";
+    CHECK(both_ways(fits, t)[0] ==
+          "item left/r label=null count=null delta=null time=null tags=null shape=null shapes=null deep=null param=null");
+}

@@ -82,6 +82,16 @@
 /// array's elements, each captured whole). A document error inside the value ends the parse
 /// without a final part.
 ///
+/// **Whole objects.** A visitor with `bool on_whole_object(json::whole_object&)` is offered
+/// each object that begins, outside skipped values, at its opening brace, with the rest of the
+/// chunk: it may read the object there itself and return true with the position after its
+/// closing brace (the reader then goes on from there as after any value, with no events for
+/// what is inside), or return false to have it read as usual. It must take an object only if
+/// the reader would read that text without an error, and must then have done for it what the
+/// reader's events would have made it do (json_project.hpp's projector does so, reading a
+/// record's object against its fields in one pass, and leaves anything unusual, such as an
+/// escape, to the reader).
+///
 /// **Strictness.** RFC 8259: exactly one value (or, with `options::multiple_values`, any number
 /// of values, separated by whitespace where needed), no comments, no trailing commas, no leading
 /// zeros, no control characters in strings, only the listed escapes, `\u` surrogate pairs
@@ -559,6 +569,98 @@ LOGSCAN_FORCE_INLINE const char* scan_digits(const char* p, const char* end, std
     return p;
 }
 
+/// A string's body from `s` (after its opening quote): its closing quote, when the string ends
+/// in [s, end), has no escape and no control character, and (with `utf8`) is valid UTF-8;
+/// else nullptr (the reader's byte-by-byte path, which also reports what is wrong).
+LOGSCAN_FORCE_INLINE const char* plain_string_end(const char* s, const char* end, bool utf8) noexcept {
+    const char* q = s;
+    for (;;) {
+#if LOGSCAN_SSE2
+        if (end - q >= 16) {
+            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
+            const unsigned quotes = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('"'))));
+            const unsigned special =
+                quotes | static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(
+                             _mm_cmpeq_epi8(v, _mm_set1_epi8('\\')), _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)))));
+            if (special == 0) {
+                q += 16;
+                continue;
+            }
+            const auto i = static_cast<unsigned>(__builtin_ctz(special));
+            q += i;
+            if ((quotes >> i) & 1u) return q; // the closing quote, known without reloading it
+        } else
+#endif
+        {
+            q = scan_string_plain(q, end);
+            if (q == end) return nullptr;
+            if (*q == '"') return q;
+        }
+        // a backslash, a control character or a non-ASCII byte
+        const auto c = static_cast<unsigned char>(*q);
+        if (c < 0x80) return nullptr;
+        if (!utf8) {
+            ++q;
+            continue;
+        }
+        const std::size_t len = logscan::internal::utf8_complete(q, end);
+        if (len == 0) return nullptr;
+        q += len;
+    }
+}
+
+/// What `number_end` read of a number: enough to make its `number` without reading it again.
+struct number_scan {
+    std::uint64_t mantissa = 0; ///< the digits (wraps past 19)
+    std::int64_t exp10 = 0;     ///< minus the fraction digits, plus the exponent (capped at 10^6)
+    std::size_t digits = 0;     ///< digits in the mantissa (integer and fraction part)
+    bool integer = true;        ///< no fraction, no exponent
+    /// The number of text `text` (the bytes scanned): exact in 19 digits, else from its text.
+    LOGSCAN_FORCE_INLINE constexpr number make(std::string_view text) const noexcept {
+        return digits <= 19 && exp10 > -1000000 && exp10 < 1000000
+                   ? number(text, integer, mantissa, static_cast<std::int32_t>(exp10))
+                   : number(text, integer);
+    }
+};
+
+/// A number from `p` (at `-` or a digit): the byte after it, with what `s` needs to make it,
+/// when it is valid and ends before `end`; else nullptr (the reader's byte-by-byte path, which
+/// also reports what is wrong).
+LOGSCAN_FORCE_INLINE const char* number_end(const char* p, const char* end, number_scan& s) noexcept {
+    const char* q = p;
+    if (*q == '-') ++q;
+    if (q == end) return nullptr;
+    if (*q == '0') {
+        ++q;
+        if (q != end && is_digit(*q)) return nullptr;
+        s.digits = 1;
+    } else if (is_digit(*q)) {
+        q = scan_digits(q, end, s.mantissa, s.digits);
+    } else {
+        return nullptr;
+    }
+    if (q != end && *q == '.') {
+        s.integer = false;
+        ++q;
+        if (q == end || !is_digit(*q)) return nullptr;
+        const std::size_t int_digits = s.digits;
+        q = scan_digits(q, end, s.mantissa, s.digits);
+        s.exp10 = -static_cast<std::int64_t>(s.digits - int_digits > 1000000 ? 1000000 : s.digits - int_digits);
+    }
+    if (q != end && (*q == 'e' || *q == 'E')) {
+        s.integer = false;
+        ++q;
+        bool eneg = false;
+        if (q != end && (*q == '+' || *q == '-')) eneg = *q++ == '-';
+        if (q == end || !is_digit(*q)) return nullptr;
+        std::int64_t e = 0;
+        for (; q != end && is_digit(*q); ++q)
+            if (e < 1000000) e = e * 10 + (*q - '0');
+        s.exp10 += eneg ? -e : e;
+    }
+    return q == end ? nullptr : q;
+}
+
 constexpr int hex_value(char c) noexcept {
     if (c >= '0' && c <= '9') return c - '0';
     if (c >= 'a' && c <= 'f') return c - 'a' + 10;
@@ -591,6 +693,22 @@ constexpr std::size_t encode_utf8(std::uint32_t cp, char* out) noexcept {
 }
 
 } // namespace internal
+
+/// An object offered to a visitor's `on_whole_object` (see the file comment): what it is
+/// given, and what it returns when it took the object.
+struct whole_object {
+    const char* begin = nullptr; ///< the opening brace
+    const char* end = nullptr;   ///< the end of the chunk (the object is taken only if it ends before)
+    std::size_t max_token = 0;   ///< the longest string or number the reader accepts outside skipped values
+    std::size_t levels = 0;      ///< how many containers may nest, this object included (options::max_depth)
+    bool validate_utf8 = true;   ///< options::validate_utf8
+    bool non_finite_words = false; ///< options::non_finite_words
+    // -- set by a visitor that took the object --
+    const char* next = nullptr;       ///< the byte after the closing brace
+    std::size_t newlines = 0;         ///< line feeds between `begin` and `next`
+    const char* line_start = nullptr; ///< the byte after the last of them
+    bool stop = false;                ///< a callback asked to end the parse (at the closing brace)
+};
 
 LOGSCAN_EVENT(on_object_begin, "on_object_begin(), on_object_begin(const logscan::json::path&)");
 LOGSCAN_EVENT(on_object_end, "on_object_end(), on_object_end(const logscan::json::path&)");
@@ -653,6 +771,10 @@ public:
     static constexpr bool tracks_path = internal::wants_path<Visitor>;
     /// True when string values are delivered through `on_string_part`.
     static constexpr bool string_parts = internal::wants_string_parts<Visitor>;
+    /// True when the visitor may read whole objects itself (`on_whole_object`).
+    static constexpr bool takes_whole_objects = requires(Visitor& v, whole_object& w) {
+        { v.on_whole_object(w) } -> std::same_as<bool>;
+    };
 
     /// Bytes of storage a reader with options `opt` needs (for the caller-storage constructor).
     static constexpr std::size_t storage_size(const options& opt) noexcept {
@@ -912,6 +1034,28 @@ private:
     value: // p at a non-whitespace byte where a value must start (state_ is a value state)
         switch (*p) {
         case '{':
+            if constexpr (takes_whole_objects) {
+                if (!skipping() && depth_ < opt_.max_depth) {
+                    whole_object w;
+                    w.begin = p;
+                    w.end = end;
+                    w.max_token = cap_;
+                    w.levels = opt_.max_depth - depth_;
+                    w.validate_utf8 = opt_.validate_utf8;
+                    w.non_finite_words = opt_.non_finite_words;
+                    if (vis_.on_whole_object(w)) {
+                        if (w.newlines != 0) {
+                            line_ += w.newlines;
+                            line_start_ = off(w.line_start);
+                        }
+                        state_ = depth_ != 0 ? st_comma : st_done;
+                        p = w.next;
+                        if (LOGSCAN_UNLIKELY(w.stop)) return stopped_at(off(p - 1));
+                        if (p == end) return true;
+                        goto after_value;
+                    }
+                }
+            }
             p = open(p, internal::kind_object);
             if (LOGSCAN_UNLIKELY(p == nullptr)) return false;
             p = skip_ws(p, end);
@@ -1227,44 +1371,7 @@ private:
     // events and errors however the input is split).
     LOGSCAN_FORCE_INLINE const char* string_token(const char* p, const char* end, bool is_key) {
         const char* const s = p + 1;
-        const char* q = s;
-        for (;;) {
-#if LOGSCAN_SSE2
-            if (end - q >= 16) {
-                const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
-                const unsigned quotes =
-                    static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('"'))));
-                const unsigned special =
-                    quotes | static_cast<unsigned>(_mm_movemask_epi8(
-                                 _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\')),
-                                              _mm_cmplt_epi8(v, _mm_set1_epi8(0x20)))));
-                if (special == 0) {
-                    q += 16;
-                    continue;
-                }
-                const auto i = static_cast<unsigned>(__builtin_ctz(special));
-                q += i;
-                if ((quotes >> i) & 1u) break; // the closing quote, known without reloading it
-            } else
-#endif
-            {
-                q = internal::scan_string_plain(q, end);
-                if (q == end) goto slow;
-                if (*q == '"') break;
-            }
-            // a backslash, a control character or a non-ASCII byte
-            const auto c = static_cast<unsigned char>(*q);
-            if (c < 0x80) goto slow;
-            if (!opt_.validate_utf8) {
-                ++q;
-                continue;
-            }
-            const std::size_t len = logscan::internal::utf8_complete(q, end);
-            if (len == 0) goto slow;
-            q += len;
-        }
-        {
-            // q is at the closing quote
+        if (const char* const q = internal::plain_string_end(s, end, opt_.validate_utf8); LOGSCAN_LIKELY(q != nullptr)) {
             const auto n = static_cast<std::size_t>(q - s);
             if (LOGSCAN_LIKELY(n <= cap_) || skipping())
                 return (is_key ? deliver_key(std::string_view(s, n), off(p))
@@ -1272,7 +1379,6 @@ private:
                            ? q + 1
                            : nullptr;
         }
-    slow:
         tok_ = tok_string;
         tok_key_ = is_key;
         tok_off_ = off(p);
@@ -1490,55 +1596,15 @@ private:
     // accumulated on the way, so that `number` converts the common numbers without reading
     // them again.
     LOGSCAN_FORCE_INLINE const char* number_token(const char* p, const char* end) {
-        using internal::is_digit;
-        const char* q = p;
-        bool integer = true;
-        std::uint64_t m = 0;
-        std::size_t digits = 0;  // digits in the mantissa (integer and fraction part)
-        std::int64_t exp10 = 0;  // minus the fraction digits, plus the exponent
-        if (*q == '-') ++q;
-        if (q == end) goto slow;
-        if (*q == '0') {
-            ++q;
-            if (q != end && is_digit(*q)) goto slow;
-            digits = 1;
-        } else if (is_digit(*q)) {
-            q = internal::scan_digits(q, end, m, digits);
-        } else {
-            goto slow;
-        }
-        if (q != end && *q == '.') {
-            integer = false;
-            ++q;
-            if (q == end || !is_digit(*q)) goto slow;
-            const std::size_t int_digits = digits;
-            q = internal::scan_digits(q, end, m, digits);
-            exp10 = -static_cast<std::int64_t>(digits - int_digits > 1000000 ? 1000000 : digits - int_digits);
-        }
-        if (q != end && (*q == 'e' || *q == 'E')) {
-            integer = false;
-            ++q;
-            bool eneg = false;
-            if (q != end && (*q == '+' || *q == '-')) eneg = *q++ == '-';
-            if (q == end || !is_digit(*q)) goto slow;
-            std::int64_t e = 0;
-            for (; q != end && is_digit(*q); ++q)
-                if (e < 1000000) e = e * 10 + (*q - '0');
-            exp10 += eneg ? -e : e;
-        }
-        if (q != end && (static_cast<std::size_t>(q - p) <= cap_ || skipping())) {
+        internal::number_scan ns;
+        if (const char* const q = internal::number_end(p, end, ns);
+            LOGSCAN_LIKELY(q != nullptr) && (static_cast<std::size_t>(q - p) <= cap_ || skipping())) {
             if (skipping()) {
                 after_scalar();
                 return q;
             }
-            const std::string_view text(p, static_cast<std::size_t>(q - p));
-            // exact when the mantissa did not wrap and neither count was capped
-            const number n = digits <= 19 && exp10 > -1000000 && exp10 < 1000000
-                                 ? number(text, integer, m, static_cast<std::int32_t>(exp10))
-                                 : number(text, integer);
-            return deliver_number(n, off(p)) ? q : nullptr;
+            return deliver_number(ns.make(std::string_view(p, static_cast<std::size_t>(q - p))), off(p)) ? q : nullptr;
         }
-    slow:
         tok_ = tok_number;
         tok_key_ = false;
         tok_off_ = off(p);
@@ -1727,60 +1793,80 @@ class compactor {
 public:
     /// Ready for a new text.
     constexpr void reset() noexcept { *this = compactor{}; }
-    /// Compacts the next part of the text.
+    /// Compacts the next part of the text. The bytes kept are handed on in runs as long as the
+    /// text allows: a run ends only where a blank is dropped or a word is rewritten.
     template <class Put>
     void feed(std::string_view part, Put&& put) {
         const char* p = part.data();
         const char* const e = p + part.size();
+        const char* run = p; // kept bytes not yet handed on: [run, p)
+        const auto flush = [&] {
+            if (p != run) put(std::string_view(run, static_cast<std::size_t>(p - run)));
+        };
         while (p != e) {
-            if (string_) { // up to the closing quote, escapes as they are: one copy
-                const char* q = p;
-                bool escape = escape_, open = true;
-                while (q != e) {
-                    if (escape) { // (the byte after a backslash: whatever it is, kept)
-                        escape = false;
-                        ++q;
-                        continue;
-                    }
-                    q = internal::scan_string_plain(q, e); // (16 bytes at a time up to a `"`, `\`, or a byte it leaves to us)
-                    if (q == e) break;
-                    const char c = *q++;
-                    if (c == '\\') escape = true;
-                    else if (c == '"') {
-                        open = false;
-                        break;
-                    }
+            if (string_) { // up to the closing quote, escapes as they are
+                if (escape_) { // (the byte after a backslash: whatever it is, kept)
+                    escape_ = false;
+                    ++p;
+                    continue;
                 }
-                escape_ = escape;
-                string_ = open;
-                put(std::string_view(p, static_cast<std::size_t>(q - p)));
-                p = q;
+                p = internal::scan_string_plain(p, e); // (16 bytes at a time up to a `"`, `\`, or a byte it leaves to us)
+                if (p == e) break;
+                const char c = *p++;
+                if (c == '\\') escape_ = true;
+                else if (c == '"') string_ = false;
                 continue;
             }
-            if (word_n_ == 0) { // a run of bytes kept as they are (numbers, brackets, ...): one copy
-                const char* q = p;
-                char prev = prev_;
-                while (q != e) {
-                    if (const char* const s = internal::scan_run_plain(q, e); s != q) { // (digits, punctuation)
-                        prev = s[-1];
-                        q = s;
-                        if (q == e) break;
-                    }
-                    const char c = *q;
-                    if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '"') break;
-                    if ((c == '-' || c == '+' || internal::is_letter(c)) &&
-                        (prev == 0 || prev == '[' || prev == '{' || prev == ',' || prev == ':'))
-                        break;
-                    prev = c;
-                    ++q;
-                }
-                prev_ = prev;
-                if (q != p) put(std::string_view(p, static_cast<std::size_t>(q - p)));
-                p = q;
-                if (p == e) break;
+            if (word_n_ != 0) { // a word begun: byte by byte until it ends
+                flush();
+                compact_byte(*p++, put);
+                run = p;
+                continue;
             }
-            compact_byte(*p++, put);
+            char c = *p;
+            if (c != '"' && c != ' ' && c != '\n' && !internal::is_letter(c)) { // (the usual stops, seen without a scan)
+                if (const char* const s = internal::scan_run_plain(p, e); s != p) { // (digits, punctuation)
+                    prev_ = s[-1];
+                    p = s;
+                    if (p == e) break;
+                    c = *p;
+                }
+            }
+            if (c == '"') {
+                prev_ = c;
+                string_ = true;
+                ++p;
+                continue;
+            }
+            if (c == ' ' || c == '\n' || c == '\t' || c == '\r') { // dropped
+                flush();
+                for (++p; p != e && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r');) ++p;
+                run = p;
+                continue;
+            }
+            // a letter or a sign: inside a number (1e-5), or a word or a number's sign at a value's start
+            if (!value_start()) {
+                prev_ = c;
+                ++p;
+                continue;
+            }
+            const auto left = static_cast<std::size_t>(e - p);
+            const std::string_view literal = c == 't' ? "true" : c == 'f' ? "false" : "null";
+            if ((c == 't' || c == 'f' || c == 'n') && left >= literal.size() && literal == std::string_view(p, literal.size())) {
+                prev_ = c; // (a word the reader accepted is whole when it spells a literal: kept as it is)
+                p += literal.size();
+                continue;
+            }
+            if (c == '-' && left >= 2 && internal::is_digit(p[1])) { // a negative number
+                prev_ = c;
+                ++p;
+                continue;
+            }
+            flush(); // (a non-finite word, or a word or sign cut by the part's end)
+            compact_byte(c, put);
+            run = ++p;
         }
+        flush();
     }
     /// Ends the text (a word still open is written).
     template <class Put>

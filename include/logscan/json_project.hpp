@@ -73,6 +73,17 @@
 /// store, whatever the number of routes. Strings are copied once, into the scratch buffer,
 /// in stack order: what a record's keys captured stays while its records are made.
 ///
+/// **Records' objects in one pass.** A record that is an object, lying whole in the chunk,
+/// is not read through the reader's events: the projector reads it there itself (the reader's
+/// `on_whole_object`), each key looked up among its node's children — or, when it repeats the
+/// key at the same position in the last object at that node, as the records of a dump mostly
+/// do, taken without a look-up — and each value parsed straight into its field or skipped,
+/// validated. What that pass does not take on (an escape, a string or number cut by the chunk,
+/// a non-finite word, an error, a record too large for the scratch buffer) goes through the
+/// events from the object's brace, so the records and errors are the same either way (a test
+/// compares the two on random and damaged documents; `projector::fuse_objects` turns the pass
+/// off).
+///
 /// `projection_parser<Visitor, Records, Routes>` is the push parser of a JSON-document format
 /// (`feed`, `finish`, `result`; format.hpp's `format_parse` drives it). Nothing allocates
 /// while parsing: the scratch buffer and the reader's buffers are allocated at construction.
@@ -494,6 +505,27 @@ struct table {
         return a;
     }();
     static constexpr std::size_t field_count = field_base[sizeof...(Routes)];
+    // The objects inside records (a record's own, its fields' path steps), numbered (no_node:
+    // another node); the projector remembers the keys of each one's last occurrence.
+    struct guess_index {
+        std::array<std::uint16_t, size> slot{};
+        std::size_t count = 0;
+    };
+    static constexpr guess_index guesses = [] {
+        guess_index g{};
+        for (std::size_t i = 0; i < size; ++i) {
+            g.slot[i] = no_node;
+            bool inside = false;
+            for (std::size_t a = i;; a = nodes[a].parent) {
+                if (nodes[a].route != no_route) inside = true;
+                if (a == 0) break;
+            }
+            if (inside && nodes[i].what == kind::object) g.slot[i] = static_cast<std::uint16_t>(g.count++);
+        }
+        return g;
+    }();
+    static constexpr const std::array<std::uint16_t, size>& guess_slot = guesses.slot;
+    static constexpr std::size_t guess_slots = guesses.count;
 };
 
 // The depth of a route path's k-th capturing step (the value it names).
@@ -619,6 +651,8 @@ public:
         if (!overflow_ && !text.empty() && (text[0] == '{' || text[0] == '[' || record != project_detail::no_route)) {
             v.text = text;
             v.has_text = true;
+        } else if (record == project_detail::no_route) {
+            used_ = raw_from_; // (a field's scalar: nothing kept)
         }
         set(raw_field_, v);
         raw_field_ = no_node;
@@ -628,10 +662,66 @@ public:
     /// (json::reader: a syntax error, the visitor's `error` record)
     void on_error(const error& e) { (void)report_error(vis_, e); }
 
+    /// True (the default): a record's object that lies whole in the chunk is read in one pass
+    /// against its fields (`on_whole_object`); false: through the reader's events only (the
+    /// same records: tests compare the two).
+    bool fuse_objects = true;
+    /// Records whose object `on_whole_object` read (a statistic, for tests and benchmarks).
+    std::uint64_t whole_objects = 0;
+
+    /// (json::reader: an object at its opening brace.) A record's object is read here, in one
+    /// pass: each key looked up among its node's children, each value parsed into its field
+    /// or skipped (validated), then the record delivered, exactly as the events would have
+    /// made it. Anything this pass does not take on (an escape, a string or number cut by the
+    /// chunk's end or longer than the reader accepts, a non-finite word, an error, a record
+    /// too large for the scratch buffer, nesting past 64 levels) leaves the object to the
+    /// reader's events, from its brace, with nothing changed.
+    bool on_whole_object(whole_object& w)
+        requires(table::guess_slots != 0) // (a record that is an object: else the reader's loop stays as it is)
+    {
+        if (!fuse_objects) return false;
+        std::uint16_t n = 0;
+        bool element = false;
+        if (depth_ != 0) {
+            const std::uint16_t top = stack_[depth_ - 1];
+            if (top == skip_entry || top == inner_entry) return false;
+            const node& t = table::nodes[top];
+            if (t.what == kind::array) {
+                n = t.first;
+                element = true;
+            } else if (t.what == kind::object) {
+                n = pending_;
+            } else {
+                return false;
+            }
+        }
+        if (n == no_node) return false;
+        const node& d = table::nodes[n];
+        if (d.route == project_detail::no_route || d.what != kind::object) return false;
+        whole_ = whole_state{w.end, w.max_token, 0, nullptr, w.validate_utf8};
+        if (element) cap_index_[depth_] = count_[depth_ - 1];
+        begin_record(d.route);
+        const char* const q = whole_members(w.begin, n, w.levels < 64 ? w.levels : 64);
+        if (q == nullptr || overflow_) { // (the reader's events make it, or its error)
+            used_ = rec_mark_;
+            overflow_ = false;
+            in_record_ = false;
+            return false;
+        }
+        if (element) ++count_[depth_ - 1];
+        pending_ = no_node;
+        ++whole_objects;
+        w.next = q;
+        w.newlines = whole_.newlines;
+        w.line_start = whole_.line_start;
+        w.stop = end_record(d.route) == action::stop;
+        return true;
+    }
+
 private:
     // -- the table --
     // True when a[0, n) == b[0, n): a word at a time, the last word overlapping (keys are short).
-    static bool same_bytes(const char* a, const char* b, std::size_t n) noexcept {
+    LOGSCAN_FORCE_INLINE static bool same_bytes(const char* a, const char* b, std::size_t n) noexcept {
         auto word = [](const char* p) {
             std::uint64_t w;
             std::memcpy(&w, p, sizeof w);
@@ -727,8 +817,10 @@ private:
         if (n == no_node) return push(skip_entry);
         const node& d = table::nodes[n];
         if (!d.self_record) {
-            const bool want_object = d.what == kind::object;
-            if (object != want_object) { // not what the path says: nothing under it
+            const bool fits = object ? d.what == kind::object
+                                     : d.what == kind::array || d.what == kind::texts || d.what == kind::ints ||
+                                           d.what == kind::int_lists;
+            if (!fits) { // not what the path says: nothing under it, the field empty
                 if (d.field != no_node) set(d.field, {});
                 return push(skip_entry);
             }
@@ -749,19 +841,11 @@ private:
         const std::uint16_t e = stack_[--depth_];
         if (e == skip_entry) return action::proceed;
         if (e == inner_entry) {
-            if (put("]")) ++list_count_;
+            inner_end();
             return action::proceed;
         }
         const node& d = table::nodes[e];
-        if (d.what == kind::texts || d.what == kind::ints || d.what == kind::int_lists) {
-            field_value v;
-            if (!list_bad_ && !overflow_ && (d.what != kind::ints || put("]"))) {
-                v.text = span(list_from_);
-                v.count = d.what == kind::ints ? dims_ : list_count_;
-                v.has_text = true;
-            }
-            set(d.field, v);
-        }
+        if (d.what == kind::texts || d.what == kind::ints || d.what == kind::int_lists) list_end(d);
         if (d.route != project_detail::no_route) return end_record(d.route);
         if (!in_record_) used_ = mark_[depth_];
         return action::proceed;
@@ -795,6 +879,19 @@ private:
         list_bad_ = false;
         dims_ = 0;
         if (k == kind::ints) put("[");
+    }
+    // The list's field, at its end: its text, or empty (an element of another kind, no room).
+    void list_end(const node& d) {
+        field_value v;
+        if (!list_bad_ && !overflow_ && (d.what != kind::ints || put("]"))) {
+            v.text = span(list_from_);
+            v.count = d.what == kind::ints ? dims_ : list_count_;
+            v.has_text = true;
+        }
+        set(d.field, v);
+    }
+    void inner_end() { // (an inner list of an int_lists field)
+        if (put("]")) ++list_count_;
     }
     void list_add(std::string_view s) {
         const auto n = static_cast<std::uint32_t>(s.size());
@@ -973,6 +1070,318 @@ private:
         make_setters(std::index_sequence_for<Routes...>{});
     void set(std::uint16_t field, const field_value& v) { setters[field](*this, v); }
 
+    // -- whole objects (on_whole_object): each function takes `p` at a value's first byte and
+    // returns the byte after the value, or nullptr to leave the object to the reader --
+    struct whole_state {
+        const char* end = nullptr;
+        std::size_t max_token = 0;
+        std::size_t newlines = 0;
+        const char* line_start = nullptr;
+        bool utf8 = true;
+    };
+    // The keys of an object's last occurrence, by position (the objects of one record type
+    // mostly repeat them in one order): a key equal to the remembered one leads to the same
+    // child without being scanned and looked up.
+    struct key_guess {
+        std::uint16_t child = no_node;
+        std::uint8_t size = 0; // 0: none
+        char key[29]{};
+    };
+    static constexpr std::size_t guessed_members = 24;
+
+    // Skips blanks, counting line feeds; the first other byte or the end. (No blank and one
+    // space, the common cases, take no loop.)
+    LOGSCAN_FORCE_INLINE const char* whole_blanks(const char* p) noexcept {
+        const char* const end = whole_.end;
+        if (LOGSCAN_LIKELY(p != end)) {
+            const auto c = static_cast<unsigned char>(*p);
+            if (c > ' ') return p;
+            if (c == ' ' && end - p >= 2 && static_cast<unsigned char>(p[1]) > ' ') return p + 1;
+        }
+        for (; p != end; ++p) {
+            const char c = *p;
+            if (c == '\n') {
+                ++whole_.newlines;
+                whole_.line_start = p + 1;
+            } else if (c != ' ' && c != '\t' && c != '\r') {
+                break;
+            }
+        }
+        return p;
+    }
+    // A string from its opening quote: its closing quote (nullptr: not plain, or longer than
+    // the reader accepts).
+    LOGSCAN_FORCE_INLINE const char* whole_string(const char* p) const noexcept {
+        const char* const q = internal::plain_string_end(p + 1, whole_.end, whole_.utf8);
+        if (q == nullptr || static_cast<std::size_t>(q - p - 1) > whole_.max_token) return nullptr;
+        return q;
+    }
+    LOGSCAN_FORCE_INLINE const char* whole_number(const char* p, number& x) const noexcept {
+        internal::number_scan s;
+        const char* const q = internal::number_end(p, whole_.end, s);
+        if (q == nullptr || static_cast<std::size_t>(q - p) > whole_.max_token) return nullptr;
+        x = s.make(std::string_view(p, static_cast<std::size_t>(q - p)));
+        return q;
+    }
+    // A number skipped (kept with `keep`).
+    LOGSCAN_FORCE_INLINE const char* whole_skip_number(const char* p, bool keep) {
+        internal::number_scan s;
+        const char* const q = internal::number_end(p, whole_.end, s);
+        if (q != nullptr && keep) put(std::string_view(p, static_cast<std::size_t>(q - p)));
+        return q;
+    }
+    static constexpr bool number_start(char c) noexcept { return c == '-' || (c >= '0' && c <= '9'); }
+    // true, false or null (a non-finite word: nullptr).
+    LOGSCAN_FORCE_INLINE const char* whole_literal(const char* p, bool keep) {
+        const char ch = *p;
+        const std::string_view word = ch == 't' ? "true" : ch == 'f' ? "false" : "null";
+        if ((ch != 't' && ch != 'f' && ch != 'n') || static_cast<std::size_t>(whole_.end - p) < word.size() ||
+            !same_bytes(p, word.data(), word.size()))
+            return nullptr;
+        if (keep) put(word);
+        return p + word.size();
+    }
+    // After an element or member: the byte after the closing bracket `close` (`done`), or the
+    // next element's first byte.
+    LOGSCAN_FORCE_INLINE const char* whole_next(const char* p, char close, bool& done) noexcept {
+        p = whole_blanks(p);
+        if (p == whole_.end) return nullptr;
+        if (*p == close) {
+            done = true;
+            return p + 1;
+        }
+        if (*p != ',') return nullptr;
+        p = whole_blanks(p + 1);
+        return p == whole_.end ? nullptr : p;
+    }
+
+    // The members of an object at node n, p at its brace.
+    const char* whole_members(const char* p, std::uint16_t n, std::size_t levels) {
+        if (levels == 0) return nullptr;
+        const char* const end = whole_.end;
+        key_guess* const guesses = table::guess_slot[n] != no_node ? guesses_[table::guess_slot[n]].data() : nullptr;
+        p = whole_blanks(p + 1);
+        if (p == end) return nullptr;
+        if (*p == '}') return p + 1;
+        for (std::size_t i = 0;; ++i) {
+            if (*p != '"') return nullptr;
+            std::uint16_t c;
+            const char* q;
+            key_guess* const g = guesses != nullptr && i < guessed_members ? guesses + i : nullptr;
+            if (g != nullptr && g->size != 0 && static_cast<std::size_t>(end - p) > g->size + 1u &&
+                p[1 + g->size] == '"' && same_bytes(p + 1, g->key, g->size) && g->size <= whole_.max_token) {
+                c = g->child;
+                q = p + 1 + g->size;
+            } else {
+                q = whole_string(p);
+                if (q == nullptr) return nullptr;
+                const std::string_view k(p + 1, static_cast<std::size_t>(q - p - 1));
+                c = find_child(n, k);
+                if (g != nullptr) {
+                    g->size = 0;
+                    if (k.size() <= sizeof g->key) {
+                        std::memcpy(g->key, k.data(), k.size());
+                        g->size = static_cast<std::uint8_t>(k.size());
+                        g->child = c;
+                    }
+                }
+            }
+            p = whole_blanks(q + 1);
+            if (p == end || *p != ':') return nullptr;
+            p = whole_blanks(p + 1);
+            if (p == end) return nullptr;
+            p = whole_value(p, c, levels - 1);
+            if (p == nullptr) return nullptr;
+            bool done = false;
+            p = whole_next(p, '}', done);
+            if (p == nullptr || done) return p;
+        }
+    }
+
+    // The value of a member whose key led to node c (no_node: a key no field goes through).
+    LOGSCAN_FORCE_INLINE const char* whole_value(const char* p, std::uint16_t c, std::size_t levels) {
+        const char ch = *p;
+        if (ch == '"') {
+            const char* const q = whole_string(p);
+            if (q == nullptr) return nullptr;
+            if (c != no_node) {
+                const node& d = table::nodes[c];
+                if (d.field != no_node) {
+                    field_value v;
+                    if (d.what == kind::text)
+                        v.has_text = copy(std::string_view(p + 1, static_cast<std::size_t>(q - p - 1)), v.text) ||
+                                     (overflow_ = true, false);
+                    else if (d.what == kind::raw)
+                        raw_scalar(std::string_view(p, static_cast<std::size_t>(q + 1 - p)));
+                    set(d.field, v);
+                }
+            }
+            return q + 1;
+        }
+        if (number_start(ch)) {
+            if (c == no_node) return whole_skip_number(p, false);
+            number x;
+            const char* const q = whole_number(p, x);
+            if (q == nullptr) return nullptr;
+            {
+                const node& d = table::nodes[c];
+                if (d.field != no_node) {
+                    field_value v;
+                    if (d.what == kind::u64 || d.what == kind::i64 || d.what == kind::f64) v.num = &x;
+                    else if (d.what == kind::raw) raw_scalar(x.text());
+                    set(d.field, v);
+                }
+            }
+            return q;
+        }
+        if (ch == '{' || ch == '[') return whole_container(p, c, levels);
+        const char* const q = whole_literal(p, false);
+        if (q != nullptr && c != no_node && table::nodes[c].field != no_node) {
+            if (table::nodes[c].what == kind::raw) raw_scalar(std::string_view(p, static_cast<std::size_t>(q - p)));
+            set(table::nodes[c].field, {});
+        }
+        return q;
+    }
+    // A scalar at a take_text field: empty, its text only needing room for a moment, as when
+    // the events compact it (an overflow: the object goes to the events, and is an error there).
+    void raw_scalar(std::string_view text) {
+        const std::size_t from = used_;
+        put(text);
+        used_ = from;
+    }
+
+    // An object or array at node c.
+    const char* whole_container(const char* p, std::uint16_t c, std::size_t levels) {
+        if (c == no_node) return whole_skip(p, levels, false);
+        const node& d = table::nodes[c];
+        if (d.keep_key || d.route != project_detail::no_route) return nullptr; // (not inside a record)
+        const bool object = *p == '{';
+        if (object && d.what == kind::object) return whole_members(p, c, levels);
+        if (!object && (d.what == kind::texts || d.what == kind::ints || d.what == kind::int_lists))
+            return whole_list(p, d, levels);
+        if (d.what == kind::raw) {
+            const std::size_t from = used_;
+            const char* const q = whole_skip(p, levels, true);
+            if (q == nullptr) return nullptr;
+            field_value v; // (a text that overflowed: the object goes to the events, see on_whole_object)
+            v.text = span(from);
+            v.has_text = true;
+            set(d.field, v);
+            return q;
+        }
+        // not what the path says: nothing under it, the field empty
+        const char* const q = whole_skip(p, levels, false);
+        if (q != nullptr && d.field != no_node) set(d.field, {});
+        return q;
+    }
+
+    // The elements of an array, p at its bracket: `element(p)` reads each one (the byte after
+    // it, or nullptr).
+    template <class Element>
+    const char* whole_elements(const char* p, std::size_t levels, Element&& element) {
+        if (levels == 0) return nullptr;
+        p = whole_blanks(p + 1);
+        if (p == whole_.end) return nullptr;
+        bool done = *p == ']';
+        if (done) return p + 1;
+        while (!done) {
+            p = element(p);
+            if (p == nullptr) return nullptr;
+            p = whole_next(p, ']', done);
+            if (p == nullptr) return nullptr;
+        }
+        return p;
+    }
+    // A list field's array (strings, integers, or lists of integers), p at its bracket.
+    const char* whole_list(const char* p, const node& d, std::size_t levels) {
+        list_begin(d.what);
+        p = whole_elements(p, levels, [&](const char* e) -> const char* {
+            if (d.what == kind::texts && *e == '"') {
+                const char* const q = whole_string(e);
+                if (q == nullptr) return nullptr;
+                list_add(std::string_view(e + 1, static_cast<std::size_t>(q - e - 1)));
+                return q + 1;
+            }
+            if (d.what == kind::ints && number_start(*e)) return whole_dim(e);
+            if (d.what == kind::int_lists && *e == '[') return whole_dims(e, levels - 1);
+            list_bad_ = true;
+            if (number_start(*e)) { // (read by the events, not skipped: the reader's length limit holds)
+                number x;
+                return whole_number(e, x);
+            }
+            return whole_skip_value(e, levels - 1, false);
+        });
+        if (p != nullptr) list_end(d);
+        return p;
+    }
+    // An inner list of integers of an int_lists field, p at its bracket.
+    const char* whole_dims(const char* p, std::size_t levels) {
+        if (list_count_ > 0) put(",");
+        put("[");
+        dims_ = 0;
+        p = whole_elements(p, levels, [&](const char* e) -> const char* {
+            if (number_start(*e)) return whole_dim(e);
+            list_bad_ = true;
+            return whole_skip_value(e, levels - 1, false);
+        });
+        if (p != nullptr) inner_end();
+        return p;
+    }
+    // One integer of a list (what the events' add_dim makes of it).
+    const char* whole_dim(const char* p) {
+        number x;
+        p = whole_number(p, x);
+        if (p != nullptr) add_dim(x);
+        return p;
+    }
+
+    // Any value, validated and skipped; with `keep`, its compact text put in the scratch
+    // buffer (take_text: blanks outside strings dropped, everything else as written).
+    LOGSCAN_FORCE_INLINE const char* whole_skip_value(const char* p, std::size_t levels, bool keep) {
+        const char ch = *p;
+        if (ch == '"') {
+            const char* const q = whole_string(p);
+            if (q != nullptr && keep) put(std::string_view(p, static_cast<std::size_t>(q + 1 - p)));
+            return q == nullptr ? nullptr : q + 1;
+        }
+        if (number_start(ch)) return whole_skip_number(p, keep);
+        if (ch == '{' || ch == '[') return whole_skip(p, levels, keep);
+        return whole_literal(p, keep);
+    }
+    // An object or array, validated and skipped (kept with `keep`), p at its bracket.
+    const char* whole_skip(const char* p, std::size_t levels, bool keep) {
+        if (levels == 0) return nullptr;
+        const bool object = *p == '{';
+        const char close = object ? '}' : ']';
+        if (keep) put(std::string_view(p, 1));
+        p = whole_blanks(p + 1);
+        if (p == whole_.end) return nullptr;
+        bool done = *p == close;
+        if (done) {
+            if (keep) put(std::string_view(&close, 1));
+            return p + 1;
+        }
+        while (!done) {
+            if (object) {
+                if (*p != '"') return nullptr;
+                const char* const q = whole_string(p);
+                if (q == nullptr) return nullptr;
+                if (keep) put(std::string_view(p, static_cast<std::size_t>(q + 1 - p)));
+                p = whole_blanks(q + 1);
+                if (p == whole_.end || *p != ':') return nullptr;
+                if (keep) put(":");
+                p = whole_blanks(p + 1);
+                if (p == whole_.end) return nullptr;
+            }
+            p = whole_skip_value(p, levels - 1, keep);
+            if (p == nullptr) return nullptr;
+            p = whole_next(p, close, done);
+            if (p == nullptr) return nullptr;
+            if (keep) put(done ? std::string_view(&close, 1) : std::string_view(","));
+        }
+        return p;
+    }
+
     // -- the scratch buffer --
     bool put(std::string_view s) noexcept {
         if (overflow_ || s.size() > cap_ - used_) {
@@ -1012,6 +1421,8 @@ private:
     std::array<std::int64_t, shape_list::inline_dims> kept_dims_{}; // (an integer list's first dims)
     bool list_bad_ = false, overflow_ = false, in_record_ = false;
     compactor raw_; // (a take_text value's text, compacted into the scratch buffer)
+    whole_state whole_{}; // (the object read by on_whole_object)
+    std::array<std::array<key_guess, guessed_members>, table::guess_slots> guesses_{};
     std::tuple<typename Routes::record...> recs_{};
 };
 
@@ -1044,6 +1455,11 @@ public:
     flow finish() { return reader_.finish(); }
     /// The JSON reader's outcome: none, a syntax error (also delivered to `on_error`) or stopped.
     const error& result() const noexcept { return reader_.result(); }
+    /// Whether records' objects are read in one pass (the default) or through the reader's
+    /// events only (projector::fuse_objects: the same records).
+    void fuse_objects(bool on) noexcept { proj_.fuse_objects = on; }
+    /// Records whose object was read in one pass so far.
+    std::uint64_t whole_objects() const noexcept { return proj_.whole_objects; }
 
 private:
     char* scratch_;

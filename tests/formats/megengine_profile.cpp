@@ -110,6 +110,31 @@ TEST_CASE("megengine_profile::identical records under any chunking, down to 1 by
     logscan::test::check_chunk_invariance(sample(), [](logscan::test::chunk_list c) { return run_chunks(c); }, 6);
 }
 
+TEST_CASE("megengine_profile::records' objects read in one pass: the sample's records exactly as through the reader's events") {
+    // every record that is an object (all but exec) is read in one pass, under any chunking
+    const auto through = [](logscan::test::chunk_list chunks, bool fuse, std::uint64_t* whole) {
+        collected c;
+        char buf[4096];
+        logscan::ndjson_writer<collect_sink> w(collect_sink{&c.text}, buf);
+        mp::ndjson_visitor<decltype(w)> v{w};
+        mp::parser<decltype(v)> p(v);
+        p.fuse_objects(fuse);
+        for (auto ch : chunks) p.feed(ch);
+        p.finish();
+        w.flush();
+        if (whole) *whole = p.whole_objects();
+        return c.lines();
+    };
+    const logscan::test::chunked_input one(sample(), {});
+    std::uint64_t whole = 0, none = 0;
+    const std::vector<std::string> events = through(one.chunks(), false, &none);
+    CHECK(through(one.chunks(), true, &whole) == events);
+    CHECK(none == 0);
+    CHECK(whole == events.size() - of_type(events, "exec").size());
+    const logscan::test::chunked_input parts = logscan::test::chunked_input::random(sample(), 5, 3000);
+    CHECK(through(parts.chunks(), true, nullptr) == events);
+}
+
 TEST_CASE("megengine_profile::no allocation while parsing (after construction)") {
     struct totals {
         std::uint64_t bytes = 0, dims = 0, strings = 0;
