@@ -1916,6 +1916,43 @@ private:
 };
 
 
+namespace internal {
+/// The code point of the escape at `in[i]` (a backslash, with a byte after it) in a string the
+/// reader accepted, `i` moved past it: `\n` and the like their byte, `\uXXXX` its code point
+/// (a surrogate pair combined; a surrogate without its pair, which a reader with
+/// options::lone_surrogates let through, U+FFFD). What string_text and same_string read.
+constexpr std::uint32_t escape_point(std::string_view in, std::size_t& i) noexcept {
+    const char e = in[i + 1];
+    i += 2;
+    const auto hex4 = [&](std::size_t at) -> std::uint32_t {
+        std::uint32_t v = 0;
+        for (std::size_t k = at; k < at + 4 && k < in.size(); ++k)
+            v = v * 16 + static_cast<std::uint32_t>(hex_value(in[k]) < 0 ? 0 : hex_value(in[k]));
+        return v;
+    };
+    switch (e) {
+    case 'b': return '\b';
+    case 'f': return '\f';
+    case 'n': return '\n';
+    case 'r': return '\r';
+    case 't': return '\t';
+    case 'u': {
+        std::uint32_t cp = hex4(i);
+        i += 4;
+        if (cp >= 0xD800 && cp <= 0xDBFF && i + 6 <= in.size() && in[i] == '\\' && in[i + 1] == 'u' &&
+            hex4(i + 2) >= 0xDC00 && hex4(i + 2) <= 0xDFFF) {
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (hex4(i + 2) - 0xDC00);
+            i += 6;
+        } else if (cp >= 0xD800 && cp <= 0xDFFF) {
+            cp = 0xFFFD;
+        }
+        return cp;
+    }
+    default: return static_cast<unsigned char>(e); // \" \\ \/
+    }
+}
+} // namespace internal
+
 /// The text of a JSON string token as it stands in a document the reader accepted (`"..."`,
 /// escapes as written): a view of the token's inside when it has no escape, else its text
 /// with the escapes resolved, written into `out`. None when `token` is not a string token or
@@ -1925,41 +1962,16 @@ constexpr std::optional<std::string_view> string_text(std::string_view token, st
     const std::string_view in = token.substr(1, token.size() - 2);
     if (in.find('\\') == std::string_view::npos) return in;
     std::size_t n = 0;
-    const auto hex4 = [&](std::size_t at) -> std::uint32_t {
-        std::uint32_t v = 0;
-        for (std::size_t k = at; k < at + 4 && k < in.size(); ++k)
-            v = v * 16 + static_cast<std::uint32_t>(internal::hex_value(in[k]) < 0 ? 0 : internal::hex_value(in[k]));
-        return v;
-    };
     for (std::size_t i = 0; i < in.size();) {
         if (out.size() - n < 4) return std::nullopt;
         if (in[i] != '\\' || i + 1 >= in.size()) {
             out[n++] = in[i++];
             continue;
         }
-        const char e = in[i + 1];
-        i += 2;
-        switch (e) {
-        case 'b': out[n++] = '\b'; break;
-        case 'f': out[n++] = '\f'; break;
-        case 'n': out[n++] = '\n'; break;
-        case 'r': out[n++] = '\r'; break;
-        case 't': out[n++] = '\t'; break;
-        case 'u': {
-            std::uint32_t cp = hex4(i);
-            i += 4;
-            if (cp >= 0xD800 && cp <= 0xDBFF && i + 6 <= in.size() && in[i] == '\\' && in[i + 1] == 'u' &&
-                hex4(i + 2) >= 0xDC00 && hex4(i + 2) <= 0xDFFF) {
-                cp = 0x10000 + ((cp - 0xD800) << 10) + (hex4(i + 2) - 0xDC00);
-                i += 6;
-            } else if (cp >= 0xD800 && cp <= 0xDFFF) {
-                cp = 0xFFFD; // (a surrogate without its pair: a reader with options::lone_surrogates let it through)
-            }
-            n += internal::encode_utf8(cp, out.data() + n);
-            break;
-        }
-        default: out[n++] = e; // \" \\ \/
-        }
+        const bool unicode = in[i + 1] == 'u';
+        const std::uint32_t cp = internal::escape_point(in, i);
+        if (unicode) n += internal::encode_utf8(cp, out.data() + n);
+        else out[n++] = static_cast<char>(cp);
     }
     return std::string_view(out.data(), n);
 }
@@ -1975,35 +1987,8 @@ constexpr bool same_string(std::string_view a, std::string_view b) noexcept {
     // the next code point (or byte, outside escapes) of the token's inside from i
     const auto next = [](std::string_view in, std::size_t& i) -> std::uint32_t {
         if (in[i] != '\\' || i + 1 >= in.size()) return static_cast<unsigned char>(in[i++]);
-        const char e = in[i + 1];
-        i += 2;
-        const auto hex4 = [&](std::size_t at) -> std::uint32_t {
-            std::uint32_t v = 0;
-            for (std::size_t k = at; k < at + 4 && k < in.size(); ++k)
-                v = v * 16 + static_cast<std::uint32_t>(internal::hex_value(in[k]) < 0 ? 0 : internal::hex_value(in[k]));
-            return v;
-        };
-        switch (e) {
-        case 'b': return '\b';
-        case 'f': return '\f';
-        case 'n': return '\n';
-        case 'r': return '\r';
-        case 't': return '\t';
-        case 'u': {
-            std::uint32_t cp = hex4(i);
-            i += 4;
-            if (cp >= 0xD800 && cp <= 0xDBFF && i + 6 <= in.size() && in[i] == '\\' && in[i + 1] == 'u' &&
-                hex4(i + 2) >= 0xDC00 && hex4(i + 2) <= 0xDFFF) {
-                cp = 0x10000 + ((cp - 0xD800) << 10) + (hex4(i + 2) - 0xDC00);
-                i += 6;
-            } else if (cp >= 0xD800 && cp <= 0xDFFF) {
-                cp = 0xFFFD;
-            }
-            // (as its UTF-8 bytes would compare: a code point below 0x80 equals its byte)
-            return cp < 0x80 ? cp : 0x80000000u | cp;
-        }
-        default: return static_cast<unsigned char>(e); // \" \\ \/
-        }
+        const std::uint32_t cp = internal::escape_point(in, i);
+        return cp < 0x80 ? cp : 0x80000000u | cp; // (as its UTF-8 bytes would compare: below 0x80, its byte)
     };
     // bytes of 0x80 and above outside escapes are compared as the code points they encode
     const auto next_point = [&](std::string_view in, std::size_t& i) -> std::uint32_t {
