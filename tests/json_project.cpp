@@ -660,9 +660,13 @@ std::string random_document(value_maker& m) {
                                        "param", "unknown", "lab\\u0065l", "labe", "labelx", "y", "z"};
     const auto b = [&] { return m.blanks(); };
     const auto ints = [&](std::uint64_t n) {
-        static const char* const d[] = {"1", "-3", "0", "12", "255", "99999999999999999999", "2.5", "1e2", "\"4\"", "null"};
+        // (common dims first; then the edges of an integer read in one pass: 18 and 19 digits,
+        // int64's ends and past them, -0, and what is no integer)
+        static const char* const d[] = {"1", "-3", "0", "12", "255", "99999999999999999999", "2.5", "1e2", "\"4\"", "null",
+                                        "-0", "999999999999999999", "1234567890123456789", "9223372036854775807",
+                                        "9223372036854775808", "-9223372036854775808", "-9223372036854775809", "0.0", "-"};
         std::string s = "[" + b();
-        for (std::uint64_t i = 0; i < n; ++i) s += (i ? "," + b() : "") + d[m.next(m.next(4) == 0 ? 10 : 5)];
+        for (std::uint64_t i = 0; i < n; ++i) s += (i ? "," + b() : "") + d[m.next(m.next(4) == 0 ? std::size(d) : 5)];
         return s + b() + "]";
     };
     const auto value_for = [&](std::string_view key) -> std::string {

@@ -907,9 +907,18 @@ private:
             list_bad_ = true;
             return;
         }
-        if (dims_ < shape_list::inline_dims) kept_dims_[dims_] = *d;
-        if (dims_++ > 0) put(",");
-        put(x.text());
+        add_dim(*d, x.text());
+    }
+    void add_dim(std::int64_t d, std::string_view text) noexcept {
+        if (dims_ < shape_list::inline_dims) kept_dims_[dims_] = d;
+        const bool comma = dims_++ > 0;
+        if (overflow_ || text.size() + comma > cap_ - used_) {
+            overflow_ = true;
+            return;
+        }
+        buf_[used_] = ',';
+        logscan::internal::copy_bytes(buf_ + used_ + comma, text.data(), text.size());
+        used_ += text.size() + comma;
     }
     action bad_element() noexcept {
         list_bad_ = true;
@@ -1048,11 +1057,8 @@ private:
                 m = std::nullopt;
                 if (v.has_text) m = logscan::internal::shape_builder::of(v.text, p.kept_dims_.data(), v.count);
             } else if constexpr (std::is_same_v<M, std::optional<shape_sequence>>) {
-                m = std::nullopt;
-                if (v.has_text) {
-                    const shape_sequence s = shape_lists(v.text);
-                    if (s.ok()) m = s;
-                }
+                m = std::nullopt; // (its lists were checked as they were read: not read again)
+                if (v.has_text) m = logscan::internal::shape_builder::sequence(v.text, v.count);
             }
         }
     }
@@ -1123,22 +1129,19 @@ private:
         x = s.make(std::string_view(p, static_cast<std::size_t>(q - p)));
         return q;
     }
-    // A number skipped (kept with `keep`).
-    LOGSCAN_FORCE_INLINE const char* whole_skip_number(const char* p, bool keep) {
+    // A number skipped.
+    LOGSCAN_FORCE_INLINE const char* whole_skip_number(const char* p) const noexcept {
         internal::number_scan s;
-        const char* const q = internal::number_end(p, whole_.end, s);
-        if (q != nullptr && keep) put(std::string_view(p, static_cast<std::size_t>(q - p)));
-        return q;
+        return internal::number_end(p, whole_.end, s);
     }
     static constexpr bool number_start(char c) noexcept { return c == '-' || (c >= '0' && c <= '9'); }
     // true, false or null (a non-finite word: nullptr).
-    LOGSCAN_FORCE_INLINE const char* whole_literal(const char* p, bool keep) {
+    LOGSCAN_FORCE_INLINE const char* whole_literal(const char* p) const noexcept {
         const char ch = *p;
         const std::string_view word = ch == 't' ? "true" : ch == 'f' ? "false" : "null";
         if ((ch != 't' && ch != 'f' && ch != 'n') || static_cast<std::size_t>(whole_.end - p) < word.size() ||
             !same_bytes(p, word.data(), word.size()))
             return nullptr;
-        if (keep) put(word);
         return p + word.size();
     }
     // After an element or member: the byte after the closing bracket `close` (`done`), or the
@@ -1219,7 +1222,7 @@ private:
             return q + 1;
         }
         if (number_start(ch)) {
-            if (c == no_node) return whole_skip_number(p, false);
+            if (c == no_node) return whole_skip_number(p);
             number x;
             const char* const q = whole_number(p, x);
             if (q == nullptr) return nullptr;
@@ -1235,7 +1238,7 @@ private:
             return q;
         }
         if (ch == '{' || ch == '[') return whole_container(p, c, levels);
-        const char* const q = whole_literal(p, false);
+        const char* const q = whole_literal(p);
         if (q != nullptr && c != no_node && table::nodes[c].field != no_node) {
             if (table::nodes[c].what == kind::raw) raw_scalar(std::string_view(p, static_cast<std::size_t>(q - p)));
             set(table::nodes[c].field, {});
@@ -1252,7 +1255,7 @@ private:
 
     // An object or array at node c.
     const char* whole_container(const char* p, std::uint16_t c, std::size_t levels) {
-        if (c == no_node) return whole_skip(p, levels, false);
+        if (c == no_node) return whole_skip(p, levels);
         const node& d = table::nodes[c];
         if (d.keep_key || d.route != project_detail::no_route) return nullptr; // (not inside a record)
         const bool object = *p == '{';
@@ -1261,8 +1264,9 @@ private:
             return whole_list(p, d, levels);
         if (d.what == kind::raw) {
             const std::size_t from = used_;
-            const char* const q = whole_skip(p, levels, true);
+            const char* const q = whole_skip(p, levels);
             if (q == nullptr) return nullptr;
+            keep_compact(p, q);
             field_value v; // (a text that overflowed: the object goes to the events, see on_whole_object)
             v.text = span(from);
             v.has_text = true;
@@ -1270,7 +1274,7 @@ private:
             return q;
         }
         // not what the path says: nothing under it, the field empty
-        const char* const q = whole_skip(p, levels, false);
+        const char* const q = whole_skip(p, levels);
         if (q != nullptr && d.field != no_node) set(d.field, {});
         return q;
     }
@@ -1309,7 +1313,7 @@ private:
                 number x;
                 return whole_number(e, x);
             }
-            return whole_skip_value(e, levels - 1, false);
+            return whole_skip_value(e, levels - 1);
         });
         if (p != nullptr) list_end(d);
         return p;
@@ -1322,64 +1326,97 @@ private:
         p = whole_elements(p, levels, [&](const char* e) -> const char* {
             if (number_start(*e)) return whole_dim(e);
             list_bad_ = true;
-            return whole_skip_value(e, levels - 1, false);
+            return whole_skip_value(e, levels - 1);
         });
         if (p != nullptr) inner_end();
         return p;
     }
-    // One integer of a list (what the events' add_dim makes of it).
+    // One integer of a list (what the events' add_dim makes of it): a plain one of up to 18
+    // digits read here, any other through the reader's number.
     const char* whole_dim(const char* p) {
+        using logscan::internal::is_digit;
+        const char* q = p + (*p == '-');
+        const char* const limit = whole_.end - q > 18 ? q + 18 : whole_.end;
+        if (q != limit && is_digit(*q) && (*q != '0' || q + 1 == limit || !is_digit(q[1]))) {
+            std::uint64_t acc = static_cast<std::uint64_t>(*q++ - '0');
+            while (q != limit && is_digit(*q)) acc = acc * 10u + static_cast<std::uint64_t>(*q++ - '0');
+            if (q != whole_.end && !is_digit(*q) && *q != '.' && *q != 'e' && *q != 'E' &&
+                static_cast<std::size_t>(q - p) <= whole_.max_token) {
+                const auto d = static_cast<std::int64_t>(acc);
+                add_dim(*p == '-' ? -d : d, std::string_view(p, static_cast<std::size_t>(q - p)));
+                return q;
+            }
+        }
         number x;
         p = whole_number(p, x);
         if (p != nullptr) add_dim(x);
         return p;
     }
 
-    // Any value, validated and skipped; with `keep`, its compact text put in the scratch
-    // buffer (take_text: blanks outside strings dropped, everything else as written).
-    LOGSCAN_FORCE_INLINE const char* whole_skip_value(const char* p, std::size_t levels, bool keep) {
+    // Any value, validated and skipped.
+    LOGSCAN_FORCE_INLINE const char* whole_skip_value(const char* p, std::size_t levels) {
         const char ch = *p;
         if (ch == '"') {
             const char* const q = whole_string(p);
-            if (q != nullptr && keep) put(std::string_view(p, static_cast<std::size_t>(q + 1 - p)));
             return q == nullptr ? nullptr : q + 1;
         }
-        if (number_start(ch)) return whole_skip_number(p, keep);
-        if (ch == '{' || ch == '[') return whole_skip(p, levels, keep);
-        return whole_literal(p, keep);
+        if (number_start(ch)) return whole_skip_number(p);
+        if (ch == '{' || ch == '[') return whole_skip(p, levels);
+        return whole_literal(p);
     }
-    // An object or array, validated and skipped (kept with `keep`), p at its bracket.
-    const char* whole_skip(const char* p, std::size_t levels, bool keep) {
+    // An object or array, validated and skipped, p at its bracket.
+    const char* whole_skip(const char* p, std::size_t levels) {
         if (levels == 0) return nullptr;
         const bool object = *p == '{';
         const char close = object ? '}' : ']';
-        if (keep) put(std::string_view(p, 1));
         p = whole_blanks(p + 1);
         if (p == whole_.end) return nullptr;
         bool done = *p == close;
-        if (done) {
-            if (keep) put(std::string_view(&close, 1));
-            return p + 1;
-        }
+        if (done) return p + 1;
         while (!done) {
             if (object) {
                 if (*p != '"') return nullptr;
                 const char* const q = whole_string(p);
                 if (q == nullptr) return nullptr;
-                if (keep) put(std::string_view(p, static_cast<std::size_t>(q + 1 - p)));
                 p = whole_blanks(q + 1);
                 if (p == whole_.end || *p != ':') return nullptr;
-                if (keep) put(":");
                 p = whole_blanks(p + 1);
                 if (p == whole_.end) return nullptr;
             }
-            p = whole_skip_value(p, levels - 1, keep);
+            p = whole_skip_value(p, levels - 1);
             if (p == nullptr) return nullptr;
             p = whole_next(p, close, done);
             if (p == nullptr) return nullptr;
-            if (keep) put(done ? std::string_view(&close, 1) : std::string_view(","));
         }
         return p;
+    }
+    // The compact text of [p, q), a value whole_skip read (its strings plain, its words
+    // literals: what the events' compactor would write), into the scratch buffer: its bytes
+    // in runs, the blanks outside strings dropped. (No room for all of [p, q): an overflow,
+    // and the object goes to the events, which know whether its compact text fits.)
+    void keep_compact(const char* p, const char* const q) noexcept {
+        if (overflow_ || static_cast<std::size_t>(q - p) > cap_ - used_) {
+            overflow_ = true;
+            return;
+        }
+        char* out = buf_ + used_;
+        const char* run = p;
+        while (p != q) {
+            const char c = *p;
+            if (c == '"') {
+                p = internal::plain_string_end(p + 1, q, false) + 1;
+            } else if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+                logscan::internal::copy_bytes(out, run, static_cast<std::size_t>(p - run));
+                out += p - run;
+                while (p != q && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')) ++p;
+                run = p;
+            } else {
+                ++p;
+            }
+        }
+        logscan::internal::copy_bytes(out, run, static_cast<std::size_t>(q - run));
+        out += q - run;
+        used_ = static_cast<std::size_t>(out - buf_);
     }
 
     // -- the scratch buffer --

@@ -1364,24 +1364,6 @@ private:
     std::int64_t kept_[inline_dims]{}; // the first dims
 };
 
-namespace internal {
-/// A shape list whose dims were read elsewhere (json_project's integer arrays: the first dims
-/// not read again): `brackets` is the list's compact text, its two brackets at
-/// least (`[1,2,3]`, `[]`: what a list of more than `inline_dims` dims is iterated from), and
-/// `dims` its first `min(n, inline_dims)` dims, `n` in all.
-struct shape_builder {
-    static constexpr shape_list of(std::string_view brackets, const std::int64_t* dims, std::size_t n) noexcept {
-        shape_list s;
-        s.open_ = brackets.data();
-        s.close_ = brackets.data() + brackets.size() - 1;
-        s.ptr_ = brackets.data() + brackets.size();
-        s.count_ = n;
-        s.ec_ = std::errc{};
-        for (std::size_t i = 0; i < n && i < shape_list::inline_dims; ++i) s.kept_[i] = dims[i];
-        return s;
-    }
-};
-} // namespace internal
 
 /// Parses a shape list at the start of [first, last) (see `shape_list`); `ptr()` of the
 /// result is one past its closing bracket, e.g. at the `,` in
@@ -1414,6 +1396,7 @@ constexpr shape_list shape_dims(std::string_view text) noexcept {
 ///     std::printf("%.*s with %zu dims\n", int(s.dtype().size()), s.dtype().data(), s.size());
 /// \endcode
 class shape_sequence {
+    friend struct internal::shape_builder;
 public:
     /// Input iterator over the shape lists.
     class iterator {
@@ -1522,6 +1505,35 @@ private:
 constexpr shape_sequence shape_lists(std::string_view text) noexcept {
     return shape_sequence(text);
 }
+
+namespace internal {
+/// Shape lists whose dims were read elsewhere (json_project's integer arrays), made without
+/// reading their text again.
+struct shape_builder {
+    /// A list: `brackets` is its compact text, its two brackets at least (`[1,2,3]`, `[]`: what
+    /// a list of more than `inline_dims` dims is iterated from), and `dims` its first
+    /// `min(n, inline_dims)` dims, `n` in all.
+    static constexpr shape_list of(std::string_view brackets, const std::int64_t* dims, std::size_t n) noexcept {
+        shape_list s;
+        s.open_ = brackets.data();
+        s.close_ = brackets.data() + brackets.size() - 1;
+        s.ptr_ = brackets.data() + brackets.size();
+        s.count_ = n;
+        s.ec_ = std::errc{};
+        for (std::size_t i = 0; i < n && i < shape_list::inline_dims; ++i) s.kept_[i] = dims[i];
+        return s;
+    }
+    /// A sequence of `n` lists known valid: `text` is their compact texts joined by `,`
+    /// (`[1,2],[3]`; empty for none), each dim an integer that fits `int64_t`.
+    static constexpr shape_sequence sequence(std::string_view text, std::size_t n) noexcept {
+        shape_sequence s;
+        s.first_ = text.data();
+        s.last_ = s.ptr_ = text.data() + text.size();
+        s.count_ = n;
+        return s;
+    }
+};
+} // namespace internal
 
 // ---------------------------------------------------------------------------------------
 // A cursor for one-pass hand readers
