@@ -203,6 +203,31 @@ TEST_CASE("rules::an assisted rule: its reader's lines cost no matcher, the rest
     CHECK(r.unmatched() == 2);
 }
 
+TEST_CASE("rules::a rule read by hand: its reader decides both ways, the pattern never runs, the next rule gets the rest") {
+    std::vector<std::string> got;
+    // `size=DIGITS(.DIGITS)? ?MiB` implemented whole: each part ends at a byte it cannot hold
+    const auto read = [](std::string_view t, std::array<std::string_view, 2>& g) {
+        logscan::text_cursor c(t);
+        if (!(c.literal("size=") && c.decimal(g[1]) && (c.literal(" MiB") || c.literal("MiB")) && c.at_end())) return false;
+        g[0] = t;
+        return true;
+    };
+    auto rules = logscan::rule_set(
+        logscan::rule<R"(size=(\d+(?:\.\d+)?) ?MiB)", "size=1.5MiB", "size=2 MiB">(
+            [&](const auto& m) { got.push_back("S" + std::string(m.template get<1>())); })
+            .read_by(read),
+        logscan::rule<R"(size=(.*))">([&](const auto& m) { got.push_back("other " + std::string(m.template get<1>())); }));
+    logscan::rule_reader r(rules, [&](const logscan::line& l) { got.push_back("T" + std::string(l.text)); });
+    std::uint64_t n = 0;
+    for (std::string_view l : {"size=12MiB", "size=1.25 MiB", "size=1.MiB", "size=3  MiB", "size=MiB", "sizes"})
+        r.feed(logscan::line{l, ++n, 0});
+    CHECK(got == std::vector<std::string>{"S12", "S1.25", "other 1.MiB", "other 3  MiB", "other MiB", "Tsizes"});
+    // matchers run: only the second rule's, on the three lines the reader declined (`sizes`:
+    // both prefilters need `size=`)
+    CHECK(r.matcher_calls() == 3);
+    CHECK(r.unmatched() == 1);
+}
+
 // A fused rule's reader: `NAME=DIGITS` up to the line's end (its `\n` before `e`, or `e`).
 const char* read_pair(const char* p, const char* e, std::array<std::string_view, 3>& g) {
     const char* const b = p;

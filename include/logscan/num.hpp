@@ -1611,6 +1611,18 @@ public:
         out = std::string_view(b, static_cast<std::size_t>(p_ - b));
         return p_ != b;
     }
+    /// `\d+(?:\.\d+)?`, its text (a `.` not followed by a digit is left where it is).
+    constexpr bool decimal(std::string_view& out) noexcept {
+        const char* const b = p_;
+        while (p_ != e_ && internal::is_digit(*p_)) ++p_;
+        if (p_ == b) return false;
+        if (e_ - p_ >= 2 && p_[0] == '.' && internal::is_digit(p_[1])) {
+            p_ += 2;
+            while (p_ != e_ && internal::is_digit(*p_)) ++p_;
+        }
+        out = std::string_view(b, static_cast<std::size_t>(p_ - b));
+        return true;
+    }
     /// `[ \t]*`: any number of blanks (always true).
     constexpr bool blanks() noexcept {
         p_ = internal::skip_blanks(p_, e_);

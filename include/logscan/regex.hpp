@@ -301,6 +301,15 @@ void check_assist(std::string_view text, const Groups& g) {
         std::abort();
     }
 }
+// (a hand reader that decides declined `text`: the pattern must not match it)
+template <fixed_string P>
+void check_declined(std::string_view text) {
+    if (logscan::match<P>(text)) {
+        std::fprintf(stderr, "logscan: a hand reader declined a text its pattern %s matches: %.*s\n", P.chars,
+                     static_cast<int>(text.size()), text.data());
+        std::abort();
+    }
+}
 } // namespace regex_internal
 #endif
 

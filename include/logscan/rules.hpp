@@ -57,6 +57,14 @@
 ///   cannot tell the two apart. With `LOGSCAN_CHECK_ASSISTS` defined (the tests, and every
 ///   Debug build of this project) each line it takes is matched by the pattern too, and a
 ///   difference aborts with the line.
+/// - **Rules read by hand**: `rule<P>(h).read_by(read)` is an assisted rule whose reader
+///   implements the pattern whole, for a pattern without choices it could get wrong (each
+///   variable part ends at a byte it cannot hold: `graph optimization: applied (\d+) passes`):
+///   its false is final, and the pattern is never run (a message that only shares the
+///   pattern's first bytes costs the reader's few compares, not a matcher run). The pattern
+///   stays the rule's definition: its samples are checked at compile time, and with
+///   `LOGSCAN_CHECK_ASSISTS` every line is matched by the pattern too, whichever way the
+///   reader decided, and a difference aborts.
 /// - **Fused rules** read their lines straight from the input: `rule<P>(h).fused(read)` is an
 ///   assisted rule whose reader also finds the end of the line, `const char* read(const char* p,
 ///   const char* e, std::array<std::string_view, N>& groups)`: the line starts at `p` and ends
@@ -226,6 +234,20 @@ inline constexpr bool is_fused = false;
 template <class Read>
 inline constexpr bool is_fused<fused_reader<Read>> = true;
 
+/// A rule's reader that decides (see `line_rule::read_by`): its false is the pattern's.
+template <class Read>
+struct deciding_reader {
+    Read read;
+    template <std::size_t N>
+    constexpr bool operator()(std::string_view text, std::array<std::string_view, N>& groups) {
+        return read(text, groups);
+    }
+};
+template <class A>
+inline constexpr bool is_deciding = false;
+template <class Read>
+inline constexpr bool is_deciding<deciding_reader<Read>> = true;
+
 
 /// A hook that does nothing (see rule_reader::feed).
 struct no_hook {
@@ -293,6 +315,20 @@ struct line_rule {
                       "logscan::rule::assisted: the reader must be callable as "
                       "bool(std::string_view text, std::array<std::string_view, N>& groups)");
         return {handler, modes, subrules, enabled, std::move(fast)};
+    }
+
+    /// The same rule read by a hand reader that implements its pattern whole (see the file
+    /// comment): `read(std::string_view text, std::array<std::string_view, N>& groups)` returns
+    /// true, with the groups, exactly when the pattern matches `text`; on false the pattern is
+    /// not run. For a pattern without choices a reader can get wrong (each variable part
+    /// followed by a byte it cannot hold, as in `opr seq of length (\d+):(.*)`).
+    template <class Read>
+    constexpr line_rule<P, Handler, Group, Subrules, internal::deciding_reader<Read>> read_by(Read read) const {
+        static_assert(std::is_invocable_r_v<bool, Read&, std::string_view,
+                                            std::array<std::string_view, regex_result<P>::groups>&>,
+                      "logscan::rule::read_by: the reader must be callable as "
+                      "bool(std::string_view text, std::array<std::string_view, N>& groups)");
+        return {handler, modes, subrules, enabled, internal::deciding_reader<Read>{std::move(read)}};
     }
 
     /// The same rule with a reader that also finds the end of its line (see the file comment):
@@ -372,6 +408,12 @@ struct line_rule {
 #endif
                 m.assist_matched();
                 return matched_line(m, ctx, matched, calls, hook);
+            }
+            if constexpr (internal::is_deciding<Assist>) { // (its false is the pattern's)
+#ifdef LOGSCAN_CHECK_ASSISTS
+                regex_internal::check_declined<P>(text);
+#endif
+                return flow::proceed;
             }
         }
         ++calls;

@@ -591,6 +591,62 @@ constexpr bool read_fprop_start(std::string_view t, std::array<std::string_view,
     return true;
 }
 
+// The messages most headers print, read in one pass with text_cursor: the readers of their
+// rules (`read_by`: each implements its pattern whole, whose every variable part ends at a
+// byte it cannot hold; groups as the pattern's: the whole message, then each group in order).
+// `FpropEnv(ENV): shapes of var nodes:`
+constexpr bool read_shapes_header(std::string_view t, std::array<std::string_view, 1>& g) noexcept {
+    text_cursor c(t);
+    std::string_view env;
+    if (!(c.literal("FpropEnv(") && c.until<")">(env) && c.literal("): shapes of var nodes:") && c.at_end())) return false;
+    g[0] = t;
+    return true;
+}
+// `FpropEnv(ENV): var node shape: +VAR[@R]: (SHAPE)`
+constexpr bool read_var_node_shape(std::string_view t, std::array<std::string_view, 4>& g) noexcept {
+    text_cursor c(t);
+    std::string_view skip;
+    if (!(c.literal("FpropEnv(") && c.until<")">(skip) && c.literal("): var node shape: "))) return false;
+    while (c.literal(" ")) {
+    }
+    if (!(c.until<"@: ">(g[1]) && !g[1].empty())) return false;
+    if (c.literal("@") && !c.digits(g[2])) return false;
+    if (!c.literal(": ")) return false;
+    const char* const open = c.rest_view().data();
+    if (!(c.literal("(") && c.until<"()">(skip) && c.literal(")") && c.at_end())) return false;
+    g[3] = std::string_view(open, static_cast<std::size_t>(t.data() + t.size() - open));
+    g[0] = t;
+    return true;
+}
+// `graph optimization: applied N passes, total N var(s) replaced; time=T[ ]ms`
+constexpr bool read_graph_opt(std::string_view t, std::array<std::string_view, 4>& g) noexcept {
+    text_cursor c(t);
+    if (!(c.literal("graph optimization: applied ") && c.digits(g[1]) && c.literal(" passes, total ") && c.digits(g[2]) &&
+          c.literal(" var(s) replaced; time=") && c.decimal(g[3]) && (c.literal(" ms") || c.literal("ms")) && c.at_end()))
+        return false;
+    g[0] = t;
+    return true;
+}
+// `opr seq of length N:REST`
+constexpr bool read_opr_seq(std::string_view t, std::array<std::string_view, 3>& g) noexcept {
+    text_cursor c(t);
+    if (!(c.literal("opr seq of length ") && c.digits(g[1]) && c.literal(":"))) return false;
+    g[2] = c.rest_view();
+    g[0] = t;
+    return true;
+}
+// `static mem alloc: nr_opr=N nr_var=N realtime=Tmsec[ ](siT mp+reT ompT allocT)`
+constexpr bool read_mem_alloc_stats(std::string_view t, std::array<std::string_view, 8>& g) noexcept {
+    text_cursor c(t);
+    if (!(c.literal("static mem alloc: nr_opr=") && c.digits(g[1]) && c.literal(" nr_var=") && c.digits(g[2]) &&
+          c.literal(" realtime=") && c.decimal(g[3]) && c.literal("msec") && (c.literal(" (si") || c.literal("(si")) &&
+          c.decimal(g[4]) && c.literal(" mp+re") && c.decimal(g[5]) && c.literal(" omp") && c.decimal(g[6]) &&
+          c.literal(" alloc") && c.decimal(g[7]) && c.literal(")") && c.at_end()))
+        return false;
+    g[0] = t;
+    return true;
+}
+
 // A var-shape block line, ` VAR[@R]: (d, d, ...)` (from VAR: its indent is set aside), read
 // in one pass: the var-shape rule's
 // fused reader (rules.hpp's `fused`), for the lines that are most of a log with shape blocks:
@@ -848,15 +904,18 @@ auto make_rules(state<V>& st) {
                         return fprop_start{ctx.current.number, env, var, type, addr};
                     });
                 })
-                .assisted(read_fprop_start)
+                .read_by(read_fprop_start)
                 .when(wants_any<V, on_fprop_start_event>),
             rule<R"(FpropEnv\([^)]*\): var node shape: +([^@: ]+)(?:@(\d+))?: (\([^()]*\)))",
                  "FpropEnv(val): var node shape:  data: (32, 3, 224, 224)">([&](const auto& m, rule_context& ctx) {
                 auto [all, var, replica, shape] = m;
                 return var_shape_record(st, ctx.whole(), var, replica, shape);
-            }).when(shapes),
+            })
+                .read_by(read_var_node_shape)
+                .when(shapes),
             rule<R"(FpropEnv\([^)]*\): shapes of var nodes:)">(
                 [](const auto&, rule_context& ctx) { ctx.mode = var_shapes; })
+                .read_by(read_shapes_header)
                 .when(shapes),
             rule<R"(graph optimization: applied (\d+) passes, total (\d+) var\(s\) replaced; time=)" LOGSCAN_MEGENGINE_NUM R"( ?ms)",
                  "graph optimization: applied 8 passes, total 5757 var(s) replaced; time=74.64ms">(
@@ -867,6 +926,7 @@ auto make_rules(state<V>& st) {
                                          number_or<std::uint64_t>(replaced, 0), number_or<double>(time, 0)};
                     });
                 })
+                .read_by(read_graph_opt)
                 .when(wants_any<V, on_graph_opt_event>),
             rule<R"(opr seq of length (\d+):(.*))", "opr seq of length 804: var_static=533 no_sys_alloc=0">(
                 [&](const auto& m, rule_context& ctx) {
@@ -875,8 +935,13 @@ auto make_rules(state<V>& st) {
                         return opr_seq{ctx.current.number, number_or<std::uint64_t>(length, 0), params};
                     });
                 })
+                .read_by(read_opr_seq)
                 .when(wants_any<V, on_opr_seq_event>),
             rule<R"(static memory allocation:)">([](const auto&, rule_context& ctx) { ctx.mode = mem_table; })
+                .read_by([](std::string_view t, std::array<std::string_view, 1>& g) {
+                    g[0] = t;
+                    return t == "static memory allocation:";
+                })
                 .when(table),
             rule<R"(static memory allocation: nr_opr=(\d+) nr_var=(\d+) realtime=)" LOGSCAN_MEGENGINE_NUM
                  R"(msec ?\(plan)" LOGSCAN_MEGENGINE_NUM R"( alloc)" LOGSCAN_MEGENGINE_NUM R"(\))",
@@ -904,6 +969,7 @@ auto make_rules(state<V>& st) {
                                                number_or<double>(omp, 0), number_or<double>(alloc, 0), std::nullopt};
                     });
                 })
+                .read_by(read_mem_alloc_stats)
                 .when(wants_any<V, on_mem_alloc_stats_event>),
             rule<R"(static storage on (.*): size=(\d+(?:\.\d+)?|[-+]?[A-Za-z]+) *MiB addr_range=\[(0x[0-9a-fA-F]+), )"
                  R"((0x[0-9a-fA-F]+)(?:\)\.?)?)",
