@@ -708,6 +708,24 @@ TEST_CASE("megengine_log::memory rows read from the right, CompNode names, non-f
     CHECK(got == want);
 }
 
+TEST_CASE("megengine_log::a memory row's allocation touches its comp node only when it fills its field") {
+    // `%9s%10.2fMiB(`: a value under 1,000,000 MiB is printed after a space, so a run of
+    // digits before `MiB(` is all the allocation even when it ends with B / 2^20 printed
+    // (`0196.00`, a damaged row: CI's fuzz input); the template and the general reading agree
+    // (the tests check both on every row the template takes)
+    const std::vector<std::string> got = ndjson_lines(
+        "[14 11:23:44 @:60][DEBUG] static memory allocation:\n"
+        "comp_node           alloc                      lower_bound         upper_bound\n"
+        "   gpu0:0   0196.00MiB( 205520896bytes)    196.00MiB(100.00%)    832.06MiB(424.52%)\n"
+        "   gpu0:0  0196.00MiB( 205520896bytes)    196.00MiB(100.00%)    832.06MiB(424.52%)\n");
+    const std::vector<std::string> want = {
+        R"J({"type":"log","line":1,"form":"cpp","day":14,"time":"11:23:44","func":"","file":"","src_line":60,"logger":null,"level":"DEBUG","message":"static memory allocation:"})J",
+        R"J({"type":"mem_alloc","line":3,"comp_node":"gpu0:0","physical":"gpu0:0","logical":null,"alloc_mib":196.0,"alloc_bytes":205520896,"lower_bound_mib":196.0,"lower_bound_pct":100.0,"upper_bound_mib":832.06,"upper_bound_pct":424.52})J",
+        R"J({"type":"mem_alloc","line":4,"comp_node":"gpu0:0","physical":"gpu0:0","logical":null,"alloc_mib":196.0,"alloc_bytes":205520896,"lower_bound_mib":196.0,"lower_bound_pct":100.0,"upper_bound_mib":832.06,"upper_bound_pct":424.52})J",
+    };
+    CHECK(got == want);
+}
+
 TEST_CASE("megengine_log::load_and_run's lines in every generation, as lines and as messages (formats.md section 1)") {
     // the contract's examples (lines 1-8), then each form it lists once, then near misses
     const std::vector<std::string> got = ndjson_lines(

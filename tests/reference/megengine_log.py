@@ -193,7 +193,8 @@ def row(text, n):
     head = t[:pos]
     run = head[head.rfind(' ') + 1:]
     want = '%.2f' % (nbytes / 1048576.0)
-    alloc = want if len(run) > len(want) and run.endswith(want) else run  # (A touching COMP)
+    # (A touching COMP: only a value that fills %10.2f, 1,000,000 MiB or more)
+    alloc = want if len(want) >= 10 and len(run) > len(want) and run.endswith(want) else run
     comp = head[:len(head) - len(alloc)].strip(' \t')
     a = value(alloc)
     if not comp or a is BAD:

@@ -385,13 +385,15 @@ constexpr void split_level(std::string_view rest, std::string_view& level, std::
 }
 
 // The text of the allocation cell when nothing separates it from the comp node: the `%.2f`
-// of bytes / 2^20. Splits `run` (comp node + allocation) and returns true, or false.
+// of bytes / 2^20, which touches the comp node only when it fills `%10.2f` (1,000,000 MiB or
+// more: a shorter one is printed after a space, and `   gpu0:0   0196.00MiB(` is the comp
+// node `gpu0:0` and `0196.00`). Splits `run` (comp node + allocation) and returns true, or false.
 inline bool split_glued(std::string_view run, std::uint64_t bytes, std::string_view& comp, std::string_view& alloc) noexcept {
     char buf[48];
     const auto r = std::to_chars(buf, buf + sizeof buf, static_cast<double>(bytes) / 1048576.0, std::chars_format::fixed, 2);
     if (r.ec != std::errc{}) return false;
     const std::string_view want(buf, static_cast<std::size_t>(r.ptr - buf));
-    if (run.size() <= want.size() || !run.ends_with(want)) return false;
+    if (want.size() < 10 || run.size() <= want.size() || !run.ends_with(want)) return false;
     comp = run.substr(0, run.size() - want.size());
     alloc = run.substr(run.size() - want.size());
     return true;
