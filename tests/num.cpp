@@ -1304,6 +1304,11 @@ TEST_CASE("num::shape sequences") {
     }
     const std::string_view where = "[1], [2] [3]";
     CHECK(logscan::shape_lists(where).ptr() == where.data() + 9);
+    // a sequence made unchecked from lists read elsewhere (json_project's) that holds a bad
+    // one anyway ends at it: the walk yields the lists before it and stops, never loops
+    std::vector<std::size_t> walked;
+    for (const logscan::shape_list& s : logscan::internal::shape_builder::sequence("[1,2],[x],[3]", 3)) walked.push_back(s.size());
+    CHECK(walked == std::vector<std::size_t>{2});
     LOGSCAN_CHECK_NO_ALLOC(for (const logscan::shape_list& s
                                 : logscan::shape_lists(cell)) all.back() +=
                            static_cast<std::int64_t>(s.size()));

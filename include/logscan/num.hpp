@@ -1435,7 +1435,10 @@ public:
             p = internal::skip_blanks(p, last_);
             if (p != last_ && *p == ',') p = internal::skip_blanks(p + 1, last_);
             pos_ = p;
-            if (p != last_) cur_ = shape_list(p, last_);
+            if (p != last_) {
+                cur_ = shape_list(p, last_);
+                if (!cur_.ok()) pos_ = last_; // (none in a checked sequence; one made unchecked ends there, never loops)
+            }
         }
         const char* pos_ = nullptr;
         const char* last_ = nullptr;

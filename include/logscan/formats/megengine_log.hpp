@@ -629,7 +629,8 @@ constexpr bool read_graph_opt(std::string_view t, std::array<std::string_view, 4
     g[0] = t;
     return true;
 }
-// `opr seq of length N:REST`
+// `opr seq of length N:REST` (REST all the rest: a message holds no `\n`, which the pattern's
+// `.` would not take; a line has none)
 constexpr bool read_opr_seq(std::string_view t, std::array<std::string_view, 3>& g) noexcept {
     text_cursor c(t);
     if (!(c.literal("opr seq of length ") && c.digits(g[1]) && c.literal(":"))) return false;
