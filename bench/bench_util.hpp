@@ -114,25 +114,32 @@ inline line_counts memchr_file(const char* path) {
 }
 
 /// Calls `f(first, end)` for every whole line of a file (without its `\n`), read like the
-/// streaming limit (256 KiB `read()`s, `memchr`), a line begun in one read moved to the front
-/// of the buffer for the next: what a hand-written reader over a file does.
+/// streaming limit: every `read()` fills the same page-aligned 256 KiB window, and a line begun
+/// in one read is moved to just before the window (a read whose target is not page-aligned,
+/// `read(buf + kept)`, ran up to 5x slower on one machine): what a hand-written reader over a
+/// file does when it is written for speed. A line longer than 256 KiB is cut there.
 template <class F>
 void each_file_line(const char* path, F&& f) {
     const int fd = ::open(path, O_RDONLY);
     constexpr std::size_t size = std::size_t{256} << 10;
     char* buf = static_cast<char*>(std::aligned_alloc(4096, 2 * size));
+    char* const window = buf + size;
     std::size_t kept = 0;
     for (;;) {
-        const ::ssize_t n = ::read(fd, buf + kept, size);
+        const ::ssize_t n = ::read(fd, window, size);
         if (n <= 0) break;
-        const char* p = buf;
-        const char* end = buf + kept + static_cast<std::size_t>(n);
+        const char* p = window - kept;
+        const char* end = window + n;
         while (const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(end - p)))) {
             f(p, nl);
             p = nl + 1;
         }
         kept = static_cast<std::size_t>(end - p);
-        std::memmove(buf, p, kept);
+        if (kept > size) { // (a line longer than the window: cut)
+            f(p, end);
+            kept = 0;
+        }
+        std::memmove(window - kept, p, kept);
     }
     std::free(buf);
     ::close(fd);

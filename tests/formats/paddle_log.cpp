@@ -274,6 +274,57 @@ TEST_CASE("paddle_log::training lines: eta past a day, newer PaddleDetection fie
     CHECK(!pl::eta_seconds("2:3:4"));
 }
 
+TEST_CASE("paddle_log::eta_seconds and metric_range::value_of at the edges of their grammar") {
+    // formats.md section 4: eta `[D day[s], ]H:MM:SS`, H any number of digits, MM and SS two
+    using opt = std::optional<std::uint64_t>;
+    CHECK(pl::eta_seconds("5:05:37") == opt(5 * 3600 + 5 * 60 + 37));
+    CHECK(pl::eta_seconds("123:00:01") == opt(123 * 3600 + 1));
+    CHECK(pl::eta_seconds("1 days, 0:00:00") == opt(86400));
+    CHECK(pl::eta_seconds("0 day, 0:00:09") == opt(9));
+    CHECK(!pl::eta_seconds(""));
+    CHECK(!pl::eta_seconds("5:05:377"));
+    CHECK(!pl::eta_seconds("5:05:3"));
+    CHECK(!pl::eta_seconds(":05:37"));
+    CHECK(!pl::eta_seconds("5:05:37 "));
+    CHECK(!pl::eta_seconds("1 dayz, 2:03:04"));
+    CHECK(!pl::eta_seconds("1 day,2:03:04"));
+    CHECK(!pl::eta_seconds("1 day, 1 day, 2:03:04"));
+    CHECK(!pl::eta_seconds("1 day, "));
+    CHECK(!pl::eta_seconds("99999999999999999999:00:00")); // (the hours do not fit 64 bits)
+    CHECK(!pl::eta_seconds("99999999999999999999 days, 0:00:00"));
+    CHECK(pl::eta_seconds("18446744073709551615:00:00").has_value()); // (the largest count read)
+
+    // a key is KEY or 'KEY' before `: `, at the start or after a space or a `,`
+    const auto eta = [](std::string_view s) { return pl::metric_range(s).value_of("eta"); };
+    using sv = std::optional<std::string_view>;
+    CHECK(eta("loss: 0.9 eta: 5:05:37 batch_cost: 1.4") == sv("5:05:37"));
+    CHECK(eta("eta: 0:00:01") == sv("0:00:01"));
+    CHECK(eta("beta: 1 eta: 2") == sv("2"));        // `beta` holds the bytes, is another key
+    CHECK(eta("beta: 1 etas: 2, eta_x: 3") == sv()); // no key `eta`
+    CHECK(eta("x:eta: 1") == sv());                  // after a `:`: no key
+    CHECK(eta("'loss': '0.5', 'eta': '0:41:20'") == sv("0:41:20"));
+    CHECK(eta("'eta: 1") == sv());                   // an opening quote without its closer
+    CHECK(eta("x'eta': 1") == sv());
+    CHECK(eta("note: eta: 3, lr: 0.1") == sv("3"));  // a key right after another's `: `
+    CHECK(eta("lr: 0.1,eta: 4") == sv("4"));
+    CHECK(eta("eta:5") == sv());
+    CHECK(eta("lr: 0.1 eta") == sv());
+    CHECK(eta("eta: ") == sv(""));
+    CHECK(eta("eta: 1 eta: 2") == sv("1"));          // the first pair
+    // the same as the first pair with that key, every key read in order (metric_range's walk)
+    for (const std::string_view s : {"loss: 0.9 eta: 5:05:37 batch_cost: 1.4", "beta: 1 eta: 2", "x:eta: 1",
+                                     "'loss': '0.5', 'eta': '0:41:20'", "'eta: 1", "note: eta: 3, lr: 0.1", "a: b: eta: c",
+                                     "eta'eta': 1 eta: 2", ",eta: 9", "eta: 1,eta: 2", "e: eta eta: 7"}) {
+        sv walked;
+        for (const pl::metric& m : pl::metric_range(s))
+            if (m.key == "eta") {
+                walked = m.value;
+                break;
+            }
+        CHECK_MESSAGE(eta(s) == walked, s);
+    }
+}
+
 TEST_CASE("paddle_log::log and training lines at the edges of their grammar (the assisted rules and their patterns agree)") {
     // read by hand against formats.md section 4: `[MM/DD HH:MM:SS] LOGGER LEVEL: MESSAGE`,
     // LOGGER without white space, LEVEL one of five; `Epoch: [E] [ I/N] PAIRS` as its message

@@ -185,12 +185,32 @@ public:
     constexpr iterator end() const noexcept { return iterator(s_, std::string_view::npos); }
 
     /// The value text of the first pair whose key is `key`, found by its keys alone (no value
-    /// is converted on the way); none when no pair has that key.
+    /// is converted on the way); none when no pair has that key. Whether bytes are a key does
+    /// not depend on the pairs before them (`KEY: ` or `'KEY': `, at the start or after a space
+    /// or a `,`, with no key byte before it), so the first pair with this key is where the
+    /// key's bytes first stand so: they are searched for, not every key before them read.
     constexpr std::optional<std::string_view> value_of(std::string_view key) const noexcept {
-        for (found k = find_key(s_, 0); k.start != std::string_view::npos;) {
-            const found next = find_key(s_, k.colon + 2);
-            if (k.key == key) return value_text(s_, k.colon, next.start);
-            k = next;
+        bool plain = !key.empty();
+        for (const char c : key) plain = plain && key_char(c);
+        if (!plain) { // (no such pair can be found by its bytes: every key found, in order)
+            for (found k = find_key(s_, 0); k.start != std::string_view::npos;) {
+                const found next = find_key(s_, k.colon + 2);
+                if (k.key == key) return value_text(s_, k.colon, next.start);
+                k = next;
+            }
+            return std::nullopt;
+        }
+        for (std::size_t at = s_.find(key); at != std::string_view::npos; at = s_.find(key, at + 1)) {
+            std::size_t end = at + key.size(), start = at;
+            const bool quoted = at != 0 && s_[at - 1] == '\'';
+            if (quoted) {
+                if (end == s_.size() || s_[end] != '\'') continue;
+                start = at - 1;
+                ++end;
+            }
+            if (s_.size() - end < 2 || s_[end] != ':' || s_[end + 1] != ' ') continue;
+            if (start != 0 && s_[start - 1] != ' ' && s_[start - 1] != ',') continue;
+            return value_text(s_, end, find_key(s_, end + 2).start);
         }
         return std::nullopt;
     }
@@ -233,20 +253,23 @@ private:
 
 /// `eta` text as seconds: `5:05:37` -> 18337, `1 day, 2:03:04` -> 93784; none if not a duration.
 constexpr std::optional<std::uint64_t> eta_seconds(std::string_view v) noexcept {
-    std::uint64_t days = 0;
-    if (const auto m = match<R"((\d+) days?, (.*))">(v)) {
-        const auto d = parse_number<std::uint64_t>(m.template get<1>());
-        if (!d.ok()) return std::nullopt;
-        days = d.value;
-        v = m.template get<2>();
+    // `(\d+) days?, (.*)` then `(\d+):(\d\d):(\d\d)`, read in one pass (every training line
+    // has an eta); a count that does not fit is no duration
+    std::uint64_t days = 0, h = 0;
+    std::string_view mi, s;
+    text_cursor c(v);
+    if (c.unsigned_integer(days) && c.literal(" day")) {
+        (void)c.literal("s");
+        if (!c.literal(", ")) return std::nullopt;
+    } else {
+        days = 0;
+        c = text_cursor(v);
     }
-    const auto t = match<R"((\d+):(\d\d):(\d\d))">(v);
-    if (!t) return std::nullopt;
-    const auto h = parse_number<std::uint64_t>(t.template get<1>());
-    const auto mi = parse_number<std::uint64_t>(t.template get<2>());
-    const auto s = parse_number<std::uint64_t>(t.template get<3>());
-    if (!h.ok() || !mi.ok() || !s.ok()) return std::nullopt;
-    return ((days * 24 + h.value) * 60 + mi.value) * 60 + s.value;
+    if (!(c.unsigned_integer(h) && c.literal(":") && c.digits(mi) && mi.size() == 2 && c.literal(":") && c.digits(s) &&
+          s.size() == 2 && c.at_end()))
+        return std::nullopt;
+    const auto two = [](std::string_view d) { return static_cast<std::uint64_t>((d[0] - '0') * 10 + (d[1] - '0')); };
+    return ((days * 24 + h) * 60 + two(mi)) * 60 + two(s);
 }
 
 /// `Epoch: [0] [    0/12500] learning_rate: 0.000000 loss: 0.922204 eta: 5:05:37 ...`, or
