@@ -105,26 +105,54 @@ LOGSCAN_FORCE_INLINE const char* find_newline(const char* p, const char* e) noex
 
 /// Spaces and tabs: what trimming removes.
 constexpr bool is_space(char c) noexcept { return c == ' ' || c == '\t'; }
-/// True when the 8 bytes at `p` are all spaces (the padding of aligned tables and logs).
-inline bool eight_spaces(const char* p) noexcept {
-    std::uint64_t v = 0;
-    std::memcpy(&v, p, 8);
-    return v == 0x2020202020202020ull;
+/// How many of the 8 bytes at `p` are spaces before the first other byte (`Last`: from the
+/// end, before the last other byte), 0 to 8, in one look (little-endian; elsewhere a loop).
+template <bool Last>
+inline std::size_t spaces8(const char* p) noexcept {
+    if constexpr (std::endian::native == std::endian::little) {
+        std::uint64_t v = 0;
+        std::memcpy(&v, p, 8);
+        v ^= 0x2020202020202020ull; // (a space: a zero byte)
+        if (v == 0) return 8;
+        return static_cast<std::size_t>(Last ? std::countl_zero(v) : std::countr_zero(v)) / 8;
+    } else {
+        std::size_t n = 0;
+        while (n < 8 && p[Last ? 7 - n : n] == ' ') ++n;
+        return n;
+    }
 }
-/// `s` without leading and trailing spaces and tabs (runs of spaces skipped 8 at a time; an end
+/// The end of [b, e) of `s` without its trailing spaces and tabs: spaces counted 8 at a time
+/// (the 8 bytes before the end looked at at once, earlier bytes of `s` included when the range
+/// is shorter), a tab byte by byte.
+inline std::size_t trim_end(const char* s, std::size_t b, std::size_t e) noexcept {
+    while (e >= 8 && e > b) {
+        const std::size_t all = spaces8<true>(s + e - 8), n = all < e - b ? all : e - b;
+        e -= n;
+        if (n != 8) break;
+    }
+    while (e > b && is_space(s[e - 1])) --e;
+    return e;
+}
+/// `s` without leading and trailing spaces and tabs (runs of spaces counted 8 at a time; an end
 /// that is neither costs one look).
 constexpr std::string_view trim(std::string_view s) noexcept {
     std::size_t b = 0, e = s.size();
     if (e == 0 || (!is_space(s[0]) && !is_space(s[e - 1]))) return s;
     if (is_space(s[0])) { // (each end looked at once first: most cells have nothing to trim at one end or both)
         if (!std::is_constant_evaluated())
-            while (e - b >= 8 && eight_spaces(s.data() + b)) b += 8;
+            while (e - b >= 8) {
+                const std::size_t n = spaces8<false>(s.data() + b);
+                b += n;
+                if (n != 8) break;
+            }
         while (b < e && is_space(s[b])) ++b;
     }
     if (e > b && is_space(s[e - 1])) {
-        if (!std::is_constant_evaluated())
-            while (e - b >= 8 && eight_spaces(s.data() + e - 8)) e -= 8;
-        while (e > b && is_space(s[e - 1])) --e;
+        if (!std::is_constant_evaluated()) {
+            e = trim_end(s.data(), b, e);
+        } else {
+            while (e > b && is_space(s[e - 1])) --e;
+        }
     }
     return s.substr(b, e - b);
 }
@@ -132,8 +160,7 @@ constexpr std::string_view trim(std::string_view s) noexcept {
 constexpr std::string_view trim_right(std::string_view s) noexcept {
     std::size_t e = s.size();
     if (e == 0 || !is_space(s[e - 1])) return s; // (most lines: nothing to trim, one look)
-    if (!std::is_constant_evaluated())
-        while (e >= 8 && eight_spaces(s.data() + e - 8)) e -= 8;
+    if (!std::is_constant_evaluated()) return s.substr(0, trim_end(s.data(), 0, e));
     while (e > 0 && is_space(s[e - 1])) --e;
     return s.substr(0, e);
 }

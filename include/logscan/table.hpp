@@ -139,13 +139,20 @@ struct value_part {
     /// The part as a number of type T (thousands separators allowed): `parse_grouped<T>(text)`
     /// (a `double` read while the part was cut is not read again).
     template <parsable_number T>
-    constexpr value_result<T> number() const noexcept {
+    LOGSCAN_FORCE_INLINE constexpr value_result<T> number() const noexcept {
         if constexpr (std::is_same_v<T, double>)
             if (read) return {value, text.data() + text.size(), std::errc{}};
-        return parse_grouped<T>(text);
+        return parse_text<T>(text);
     }
     double value = 0;  ///< (the number `multi_values` read while cutting the part, when `read`)
     bool read = false; ///< (`value` holds `parse_grouped<double>(text)`)
+
+private:
+    // (out of line: the kept number is what a loop over the parts reads, and it stays small)
+    template <parsable_number T>
+    [[gnu::noinline]] static constexpr value_result<T> parse_text(std::string_view t) noexcept {
+        return parse_grouped<T>(t);
+    }
 };
 
 /// A lazy range over the parts of `a / b / c`: the (trimmed) text is cut at each ` / ` (a
@@ -186,15 +193,18 @@ public:
         // The part at p_ (null p_: past the last one); next_ where the one after it begins.
         // (An untrimmed text given to the constructor may end right after a ` / `, or be
         // empty: an empty part there, as the cut gives it.)
-        constexpr void load() noexcept {
+        LOGSCAN_FORCE_INLINE constexpr void load() noexcept {
             if (p_ == nullptr) return;
+            if (LOGSCAN_LIKELY(p_ != e_ && plain(p_))) return;
+            general();
+        }
+        // Any other part (out of line): up to the next ` / `, trimmed; an empty part at the end.
+        [[gnu::noinline]] constexpr void general() noexcept {
             if (p_ == e_) {
                 cur_ = value_part{std::string_view(p_, 0)};
                 next_ = nullptr;
                 return;
             }
-            if (plain(p_)) return;
-            // the general cut: up to the next ` / `, trimmed
             const std::string_view rest(p_, static_cast<std::size_t>(e_ - p_));
             const std::size_t sep = rest.find(" / ");
             cur_ = value_part{internal::trim(sep == std::string_view::npos ? rest : rest.substr(0, sep))};

@@ -119,8 +119,11 @@ struct metric {
             internal::non_finite_word(number_text, v);
             return {v, number_text.data() + number_text.size(), std::errc{}};
         }
+        if (read) return {parsed, number_text.data() + number_text.size(), std::errc{}};
         return parse_grouped<double>(number_text);
     }
+    double parsed = 0; ///< (the number `metric_range` read while cutting the pair, when `read`)
+    bool read = false; ///< (`parsed` holds `parse_grouped<double>(number_text)`: not read again)
 };
 
 /// The pairs of a training step, lazily (no storage).
@@ -170,9 +173,15 @@ public:
             const std::string_view unit = sp == std::string_view::npos ? std::string_view{} : v.substr(sp + 1);
             if (unit.find(' ') != std::string_view::npos) return;
             double nf = 0;
-            if (parse_grouped<double>(num).ok()) m_.finite = true;
-            else if (internal::non_finite_word(num, nf)) m_.finite = false;
-            else return;
+            if (const value_result<double> r = parse_grouped<double>(num); r.ok()) {
+                m_.finite = true;
+                m_.parsed = r.value;
+                m_.read = true;
+            } else if (internal::non_finite_word(num, nf)) {
+                m_.finite = false;
+            } else {
+                return;
+            }
             m_.number_text = num;
             m_.unit = unit;
         }
