@@ -121,6 +121,17 @@ inline std::size_t spaces8(const char* p) noexcept {
         return n;
     }
 }
+/// Number of spaces (` ` only) `s` begins with, counted 8 at a time.
+inline std::size_t leading_spaces(std::string_view s) noexcept {
+    std::size_t n = 0;
+    while (s.size() - n >= 8) {
+        const std::size_t k = spaces8<false>(s.data() + n);
+        n += k;
+        if (k != 8) return n;
+    }
+    while (n < s.size() && s[n] == ' ') ++n;
+    return n;
+}
 /// The end of [b, e) of `s` without its trailing spaces and tabs: spaces counted 8 at a time
 /// (the 8 bytes before the end looked at at once, earlier bytes of `s` included when the range
 /// is shorter), a tab byte by byte.

@@ -120,7 +120,9 @@ struct cell {
     /// Number of leading spaces (indentation).
     constexpr std::size_t indent() const noexcept {
         std::size_t n = 0;
-        while (n < raw.size() && raw[n] == ' ') ++n;
+        if (!std::is_constant_evaluated()) n = internal::leading_spaces(raw);
+        else
+            while (n < raw.size() && raw[n] == ' ') ++n;
         return n == raw.size() ? 0 : n;
     }
     /// Nesting depth of an indented name: leading spaces / 2.
@@ -1127,8 +1129,11 @@ public:
     /// A line starting with `|` starts (first line: header) or continues the table. A title
     /// line (`===Perf Summary===`) fed while no table is open is remembered (and left to the
     /// caller: `not_mine`) as the title of the next table, unless a blank line comes first.
+    /// True when `feed` declines every line that begins with `first` now (`not_mine`): what
+    /// `indented_table` asks before it cuts a line's indent for the reader.
+    bool declines(char first) const noexcept { return !active_ && !maybe_own(first); }
     table_feed feed(const line& l, offer = offer::never) {
-        if (!active_ && !l.text.empty() && !maybe_own(l.text[0]))
+        if (!l.text.empty() && declines(l.text[0]))
             return table_feed::not_mine; // (no title, row or blank: nothing to take or forget)
         const std::string_view s = internal::trim_right(l.text);
         if (s.empty() || s[0] != '|') {
@@ -1305,8 +1310,11 @@ protected:
 /// so does a line that opens a region of the reader's own at a deeper indent (a title: the
 /// reader's static `opens_region(text)`, if it has one); blank lines keep their own rules. Outside a table every line is offered without its
 /// leading spaces. The reader's events see lines without the indent; `whole(l)` gives a
-/// delivered line back with it (for `text` records). The wrapped reader is constructed from
-/// the constructor's arguments and is `table()`. Nothing allocates.
+/// delivered line back with it (for `text` records). A reader that can tell at a glance which
+/// lines it would decline at rest says so (`bool declines(char first) const`: true when its
+/// `feed` returns `not_mine` for every line beginning with `first`), and such lines are not
+/// cut for it. The wrapped reader is constructed from the constructor's arguments and is
+/// `table()`. Nothing allocates.
 template <class Table>
 class indented_table : public indent_keeper {
 public:
@@ -1326,8 +1334,9 @@ public:
 
     /// Feeds the next line without the indent (see the class comment).
     table_feed feed(const line& l, offer mode = offer::never) {
-        std::size_t n = 0;
-        while (n < l.text.size() && l.text[n] == ' ') ++n;
+        const std::size_t n = internal::leading_spaces(l.text);
+        if constexpr (requires(const Table& t) { t.declines(' '); }) // (a line the reader would not take, not cut for it)
+            if (n != l.text.size() && table_.at_rest() && table_.declines(l.text[n])) return table_feed::not_mine;
         if (!table_.at_rest()) { // (a region: a table, or a title the reader holds for the next one)
             if (n < indent_ && (n == l.text.size() || internal::is_blank(l.text))) return table_.feed(blank(l), mode);
             if (n > indent_ && opens_region(l.text.substr(n))) { // a title deeper in: ends the table, opens its own

@@ -621,9 +621,10 @@ public:
         return !report_banner(s).empty() || internal::is_table_title(s);
     }
 
+    // (only a banner opens a report, and it begins with its dashes)
+    bool declines(char first) const noexcept { return phase_ == phase::idle && first != '-'; }
     table_feed feed(const line& l, offer) {
-        if (phase_ == phase::idle && (l.text.empty() || l.text[0] != '-'))
-            return table_feed::not_mine; // (only a banner opens a report, and it begins with its dashes)
+        if (l.text.empty() ? phase_ == phase::idle : declines(l.text[0])) return table_feed::not_mine;
         const std::string_view s = internal::trim_right(l.text);
         if (const std::string_view t = report_banner(s); !t.empty()) {
             if (close(l.number) == flow::stop) return table_feed::stop;
