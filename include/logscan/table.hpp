@@ -862,6 +862,22 @@ private:
     // (`ascii`: the caller knows `s` is ASCII)
     void cut(std::string_view s, std::array<cell, MaxColumns>& out, bool ascii = false) const noexcept {
         const bool bytes = unit_ == position_unit::bytes || ascii || internal::all_ascii(s); // no code-point walk for ASCII
+        if (bytes && ncols_ != 0) { // the usual row: each cell in its span, every gutter blank, cut in one pass
+            const std::size_t n = s.size();
+            std::size_t c = 0;
+            for (; c + 1 < ncols_; ++c) {
+                const std::size_t g = ends_[c] < n ? ends_[c] : n, e = starts_[c + 1] < n ? starts_[c + 1] : n;
+                bool blank = true;
+                for (std::size_t k = g; k < e; ++k) blank &= s[k] == ' ';
+                if (!blank) break; // (a cell runs into its gutter: the cut below, from the start)
+                const std::size_t b = starts_[c] < n ? starts_[c] : n;
+                out[c] = cell{s.substr(b, e - b)};
+            }
+            if (c + 1 == ncols_) {
+                out[c] = cell{s.substr(starts_[c] < n ? starts_[c] : n)};
+                return;
+            }
+        }
         std::size_t shift = 0;
         cursor at{};
         for (std::size_t c = 0; c < ncols_; ++c) {
