@@ -669,6 +669,10 @@ public:
             // a line that starts with none of '-', '=', ' ', '\t' can only be a row (rules,
             // dash lines, titles and banners start with a fill byte; blank lines with a space)
             if (!s.empty() && s[0] != '-' && s[0] != '=' && s[0] != ' ' && s[0] != '\t') return row(l);
+            if (!s.empty() && s[0] == ' ') { // an indented name (no rule, dash line or title begins with a space)
+                const std::size_t n = internal::leading_spaces(s);
+                if (n != s.size() && s[n] != '\t') return row(l); // (not blank)
+            }
             if (same_geometry(s)) {
                 state_ = state::after_rows;
                 return table_feed::consumed;
