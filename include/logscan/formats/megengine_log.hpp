@@ -770,6 +770,26 @@ flow lar_record(state<V>& st, std::uint64_t number, std::string_view text, bool&
 // lar_record): its words first, or a number (the 0.5 `Tms  Ems (device=D)` line).
 #define LOGSCAN_MEGENGINE_LAR \
     R"((?:iter |run |=== |warm|load model: |config model time |avg time: |[-+]?(?:[0-9]|[nN][aA][nN]|[iI][nN][fF])).*)"
+inline constexpr fixed_string lar_pattern{LOGSCAN_MEGENGINE_LAR}; // (for tests: the macro ends with this header)
+// The same, read by hand (the lar rules' `read_by`: a line no other rule took would otherwise
+// cost a backtracking run of the pattern's alternatives): one of its words, or an optional sign
+// then a digit, `nan` or `inf` in any case; the rest is the pattern's `.*` (a line holds no
+// `\n`). Group: the whole text.
+constexpr bool read_lar_start(std::string_view t, std::array<std::string_view, 1>& g) noexcept {
+    constexpr std::string_view words[] = {"iter ", "run ", "=== ", "warm", "load model: ", "config model time ", "avg time: "};
+    bool ok = false;
+    for (const std::string_view w : words) ok = ok || t.starts_with(w);
+    if (!ok) {
+        const std::size_t i = !t.empty() && (t[0] == '-' || t[0] == '+') ? 1 : 0;
+        const auto word = [&](const char* w) { // (`| 0x20`: only the letter's two cases give it)
+            return t.size() - i >= 3 && (t[i] | 0x20) == w[0] && (t[i + 1] | 0x20) == w[1] && (t[i + 2] | 0x20) == w[2];
+        };
+        ok = (i < t.size() && internal::is_digit(t[i])) || word("nan") || word("inf");
+    }
+    if (!ok) return false;
+    g[0] = t;
+    return true;
+}
 
 // Lines no rule takes: in a memory table, its rows (mem_alloc), its structural header (no
 // record: tried after the row, which most lines are and which it cannot be, as it has no
@@ -989,7 +1009,9 @@ auto make_rules(state<V>& st) {
             rule<LOGSCAN_MEGENGINE_LAR>([&](const auto& m, rule_context& ctx) { // (since 1.11 a message of the logger)
                 bool matched = false;
                 return lar_record(st, ctx.current.number, m.template get<0>(), matched);
-            }).when(lar));
+            })
+                .read_by(read_lar_start)
+                .when(lar));
     };
 
     // A. Python file log: `[DD HH:MM:SS LINENO@FILE:LOGGER] [LEVEL ]MESSAGE`.
@@ -1083,6 +1105,7 @@ auto make_rules(state<V>& st) {
             const flow f = lar_record(st, ctx.current.number, ctx.current.text, matched);
             return matched ? f : fallback<V>{&st}(ctx.whole(), ctx);
         })
+            .read_by(read_lar_start)
             .in_all_modes()
             .when(lar || wants_any<V, on_text_event>)); // (its records, or text when a line is none of them)
 }
