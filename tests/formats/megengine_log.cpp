@@ -923,3 +923,31 @@ TEST_CASE("megengine_log::the load_and_run lines' gate read by hand decides as i
     CHECK(taken > 3000); // (both ways often)
     CHECK(declined > 3000);
 }
+
+TEST_CASE("megengine_log::an opr seq's pairs found by hand are the pair pattern's matches") {
+    // opr_seq::pairs walks the text by hand; search_all of its pattern is the definition: on
+    // texts built from keys, `=`, values and every kind of blank, the same matches in order
+    const char* pieces[] = {"var_static", "=", "533", " ", "  ", "\t", "\n", "\r", "\f", "\v", "==", "k", "=v=w", "é", "x="};
+    std::uint64_t seed = 777;
+    std::size_t pairs = 0;
+    for (int round = 0; round < 30000; ++round) {
+        std::string t;
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        const std::size_t n = (seed >> 40) % 9;
+        for (std::size_t i = 0; i < n; ++i) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            t += pieces[(seed >> 33) % std::size(pieces)];
+        }
+        const ml::opr_seq r{1, 0, t};
+        std::vector<std::string> hand, pattern;
+        for (const auto& p : r.pairs())
+            hand.push_back(std::to_string(p.offset()) + ":" + std::string(p.get<0>()) + "|" + std::string(p.get<1>()) + "|" +
+                           std::string(p.get<2>()));
+        for (const auto& p : logscan::search_all<ml::detail::opr_pair_pattern>(t))
+            pattern.push_back(std::to_string(p.offset()) + ":" + std::string(p.get<0>()) + "|" + std::string(p.get<1>()) + "|" +
+                              std::string(p.get<2>()));
+        if (hand != pattern) FAIL_CHECK("text '" << t << "'");
+        pairs += hand.size();
+    }
+    CHECK(pairs > 10000); // (pairs found often)
+}

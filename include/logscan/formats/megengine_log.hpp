@@ -139,6 +139,70 @@ struct graph_opt {
     double time_ms;              ///< 74.64
 };
 
+namespace detail {
+inline constexpr fixed_string opr_pair_pattern{R"(([^\s=]+)=(\S*))"};
+// `search_all<opr_pair_pattern>(text)` read by hand, the same matches (a test holds them
+// equal): a key is a run of bytes that are neither blank nor `=`, and a match begins only at
+// a run that `=` ends, so runs that a blank or the end ends are passed over whole; the value
+// is every byte up to the next blank. (No match is empty: each search goes on where the last
+// match ended.)
+class opr_pairs {
+public:
+    using result = regex_result<opr_pair_pattern>;
+    class iterator {
+    public:
+        using value_type = result;
+        using difference_type = std::ptrdiff_t;
+        using iterator_category = std::input_iterator_tag;
+        constexpr iterator() noexcept = default;
+        constexpr const result& operator*() const noexcept { return cur_; }
+        constexpr const result* operator->() const noexcept { return &cur_; }
+        constexpr iterator& operator++() noexcept {
+            advance();
+            return *this;
+        }
+        constexpr void operator++(int) noexcept { advance(); }
+        friend constexpr bool operator==(const iterator& a, std::default_sentinel_t) noexcept { return a.done_; }
+
+    private:
+        friend class opr_pairs;
+        constexpr explicit iterator(std::string_view t) noexcept : t_(t), done_(false) { advance(); }
+        constexpr void advance() noexcept {
+            using internal::is_regex_space;
+            const std::size_t n = t_.size();
+            std::size_t p = pos_;
+            for (;;) {
+                while (p < n && (is_regex_space(t_[p]) || t_[p] == '=')) ++p; // (no key begins here)
+                const std::size_t k = p;
+                while (p < n && !is_regex_space(t_[p]) && t_[p] != '=') ++p;
+                if (p == k) {
+                    done_ = true;
+                    return;
+                }
+                if (p < n && t_[p] == '=') {
+                    std::size_t e = p + 1;
+                    while (e < n && !is_regex_space(t_[e])) ++e;
+                    const std::size_t slots[6] = {k, e, k, p, p + 1, e};
+                    cur_ = result::from_slots(t_, slots);
+                    pos_ = e;
+                    return;
+                }
+            }
+        }
+        std::string_view t_{};
+        result cur_{};
+        std::size_t pos_ = 0;
+        bool done_ = true;
+    };
+    constexpr explicit opr_pairs(std::string_view text) noexcept : text_(text) {}
+    constexpr iterator begin() const noexcept { return iterator(text_); }
+    constexpr std::default_sentinel_t end() const noexcept { return {}; }
+
+private:
+    std::string_view text_;
+};
+} // namespace detail
+
 /// `opr seq of length 804: var_static=533 var_dynamic_shape=0 ...`.
 struct opr_seq {
     std::uint64_t line;      ///< line number
@@ -146,7 +210,9 @@ struct opr_seq {
     std::string_view params; ///< the `k=v k=v ...` text after the colon
     /// Every `k=v` pair of `params`, in order: `for (auto p : r.pairs())` with `p.get<1>()` the
     /// key and `p.get<2>()` the value text (`logscan::parse_number_value` makes it a number).
-    auto pairs() const noexcept { return search_all<R"(([^\s=]+)=(\S*))">(params); }
+    /// (The matches of `search_all<R"(([^\s=]+)=(\S*))">(params)`, found by hand: each a
+    /// `regex_result` of that pattern.)
+    constexpr detail::opr_pairs pairs() const noexcept { return detail::opr_pairs(params); }
 };
 
 /// A row of a static memory allocation table:
