@@ -117,7 +117,8 @@ inline line_counts memchr_file(const char* path) {
 /// streaming limit: every `read()` fills the same page-aligned 256 KiB window, and a line begun
 /// in one read is moved to just before the window (a read whose target is not page-aligned,
 /// `read(buf + kept)`, ran up to 5x slower on one machine): what a hand-written reader over a
-/// file does when it is written for speed. A line longer than 256 KiB is cut there.
+/// file does when it is written for speed. A line longer than the window is delivered in
+/// pieces (of 256 to 512 KiB).
 template <class F>
 void each_file_line(const char* path, F&& f) {
     const int fd = ::open(path, O_RDONLY);
@@ -135,7 +136,7 @@ void each_file_line(const char* path, F&& f) {
             p = nl + 1;
         }
         kept = static_cast<std::size_t>(end - p);
-        if (kept > size) { // (a line longer than the window: cut)
+        if (kept > size) { // (a line longer than the window: delivered in pieces)
             f(p, end);
             kept = 0;
         }

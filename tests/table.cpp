@@ -1174,3 +1174,17 @@ TEST_CASE("table::cells split at runs of two or more spaces (next_wide_cell, for
         REQUIRE(got == want);
     }
 }
+
+TEST_CASE("indented_table: a line the reader declines at rest is not cut for it, and indent() is still its own") {
+    // pipe_table declines, at rest, a line beginning with a byte no pipe table line can
+    // begin with (`declines`): not_mine, as its feed says, and indent() is that line's
+    // leading spaces (indent_keeper: the current line's own when no table is open)
+    recorder r;
+    logscan::indented_table<logscan::pipe_table<recorder>> t(r);
+    CHECK(t.feed(logscan::line{"   x", 1, 0}) == logscan::table_feed::not_mine);
+    CHECK(t.indent() == 3);
+    CHECK(t.feed(logscan::line{"x", 2, 5}) == logscan::table_feed::not_mine);
+    CHECK(t.indent() == 0);
+    CHECK(t.feed(logscan::line{"  | a | b |", 3, 7}) != logscan::table_feed::not_mine); // (a pipe table's header)
+    CHECK(t.indent() == 2);
+}

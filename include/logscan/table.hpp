@@ -1356,7 +1356,10 @@ public:
     table_feed feed(const line& l, offer mode = offer::never) {
         const std::size_t n = internal::leading_spaces(l.text);
         if constexpr (requires(const Table& t) { t.declines(' '); }) // (a line the reader would not take, not cut for it)
-            if (n != l.text.size() && table_.at_rest() && table_.declines(l.text[n])) return table_feed::not_mine;
+            if (n != l.text.size() && table_.at_rest() && table_.declines(l.text[n])) {
+                indent_ = n; // (`indent()`: the line's own leading spaces; the line is not delivered)
+                return table_feed::not_mine;
+            }
         if (!table_.at_rest()) { // (a region: a table, or a title the reader holds for the next one)
             if (n < indent_ && (n == l.text.size() || internal::is_blank(l.text))) return table_.feed(blank(l), mode);
             if (n > indent_ && opens_region(l.text.substr(n))) { // a title deeper in: ends the table, opens its own
