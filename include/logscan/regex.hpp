@@ -43,6 +43,7 @@
 #include <iterator>
 #include <string_view>
 #include <tuple>
+#include <type_traits>
 
 #include "config.hpp"
 #include "num.hpp"
@@ -356,8 +357,12 @@ constexpr regex_result<P> search(std::string_view text, std::size_t from) noexce
 }
 
 /// The matches of `search_all`, in order, without overlap (Python's `re.finditer` rules:
-/// after an empty match, the next match may not be empty at the same position).
-template <fixed_string P>
+/// after an empty match, the next match may not be empty at the same position). `Find`, when
+/// given, finds them by hand instead of the pattern's search (a format's reader of a pattern
+/// it implements whole, tested against it): `bool Find{}(text, pos, must_advance, slots)`
+/// with the search's contract — the leftmost match at or after `pos`, its group offsets in
+/// `slots` (two per group, group 0 first), false when there is none.
+template <fixed_string P, class Find = void>
 class regex_range {
 public:
     /// Input iterator over the matches.
@@ -387,7 +392,12 @@ public:
                 return;
             }
             std::size_t slots[static_cast<std::size_t>(C::nslots)];
-            if (!regex_internal::search_from<C>(text_.data(), text_.size(), pos_, must_advance_, slots, nullptr)) {
+            bool found = false;
+            if constexpr (std::is_void_v<Find>)
+                found = regex_internal::search_from<C>(text_.data(), text_.size(), pos_, must_advance_, slots, nullptr);
+            else
+                found = Find{}(text_, pos_, must_advance_, slots);
+            if (!found) {
                 done_ = true;
                 return;
             }

@@ -18,6 +18,7 @@
 
 #include "support/alloc_counter.hpp"
 #include "support/chunking.hpp"
+#include "support/random_text.hpp"
 #include "support/string_writer.hpp"
 #include "support/wanted.hpp"
 
@@ -907,13 +908,7 @@ TEST_CASE("megengine_log::the load_and_run lines' gate read by hand decides as i
     std::uint64_t seed = 4242;
     std::size_t taken = 0, declined = 0;
     for (int round = 0; round < 30000; ++round) {
-        std::string t;
-        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-        const std::size_t n = (seed >> 40) % 4;
-        for (std::size_t i = 0; i < n; ++i) {
-            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-            t += pieces[(seed >> 33) % std::size(pieces)];
-        }
+        const std::string t = test_support::pieces_text(seed, pieces, 4);
         std::array<std::string_view, 1> g{};
         const bool hand = ml::detail::read_lar_start(t, g);
         const auto m = logscan::match<ml::detail::lar_pattern>(t);
@@ -931,21 +926,17 @@ TEST_CASE("megengine_log::an opr seq's pairs found by hand are the pair pattern'
     std::uint64_t seed = 777;
     std::size_t pairs = 0;
     for (int round = 0; round < 30000; ++round) {
-        std::string t;
-        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-        const std::size_t n = (seed >> 40) % 9;
-        for (std::size_t i = 0; i < n; ++i) {
-            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-            t += pieces[(seed >> 33) % std::size(pieces)];
-        }
+        const std::string t = test_support::pieces_text(seed, pieces, 9);
         const ml::opr_seq r{1, 0, t};
-        std::vector<std::string> hand, pattern;
-        for (const auto& p : r.pairs())
-            hand.push_back(std::to_string(p.offset()) + ":" + std::string(p.get<0>()) + "|" + std::string(p.get<1>()) + "|" +
-                           std::string(p.get<2>()));
-        for (const auto& p : logscan::search_all<ml::detail::opr_pair_pattern>(t))
-            pattern.push_back(std::to_string(p.offset()) + ":" + std::string(p.get<0>()) + "|" + std::string(p.get<1>()) + "|" +
-                              std::string(p.get<2>()));
+        const auto matches = [](const auto& range) {
+            std::vector<std::string> out;
+            for (const auto& p : range)
+                out.push_back(std::to_string(p.offset()) + ":" + std::string(p.template get<0>()) + "|" +
+                              std::string(p.template get<1>()) + "|" + std::string(p.template get<2>()));
+            return out;
+        };
+        const std::vector<std::string> hand = matches(r.pairs()),
+                                       pattern = matches(logscan::search_all<ml::detail::opr_pair_pattern>(t));
         if (hand != pattern) FAIL_CHECK("text '" << t << "'");
         pairs += hand.size();
     }

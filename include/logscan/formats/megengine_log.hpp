@@ -141,66 +141,31 @@ struct graph_opt {
 
 namespace detail {
 inline constexpr fixed_string opr_pair_pattern{R"(([^\s=]+)=(\S*))"};
-// `search_all<opr_pair_pattern>(text)` read by hand, the same matches (a test holds them
-// equal): a key is a run of bytes that are neither blank nor `=`, and a match begins only at
-// a run that `=` ends, so runs that a blank or the end ends are passed over whole; the value
-// is every byte up to the next blank. (No match is empty: each search goes on where the last
-// match ended.)
-class opr_pairs {
-public:
-    using result = regex_result<opr_pair_pattern>;
-    class iterator {
-    public:
-        using value_type = result;
-        using difference_type = std::ptrdiff_t;
-        using iterator_category = std::input_iterator_tag;
-        constexpr iterator() noexcept = default;
-        constexpr const result& operator*() const noexcept { return cur_; }
-        constexpr const result* operator->() const noexcept { return &cur_; }
-        constexpr iterator& operator++() noexcept {
-            advance();
-            return *this;
-        }
-        constexpr void operator++(int) noexcept { advance(); }
-        friend constexpr bool operator==(const iterator& a, std::default_sentinel_t) noexcept { return a.done_; }
-
-    private:
-        friend class opr_pairs;
-        constexpr explicit iterator(std::string_view t) noexcept : t_(t), done_(false) { advance(); }
-        constexpr void advance() noexcept {
-            using internal::is_regex_space;
-            const std::size_t n = t_.size();
-            std::size_t p = pos_;
-            for (;;) {
-                while (p < n && (is_regex_space(t_[p]) || t_[p] == '=')) ++p; // (no key begins here)
-                const std::size_t k = p;
-                while (p < n && !is_regex_space(t_[p]) && t_[p] != '=') ++p;
-                if (p == k) {
-                    done_ = true;
-                    return;
-                }
-                if (p < n && t_[p] == '=') {
-                    std::size_t e = p + 1;
-                    while (e < n && !is_regex_space(t_[e])) ++e;
-                    const std::size_t slots[6] = {k, e, k, p, p + 1, e};
-                    cur_ = result::from_slots(t_, slots);
-                    pos_ = e;
-                    return;
-                }
+// The matches of opr_pair_pattern found by hand (`search_all`'s `Find`; a test holds them
+// equal to the pattern's): a key is a run of bytes that are neither blank nor `=`, and a match
+// begins only at a run that `=` ends, so runs a blank or the end ends are passed over whole;
+// the value is every byte up to the next blank. (No match is empty: `must_advance` never holds.)
+struct opr_pair_finder {
+    constexpr bool operator()(std::string_view t, std::size_t p, bool, std::size_t* slots) const noexcept {
+        static_assert(regex_result<opr_pair_pattern>::groups == 3);
+        using internal::is_regex_space;
+        const std::size_t n = t.size();
+        for (;;) {
+            while (p < n && (is_regex_space(t[p]) || t[p] == '=')) ++p; // (no key begins here)
+            const std::size_t k = p;
+            while (p < n && !is_regex_space(t[p]) && t[p] != '=') ++p;
+            if (p == k) return false;
+            if (p < n && t[p] == '=') {
+                std::size_t e = p + 1;
+                while (e < n && !is_regex_space(t[e])) ++e;
+                const std::size_t found[6] = {k, e, k, p, p + 1, e};
+                for (std::size_t i = 0; i < 6; ++i) slots[i] = found[i];
+                return true;
             }
         }
-        std::string_view t_{};
-        result cur_{};
-        std::size_t pos_ = 0;
-        bool done_ = true;
-    };
-    constexpr explicit opr_pairs(std::string_view text) noexcept : text_(text) {}
-    constexpr iterator begin() const noexcept { return iterator(text_); }
-    constexpr std::default_sentinel_t end() const noexcept { return {}; }
-
-private:
-    std::string_view text_;
+    }
 };
+using opr_pairs = regex_range<opr_pair_pattern, opr_pair_finder>;
 } // namespace detail
 
 /// `opr seq of length 804: var_static=533 var_dynamic_shape=0 ...`.
