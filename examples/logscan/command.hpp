@@ -9,7 +9,7 @@
 //   logscan convert [--format ID] [--to ndjson|csv] [--type T,...] [--out-dir DIR]
 //                   [--with-filename] [--threads N] FILE...   (FILE may be - for standard input)
 //   logscan stats [--format ID] [--threads N] FILE...
-//   logscan summary [--format ID] [--top K] [--svg DIR] FILE...
+//   logscan summary [--format ID] [--top K] [--top-cpu-ops N] [--json] [--svg DIR] FILE...
 //   logscan --help | --version | COMMAND --help
 //
 // Exit status: 0 on success; 1 when an input could not be read, its format was not
@@ -68,7 +68,7 @@ std::string usage_text() {
            "       logscan convert [--format ID] [--to ndjson|csv] [--type T,...] [--out-dir DIR]\n"
            "                       [--with-filename] [--threads N] FILE...\n"
            "       logscan stats [--format ID] [--threads N] FILE...\n"
-           "       logscan summary [--format ID] [--top K] [--svg DIR] FILE...\n"
+           "       logscan summary [--format ID] [--top K] [--top-cpu-ops N] [--json] [--svg DIR] FILE...\n"
            "       (convert, stats and summary also take --max-line BYTES)\n"
            "       logscan --help | --version | COMMAND --help\n"
            "\n"
@@ -120,8 +120,8 @@ std::string convert_help() {
 
 template <class Formats>
 std::string summary_help() {
-    std::string s = "usage: logscan summary [--format ID] [--top K] [--svg DIR] [--max-line BYTES] FILE...\n"
-                    "A report per FILE:\n";
+    std::string s = "usage: logscan summary [--format ID] [--top K] [--top-cpu-ops N] [--json] [--svg DIR] [--max-line BYTES] FILE...\n"
+                    "A report per FILE (per job: every FILE of a whole-job format together):\n";
     logscan::for_each_format(Formats{}, [&]<class F>() {
         if constexpr (requires { summary::of<F>::type::what; })
             s += "  " + std::string(F::name) + ": " + summary::of<F>::type::what + "\n";
@@ -129,7 +129,9 @@ std::string summary_help() {
             s += "  " + std::string(F::name) + ": no report (its records: logscan convert)\n";
     });
     return s + "  --top K    how many operators or kernels (default 10)\n"
-               "  --svg DIR  also write charts as DIR/<file name>.<chart>.svg\n"
+               "  --top-cpu-ops N  how many CPU ops per rank (chrome-trace; default 20)\n"
+               "  --json     the report as one JSON object (chrome-trace: formats.md 6B.11)\n"
+               "  --svg DIR  also write charts as DIR/<file name>.<chart>.svg (a whole job: DIR/<format>.<chart>.svg)\n"
                "  --max-line BYTES  the longest line read (default 1048576)\n";
 }
 
@@ -429,6 +431,8 @@ struct options {
     bool with_filename = false;
     std::string svg_dir;
     std::size_t top = 10;
+    std::size_t top_cpu_ops = 20; // (summary, chrome-trace)
+    bool json = false;            // (summary: --json)
     logscan::parts_options parts{1, std::size_t{256} << 10};
     std::vector<const char*> files;
     std::size_t max_line = logscan::line_buffer::default_capacity; // --max-line
@@ -493,12 +497,15 @@ int parse_options(int argc, char** argv, options& o, const std::string& help, bo
             o.with_filename = true;
         } else if (summary && is("--svg")) {
             if (!value("--svg", o.svg_dir)) return usage_error<Formats>("--svg needs a directory");
-        } else if (summary && is("--top")) {
+        } else if (summary && a == "--json") {
+            o.json = true;
+        } else if (summary && (is("--top-cpu-ops") || is("--top"))) {
+            const std::string_view name = is("--top") ? "--top" : "--top-cpu-ops";
             std::string k;
-            if (!value("--top", k)) return usage_error<Formats>("--top needs a number");
+            if (!value(name, k)) return usage_error<Formats>(std::string(name) + " needs a number");
             const auto n = logscan::parse_number<std::size_t>(k);
-            if (!n.ok() || n.value == 0) return usage_error<Formats>("--top needs a positive number");
-            o.top = n.value;
+            if (!n.ok() || n.value == 0) return usage_error<Formats>(std::string(name) + " needs a positive number");
+            (name == "--top" ? o.top : o.top_cpu_ops) = n.value;
         } else if (a.size() > 1 && a[0] == '-') {
             return usage_error<Formats>("unknown option '" + std::string(a) + "'");
         } else {
@@ -775,14 +782,16 @@ int cmd_summary(const options& o) {
     int status = 0;
     progress prog;
     prog.on = ::isatty(2) != 0;
+    sm::job_reports<Formats> jobs; // the reports over every file of their format
+    std::vector<std::string> job_files;
     for (const char* path : o.files) {
-        sm::settings set{o.top, o.svg_dir, {}};
+        sm::settings set{o.top, o.top_cpu_ops, o.svg_dir, {}};
         const std::string_view base = std::string_view(path).substr(std::string_view(path).find_last_of('/') + 1);
         set.stem = std::strcmp(path, "-") == 0 ? "stdin" : std::string(base);
         status |= with_format<Formats>(path, o.format, prog, [&](std::string_view format, auto& src) {
             // the format's report reads the records it wants; every record is counted (an
             // input that yielded none but text has no report; error records fail the run)
-            auto go = [&]<class F>(auto& v) {
+            auto go = [&]<class F>(auto& v, bool whole_job) {
                 typename F::records::template counting<std::remove_cvref_t<decltype(v)>> seen{v};
                 const logscan::error e = F::parse(src, seen, {.max_line = o.max_line});
                 if (e.code == logscan::error_code::io_error || e.code == logscan::error_code::open_failed) {
@@ -791,17 +800,29 @@ int cmd_summary(const options& o) {
                 }
                 prog.end();
                 if (seen.errors == 0 && check_yield(path, format, tally{seen.records, seen.text}) != 0) return 1;
-                std::printf("%s: %.*s\n", path, static_cast<int>(format.size()), format.data());
-                const bool printed = v.print(set);
                 if (seen.errors != 0)
                     std::fprintf(stderr, "logscan: %s: %llu error record(s)\n", path, static_cast<unsigned long long>(seen.errors));
+                if (whole_job) return seen.errors == 0 ? 0 : 1; // (printed once every file is read)
+                std::printf("%s: %.*s\n", path, static_cast<int>(format.size()), format.data());
+                const bool printed = v.print(set);
                 return printed && seen.errors == 0 ? 0 : 1;
             };
             int r = 1;
             logscan::with_format(Formats{}, format, [&]<class F>() {
-                if constexpr (requires { typename sm::of<F>::type; }) {
+                if constexpr (sm::whole_job<F>) {
+                    auto& job = jobs.template of<F>();
+                    job.begin_file(path);
+                    r = go.template operator()<F>(job, true);
+                    job.end_file();
+                    job_files.emplace_back(path);
+                } else if constexpr (requires { typename sm::of<F>::type; }) {
+                    if (o.json) {
+                        std::fprintf(stderr, "logscan: %s: %.*s's summary has no --json form (the report is text)\n", path,
+                                     static_cast<int>(format.size()), format.data());
+                        return;
+                    }
                     typename sm::of<F>::type v{};
-                    r = go.template operator()<F>(v);
+                    r = go.template operator()<F>(v, false);
                 } else {
                     std::fprintf(stderr, "logscan: %s: %.*s has no summary report (its records: logscan convert)\n", path,
                                  static_cast<int>(format.size()), format.data());
@@ -810,6 +831,23 @@ int cmd_summary(const options& o) {
             return r;
         });
     }
+    // the whole-job reports, once every file is read
+    logscan::for_each_format(Formats{}, [&]<class F>() {
+        if constexpr (sm::whole_job<F>) {
+            auto& job = jobs.template of<F>();
+            if (job.files() == 0) return;
+            sm::settings set{o.top, o.top_cpu_ops, o.svg_dir, std::string(F::name)};
+            if (o.json) {
+                std::printf("%s\n", job.json(set).c_str());
+                return;
+            }
+            std::string names;
+            for (const std::string& f : job_files) names += (names.empty() ? "" : ", ") + f;
+            std::printf("%s: %.*s (%zu %s of one job)\n", names.c_str(), static_cast<int>(F::name.size()), F::name.data(),
+                        job.files(), job.files() == 1 ? "file" : "files");
+            if (!job.print(set)) status |= 1;
+        }
+    });
     return status;
 }
 

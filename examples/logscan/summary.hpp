@@ -11,12 +11,17 @@
 // - paddle-log: the training curve (first, min, last loss; last learning rate; mean ips) and
 //   the top operators of the profiler's Operator Summary by GPU total;
 // - tvm-profile: per report (model, device, mean time), the top fused kernels by duration
-//   with their share of the report's Sum row.
+//   with their share of the report's Sum row;
+// - chrome-trace: over all the files given (the ranks of one job: a `whole_job` report, read
+//   file by file and printed once at the end), HTA's figures (formats.md 6B, computed by
+//   <logscan/formats/chrome_trace_summary.hpp>): per rank the kernel-type time, the kernels by
+//   name, the temporal breakdown and the top CPU ops; `--json` prints 6B.11's object.
 // Memory: proportional to what is summarised (operators, buffers, steps), never to the
 // input's size in bytes.
 #ifndef LOGSCAN_COMMAND_SUMMARY_HPP
 #define LOGSCAN_COMMAND_SUMMARY_HPP
 
+#include <logscan/formats/chrome_trace_summary.hpp>
 #include <logscan/formats/detect.hpp>
 
 #include <algorithm>
@@ -25,6 +30,7 @@
 #include <map>
 #include <numeric>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "svg.hpp"
@@ -36,6 +42,7 @@ namespace ls = logscan;
 
 struct settings {
     std::size_t top = 10;   // how many operators / kernels
+    std::size_t top_cpu_ops = 20; // how many CPU ops (chrome-trace)
     std::string svg_dir;    // empty: no charts
     std::string stem;       // chart file names: <svg_dir>/<stem>.<chart>.svg
 };
@@ -456,7 +463,79 @@ struct tvm_profile_summary {
     }
 };
 
-// The report of each format (a format without one has no `of<F>::type`).
+// --- chrome-trace ------------------------------------------------------------------------
+// A whole-job report: each file is a rank, read by the library's rank_reader (this report is
+// that visitor); the figures are computed once every file is read.
+struct chrome_trace_summary : ls::chrome_trace::rank_reader {
+    static constexpr const char* what =
+        "over all the files given (the ranks of one job), the figures Holistic Trace Analysis computes: per rank the GPU "
+        "kernel-type time, the kernels by name, the temporal breakdown (idle / compute / non-compute) and the top CPU "
+        "ops; --json prints them as one JSON object (formats.md 6B.11)";
+    static constexpr bool whole_job = true;
+    std::vector<ls::chrome_trace::rank_rows> ranks;
+    void begin_file(const char* path) { start(path); }
+    void end_file() { ranks.push_back(take()); }
+    std::size_t files() const noexcept { return ranks.size(); }
+
+    // (once: the ranks' rows are handed over)
+    ls::chrome_trace::job_summary compute(const settings& s) {
+        return ls::chrome_trace::summarize(std::move(ranks), {.top_cpu_ops = s.top_cpu_ops});
+    }
+    std::string json(const settings& s) { return ls::chrome_trace::summary_json(compute(s)); }
+    bool print(const settings& s) {
+        namespace ct = ls::chrome_trace;
+        const ct::job_summary job = compute(s);
+        bool ok = true;
+        const auto us = [](const std::optional<double>& v) { return v ? *v : 0.0; };
+        std::vector<std::string> labels;
+        std::vector<double> values;
+        std::printf("  device type %s; profiler steps:", job.device_type.c_str());
+        if (job.profiler_steps.empty()) std::printf(" none");
+        for (const std::string& d : job.profiler_steps) std::printf(" %s", d.c_str());
+        std::printf("\n");
+        std::map<std::string, double> kernel_sums; // over the ranks, for the chart
+        for (const ct::rank_summary& r : job.ranks) {
+            std::printf("  rank %lld (%s): %llu events, %llu rows, window %s (%llu rows kept)%s, %llu kernels\n",
+                        static_cast<long long>(r.rank), r.file.c_str(), static_cast<unsigned long long>(r.events),
+                        static_cast<unsigned long long>(r.rows), r.window_rule.c_str(), static_cast<unsigned long long>(r.kept_rows),
+                        r.rounded ? ", times rounded to whole us" : "", static_cast<unsigned long long>(r.kernel_count));
+            if (r.skipped != 0) std::printf("    %llu events skipped (ts or dur not a number)\n", static_cast<unsigned long long>(r.skipped));
+            if (r.temporal.kernel_time_us) {
+                std::printf("    temporal: idle %.0f us (%.2f%%), compute %.0f us (%.2f%%), non-compute %.0f us (%.2f%%) of %.0f us\n",
+                            us(r.temporal.idle_us), us(r.temporal.idle_pctg), us(r.temporal.compute_us), us(r.temporal.compute_pctg),
+                            us(r.temporal.non_compute_us), us(r.temporal.non_compute_pctg), us(r.temporal.kernel_time_us));
+                const std::string rank = "rank " + std::to_string(r.rank) + " ";
+                labels.insert(labels.end(), {rank + "idle", rank + "compute", rank + "non-compute"});
+                values.insert(values.end(), {us(r.temporal.idle_pctg), us(r.temporal.compute_pctg), us(r.temporal.non_compute_pctg)});
+            }
+            if (!r.kernel_type_time.empty()) std::printf("    kernel type time (alone or overlapping):\n");
+            for (const ct::type_time& t : r.kernel_type_time) std::printf("      %-43s %12lld us\n", t.label.c_str(), static_cast<long long>(t.sum_us));
+            std::vector<ct::kernel_stats> top = r.kernels_by_name;
+            std::stable_sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.sum_us > b.sum_us; });
+            if (top.size() > s.top) top.resize(s.top);
+            if (!top.empty()) std::printf("    top kernels: %-53s %6s %12s %10s %7s\n", "", "count", "sum us", "mean us", "share");
+            for (const ct::kernel_stats& k : top)
+                std::printf("    %-13s %-53s %6llu %12.0f %10.1f %6.2f%%\n", std::string(ct::name_of(k.type)).c_str(), fit(k.name, 53).c_str(),
+                            static_cast<unsigned long long>(k.count), k.sum_us, k.mean_us, k.share_pct);
+            for (const ct::kernel_stats& k : r.kernels_by_name) kernel_sums[k.name] += k.sum_us;
+            if (!r.top_cpu_ops.empty()) std::printf("    top CPU ops: %-53s %6s %12s %10s %10s\n", "", "count", "total us", "mean us", "max us");
+            for (const ct::cpu_op_stats& c : r.top_cpu_ops)
+                std::printf("    %-66s %6llu %12.0f %10.1f %10.0f\n", fit(c.name, 66).c_str(), static_cast<unsigned long long>(c.count),
+                            c.total_us, c.mean_us, c.max_us);
+        }
+        if (!job.kernel_type_breakdown.empty()) std::printf("  kernel type breakdown over the ranks:\n");
+        for (const ct::type_time& t : job.kernel_type_breakdown)
+            std::printf("    %-45s %12lld us %6.1f%%\n", t.label.c_str(), static_cast<long long>(t.sum_us), t.percentage);
+        if (!labels.empty()) ok = write_chart(s, "temporal-breakdown", svg::bars("Temporal breakdown per rank (% of kernel time)", labels, values, "%")) && ok;
+        std::vector<std::pair<std::string, double>> sums(kernel_sums.begin(), kernel_sums.end());
+        chart_bars(s, "top-kernels", "Top GPU kernels by time, all ranks", top_k(sums, s.top), "us", ok);
+        return ok;
+    }
+};
+
+// The report of each format (a format without one has no `of<F>::type`). A `whole_job`
+// report reads every file of its format given to the command (begin_file, the parse,
+// end_file per file) and prints once, at the end.
 template <class Format>
 struct of {};
 template <> struct of<ls::megengine_log::format> { using type = megengine_log_summary; };
@@ -464,6 +543,31 @@ template <> struct of<ls::megengine_profile::format> { using type = megengine_pr
 template <> struct of<ls::chainer_memtrace::format> { using type = chainer_memtrace_summary; };
 template <> struct of<ls::paddle_log::format> { using type = paddle_log_summary; };
 template <> struct of<ls::tvm_profile::format> { using type = tvm_profile_summary; };
+template <> struct of<ls::chrome_trace::format> { using type = chrome_trace_summary; };
+
+template <class F>
+concept whole_job = requires { typename of<F>::type; } && of<F>::type::whole_job;
+
+// One whole-job report per format that has one (empty slots for the others).
+template <class F>
+struct no_job {};
+template <class F>
+struct job_slot {
+    using type = no_job<F>;
+};
+template <class F>
+    requires whole_job<F>
+struct job_slot<F> {
+    using type = typename of<F>::type;
+};
+template <class List>
+struct job_reports;
+template <class... F>
+struct job_reports<ls::format_list<F...>> {
+    std::tuple<typename job_slot<F>::type...> slots;
+    template <class G>
+    auto& of() noexcept { return std::get<typename job_slot<G>::type>(slots); }
+};
 
 } // namespace logscan_cli::summary
 

@@ -14,6 +14,15 @@
 #                                          byte-identical NDJSON, stderr and exit status with
 #                                          2 and 3 threads and parts of many sizes (records
 #                                          across the cuts), from a file and from a pipe
+#   check_cli.py chrome-summary LOGSCAN EXPECTED_DIR TRACE...
+#                                          `summary --json` of each trace (a file, and a pipe
+#                                          with --format) equals EXPECTED_DIR/<stem>.summary.json
+#                                          (HTA's figures, formats.md 6B) apart from `file`;
+#                                          the text report and --svg charts (valid SVG) work
+#   check_cli.py chrome-summary-ref LOGSCAN JOB...
+#                                          each JOB (its files joined by ',': the ranks of one
+#                                          job) gives the same `summary --json` as the
+#                                          independent reference, tests/reference/chrome_summary.py
 import csv
 import io
 import json
@@ -276,6 +285,59 @@ def threads(logscan, paths):
     print(f'{len(paths)} inputs: parts kept {kept_total}, read again {redone_total}')
 
 
+def chrome_summary(logscan, expected_dir, traces):
+    import xml.dom.minidom
+    for t in traces:
+        name = os.path.basename(t)
+        stem = name[:name.index('.json')]
+        with open(os.path.join(expected_dir, stem + '.summary.json')) as f:
+            expected = json.load(f)
+        for r in expected['ranks']:
+            r.pop('file')
+        with open(t, 'rb') as f:
+            data = f.read()
+        for how, args, stdin in (('file', [t], None), ('pipe', ['--format', 'chrome-trace', '-'], data)):
+            r = run([logscan, 'summary', '--json'] + args, stdin=stdin)
+            check(r.returncode == 0, f'{name} ({how}): exit status {r.returncode}: {r.stderr!r}')
+            try:
+                got = json.loads(r.stdout)
+            except ValueError:
+                check(False, f'{name} ({how}): not one JSON document: {r.stdout[:200]!r}')
+                continue
+            files = [x.pop('file', None) for x in got['ranks']]
+            check(files == [name if how == 'file' else '-'], f'{name} ({how}): file {files}')
+            check(got == expected, f'{name} ({how}): the figures differ from HTA\'s')
+        with tempfile.TemporaryDirectory() as d:
+            r = run([logscan, 'summary', '--svg', d, t])
+            check(r.returncode == 0 and b'temporal: idle' in r.stdout, f'{name}: text report: {r.stdout[:300]!r} {r.stderr!r}')
+            charts = sorted(os.listdir(d))
+            check(charts == ['chrome-trace.temporal-breakdown.svg', 'chrome-trace.top-kernels.svg'], f'{name}: charts {charts}')
+            for c in charts:
+                check(xml.dom.minidom.parse(os.path.join(d, c)).documentElement.tagName == 'svg', f'{name}: {c} is no SVG')
+    print(f'{len(traces)} traces: HTA\'s figures')
+
+
+def chrome_summary_ref(logscan, jobs):
+    ref = os.path.join(os.path.dirname(os.path.abspath(__file__)), 'chrome_summary.py')
+    for job in jobs:
+        files = job.split(',')
+        mine = run([logscan, 'summary', '--json'] + files)
+        theirs = run([sys.executable, ref] + files)
+        try:
+            a, b = json.loads(mine.stdout), json.loads(theirs.stdout)
+        except ValueError:
+            check(False, f'{job}: not JSON: {mine.stdout[:200]!r} {theirs.stdout[:200]!r}')
+            continue
+        # (error records make the exit status 1; their messages are each program's own words)
+        errors = sum(len(r['document_errors']) for r in a['ranks'])
+        check(mine.returncode == (1 if errors else 0) and theirs.returncode == 0,
+              f'{job}: exit status {mine.returncode} / {theirs.returncode}: {mine.stderr!r} {theirs.stderr!r}')
+        for r in a['ranks'] + b['ranks']:
+            r['document_errors'] = len(r['document_errors'])
+        check(a == b, f'{job}: logscan and the reference differ:\n{mine.stdout!r}\n{theirs.stdout!r}')
+    print(f'{len(jobs)} jobs: the reference\'s figures')
+
+
 def main():
     mode, logscan = sys.argv[1], sys.argv[2]
     if mode == 'detect':
@@ -288,6 +350,12 @@ def main():
         usage(logscan, sys.argv[3])
     elif mode == 'threads':
         threads(logscan, sys.argv[3:])
+    elif mode == 'chrome-summary':
+        chrome_summary(logscan, sys.argv[3], sys.argv[4:])
+    elif mode == 'chrome-summary-ref':
+        chrome_summary_ref(logscan, sys.argv[3:])
+    else:
+        problems.append(f'unknown mode {mode}')
     for p in problems[:30]:
         print(p)
     if problems:

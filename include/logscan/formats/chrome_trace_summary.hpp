@@ -1,0 +1,849 @@
+// SPDX-License-Identifier: MIT
+/// \file formats/chrome_trace_summary.hpp
+/// The summary of a job's Chrome traces (formats.md section 6B): per rank, the GPU kernel-type
+/// time breakdown, the kernels by name, the temporal breakdown (idle / compute / non-compute)
+/// and the top CPU ops, with the figures Holistic Trace Analysis (HTA) computes on the same
+/// files; over the ranks, HTA's kernel type breakdown and kernel table. What `logscan summary
+/// --format chrome-trace` prints, and its `--json`.
+///
+/// \code
+/// #include <logscan/formats/chrome_trace_summary.hpp>   // (not in <logscan.hpp>: it allocates)
+/// namespace ct = logscan::chrome_trace;
+/// std::vector<ct::rank_rows> ranks;
+/// for (const char* path : files) {                       // the files are the ranks of one job
+///     ct::rank_reader reader{path};                      // (its name goes to the output)
+///     logscan::file_source src{path};                    // (a .json.gz: gzip.hpp's gzip_source)
+///     ct::parse(src, reader);                            // (errors are kept as document_errors)
+///     ranks.push_back(reader.take());
+/// }
+/// const ct::job_summary s = ct::summarize(std::move(ranks));
+/// std::string json = ct::summary_json(s);               // formats.md 6B.11's object
+/// for (const auto& r : s.ranks)
+///     if (r.temporal.kernel_time_us) std::printf("rank %lld idle %.2f %%\n", (long long)r.rank, *r.temporal.idle_pctg);
+/// \endcode
+///
+/// Memory (unlike the format modules, this is an analysis: it allocates): `rank_reader` keeps
+/// 40 bytes per row (formats.md 6B.1: the events with `ts`, `dur` and `cat`), its names and
+/// categories once each, and nothing of the other events; `summarize` then needs about as
+/// much again for the window's rows of one rank at a time. Rows are kept because the window
+/// (6B.4), the rounding (6B.2) and the device type are known only when every file is read.
+///
+/// Rules kept as HTA has them, and the few deliberate differences, are formats.md 6B.12's:
+/// equal `ts` sort in document order; the rank comes from `distributedInfo.rank`; B/E spans
+/// are rows; events whose `ts` or `dur` is no number are skipped and counted; a rank without
+/// kernels has `null` temporal figures. Names are matched as HTA's Python `re.match` would,
+/// except that `\d` in `^ProfilerStep#(\d+)` is the ASCII digits (Python also takes other
+/// scripts' digits).
+#ifndef LOGSCAN_FORMATS_CHROME_TRACE_SUMMARY_HPP_INCLUDED
+#define LOGSCAN_FORMATS_CHROME_TRACE_SUMMARY_HPP_INCLUDED
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <numeric>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+#include "../json.hpp"
+#include "../ndjson.hpp"
+#include "chrome_trace.hpp"
+
+namespace logscan::chrome_trace {
+
+/// HTA's kernel types (formats.md 6B.5), in its order; OTHER is logscan's name for the rest.
+enum class kernel_type : unsigned char { computation, communication, memory, other };
+/// `"COMPUTATION"`, `"COMMUNICATION"`, `"MEMORY"`, `"OTHER"`.
+constexpr std::string_view name_of(kernel_type t) noexcept {
+    constexpr std::string_view names[] = {"COMPUTATION", "COMMUNICATION", "MEMORY", "OTHER"};
+    return names[static_cast<unsigned>(t)];
+}
+
+namespace summary_detail {
+// The text before the first newline (Python's `.` does not match one).
+constexpr std::string_view first_line(std::string_view s) noexcept { return s.substr(0, s.find('\n')); }
+constexpr bool starts(std::string_view s, std::string_view p) noexcept { return s.starts_with(p); }
+// `re.match(".*P", s)`: P in the first line.
+constexpr bool has(std::string_view s, std::string_view p) noexcept {
+    return first_line(s).find(p) != std::string_view::npos;
+}
+} // namespace summary_detail
+
+/// The kernel type of a kernel's name, HTA's `get_kernel_type` (formats.md 6B.5).
+constexpr kernel_type kernel_type_of(std::string_view name) noexcept {
+    using namespace summary_detail;
+    if (starts(name, "nccl") || starts(name, "hip") || starts(name, "hccl") || has(name, "ncclKernel"))
+        return kernel_type::communication;
+    if (starts(name, "Memcpy") || starts(name, "hipMemcpy") || starts(name, "Memset") || starts(name, "hipMemset") ||
+        starts(name, "dma"))
+        return kernel_type::memory;
+    const std::string_view line = first_line(name);
+    const bool not_compute =
+        starts(name, "nccl") || has(name, "Memcpy") || has(name, "Memset") || has(name, "dma") || has(name, "Sync") ||
+        starts(name, "Stream Wait Event") ||
+        (starts(name, "cuda") && line.find("LaunchKernel", 4) != std::string_view::npos) ||
+        starts(name, "runFunction") || starts(name, "hip") || starts(name, "job_exe") || starts(name, "packet") ||
+        starts(name, "pe_exe") || starts(name, "cpum_exe_subgraph") || starts(name, "hccl") ||
+        starts(name, "collective_subgraph_execution");
+    return not_compute ? kernel_type::other : kernel_type::computation;
+}
+
+/// The step number's digits when `s` matches `^ProfilerStep#(\d+)` (ASCII digits), else empty.
+constexpr std::string_view profiler_step_digits(std::string_view s) noexcept {
+    constexpr std::string_view head = "ProfilerStep#";
+    if (!s.starts_with(head)) return {};
+    std::size_t n = head.size();
+    while (n < s.size() && s[n] >= '0' && s[n] <= '9') ++n;
+    return s.substr(head.size(), n - head.size());
+}
+
+/// One rank's rows and what the summary needs besides (see `rank_reader`).
+struct rank_rows {
+    /// A row (formats.md 6B.1): `ts` and `dur` as read (doubles), stream and correlation as
+    /// 6B.3 normalises them, name and category as indices in `symbols`.
+    struct row {
+        double ts, dur;
+        std::int64_t stream, correlation;
+        std::uint32_t name, cat;
+    };
+    std::string file;                 ///< as given to the reader (its base name is written)
+    std::int64_t rank = 0;            ///< `distributedInfo.rank`, or 0
+    bool mtia_backend = false;        ///< `distributedInfo.backend` holds `mtia:hccl`
+    std::uint64_t events = 0;         ///< elements of `traceEvents`
+    std::uint64_t skipped = 0;        ///< row candidates whose `ts` or `dur` is no number
+    bool round = false;               ///< some event has a fractional `ts`, or none (6B.2)
+    std::vector<logscan::error> errors{}; ///< the error records (messages are static text)
+    std::vector<std::string> symbols{};   ///< the rows' names and categories, once each
+    std::vector<row> rows{};
+    std::vector<std::pair<std::size_t, std::int64_t>> tids{}; ///< (row, integer tid) of memory-named rows on stream -1 (6B.4, MTIA)
+};
+
+/// The visitor that reads one rank's trace for the summary (`chrome_trace::parse(src,
+/// reader)`), then `take()`. Allocates as it reads (see the file comment).
+class rank_reader {
+public:
+    /// `file`: the name the output gives the rank's file.
+    explicit rank_reader(std::string file = {}) { r_.file = std::move(file); }
+    /// Starts another file (what was read and not taken is dropped).
+    void start(std::string file) {
+        r_ = rank_rows{};
+        r_.file = std::move(file);
+        ids_.clear();
+    }
+
+    void on_span(const span& s) { row(s.index, s.name, s.cat, s.tid, s.ts_us, s.dur_us, s.args, s.ph && !s.ph->json && s.ph->text == "B"); }
+    void on_event(const event& e) { row(e.index, e.name, e.cat, e.tid, e.ts_us, e.dur_us, e.args, false); }
+    void on_instant(const instant& e) { seen(e.index, e.ts_us); }
+    void on_counter(const counter& e) { seen(e.index, e.ts_us); }
+    void on_meta(const meta& e) { seen(e.index, e.ts_us); }
+    void on_flow(const flow_event& e) { seen(e.index, e.ts_us); }
+    void on_trace_info(const trace_info& t) {
+        if (t.key != "distributedInfo" || !t.value || !t.value->json) return;
+        (void)json::for_each_member(t.value->text, [&](std::string_view key, std::string_view value) {
+            if (json::same_string(key, "\"rank\"")) {
+                const auto n = parse_number<std::int64_t>(value);
+                r_.rank = n.ok() && n.value >= 0 ? n.value : 0;
+            } else if (json::same_string(key, "\"backend\"")) {
+                char buf[256];
+                const auto s = json::string_text(value, buf);
+                r_.mtia_backend = s ? s->find("mtia:hccl") != std::string_view::npos
+                                    : value.size() >= 2 && value.front() == '"' && value.find("mtia:hccl") != std::string_view::npos;
+            }
+        });
+    }
+    void on_error(const logscan::error& e) {
+        r_.errors.push_back(e);
+        // (an element's error counts it as an event; a break of the JSON text, which keeps its
+        // line, is at the element being read, which is none)
+        if (e.index && e.line == 0) r_.events = std::max(r_.events, *e.index + 1);
+    }
+
+    /// What was read (then `start` the next file).
+    rank_rows take() {
+        ids_.clear();
+        return std::move(r_);
+    }
+
+private:
+    void seen(std::uint64_t index, const json_value& ts) {
+        r_.events = std::max(r_.events, index + 1);
+        if (!r_.round && (!ts || (ts->json && ts->text.find_first_of(".eE") != std::string_view::npos))) r_.round = true;
+    }
+    std::uint32_t symbol(const json_value& v) {
+        const std::string_view s = v ? v->text : std::string_view{};
+        const auto it = ids_.find(s);
+        if (it != ids_.end()) return it->second;
+        const auto id = static_cast<std::uint32_t>(r_.symbols.size());
+        r_.symbols.emplace_back(s);
+        ids_.emplace(r_.symbols.back(), id);
+        return id;
+    }
+    static std::int64_t truncated(double d) noexcept {
+        if (!(d > -9.2e18 && d < 9.2e18)) return -1;
+        return static_cast<std::int64_t>(d);
+    }
+    void row(std::uint64_t index, const json_value& name, const json_value& cat, const json_value& tid,
+             const json_value& ts, const json_value& dur, const json_object& args, bool begin_end) {
+        seen(index, ts);
+        if (begin_end && dur && dur->text.find_first_of(".eE") != std::string_view::npos) r_.round = true; // (the E's ts)
+        if (!cat || !dur || !ts) return; // (not a row: 6B.1)
+        if (!cat->json && cat->text == "Trace") return;
+        const auto t = number_of(ts), d = number_of(dur);
+        if (!t || !d) {
+            ++r_.skipped;
+            return;
+        }
+        std::int64_t stream = -1, correlation = -1;
+        if (args && args->json)
+            (void)json::for_each_member(args->text, [&](std::string_view key, std::string_view value) {
+                if (json::same_string(key, "\"stream\"")) {
+                    stream = -1;
+                    if (!value.empty() && value.front() == '"') { // a string holding a decimal number
+                        char buf[64];
+                        const auto s = json::string_text(value, buf);
+                        const auto n = s ? parse_number<double>(*s) : value_result<double>{};
+                        if (s && n.ok()) stream = truncated(n.value);
+                    } else if (const auto n = parse_number<double>(value); n.ok()) {
+                        stream = truncated(n.value);
+                    }
+                } else if (json::same_string(key, "\"correlation\"")) {
+                    const auto n = parse_number<double>(value);
+                    correlation = n.ok() ? truncated(n.value) : -1;
+                }
+            });
+        const std::uint32_t n = symbol(name), c = symbol(cat);
+        r_.rows.push_back({*t, *d, stream, correlation, n, c});
+        if (stream == -1) {
+            const std::string_view s = r_.symbols[n];
+            if (s.starts_with("Memcpy") || s.starts_with("hipMemcpy") || s.starts_with("Memset") ||
+                s.starts_with("hipMemset") || s.starts_with("dma"))
+                if (const auto k = integer_of(tid)) r_.tids.emplace_back(r_.rows.size() - 1, *k);
+        }
+    }
+
+    struct hash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+    };
+    rank_rows r_;
+    std::unordered_map<std::string, std::uint32_t, hash, std::equal_to<>> ids_;
+};
+
+/// The figures of one kernel name (formats.md 6B.8), or of one entry of HTA's table.
+struct kernel_stats {
+    kernel_type type = kernel_type::other;
+    std::string name;
+    std::uint64_t count = 0;
+    double sum_us = 0, mean_us = 0, min_us = 0, max_us = 0, stddev_us = 0;
+    double share_pct = 0; ///< of the type's sum on the rank (kernels by name only)
+    std::int64_t rank = 0; ///< (HTA's table only)
+    std::uint64_t first = 0; ///< the position of the name's first kernel among the window's rows
+};
+/// A top CPU op (formats.md 6B.10).
+struct cpu_op_stats {
+    std::string name;
+    std::uint64_t count = 0;
+    double total_us = 0, mean_us = 0, max_us = 0;
+};
+/// A label of the kernel-type time (`COMPUTATION overlapping COMMUNICATION`, ...) and its sum.
+struct type_time {
+    std::string label;
+    std::int64_t sum_us = 0;
+    double percentage = 0; ///< (the job's breakdown only)
+};
+/// The temporal breakdown of a rank (formats.md 6B.9): all empty when it has no kernel.
+struct temporal_breakdown {
+    std::optional<double> idle_us, compute_us, non_compute_us, kernel_time_us;
+    std::optional<double> idle_pctg, compute_pctg, non_compute_pctg;
+};
+/// One rank's summary.
+struct rank_summary {
+    std::int64_t rank = 0;
+    std::string file;
+    std::uint64_t events = 0, skipped = 0, rows = 0, kept_rows = 0;
+    std::vector<logscan::error> errors;
+    bool rounded = false;
+    std::string window_rule; ///< `cpu_correlation`, `mtia`, or `none (...)`
+    std::optional<double> last_step_start_us, step_start_us, step_end_us;
+    std::uint64_t kernel_count = 0;
+    std::vector<std::int64_t> streams;
+    std::array<std::uint64_t, 4> by_type_count{};
+    std::vector<type_time> kernel_type_time; ///< per label, largest first
+    temporal_breakdown temporal;
+    std::vector<kernel_stats> kernels_by_name, kernel_breakdown_hta;
+    std::vector<cpu_op_stats> top_cpu_ops;
+};
+/// The job's summary (formats.md 6B.11).
+struct job_summary {
+    std::string device_type;
+    std::vector<std::string> profiler_steps; ///< the step numbers, as digits, ascending
+    std::vector<rank_summary> ranks;         ///< by rank
+    std::vector<type_time> kernel_type_breakdown;
+    std::vector<kernel_stats> kernel_breakdown_hta;
+};
+
+namespace summary_detail {
+
+// The sample standard deviation as pandas' `std` gives it here (two passes: the mean, then
+// the squared deviations summed in row order; 0 for one value).
+inline double sample_stddev(const std::vector<double>& v) noexcept {
+    if (v.size() < 2) return 0.0;
+    double sum = 0, ssd = 0;
+    for (double x : v) sum += x;
+    const double mean = sum / static_cast<double>(v.size());
+    for (double x : v) ssd += (x - mean) * (x - mean);
+    return std::sqrt(ssd / static_cast<double>(v.size() - 1));
+}
+
+// numpy's round(x, d) for d = 1, 2: rint(x * 10^d) / 10^d.
+inline double numpy_round(double x, double scale) noexcept { return std::nearbyint(x * scale) / scale; }
+
+struct interval {
+    double ts, end;
+};
+// HTA's merge_kernel_intervals: `k` sorted by ts (equal ts in their order), grouped.
+inline std::vector<interval> merged(std::vector<interval> k) {
+    std::stable_sort(k.begin(), k.end(), [](const interval& a, const interval& b) { return a.ts < b.ts; });
+    std::vector<interval> g;
+    double max_end = 0;
+    for (std::size_t i = 0; i < k.size(); ++i) {
+        if (i == 0 || k[i].ts > max_end) g.push_back(k[i]);
+        else g.back().end = std::max(g.back().end, k[i].end);
+        max_end = i == 0 ? k[i].end : std::max(max_end, k[i].end);
+    }
+    return g;
+}
+inline double span_sum(const std::vector<interval>& g) noexcept {
+    double ends = 0, starts = 0;
+    for (const interval& i : g) {
+        ends += i.end;
+        starts += i.ts;
+    }
+    return ends - starts;
+}
+
+// A row of the window: the rank's row, its times as the summary reads them.
+struct kept {
+    std::size_t row;
+    double ts, dur;
+    std::int64_t stream;
+};
+
+// HTA's numpy linear quantile of sorted-by-position values `c` at q.
+inline double quantile(const std::vector<double>& c, double q) noexcept {
+    const double index = static_cast<double>(c.size() - 1) * q;
+    const auto lo = static_cast<std::size_t>(std::floor(index));
+    const std::size_t hi = std::min(lo + 1, c.size() - 1);
+    const double t = index - static_cast<double>(lo), a = c[lo], b = c[hi], diff = b - a;
+    return t >= 0.5 ? b - diff * (1 - t) : a + diff * t;
+}
+
+inline bool cpu_event_cat(std::string_view cat) noexcept {
+    return cat.starts_with("cpu_op") || cat == "user_annotation" || cat == "user_annotation\n" ||
+           first_line(cat).find("_runtime", 1) != std::string_view::npos;
+}
+inline bool kernel_cat(std::string_view cat) noexcept {
+    return cat.starts_with("kernel") || (cat.starts_with("gpu_mem") && cat.size() > 7 && cat[7] != '\n') ||
+           cat.starts_with("mtia_ccp_events");
+}
+inline bool memory_name(std::string_view n) noexcept {
+    return n.starts_with("Memcpy") || n.starts_with("hipMemcpy") || n.starts_with("Memset") || n.starts_with("hipMemset") ||
+           n.starts_with("dma");
+}
+
+// Sorted, largest first, then by name.
+template <class T, class Sum>
+void by_sum_then_name(std::vector<T>& v, Sum sum) {
+    std::sort(v.begin(), v.end(), [&](const T& a, const T& b) {
+        if (sum(a) != sum(b)) return sum(a) > sum(b);
+        return a.name < b.name;
+    });
+}
+
+inline std::string device_type_of(const rank_rows& r) {
+    if (r.mtia_backend) return "MTIA";
+    const auto has_symbol = [&](std::string_view s) { return std::find(r.symbols.begin(), r.symbols.end(), s) != r.symbols.end(); };
+    if (has_symbol("cudaLaunchKernel")) return "NVIDIA GPU";
+    if (has_symbol("hipLaunchKernel")) return "AMD GPU";
+    if (has_symbol("runFunction - job_prep_and_submit_for_execution")) return "MTIA";
+    return "UNKNOWN GPU";
+}
+
+} // namespace summary_detail
+
+/// The options of `summarize`.
+struct summary_options {
+    std::size_t top_cpu_ops = 20; ///< how many CPU ops per rank (6B.10)
+};
+
+/// Computes the job's summary from its ranks' rows (formats.md 6B), the ranks ordered by rank
+/// (equal ranks in the given order).
+inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options& o = {}) {
+    using namespace summary_detail;
+    job_summary job;
+    std::stable_sort(ranks.begin(), ranks.end(), [](const rank_rows& a, const rank_rows& b) { return a.rank < b.rank; });
+    job.device_type = ranks.empty() ? "UNKNOWN GPU" : device_type_of(ranks.front());
+    const bool mtia = job.device_type == "MTIA";
+
+    // step names over all ranks (6B.4), and the rounding and shift of times (6B.2)
+    std::vector<std::string> steps;
+    for (const rank_rows& r : ranks)
+        for (const std::string& s : r.symbols)
+            if (!profiler_step_digits(s).empty() && std::find(steps.begin(), steps.end(), s) == steps.end()) steps.push_back(s);
+    for (const std::string& s : steps) {
+        std::string_view d = profiler_step_digits(s);
+        while (d.size() > 1 && d.front() == '0') d.remove_prefix(1);
+        job.profiler_steps.emplace_back(d);
+    }
+    std::sort(job.profiler_steps.begin(), job.profiler_steps.end(), [](const std::string& a, const std::string& b) {
+        return a.size() != b.size() ? a.size() < b.size() : a < b;
+    });
+    const auto times = [](const rank_rows& r, const rank_rows::row& w) -> std::pair<double, double> {
+        if (!r.round) return {w.ts, w.dur};
+        const double ts = std::ceil(w.ts), end = std::floor(w.ts + w.dur);
+        return {ts, end - ts};
+    };
+    double shift = 0;
+    bool any = false;
+    for (const rank_rows& r : ranks)
+        for (const auto& w : r.rows) {
+            const double ts = times(r, w).first;
+            if (!any || ts < shift) shift = ts;
+            any = true;
+        }
+
+    std::map<std::string, std::int64_t> job_types; // label -> sum over ranks
+    for (rank_rows& r : ranks) {
+        rank_summary s;
+        s.rank = r.rank;
+        s.file = r.file;
+        s.events = r.events;
+        s.skipped = r.skipped;
+        s.rows = r.rows.size();
+        s.errors = r.errors;
+        s.rounded = r.round;
+        const auto sym = [&](std::uint32_t id) -> std::string_view { return r.symbols[id]; };
+        const auto is_step = [&](std::uint32_t id) { return !profiler_step_digits(sym(id)).empty(); };
+
+        // the window (6B.4): the kept rows, in HTA's order
+        std::vector<kept> rows;
+        const auto keep = [&](std::size_t i, std::int64_t stream) {
+            const auto [ts, dur] = times(r, r.rows[i]);
+            rows.push_back({i, ts - shift, dur, stream});
+        };
+        const auto all_rows = [&](const char* rule) {
+            s.window_rule = rule;
+            for (std::size_t i = 0; i < r.rows.size(); ++i) keep(i, r.rows[i].stream);
+        };
+        if (steps.size() < 2) {
+            all_rows(steps.empty() ? "none (0 ProfilerStep names)" : "none (1 ProfilerStep name)");
+        } else if (!mtia) {
+            const auto gpu_side = [&](const rank_rows::row& w) {
+                return (w.stream >= 0 && w.correlation >= 0) || sym(w.name) == "Event Sync" || sym(w.name) == "Context Sync";
+            };
+            std::optional<double> last, first;
+            for (const auto& w : r.rows) {
+                if (gpu_side(w)) continue;
+                const double ts = times(r, w).first - shift;
+                if (!first || ts < *first) first = ts;
+                if (is_step(w.name) && (!last || ts > *last)) last = ts;
+            }
+            if (!first) {
+                all_rows("none (no CPU-side rows)");
+            } else {
+                const double last_start = last ? *last : *first;
+                s.window_rule = "cpu_correlation";
+                s.last_step_start_us = last_start + shift;
+                std::unordered_map<std::int64_t, std::uint64_t> kept_cpu; // correlation -> kept CPU-side rows
+                for (const auto& w : r.rows)
+                    if (!gpu_side(w) && times(r, w).first - shift < last_start) ++kept_cpu[w.correlation];
+                for (std::size_t i = 0; i < r.rows.size(); ++i) { // the GPU side first, once per kept CPU-side row
+                    if (!gpu_side(r.rows[i])) continue;
+                    const auto it = kept_cpu.find(r.rows[i].correlation);
+                    for (std::uint64_t k = 0; it != kept_cpu.end() && k < it->second; ++k) keep(i, r.rows[i].stream);
+                }
+                for (std::size_t i = 0; i < r.rows.size(); ++i)
+                    if (!gpu_side(r.rows[i]) && times(r, r.rows[i]).first - shift < last_start) keep(i, r.rows[i].stream);
+            }
+        } else {
+            // MTIA: the CPU events within the steps, the kernels they launched, the memory rows in a step
+            std::optional<double> t0, t1;
+            for (const auto& w : r.rows) {
+                if (!cpu_event_cat(sym(w.cat)) || !is_step(w.name)) continue;
+                const auto [ts, dur] = times(r, w);
+                if (!t0 || ts - shift < *t0) t0 = ts - shift;
+                if (!t1 || ts - shift + dur > *t1) t1 = ts - shift + dur;
+            }
+            s.window_rule = "mtia";
+            if (t0) s.step_start_us = *t0 + shift;
+            if (t1) s.step_end_us = *t1 + shift;
+            std::vector<char> take(r.rows.size(), 0);
+            std::vector<std::int64_t> stream(r.rows.size());
+            std::unordered_map<std::int64_t, bool> launched;
+            for (std::size_t i = 0; i < r.rows.size(); ++i) {
+                const auto& w = r.rows[i];
+                stream[i] = w.stream;
+                if (!t0 || !cpu_event_cat(sym(w.cat))) continue;
+                const auto [ts, dur] = times(r, w);
+                if (ts - shift >= *t0 && ts - shift + dur <= *t1) {
+                    take[i] = 1;
+                    if (w.correlation != -1) launched[w.correlation] = true;
+                }
+            }
+            for (std::size_t i = 0; i < r.rows.size(); ++i)
+                if (kernel_cat(sym(r.rows[i].cat)) && launched.count(r.rows[i].correlation) != 0) take[i] = 1;
+            std::vector<interval> step_spans; // every row named ProfilerStep#N
+            for (const auto& w : r.rows)
+                if (is_step(w.name)) {
+                    const auto [ts, dur] = times(r, w);
+                    step_spans.push_back({ts - shift, ts - shift + dur});
+                }
+            std::size_t t = 0;
+            for (std::size_t i = 0; i < r.rows.size(); ++i) {
+                if (!memory_name(sym(r.rows[i].name))) continue;
+                const double ts = times(r, r.rows[i]).first - shift;
+                bool in = false;
+                for (const interval& st : step_spans) in = in || (ts >= st.ts && ts <= st.end);
+                if (!in) continue;
+                take[i] = 1;
+                if (stream[i] == -1) { // the row's tid becomes its stream
+                    while (t < r.tids.size() && r.tids[t].first < i) ++t;
+                    if (t < r.tids.size() && r.tids[t].first == i) stream[i] = r.tids[t].second;
+                }
+            }
+            for (std::size_t i = 0; i < r.rows.size(); ++i)
+                if (take[i]) keep(i, stream[i]);
+        }
+        s.kept_rows = rows.size();
+
+        // kernels (6B.3): the kept rows on a stream
+        std::array<std::vector<interval>, 4> by_type;
+        std::vector<interval> all;
+        std::map<std::pair<int, std::string_view>, std::pair<double, kernel_stats>> names; // (squared deviations, figures)
+        std::map<std::string_view, cpu_op_stats> ops;
+        for (const kept& k : rows) {
+            const auto& w = r.rows[k.row];
+            if (sym(w.cat) == "cpu_op") {
+                cpu_op_stats& c = ops[sym(w.name)];
+                c.max_us = c.count == 0 ? k.dur : std::max(c.max_us, k.dur);
+                ++c.count;
+                c.total_us += k.dur;
+            }
+            if (k.stream == -1) continue;
+            const kernel_type t = kernel_type_of(sym(w.name));
+            ++s.kernel_count;
+            ++s.by_type_count[static_cast<unsigned>(t)];
+            if (std::find(s.streams.begin(), s.streams.end(), k.stream) == s.streams.end()) s.streams.push_back(k.stream);
+            by_type[static_cast<unsigned>(t)].push_back({k.ts, k.ts + k.dur});
+            all.push_back({k.ts, k.ts + k.dur});
+            kernel_stats& st = names[{static_cast<int>(t), sym(w.name)}].second;
+            if (st.count == 0) st.first = static_cast<std::uint64_t>(&k - rows.data());
+            st.min_us = st.count == 0 ? k.dur : std::min(st.min_us, k.dur);
+            st.max_us = st.count == 0 ? k.dur : std::max(st.max_us, k.dur);
+            ++st.count;
+            st.sum_us += k.dur;
+        }
+        for (auto& [key, v] : names) v.second.mean_us = v.second.sum_us / static_cast<double>(v.second.count);
+        for (const kept& k : rows) { // (the deviations from each name's mean: a second pass, as pandas)
+            if (k.stream == -1) continue;
+            const std::string_view name = sym(r.rows[k.row].name);
+            auto& [ssd, st] = names[{static_cast<int>(kernel_type_of(name)), name}];
+            ssd += (k.dur - st.mean_us) * (k.dur - st.mean_us);
+        }
+        std::sort(s.streams.begin(), s.streams.end());
+
+        // kernel-type time (6B.7): COMPUTATION 1, COMMUNICATION 2, MEMORY 4
+        {
+            std::vector<std::pair<double, int>> marks;
+            for (int b = 0; b < 3; ++b)
+                for (const interval& g : merged(by_type[static_cast<std::size_t>(b)])) {
+                    marks.emplace_back(g.ts, 1 << b);
+                    marks.emplace_back(g.end, -(1 << b));
+                }
+            std::stable_sort(marks.begin(), marks.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+            std::map<std::string, std::int64_t> sums;
+            int running = 0;
+            for (std::size_t i = 0; i + 1 < marks.size(); ++i) {
+                running += marks[i].second;
+                if (running <= 0) continue;
+                std::string label;
+                for (int b = 0; b < 3; ++b)
+                    if (running & (1 << b)) label += (label.empty() ? "" : " overlapping ") + std::string(name_of(static_cast<kernel_type>(b)));
+                sums[label] += static_cast<std::int64_t>(marks[i + 1].first - marks[i].first);
+            }
+            for (const auto& [label, sum] : sums) {
+                if (sum == 0) continue;
+                s.kernel_type_time.push_back({label, sum, 0});
+                job_types[label] += sum;
+            }
+            std::stable_sort(s.kernel_type_time.begin(), s.kernel_type_time.end(), [](const type_time& a, const type_time& b) { return a.sum_us > b.sum_us; });
+        }
+
+        // temporal breakdown (6B.9)
+        if (!all.empty()) {
+            const std::vector<interval> g = merged(all);
+            const double kernel_time = g.back().end - g.front().ts;
+            const double idle = kernel_time - span_sum(g);
+            const double compute = span_sum(merged(by_type[0]));
+            const double non_compute = kernel_time - compute - idle;
+            temporal_breakdown& t = s.temporal;
+            t.kernel_time_us = kernel_time;
+            t.idle_us = idle;
+            t.compute_us = compute;
+            t.non_compute_us = non_compute;
+            t.idle_pctg = numpy_round(100 * (idle / kernel_time), 100);
+            t.compute_pctg = numpy_round(100 * (compute / kernel_time), 100);
+            t.non_compute_pctg = numpy_round(100 * (non_compute / kernel_time), 100);
+        }
+
+        // kernels by name (6B.8), and HTA's table of the rank
+        std::array<double, 4> type_sum{};
+        for (auto& [key, v] : names) type_sum[static_cast<std::size_t>(key.first)] += v.second.sum_us;
+        for (int t = 0; t < 4; ++t) {
+            std::vector<kernel_stats> list;
+            for (auto& [key, v] : names) {
+                if (key.first != t) continue;
+                kernel_stats st = v.second;
+                st.type = static_cast<kernel_type>(t);
+                st.name = std::string(key.second);
+                st.stddev_us = st.count < 2 ? 0.0 : std::sqrt(v.first / static_cast<double>(st.count - 1));
+                st.share_pct = 100 * st.sum_us / type_sum[static_cast<std::size_t>(t)];
+                st.rank = r.rank;
+                list.push_back(std::move(st));
+            }
+            by_sum_then_name(list, [](const kernel_stats& k) { return k.sum_us; });
+            s.kernels_by_name.insert(s.kernels_by_name.end(), list.begin(), list.end());
+            if (t == 3) break; // (HTA's table: COMPUTATION, COMMUNICATION, MEMORY)
+            // HTA's table: by sum, equal sums in the order the window first has them (as
+            // the expected figures of the public traces have them: HTA's sort is not stable)
+            std::stable_sort(list.begin(), list.end(), [](const kernel_stats& a, const kernel_stats& b) {
+                return a.sum_us != b.sum_us ? a.sum_us > b.sum_us : a.first < b.first;
+            });
+            if (list.size() <= 10) {
+                s.kernel_breakdown_hta.insert(s.kernel_breakdown_hta.end(), list.begin(), list.end());
+                continue;
+            }
+            std::vector<double> cumsum;
+            for (const kernel_stats& k : list) cumsum.push_back((cumsum.empty() ? 0 : cumsum.back()) + k.sum_us);
+            const double q = quantile(cumsum, 0.8);
+            kernel_stats others;
+            std::vector<double> folded;
+            others.type = static_cast<kernel_type>(t);
+            others.name = "others";
+            others.rank = r.rank;
+            for (std::size_t i = 0; i < list.size(); ++i) {
+                const kernel_stats& k = list[i];
+                if (k.sum_us < 0 || (cumsum[i] <= q && i < 10)) {
+                    kernel_stats one = k; // (regrouped alone: each figure its sum)
+                    one.max_us = one.min_us = one.mean_us = one.sum_us;
+                    one.stddev_us = 0;
+                    s.kernel_breakdown_hta.push_back(std::move(one));
+                    continue;
+                }
+                others.min_us = others.count == 0 ? k.sum_us : std::min(others.min_us, k.sum_us);
+                others.max_us = others.count == 0 ? k.sum_us : std::max(others.max_us, k.sum_us);
+                ++others.count;
+                others.sum_us += k.sum_us;
+                folded.push_back(k.sum_us);
+            }
+            if (others.count != 0) {
+                others.mean_us = others.sum_us / static_cast<double>(others.count);
+                others.stddev_us = sample_stddev(folded);
+                s.kernel_breakdown_hta.push_back(std::move(others));
+            }
+        }
+        for (const kernel_stats& k : s.kernel_breakdown_hta) job.kernel_breakdown_hta.push_back(k);
+
+        // top CPU ops (6B.10)
+        for (auto& [name, c] : ops) {
+            c.name = std::string(name);
+            c.mean_us = c.total_us / static_cast<double>(c.count);
+            s.top_cpu_ops.push_back(c);
+        }
+        by_sum_then_name(s.top_cpu_ops, [](const cpu_op_stats& c) { return c.total_us; });
+        if (s.top_cpu_ops.size() > o.top_cpu_ops) s.top_cpu_ops.resize(o.top_cpu_ops);
+
+        r.rows = {}; // (one rank's rows at a time)
+        r.symbols = {};
+        job.ranks.push_back(std::move(s));
+    }
+
+    // over the ranks (6B.7, 6B.8)
+    std::int64_t total = 0;
+    for (const auto& [label, sum] : job_types) {
+        if (sum == 0) continue;
+        job.kernel_type_breakdown.push_back({label, sum, 0});
+        total += sum;
+    }
+    std::stable_sort(job.kernel_type_breakdown.begin(), job.kernel_type_breakdown.end(),
+                     [](const type_time& a, const type_time& b) { return a.sum_us > b.sum_us; });
+    for (type_time& t : job.kernel_type_breakdown)
+        t.percentage = numpy_round(static_cast<double>(t.sum_us) / static_cast<double>(total) * 100, 10);
+    std::stable_sort(job.kernel_breakdown_hta.begin(), job.kernel_breakdown_hta.end(), [](const kernel_stats& a, const kernel_stats& b) {
+        const std::string_view ta = name_of(a.type), tb = name_of(b.type);
+        if (ta != tb) return ta < tb;
+        if (a.name != b.name) return a.name < b.name;
+        return a.rank < b.rank;
+    });
+    return job;
+}
+
+/// The job's summary as formats.md 6B.11's JSON object (one line, no newline at its end).
+inline std::string summary_json(const job_summary& job) {
+    std::string out;
+    struct string_sink {
+        std::string* s;
+        bool operator()(std::string_view t) const {
+            s->append(t);
+            return true;
+        }
+    };
+    char buffer[4096];
+    ndjson_writer<string_sink> w(string_sink{&out}, buffer);
+    const auto number = [&](double v) {
+        if (std::isfinite(v) && v == std::trunc(v) && std::fabs(v) < 9e15) w.value(static_cast<std::int64_t>(v));
+        else w.value(v);
+    };
+    const auto optional = [&](std::string_view key, const std::optional<double>& v) {
+        w.key(key);
+        if (v) number(*v);
+        else w.value(nullptr);
+    };
+    const auto hta_entry = [&](const kernel_stats& k) {
+        w.begin_object();
+        w.field("kernel_type", name_of(k.type));
+        w.field("name", std::string_view(k.name));
+        w.key("sum_us"), number(k.sum_us);
+        w.key("max_us"), number(k.max_us);
+        w.key("min_us"), number(k.min_us);
+        w.key("mean_us"), number(k.mean_us);
+        w.key("stddev_us"), number(k.stddev_us);
+        w.field("rank", k.rank);
+        w.end_object();
+    };
+    w.begin_object();
+    w.key("profiler_steps");
+    w.begin_array();
+    for (const std::string& d : job.profiler_steps) w.raw_value(d);
+    w.end_array();
+    w.key("ranks");
+    w.begin_array();
+    for (const rank_summary& r : job.ranks) {
+        w.begin_object();
+        w.field("rank", r.rank);
+        const std::string_view file = r.file;
+        w.field("file", file.substr(file.find_last_of('/') + 1));
+        w.field("device_type", std::string_view(job.device_type));
+        w.field("events", r.events);
+        w.key("document_errors");
+        w.begin_array();
+        for (const logscan::error& e : r.errors) {
+            w.begin_object();
+            w.key("index");
+            if (e.index) w.value(*e.index);
+            else w.value(nullptr);
+            w.field("message", e.message);
+            w.end_object();
+        }
+        w.end_array();
+        w.field("rounded_to_us", r.rounded);
+        w.field("skipped_events", r.skipped);
+        w.field("rows", r.rows);
+        w.key("window");
+        w.begin_object();
+        w.field("rule", std::string_view(r.window_rule));
+        if (r.last_step_start_us) optional("last_step_start_us", r.last_step_start_us);
+        if (r.window_rule == "mtia") {
+            optional("step_start_us", r.step_start_us);
+            optional("step_end_us", r.step_end_us);
+        }
+        w.field("kept_rows", r.kept_rows);
+        w.end_object();
+        w.key("kernels");
+        w.begin_object();
+        w.field("count", r.kernel_count);
+        w.key("streams");
+        w.begin_array();
+        for (std::int64_t s : r.streams) w.value(s);
+        w.end_array();
+        w.key("by_type_count");
+        w.begin_object();
+        for (unsigned t = 0; t < 4; ++t) w.field(name_of(static_cast<kernel_type>(t)), r.by_type_count[t]);
+        w.end_object();
+        w.end_object();
+        w.key("kernel_type_time_us");
+        w.begin_object();
+        for (const type_time& t : r.kernel_type_time) w.field(std::string_view(t.label), t.sum_us);
+        w.end_object();
+        w.key("temporal_breakdown");
+        w.begin_object();
+        optional("idle_time_us", r.temporal.idle_us);
+        optional("compute_time_us", r.temporal.compute_us);
+        optional("non_compute_time_us", r.temporal.non_compute_us);
+        optional("kernel_time_us", r.temporal.kernel_time_us);
+        optional("idle_time_pctg", r.temporal.idle_pctg);
+        optional("compute_time_pctg", r.temporal.compute_pctg);
+        optional("non_compute_time_pctg", r.temporal.non_compute_pctg);
+        w.end_object();
+        w.key("kernels_by_name");
+        w.begin_array();
+        for (const kernel_stats& k : r.kernels_by_name) {
+            w.begin_object();
+            w.field("kernel_type", name_of(k.type));
+            w.field("name", std::string_view(k.name));
+            w.field("count", k.count);
+            w.key("sum_us"), number(k.sum_us);
+            w.key("mean_us"), number(k.mean_us);
+            w.key("min_us"), number(k.min_us);
+            w.key("max_us"), number(k.max_us);
+            w.key("stddev_us"), number(k.stddev_us);
+            w.key("share_pct"), number(k.share_pct);
+            w.end_object();
+        }
+        w.end_array();
+        w.key("kernel_breakdown_hta");
+        w.begin_array();
+        for (const kernel_stats& k : r.kernel_breakdown_hta) hta_entry(k);
+        w.end_array();
+        w.key("top_cpu_ops");
+        w.begin_array();
+        for (const cpu_op_stats& c : r.top_cpu_ops) {
+            w.begin_object();
+            w.field("name", std::string_view(c.name));
+            w.field("count", c.count);
+            w.key("total_us"), number(c.total_us);
+            w.key("mean_us"), number(c.mean_us);
+            w.key("max_us"), number(c.max_us);
+            w.end_object();
+        }
+        w.end_array();
+        w.end_object();
+    }
+    w.end_array();
+    w.key("kernel_type_breakdown");
+    w.begin_array();
+    for (const type_time& t : job.kernel_type_breakdown) {
+        w.begin_object();
+        w.field("kernel_type", std::string_view(t.label));
+        w.field("sum_us", t.sum_us);
+        w.key("percentage"), number(t.percentage);
+        w.end_object();
+    }
+    w.end_array();
+    w.key("kernel_breakdown_hta");
+    w.begin_array();
+    for (const kernel_stats& k : job.kernel_breakdown_hta) hta_entry(k);
+    w.end_array();
+    w.end_object();
+    w.flush();
+    return out;
+}
+
+} // namespace logscan::chrome_trace
+
+#endif // LOGSCAN_FORMATS_CHROME_TRACE_SUMMARY_HPP_INCLUDED
