@@ -495,10 +495,11 @@ struct chrome_trace_summary : ls::chrome_trace::rank_reader {
         std::printf("\n");
         std::map<std::string, double> kernel_sums; // over the ranks, for the chart
         for (const ct::rank_summary& r : job.ranks) {
-            std::printf("  rank %lld (%s): %llu events, %llu rows, window %s (%llu rows kept)%s, %llu kernels\n",
+            std::printf("  rank %lld (%s): %llu events, %llu rows, window %s (%llu rows kept)%s, %llu %s\n",
                         static_cast<long long>(r.rank), r.file.c_str(), static_cast<unsigned long long>(r.events),
                         static_cast<unsigned long long>(r.rows), r.window_rule.c_str(), static_cast<unsigned long long>(r.kept_rows),
-                        r.rounded ? ", times rounded to whole us" : "", static_cast<unsigned long long>(r.kernel_count));
+                        r.rounded ? ", times rounded to whole us" : "", static_cast<unsigned long long>(r.kernel_count),
+                        r.kernel_count == 1 ? "kernel" : "kernels");
             if (r.skipped != 0) std::printf("    %llu events skipped (ts or dur not a number)\n", static_cast<unsigned long long>(r.skipped));
             if (r.temporal.kernel_time_us) {
                 std::printf("    temporal: idle %.0f us (%.2f%%), compute %.0f us (%.2f%%), non-compute %.0f us (%.2f%%) of %.0f us\n",

@@ -41,6 +41,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <deque>
 #include <map>
 #include <numeric>
 #include <optional>
@@ -119,7 +120,7 @@ struct rank_rows {
     bool round = false;               ///< some event has a fractional `ts`, or none (6B.2)
     std::vector<logscan::error> errors{}; ///< the error records (messages are static text)
     std::vector<std::string> symbols{};   ///< the rows' names and categories, once each
-    std::vector<row> rows{};
+    std::deque<row> rows{}; ///< (a deque: no copy of them all as they grow)
     std::vector<std::pair<std::size_t, std::int64_t>> tids{}; ///< (row, integer tid) of memory-named rows on stream -1 (6B.4, MTIA)
 };
 
@@ -430,15 +431,15 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
         const auto sym = [&](std::uint32_t id) -> std::string_view { return r.symbols[id]; };
         const auto is_step = [&](std::uint32_t id) { return !profiler_step_digits(sym(id)).empty(); };
 
-        // the window (6B.4): the kept rows, in HTA's order
-        std::vector<kept> rows;
-        const auto keep = [&](std::size_t i, std::int64_t stream) {
-            const auto [ts, dur] = times(r, r.rows[i]);
-            rows.push_back({i, ts - shift, dur, stream});
-        };
+        // the window (6B.4): the kept rows, in HTA's order: every row, or the rows listed (a row
+        // as often as it is kept), with the streams the MTIA rule gives memory rows
+        bool every_row = false;
+        std::vector<std::size_t> listed;
+        std::unordered_map<std::size_t, std::int64_t> stream_set;
+        const auto keep = [&](std::size_t i) { listed.push_back(i); };
         const auto all_rows = [&](const char* rule) {
             s.window_rule = rule;
-            for (std::size_t i = 0; i < r.rows.size(); ++i) keep(i, r.rows[i].stream);
+            every_row = true;
         };
         if (steps.size() < 2) {
             all_rows(steps.empty() ? "none (0 ProfilerStep names)" : "none (1 ProfilerStep name)");
@@ -465,10 +466,10 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
                 for (std::size_t i = 0; i < r.rows.size(); ++i) { // the GPU side first, once per kept CPU-side row
                     if (!gpu_side(r.rows[i])) continue;
                     const auto it = kept_cpu.find(r.rows[i].correlation);
-                    for (std::uint64_t k = 0; it != kept_cpu.end() && k < it->second; ++k) keep(i, r.rows[i].stream);
+                    for (std::uint64_t k = 0; it != kept_cpu.end() && k < it->second; ++k) keep(i);
                 }
                 for (std::size_t i = 0; i < r.rows.size(); ++i)
-                    if (!gpu_side(r.rows[i]) && times(r, r.rows[i]).first - shift < last_start) keep(i, r.rows[i].stream);
+                    if (!gpu_side(r.rows[i]) && times(r, r.rows[i]).first - shift < last_start) keep(i);
             }
         } else {
             // MTIA: the CPU events within the steps, the kernels they launched, the memory rows in a step
@@ -483,11 +484,9 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
             if (t0) s.step_start_us = *t0 + shift;
             if (t1) s.step_end_us = *t1 + shift;
             std::vector<char> take(r.rows.size(), 0);
-            std::vector<std::int64_t> stream(r.rows.size());
             std::unordered_map<std::int64_t, bool> launched;
             for (std::size_t i = 0; i < r.rows.size(); ++i) {
                 const auto& w = r.rows[i];
-                stream[i] = w.stream;
                 if (!t0 || !cpu_event_cat(sym(w.cat))) continue;
                 const auto [ts, dur] = times(r, w);
                 if (ts - shift >= *t0 && ts - shift + dur <= *t1) {
@@ -511,60 +510,85 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
                 for (const interval& st : step_spans) in = in || (ts >= st.ts && ts <= st.end);
                 if (!in) continue;
                 take[i] = 1;
-                if (stream[i] == -1) { // the row's tid becomes its stream
+                if (r.rows[i].stream == -1) { // the row's tid becomes its stream
                     while (t < r.tids.size() && r.tids[t].first < i) ++t;
-                    if (t < r.tids.size() && r.tids[t].first == i) stream[i] = r.tids[t].second;
+                    if (t < r.tids.size() && r.tids[t].first == i) stream_set[i] = r.tids[t].second;
                 }
             }
             for (std::size_t i = 0; i < r.rows.size(); ++i)
-                if (take[i]) keep(i, stream[i]);
+                if (take[i]) keep(i);
         }
-        s.kept_rows = rows.size();
+        s.kept_rows = every_row ? r.rows.size() : listed.size();
+        // f(kept row) for the kept rows in order
+        const auto for_each_kept = [&](auto&& f) {
+            const auto one = [&](std::size_t i) {
+                const auto [ts, dur] = times(r, r.rows[i]);
+                const auto it = stream_set.empty() ? stream_set.end() : stream_set.find(i);
+                f(kept{i, ts - shift, dur, it == stream_set.end() ? r.rows[i].stream : it->second});
+            };
+            if (every_row)
+                for (std::size_t i = 0; i < r.rows.size(); ++i) one(i);
+            else
+                for (const std::size_t i : listed) one(i);
+        };
 
         // kernels (6B.3): the kept rows on a stream
         std::array<std::vector<interval>, 4> by_type;
         std::vector<interval> all;
-        std::map<std::pair<int, std::string_view>, std::pair<double, kernel_stats>> names; // (squared deviations, figures)
-        std::map<std::string_view, cpu_op_stats> ops;
-        for (const kept& k : rows) {
+        // per name (by its symbol): the kernels' figures and squared deviations, the CPU ops'
+        std::vector<std::pair<double, kernel_stats>> names(r.symbols.size());
+        std::vector<cpu_op_stats> ops(r.symbols.size());
+        std::vector<signed char> types(r.symbols.size(), -1);
+        const auto type_of = [&](std::uint32_t id) {
+            if (types[id] < 0) types[id] = static_cast<signed char>(kernel_type_of(sym(id)));
+            return static_cast<kernel_type>(types[id]);
+        };
+        std::uint64_t position = 0;
+        for_each_kept([&](const kept& k) {
             const auto& w = r.rows[k.row];
+            ++position;
             if (sym(w.cat) == "cpu_op") {
-                cpu_op_stats& c = ops[sym(w.name)];
+                cpu_op_stats& c = ops[w.name];
                 c.max_us = c.count == 0 ? k.dur : std::max(c.max_us, k.dur);
                 ++c.count;
                 c.total_us += k.dur;
             }
-            if (k.stream == -1) continue;
-            const kernel_type t = kernel_type_of(sym(w.name));
+            if (k.stream == -1) return;
+            const kernel_type t = type_of(w.name);
             ++s.kernel_count;
             ++s.by_type_count[static_cast<unsigned>(t)];
             if (std::find(s.streams.begin(), s.streams.end(), k.stream) == s.streams.end()) s.streams.push_back(k.stream);
             by_type[static_cast<unsigned>(t)].push_back({k.ts, k.ts + k.dur});
             all.push_back({k.ts, k.ts + k.dur});
-            kernel_stats& st = names[{static_cast<int>(t), sym(w.name)}].second;
-            if (st.count == 0) st.first = static_cast<std::uint64_t>(&k - rows.data());
+            kernel_stats& st = names[w.name].second;
+            if (st.count == 0) st.first = position;
             st.min_us = st.count == 0 ? k.dur : std::min(st.min_us, k.dur);
             st.max_us = st.count == 0 ? k.dur : std::max(st.max_us, k.dur);
             ++st.count;
             st.sum_us += k.dur;
-        }
-        for (auto& [key, v] : names) v.second.mean_us = v.second.sum_us / static_cast<double>(v.second.count);
-        for (const kept& k : rows) { // (the deviations from each name's mean: a second pass, as pandas)
-            if (k.stream == -1) continue;
-            const std::string_view name = sym(r.rows[k.row].name);
-            auto& [ssd, st] = names[{static_cast<int>(kernel_type_of(name)), name}];
+        });
+        for (auto& [ssd, st] : names)
+            if (st.count != 0) st.mean_us = st.sum_us / static_cast<double>(st.count);
+        for_each_kept([&](const kept& k) { // (the deviations from each name's mean: a second pass, as pandas)
+            if (k.stream == -1) return;
+            auto& [ssd, st] = names[r.rows[k.row].name];
             ssd += (k.dur - st.mean_us) * (k.dur - st.mean_us);
-        }
+        });
+        r.rows = {}; // (read: freed before the merges)
+        listed = {};
         std::sort(s.streams.begin(), s.streams.end());
 
         // kernel-type time (6B.7): COMPUTATION 1, COMMUNICATION 2, MEMORY 4
         {
             std::vector<std::pair<double, int>> marks;
-            for (int b = 0; b < 3; ++b)
-                for (const interval& g : merged(by_type[static_cast<std::size_t>(b)])) {
+            for (int b = 0; b < 3; ++b) {
+                auto& groups = by_type[static_cast<std::size_t>(b)];
+                groups = merged(std::move(groups)); // (in place: the temporal breakdown reads COMPUTATION's)
+                for (const interval& g : groups) {
                     marks.emplace_back(g.ts, 1 << b);
                     marks.emplace_back(g.end, -(1 << b));
                 }
+            }
             std::stable_sort(marks.begin(), marks.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
             std::map<std::string, std::int64_t> sums;
             int running = 0;
@@ -586,10 +610,10 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
 
         // temporal breakdown (6B.9)
         if (!all.empty()) {
-            const std::vector<interval> g = merged(all);
+            const std::vector<interval> g = merged(std::move(all));
             const double kernel_time = g.back().end - g.front().ts;
             const double idle = kernel_time - span_sum(g);
-            const double compute = span_sum(merged(by_type[0]));
+            const double compute = span_sum(by_type[0]); // (merged above)
             const double non_compute = kernel_time - compute - idle;
             temporal_breakdown& t = s.temporal;
             t.kernel_time_us = kernel_time;
@@ -603,15 +627,17 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
 
         // kernels by name (6B.8), and HTA's table of the rank
         std::array<double, 4> type_sum{};
-        for (auto& [key, v] : names) type_sum[static_cast<std::size_t>(key.first)] += v.second.sum_us;
+        for (std::uint32_t id = 0; id < names.size(); ++id)
+            if (names[id].second.count != 0) type_sum[static_cast<std::size_t>(type_of(id))] += names[id].second.sum_us;
         for (int t = 0; t < 4; ++t) {
             std::vector<kernel_stats> list;
-            for (auto& [key, v] : names) {
-                if (key.first != t) continue;
-                kernel_stats st = v.second;
+            for (std::uint32_t id = 0; id < names.size(); ++id) {
+                const auto& [ssd, figures] = names[id];
+                if (figures.count == 0 || type_of(id) != static_cast<kernel_type>(t)) continue;
+                kernel_stats st = figures;
                 st.type = static_cast<kernel_type>(t);
-                st.name = std::string(key.second);
-                st.stddev_us = st.count < 2 ? 0.0 : std::sqrt(v.first / static_cast<double>(st.count - 1));
+                st.name = std::string(sym(id));
+                st.stddev_us = st.count < 2 ? 0.0 : std::sqrt(ssd / static_cast<double>(st.count - 1));
                 st.share_pct = 100 * st.sum_us / type_sum[static_cast<std::size_t>(t)];
                 st.rank = r.rank;
                 list.push_back(std::move(st));
@@ -660,15 +686,16 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
         for (const kernel_stats& k : s.kernel_breakdown_hta) job.kernel_breakdown_hta.push_back(k);
 
         // top CPU ops (6B.10)
-        for (auto& [name, c] : ops) {
-            c.name = std::string(name);
+        for (std::uint32_t id = 0; id < ops.size(); ++id) {
+            cpu_op_stats& c = ops[id];
+            if (c.count == 0) continue;
+            c.name = std::string(sym(id));
             c.mean_us = c.total_us / static_cast<double>(c.count);
             s.top_cpu_ops.push_back(c);
         }
         by_sum_then_name(s.top_cpu_ops, [](const cpu_op_stats& c) { return c.total_us; });
         if (s.top_cpu_ops.size() > o.top_cpu_ops) s.top_cpu_ops.resize(o.top_cpu_ops);
 
-        r.rows = {}; // (one rank's rows at a time)
         r.symbols = {};
         job.ranks.push_back(std::move(s));
     }
