@@ -109,7 +109,8 @@ struct rank_rows {
     /// 6B.3 normalises them, name and category as indices in `symbols`.
     struct row {
         double ts, dur;
-        std::int64_t stream, correlation;
+        std::int64_t stream;
+        double correlation; ///< the number, or -1
         std::uint32_t name, cat;
     };
     std::string file;                 ///< as given to the reader (its base name is written)
@@ -173,7 +174,9 @@ public:
 private:
     void seen(std::uint64_t index, const json_value& ts) {
         r_.events = std::max(r_.events, index + 1);
-        if (!r_.round && (!ts || (ts->json && ts->text.find_first_of(".eE") != std::string_view::npos))) r_.round = true;
+        // (a number's token with a fraction or an exponent; `true` is no number)
+        const bool number = ts && ts->json && !ts->text.empty() && (ts->text[0] == '-' || (ts->text[0] >= '0' && ts->text[0] <= '9'));
+        if (!r_.round && (!ts || (number && ts->text.find_first_of(".eE") != std::string_view::npos))) r_.round = true;
     }
     std::uint32_t symbol(const json_value& v) {
         const std::string_view s = v ? v->text : std::string_view{};
@@ -184,8 +187,11 @@ private:
         ids_.emplace(r_.symbols.back(), id);
         return id;
     }
+    // A stream number truncated to an integer (saturated beyond 64 bits; NaN: -1).
     static std::int64_t truncated(double d) noexcept {
-        if (!(d > -9.2e18 && d < 9.2e18)) return -1;
+        if (d != d) return -1;
+        if (d >= 9.2e18) return INT64_MAX;
+        if (d <= -9.2e18) return INT64_MIN;
         return static_cast<std::int64_t>(d);
     }
     void row(std::uint64_t index, const json_value& name, const json_value& cat, const json_value& tid,
@@ -199,7 +205,8 @@ private:
             ++r_.skipped;
             return;
         }
-        std::int64_t stream = -1, correlation = -1;
+        std::int64_t stream = -1;
+        double correlation = -1;
         if (args && args->json)
             (void)json::for_each_member(args->text, [&](std::string_view key, std::string_view value) {
                 if (json::same_string(key, "\"stream\"")) {
@@ -214,7 +221,7 @@ private:
                     }
                 } else if (json::same_string(key, "\"correlation\"")) {
                     const auto n = parse_number<double>(value);
-                    correlation = n.ok() ? truncated(n.value) : -1;
+                    correlation = n.ok() ? n.value : -1;
                 }
             });
         const std::uint32_t n = symbol(name), c = symbol(cat);
@@ -335,7 +342,12 @@ struct kept {
     std::int64_t stream;
 };
 
-// HTA's numpy linear quantile of sorted-by-position values `c` at q.
+// a += b, saturated at the ends of int64 (a sum of absurd durations is not undefined behaviour).
+inline void add_saturated(std::int64_t& a, std::int64_t b) noexcept {
+    if (__builtin_add_overflow(a, b, &a)) a = b > 0 ? INT64_MAX : INT64_MIN;
+}
+
+// numpy's linear quantile at q of the values `c`, sorted.
 inline double quantile(const std::vector<double>& c, double q) noexcept {
     const double index = static_cast<double>(c.size() - 1) * q;
     const auto lo = static_cast<std::size_t>(std::floor(index));
@@ -404,6 +416,7 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
     std::sort(job.profiler_steps.begin(), job.profiler_steps.end(), [](const std::string& a, const std::string& b) {
         return a.size() != b.size() ? a.size() < b.size() : a < b;
     });
+    job.profiler_steps.erase(std::unique(job.profiler_steps.begin(), job.profiler_steps.end()), job.profiler_steps.end()); // (#1 and #01)
     const auto times = [](const rank_rows& r, const rank_rows::row& w) -> std::pair<double, double> {
         if (!r.round) return {w.ts, w.dur};
         const double ts = std::ceil(w.ts), end = std::floor(w.ts + w.dur);
@@ -434,9 +447,13 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
         // the window (6B.4): the kept rows, in HTA's order: every row, or the rows listed (a row
         // as often as it is kept), with the streams the MTIA rule gives memory rows
         bool every_row = false;
-        std::vector<std::size_t> listed;
+        std::vector<std::pair<std::size_t, std::uint64_t>> listed; // (row, times kept)
         std::unordered_map<std::size_t, std::int64_t> stream_set;
-        const auto keep = [&](std::size_t i) { listed.push_back(i); };
+        std::uint64_t listed_rows = 0;
+        const auto keep = [&](std::size_t i, std::uint64_t times_kept) {
+            listed.emplace_back(i, times_kept);
+            listed_rows += times_kept;
+        };
         const auto all_rows = [&](const char* rule) {
             s.window_rule = rule;
             every_row = true;
@@ -460,16 +477,17 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
                 const double last_start = last ? *last : *first;
                 s.window_rule = "cpu_correlation";
                 s.last_step_start_us = last_start + shift;
-                std::unordered_map<std::int64_t, std::uint64_t> kept_cpu; // correlation -> kept CPU-side rows
+                std::unordered_map<double, std::uint64_t> kept_cpu; // correlation -> kept CPU-side rows
                 for (const auto& w : r.rows)
                     if (!gpu_side(w) && times(r, w).first - shift < last_start) ++kept_cpu[w.correlation];
-                for (std::size_t i = 0; i < r.rows.size(); ++i) { // the GPU side first, once per kept CPU-side row
-                    if (!gpu_side(r.rows[i])) continue;
-                    const auto it = kept_cpu.find(r.rows[i].correlation);
-                    for (std::uint64_t k = 0; it != kept_cpu.end() && k < it->second; ++k) keep(i);
+                for (std::size_t i = 0; i < r.rows.size(); ++i) { // in document order (6B.6's ties)
+                    if (!gpu_side(r.rows[i])) { // a CPU-side row before the last step: once
+                        if (times(r, r.rows[i]).first - shift < last_start) keep(i, 1);
+                        continue;
+                    }
+                    const auto it = kept_cpu.find(r.rows[i].correlation); // a GPU-side row: once per kept CPU-side row of its correlation
+                    if (it != kept_cpu.end()) keep(i, it->second);
                 }
-                for (std::size_t i = 0; i < r.rows.size(); ++i)
-                    if (!gpu_side(r.rows[i]) && times(r, r.rows[i]).first - shift < last_start) keep(i);
             }
         } else {
             // MTIA: the CPU events within the steps, the kernels they launched, the memory rows in a step
@@ -484,7 +502,7 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
             if (t0) s.step_start_us = *t0 + shift;
             if (t1) s.step_end_us = *t1 + shift;
             std::vector<char> take(r.rows.size(), 0);
-            std::unordered_map<std::int64_t, bool> launched;
+            std::unordered_map<double, bool> launched;
             for (std::size_t i = 0; i < r.rows.size(); ++i) {
                 const auto& w = r.rows[i];
                 if (!t0 || !cpu_event_cat(sym(w.cat))) continue;
@@ -516,9 +534,9 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
                 }
             }
             for (std::size_t i = 0; i < r.rows.size(); ++i)
-                if (take[i]) keep(i);
+                if (take[i]) keep(i, 1);
         }
-        s.kept_rows = every_row ? r.rows.size() : listed.size();
+        s.kept_rows = every_row ? r.rows.size() : listed_rows;
         // f(kept row) for the kept rows in order
         const auto for_each_kept = [&](auto&& f) {
             const auto one = [&](std::size_t i) {
@@ -529,7 +547,8 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
             if (every_row)
                 for (std::size_t i = 0; i < r.rows.size(); ++i) one(i);
             else
-                for (const std::size_t i : listed) one(i);
+                for (const auto& [i, n] : listed)
+                    for (std::uint64_t k = 0; k < n; ++k) one(i);
         };
 
         // kernels (6B.3): the kept rows on a stream
@@ -598,12 +617,14 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
                 std::string label;
                 for (int b = 0; b < 3; ++b)
                     if (running & (1 << b)) label += (label.empty() ? "" : " overlapping ") + std::string(name_of(static_cast<kernel_type>(b)));
-                sums[label] += static_cast<std::int64_t>(marks[i + 1].first - marks[i].first);
+                const double d = std::trunc(marks[i + 1].first - marks[i].first);
+                const std::int64_t len = d != d ? 0 : d >= 9.2e18 ? INT64_MAX : d <= -9.2e18 ? INT64_MIN : static_cast<std::int64_t>(d);
+                add_saturated(sums[label], len);
             }
             for (const auto& [label, sum] : sums) {
                 if (sum == 0) continue;
                 s.kernel_type_time.push_back({label, sum, 0});
-                job_types[label] += sum;
+                add_saturated(job_types[label], sum);
             }
             std::stable_sort(s.kernel_type_time.begin(), s.kernel_type_time.end(), [](const type_time& a, const type_time& b) { return a.sum_us > b.sum_us; });
         }
@@ -625,10 +646,17 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
             t.non_compute_pctg = numpy_round(100 * (non_compute / kernel_time), 100);
         }
 
-        // kernels by name (6B.8), and HTA's table of the rank
+        // kernels by name (6B.8), and HTA's table of the rank; a type's sum: its names' sums
+        // in the order the window first has them
         std::array<double, 4> type_sum{};
-        for (std::uint32_t id = 0; id < names.size(); ++id)
-            if (names[id].second.count != 0) type_sum[static_cast<std::size_t>(type_of(id))] += names[id].second.sum_us;
+        {
+            std::vector<std::pair<std::uint64_t, std::uint32_t>> by_first;
+            for (std::uint32_t id = 0; id < names.size(); ++id)
+                if (names[id].second.count != 0) by_first.emplace_back(names[id].second.first, id);
+            std::sort(by_first.begin(), by_first.end());
+            for (const auto& [first, id] : by_first) type_sum[static_cast<std::size_t>(type_of(id))] += names[id].second.sum_us;
+        }
+
         for (int t = 0; t < 4; ++t) {
             std::vector<kernel_stats> list;
             for (std::uint32_t id = 0; id < names.size(); ++id) {
@@ -656,7 +684,9 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
             }
             std::vector<double> cumsum;
             for (const kernel_stats& k : list) cumsum.push_back((cumsum.empty() ? 0 : cumsum.back()) + k.sum_us);
-            const double q = quantile(cumsum, 0.8);
+            std::vector<double> sorted = cumsum; // (a quantile of the values in order: a negative sum makes them fall)
+            std::sort(sorted.begin(), sorted.end());
+            const double q = quantile(sorted, 0.8);
             kernel_stats others;
             std::vector<double> folded;
             others.type = static_cast<kernel_type>(t);
@@ -705,7 +735,7 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
     for (const auto& [label, sum] : job_types) {
         if (sum == 0) continue;
         job.kernel_type_breakdown.push_back({label, sum, 0});
-        total += sum;
+        add_saturated(total, sum);
     }
     std::stable_sort(job.kernel_type_breakdown.begin(), job.kernel_type_breakdown.end(),
                      [](const type_time& a, const type_time& b) { return a.sum_us > b.sum_us; });
