@@ -4,10 +4,7 @@
 // event too large and a B past the open-span store happen); every error has an index or is a
 // break, a break is followed only by the B events never closed; indices of events never
 // decrease, except for those end-of-input errors; every object written is compact JSON text.
-// The summary (chrome_trace_summary.hpp, formats.md 6B) of the input as one rank, and of it
-// as two ranks of one job, is computed and written too, the same whole and split.
 #include <logscan/formats/chrome_trace.hpp>
-#include <logscan/formats/chrome_trace_summary.hpp>
 
 #include <cstdint>
 #include <cstdlib>
@@ -68,18 +65,6 @@ std::vector<std::string> run(std::string_view in, std::size_t split) {
     p.feed(halves.first());
     p.feed(halves.second());
     p.finish();
-    // the summary: the input as rank 0 (or its distributedInfo's), and twice as one job
-    std::vector<ct::rank_rows> ranks;
-    for (int i = 0; i < 2; ++i) {
-        ct::rank_reader reader{"fuzz.json"};
-        ct::parser<ct::rank_reader> q(reader, ct::options{.scratch_capacity = 256, .open_capacity = 128});
-        q.feed(halves.first());
-        q.feed(halves.second());
-        q.finish();
-        ranks.push_back(reader.take());
-        o.events.push_back(ct::summary_json(ct::summarize(std::vector<ct::rank_rows>{ranks.back()})));
-    }
-    o.events.push_back(ct::summary_json(ct::summarize(std::move(ranks), {.top_cpu_ops = 3})));
     return o.events;
 }
 } // namespace
