@@ -710,6 +710,163 @@ struct whole_object {
     bool stop = false;                ///< a callback asked to end the parse (at the closing brace)
 };
 
+/// The reading of an object offered to `on_whole_object`, in one pass over its bytes (what
+/// json_project.hpp's projector and chrome_trace.hpp read their records' objects with). Each
+/// function takes `p` at a value's first byte (or, for `blanks`, anywhere) and returns the
+/// byte after what it read, or nullptr where the reader's events must read the object
+/// instead: a string that is not plain (an escape, a control character, invalid UTF-8), a
+/// string or number longer than the reader accepts or cut by the chunk's end, a non-finite
+/// word, nesting past the levels allowed, anything the reader would reject. It counts the
+/// line feeds it passes, for `done`.
+class whole_scan {
+public:
+    constexpr whole_scan() noexcept = default;
+    /// Ready to read `w`'s object (`w.begin` to `w.end`).
+    explicit constexpr whole_scan(const whole_object& w) noexcept
+        : end(w.end), max_token(w.max_token), utf8(w.validate_utf8) {}
+
+    /// Blanks skipped, line feeds counted: the first other byte, or the end. (No blank and one
+    /// space, the common cases, take no loop.)
+    LOGSCAN_FORCE_INLINE const char* blanks(const char* p) noexcept {
+        if (LOGSCAN_LIKELY(p != end)) {
+            const auto c = static_cast<unsigned char>(*p);
+            if (c > ' ') return p;
+            if (c == ' ' && end - p >= 2 && static_cast<unsigned char>(p[1]) > ' ') return p + 1;
+        }
+        for (; p != end; ++p) {
+            const char c = *p;
+            if (c == '\n') {
+                ++newlines;
+                line_start = p + 1;
+            } else if (c != ' ' && c != '\t' && c != '\r') {
+                break;
+            }
+        }
+        return p;
+    }
+    /// A plain string from its opening quote: its closing quote.
+    LOGSCAN_FORCE_INLINE const char* string(const char* p) const noexcept {
+        const char* const q = internal::plain_string_end(p + 1, end, utf8);
+        if (q == nullptr || static_cast<std::size_t>(q - p - 1) > max_token) return nullptr;
+        return q;
+    }
+    /// A number, made into `x` (its text a view of the input).
+    LOGSCAN_FORCE_INLINE const char* number_value(const char* p, number& x) const noexcept {
+        internal::number_scan s;
+        const char* const q = internal::number_end(p, end, s);
+        if (q == nullptr || static_cast<std::size_t>(q - p) > max_token) return nullptr;
+        x = s.make(std::string_view(p, static_cast<std::size_t>(q - p)));
+        return q;
+    }
+    /// A number, validated and skipped (as a skipped value, it has no length limit).
+    LOGSCAN_FORCE_INLINE const char* skip_number(const char* p) const noexcept {
+        internal::number_scan s;
+        return internal::number_end(p, end, s);
+    }
+    /// A number token begins with c.
+    static constexpr bool number_start(char c) noexcept { return c == '-' || (c >= '0' && c <= '9'); }
+    /// `true`, `false` or `null` (a non-finite word: nullptr).
+    LOGSCAN_FORCE_INLINE const char* literal(const char* p) const noexcept {
+        const char ch = *p;
+        const std::string_view word = ch == 't' ? "true" : ch == 'f' ? "false" : "null";
+        if ((ch != 't' && ch != 'f' && ch != 'n') || static_cast<std::size_t>(end - p) < word.size() ||
+            std::memcmp(p, word.data(), word.size()) != 0)
+            return nullptr;
+        return p + word.size();
+    }
+    /// After an element or member: the byte after the closing bracket `close` (and `done`
+    /// set), or the next element's or member's first byte.
+    LOGSCAN_FORCE_INLINE const char* next(const char* p, char close, bool& done) noexcept {
+        p = blanks(p);
+        if (p == end) return nullptr;
+        if (*p == close) {
+            done = true;
+            return p + 1;
+        }
+        if (*p != ',') return nullptr;
+        p = blanks(p + 1);
+        return p == end ? nullptr : p;
+    }
+    /// A member's key from its opening quote to its value's first byte: the key's closing
+    /// quote in `key_end`.
+    LOGSCAN_FORCE_INLINE const char* key(const char* p, const char*& key_end) noexcept {
+        if (*p != '"') return nullptr;
+        const char* const q = string(p);
+        if (q == nullptr) return nullptr;
+        key_end = q;
+        p = blanks(q + 1);
+        if (p == end || *p != ':') return nullptr;
+        p = blanks(p + 1);
+        return p == end ? nullptr : p;
+    }
+    /// Any value, validated and skipped, within `levels` levels of nesting.
+    LOGSCAN_FORCE_INLINE const char* skip_value(const char* p, std::size_t levels) noexcept {
+        const char ch = *p;
+        if (ch == '"') {
+            const char* const q = string(p);
+            return q == nullptr ? nullptr : q + 1;
+        }
+        if (number_start(ch)) return skip_number(p);
+        if (ch == '{' || ch == '[') return skip(p, levels);
+        return literal(p);
+    }
+    /// An object or array from its bracket, validated and skipped.
+    const char* skip(const char* p, std::size_t levels) noexcept {
+        if (levels == 0) return nullptr;
+        const bool object = *p == '{';
+        const char close = object ? '}' : ']';
+        p = blanks(p + 1);
+        if (p == end) return nullptr;
+        bool done = *p == close;
+        if (done) return p + 1;
+        while (!done) {
+            if (object) {
+                const char* k;
+                p = key(p, k);
+                if (p == nullptr) return nullptr;
+            }
+            p = skip_value(p, levels - 1);
+            if (p == nullptr) return nullptr;
+            p = next(p, close, done);
+            if (p == nullptr) return nullptr;
+        }
+        return p;
+    }
+    /// The compact text of [p, q), a value `skip` read (its strings plain, its words
+    /// literals: what a `compactor` would write), to `out` (room for q - p bytes): the blanks
+    /// outside strings dropped. Returns the end of what it wrote.
+    static char* compact(const char* p, const char* const q, char* out) noexcept {
+        const char* run = p;
+        while (p != q) {
+            const char c = *p;
+            if (c == '"') {
+                p = internal::plain_string_end(p + 1, q, false) + 1;
+            } else if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+                logscan::internal::copy_bytes(out, run, static_cast<std::size_t>(p - run));
+                out += p - run;
+                while (p != q && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')) ++p;
+                run = p;
+            } else {
+                ++p;
+            }
+        }
+        logscan::internal::copy_bytes(out, run, static_cast<std::size_t>(q - run));
+        return out + (q - run);
+    }
+    /// Tells the reader the object was taken, ending before `next`.
+    constexpr void done(whole_object& w, const char* next_byte) const noexcept {
+        w.next = next_byte;
+        w.newlines = newlines;
+        w.line_start = line_start;
+    }
+
+    const char* end = nullptr;        ///< the end of the chunk
+    std::size_t max_token = 0;        ///< the longest string or number the reader accepts
+    std::size_t newlines = 0;         ///< line feeds passed
+    const char* line_start = nullptr; ///< the byte after the last of them
+    bool utf8 = true;                 ///< strings' UTF-8 validated
+};
+
 LOGSCAN_EVENT(on_object_begin, "on_object_begin(), on_object_begin(const logscan::json::path&)");
 LOGSCAN_EVENT(on_object_end, "on_object_end(), on_object_end(const logscan::json::path&)");
 LOGSCAN_EVENT(on_array_begin, "on_array_begin(), on_array_begin(const logscan::json::path&)");

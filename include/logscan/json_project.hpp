@@ -698,7 +698,7 @@ public:
         if (n == no_node) return false;
         const node& d = table::nodes[n];
         if (d.route == project_detail::no_route || d.what != kind::object) return false;
-        whole_ = whole_state{w.end, w.max_token, 0, nullptr, w.validate_utf8};
+        whole_ = whole_scan(w);
         if (element) cap_index_[depth_] = count_[depth_ - 1];
         begin_record(d.route);
         const char* const q = whole_members(w.begin, n, w.levels < 64 ? w.levels : 64);
@@ -711,9 +711,7 @@ public:
         if (element) ++count_[depth_ - 1];
         pending_ = no_node;
         ++whole_objects;
-        w.next = q;
-        w.newlines = whole_.newlines;
-        w.line_start = whole_.line_start;
+        whole_.done(w, q);
         w.stop = end_record(d.route) == action::stop;
         return true;
     }
@@ -1078,13 +1076,6 @@ private:
 
     // -- whole objects (on_whole_object): each function takes `p` at a value's first byte and
     // returns the byte after the value, or nullptr to leave the object to the reader --
-    struct whole_state {
-        const char* end = nullptr;
-        std::size_t max_token = 0;
-        std::size_t newlines = 0;
-        const char* line_start = nullptr;
-        bool utf8 = true;
-    };
     // The keys of an object's last occurrence, by position (the objects of one record type
     // mostly repeat them in one order): a key equal to the remembered one leads to the same
     // child without being scanned and looked up.
@@ -1095,75 +1086,12 @@ private:
     };
     static constexpr std::size_t guessed_members = 24;
 
-    // Skips blanks, counting line feeds; the first other byte or the end. (No blank and one
-    // space, the common cases, take no loop.)
-    LOGSCAN_FORCE_INLINE const char* whole_blanks(const char* p) noexcept {
-        const char* const end = whole_.end;
-        if (LOGSCAN_LIKELY(p != end)) {
-            const auto c = static_cast<unsigned char>(*p);
-            if (c > ' ') return p;
-            if (c == ' ' && end - p >= 2 && static_cast<unsigned char>(p[1]) > ' ') return p + 1;
-        }
-        for (; p != end; ++p) {
-            const char c = *p;
-            if (c == '\n') {
-                ++whole_.newlines;
-                whole_.line_start = p + 1;
-            } else if (c != ' ' && c != '\t' && c != '\r') {
-                break;
-            }
-        }
-        return p;
-    }
-    // A string from its opening quote: its closing quote (nullptr: not plain, or longer than
-    // the reader accepts).
-    LOGSCAN_FORCE_INLINE const char* whole_string(const char* p) const noexcept {
-        const char* const q = internal::plain_string_end(p + 1, whole_.end, whole_.utf8);
-        if (q == nullptr || static_cast<std::size_t>(q - p - 1) > whole_.max_token) return nullptr;
-        return q;
-    }
-    LOGSCAN_FORCE_INLINE const char* whole_number(const char* p, number& x) const noexcept {
-        internal::number_scan s;
-        const char* const q = internal::number_end(p, whole_.end, s);
-        if (q == nullptr || static_cast<std::size_t>(q - p) > whole_.max_token) return nullptr;
-        x = s.make(std::string_view(p, static_cast<std::size_t>(q - p)));
-        return q;
-    }
-    // A number skipped.
-    LOGSCAN_FORCE_INLINE const char* whole_skip_number(const char* p) const noexcept {
-        internal::number_scan s;
-        return internal::number_end(p, whole_.end, s);
-    }
-    static constexpr bool number_start(char c) noexcept { return c == '-' || (c >= '0' && c <= '9'); }
-    // true, false or null (a non-finite word: nullptr).
-    LOGSCAN_FORCE_INLINE const char* whole_literal(const char* p) const noexcept {
-        const char ch = *p;
-        const std::string_view word = ch == 't' ? "true" : ch == 'f' ? "false" : "null";
-        if ((ch != 't' && ch != 'f' && ch != 'n') || static_cast<std::size_t>(whole_.end - p) < word.size() ||
-            !same_bytes(p, word.data(), word.size()))
-            return nullptr;
-        return p + word.size();
-    }
-    // After an element or member: the byte after the closing bracket `close` (`done`), or the
-    // next element's first byte.
-    LOGSCAN_FORCE_INLINE const char* whole_next(const char* p, char close, bool& done) noexcept {
-        p = whole_blanks(p);
-        if (p == whole_.end) return nullptr;
-        if (*p == close) {
-            done = true;
-            return p + 1;
-        }
-        if (*p != ',') return nullptr;
-        p = whole_blanks(p + 1);
-        return p == whole_.end ? nullptr : p;
-    }
-
     // The members of an object at node n, p at its brace.
     const char* whole_members(const char* p, std::uint16_t n, std::size_t levels) {
         if (levels == 0) return nullptr;
         const char* const end = whole_.end;
         key_guess* const guesses = table::guess_slot[n] != no_node ? guesses_[table::guess_slot[n]].data() : nullptr;
-        p = whole_blanks(p + 1);
+        p = whole_.blanks(p + 1);
         if (p == end) return nullptr;
         if (*p == '}') return p + 1;
         for (std::size_t i = 0;; ++i) {
@@ -1176,7 +1104,7 @@ private:
                 c = g->child;
                 q = p + 1 + g->size;
             } else {
-                q = whole_string(p);
+                q = whole_.string(p);
                 if (q == nullptr) return nullptr;
                 const std::string_view k(p + 1, static_cast<std::size_t>(q - p - 1));
                 c = find_child(n, k);
@@ -1189,14 +1117,14 @@ private:
                     }
                 }
             }
-            p = whole_blanks(q + 1);
+            p = whole_.blanks(q + 1);
             if (p == end || *p != ':') return nullptr;
-            p = whole_blanks(p + 1);
+            p = whole_.blanks(p + 1);
             if (p == end) return nullptr;
             p = whole_value(p, c, levels - 1);
             if (p == nullptr) return nullptr;
             bool done = false;
-            p = whole_next(p, '}', done);
+            p = whole_.next(p, '}', done);
             if (p == nullptr || done) return p;
         }
     }
@@ -1205,7 +1133,7 @@ private:
     LOGSCAN_FORCE_INLINE const char* whole_value(const char* p, std::uint16_t c, std::size_t levels) {
         const char ch = *p;
         if (ch == '"') {
-            const char* const q = whole_string(p);
+            const char* const q = whole_.string(p);
             if (q == nullptr) return nullptr;
             if (c != no_node) {
                 const node& d = table::nodes[c];
@@ -1221,10 +1149,10 @@ private:
             }
             return q + 1;
         }
-        if (number_start(ch)) {
-            if (c == no_node) return whole_skip_number(p);
+        if (whole_scan::number_start(ch)) {
+            if (c == no_node) return whole_.skip_number(p);
             number x;
-            const char* const q = whole_number(p, x);
+            const char* const q = whole_.number_value(p, x);
             if (q == nullptr) return nullptr;
             {
                 const node& d = table::nodes[c];
@@ -1238,7 +1166,7 @@ private:
             return q;
         }
         if (ch == '{' || ch == '[') return whole_container(p, c, levels);
-        const char* const q = whole_literal(p);
+        const char* const q = whole_.literal(p);
         if (q != nullptr && c != no_node && table::nodes[c].field != no_node) {
             if (table::nodes[c].what == kind::raw) raw_scalar(std::string_view(p, static_cast<std::size_t>(q - p)));
             set(table::nodes[c].field, {});
@@ -1255,7 +1183,7 @@ private:
 
     // An object or array at node c.
     const char* whole_container(const char* p, std::uint16_t c, std::size_t levels) {
-        if (c == no_node) return whole_skip(p, levels);
+        if (c == no_node) return whole_.skip(p, levels);
         const node& d = table::nodes[c];
         if (d.keep_key || d.route != project_detail::no_route) return nullptr; // (not inside a record)
         const bool object = *p == '{';
@@ -1264,7 +1192,7 @@ private:
             return whole_list(p, d, levels);
         if (d.what == kind::raw) {
             const std::size_t from = used_;
-            const char* const q = whole_skip(p, levels);
+            const char* const q = whole_.skip(p, levels);
             if (q == nullptr) return nullptr;
             keep_compact(p, q);
             field_value v; // (a text that overflowed: the object goes to the events, see on_whole_object)
@@ -1274,7 +1202,7 @@ private:
             return q;
         }
         // not what the path says: nothing under it, the field empty
-        const char* const q = whole_skip(p, levels);
+        const char* const q = whole_.skip(p, levels);
         if (q != nullptr && d.field != no_node) set(d.field, {});
         return q;
     }
@@ -1284,14 +1212,14 @@ private:
     template <class Element>
     const char* whole_elements(const char* p, std::size_t levels, Element&& element) {
         if (levels == 0) return nullptr;
-        p = whole_blanks(p + 1);
+        p = whole_.blanks(p + 1);
         if (p == whole_.end) return nullptr;
         bool done = *p == ']';
         if (done) return p + 1;
         while (!done) {
             p = element(p);
             if (p == nullptr) return nullptr;
-            p = whole_next(p, ']', done);
+            p = whole_.next(p, ']', done);
             if (p == nullptr) return nullptr;
         }
         return p;
@@ -1301,19 +1229,19 @@ private:
         list_begin(d.what);
         p = whole_elements(p, levels, [&](const char* e) -> const char* {
             if (d.what == kind::texts && *e == '"') {
-                const char* const q = whole_string(e);
+                const char* const q = whole_.string(e);
                 if (q == nullptr) return nullptr;
                 list_add(std::string_view(e + 1, static_cast<std::size_t>(q - e - 1)));
                 return q + 1;
             }
-            if (d.what == kind::ints && number_start(*e)) return whole_dim(e);
+            if (d.what == kind::ints && whole_scan::number_start(*e)) return whole_dim(e);
             if (d.what == kind::int_lists && *e == '[') return whole_dims(e, levels - 1);
             list_bad_ = true;
-            if (number_start(*e)) { // (read by the events, not skipped: the reader's length limit holds)
+            if (whole_scan::number_start(*e)) { // (read by the events, not skipped: the reader's length limit holds)
                 number x;
-                return whole_number(e, x);
+                return whole_.number_value(e, x);
             }
-            return whole_skip_value(e, levels - 1);
+            return whole_.skip_value(e, levels - 1);
         });
         if (p != nullptr) list_end(d);
         return p;
@@ -1324,9 +1252,9 @@ private:
         put("[");
         dims_ = 0;
         p = whole_elements(p, levels, [&](const char* e) -> const char* {
-            if (number_start(*e)) return whole_dim(e);
+            if (whole_scan::number_start(*e)) return whole_dim(e);
             list_bad_ = true;
-            return whole_skip_value(e, levels - 1);
+            return whole_.skip_value(e, levels - 1);
         });
         if (p != nullptr) inner_end();
         return p;
@@ -1348,49 +1276,12 @@ private:
             }
         }
         number x;
-        p = whole_number(p, x);
+        p = whole_.number_value(p, x);
         if (p != nullptr) add_dim(x);
         return p;
     }
 
-    // Any value, validated and skipped.
-    LOGSCAN_FORCE_INLINE const char* whole_skip_value(const char* p, std::size_t levels) {
-        const char ch = *p;
-        if (ch == '"') {
-            const char* const q = whole_string(p);
-            return q == nullptr ? nullptr : q + 1;
-        }
-        if (number_start(ch)) return whole_skip_number(p);
-        if (ch == '{' || ch == '[') return whole_skip(p, levels);
-        return whole_literal(p);
-    }
-    // An object or array, validated and skipped, p at its bracket.
-    const char* whole_skip(const char* p, std::size_t levels) {
-        if (levels == 0) return nullptr;
-        const bool object = *p == '{';
-        const char close = object ? '}' : ']';
-        p = whole_blanks(p + 1);
-        if (p == whole_.end) return nullptr;
-        bool done = *p == close;
-        if (done) return p + 1;
-        while (!done) {
-            if (object) {
-                if (*p != '"') return nullptr;
-                const char* const q = whole_string(p);
-                if (q == nullptr) return nullptr;
-                p = whole_blanks(q + 1);
-                if (p == whole_.end || *p != ':') return nullptr;
-                p = whole_blanks(p + 1);
-                if (p == whole_.end) return nullptr;
-            }
-            p = whole_skip_value(p, levels - 1);
-            if (p == nullptr) return nullptr;
-            p = whole_next(p, close, done);
-            if (p == nullptr) return nullptr;
-        }
-        return p;
-    }
-    // The compact text of [p, q), a value whole_skip read (its strings plain, its words
+    // The compact text of [p, q), a value whole_scan::skip read (its strings plain, its words
     // literals: what the events' compactor would write), into the scratch buffer: its bytes
     // in runs, the blanks outside strings dropped. (No room for all of [p, q): an overflow,
     // and the object goes to the events, which know whether its compact text fits.)
@@ -1399,23 +1290,7 @@ private:
             overflow_ = true;
             return;
         }
-        char* out = buf_ + used_;
-        const char* run = p;
-        while (p != q) {
-            const char c = *p;
-            if (c == '"') {
-                p = internal::plain_string_end(p + 1, q, false) + 1;
-            } else if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
-                logscan::internal::copy_bytes(out, run, static_cast<std::size_t>(p - run));
-                out += p - run;
-                while (p != q && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')) ++p;
-                run = p;
-            } else {
-                ++p;
-            }
-        }
-        logscan::internal::copy_bytes(out, run, static_cast<std::size_t>(q - run));
-        out += q - run;
+        char* const out = whole_scan::compact(p, q, buf_ + used_);
         used_ = static_cast<std::size_t>(out - buf_);
     }
 
@@ -1458,7 +1333,7 @@ private:
     std::array<std::int64_t, shape_list::inline_dims> kept_dims_{}; // (an integer list's first dims)
     bool list_bad_ = false, overflow_ = false, in_record_ = false;
     compactor raw_; // (a take_text value's text, compacted into the scratch buffer)
-    whole_state whole_{}; // (the object read by on_whole_object)
+    whole_scan whole_{}; // (the object read by on_whole_object)
     std::array<std::array<key_guess, guessed_members>, table::guess_slots> guesses_{};
     std::tuple<typename Routes::record...> recs_{};
 };

@@ -7,6 +7,8 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -320,6 +322,140 @@ TEST_CASE("chrome_trace::identical records under any chunking, down to 1 byte") 
 #if LOGSCAN_TEST_GZIP
     logscan::test::check_chunk_invariance(trace("event_sync_trace.json.gz"), [](logscan::test::chunk_list c) { return run_chunks(c); }, 6);
 #endif
+}
+
+namespace {
+// Records (NDJSON lines, messages kept) and the outcome of a parse, events read in one pass
+// or through the reader's events alone; `whole`: the events read in one pass.
+struct fused_run {
+    std::vector<std::string> out;
+    std::uint64_t whole = 0;
+};
+fused_run run_fused(logscan::test::chunk_list chunks, bool fuse, ct::options o) {
+    std::string text;
+    char buf[4096];
+    logscan::ndjson_writer<collect_sink> w(collect_sink{&text}, buf);
+    ct::ndjson_visitor<decltype(w)> v{w};
+    ct::parser<decltype(v)> p(v, o);
+    p.fuse_objects(fuse);
+    for (auto ch : chunks) p.feed(ch);
+    p.finish();
+    w.flush();
+    fused_run r{lines_of(text), p.whole_objects()};
+    const logscan::error& e = p.result();
+    r.out.push_back("result " + std::to_string(static_cast<int>(e.code)) + " " + std::to_string(e.offset) + " " +
+                    std::to_string(e.line) + ":" + std::to_string(e.column) + " " + std::string(e.message));
+    return r;
+}
+struct rng {
+    std::uint64_t s;
+    std::uint64_t next(std::uint64_t n) {
+        s += 0x9E3779B97F4A7C15u;
+        std::uint64_t z = s;
+        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9u;
+        z = (z ^ (z >> 27)) * 0x94D049BB133111EBu;
+        return (z ^ (z >> 31)) % n;
+    }
+};
+// A random trace: events of random members (mapped keys, escaped keys, other keys; strings
+// with escapes, numbers, literals, objects and arrays with blanks and line feeds), B/E pairs
+// and strays, non-objects.
+std::string random_trace(rng& m) {
+    static const char* const blanks[] = {"", "", " ", "\n  ", "\t", " \r\n"};
+    const auto b = [&] { return std::string(blanks[m.next(std::size(blanks))]); };
+    static const char* const keys[] = {"ph", "name", "cat", "pid", "tid", "ts", "dur", "args", "s", "id", "bp",
+                                       "cname", "x\\u0070h", "p\\u0068", "", "na\\\"me"};
+    static const char* const phases[] = {"\"X\"", "\"B\"", "\"E\"", "\"i\"", "\"C\"", "\"M\"", "\"s\"", "\"f\"",
+                                         "\"n\"", "\"\\u0058\"", "7", "null", "\"XX\""};
+    static const char* const scalars[] = {"\"a\"", "\"\"", "\"k\\u00e9\\n\"", "\"\xc3\xa9\"", "12", "-0.5e3",
+                                          "1712195495519689.047", "true", "false", "null", "\"process_name\"",
+                                          "\"thread_name\"", "0", "\"x\\\"y\""};
+    std::function<std::string(int)> value = [&](int depth) -> std::string {
+        const std::uint64_t k = depth > 2 ? 0 : m.next(4);
+        if (k == 0 || k == 1) return scalars[m.next(std::size(scalars))];
+        if (k == 2) {
+            std::string o = "{" + b();
+            const std::uint64_t n = m.next(4);
+            for (std::uint64_t i = 0; i < n; ++i)
+                o += (i ? "," + b() : "") + "\"" + keys[m.next(std::size(keys))] + "\"" + b() + ":" + b() + value(depth + 1);
+            return o + b() + "}";
+        }
+        std::string a = "[" + b();
+        const std::uint64_t n = m.next(4);
+        for (std::uint64_t i = 0; i < n; ++i) a += (i ? "," + b() : "") + value(depth + 1);
+        return a + b() + "]";
+    };
+    std::string d = m.next(4) == 0 ? "[" : "{\"schemaVersion\":" + b() + "1," + b() + "\"traceEvents\":" + b() + "[";
+    const std::uint64_t events = 1 + m.next(12);
+    for (std::uint64_t e = 0; e < events; ++e) {
+        d += (e ? "," : "") + b();
+        if (m.next(15) == 0) {
+            d += value(1);
+            continue;
+        }
+        std::string ev = "{" + b();
+        const std::uint64_t members = m.next(9);
+        for (std::uint64_t j = 0; j < members; ++j) {
+            const std::string key = j == 0 || m.next(3) == 0 ? "ph" : keys[m.next(std::size(keys))];
+            const std::string v = key == "ph"     ? phases[m.next(std::size(phases))]
+                                  : key == "args" ? value(1)
+                                  : key == "pid" || key == "tid" ? std::string(m.next(2) ? "1" : "\"a\"")
+                                                                 : value(2);
+            ev += (j ? "," + b() : "") + "\"" + key + "\"" + b() + ":" + b() + v;
+        }
+        d += ev + b() + "}";
+    }
+    d += b() + "]";
+    if (d.front() == '{') d += "," + b() + "\"displayTimeUnit\":" + b() + "\"ms\"}";
+    return d;
+}
+std::string damaged_trace(rng& m, std::string d) {
+    static const char bytes[] = {'"', '\\', ',', ':', '{', '}', '[', ']', '\n', ' ', 'x', '1', '-', '.', 'n', '\x01', '\xff'};
+    const std::size_t at = m.next(d.size());
+    switch (m.next(4)) {
+    case 0: d.erase(at, 1); break;
+    case 1: d[at] = bytes[m.next(std::size(bytes))]; break;
+    case 2: d.insert(d.begin() + static_cast<std::ptrdiff_t>(at), bytes[m.next(std::size(bytes))]); break;
+    default: d.resize(at); break;
+    }
+    return d;
+}
+} // namespace
+
+TEST_CASE("chrome_trace::an event read in one pass gives what the reader's events give, damaged or not, any limits") {
+    // random traces and damaged copies, with small limits (the scratch buffer, the open-span
+    // store): records, errors and the outcome (its position, line feeds inside events read in
+    // one pass counted) are the same with events read in one pass (whole, or in random chunks)
+    // as through the reader's events alone
+    rng m{11};
+    std::uint64_t whole = 0, events = 0;
+    for (int round = 0; round < 1500; ++round) {
+        const std::string d = random_trace(m);
+        for (int copy = 0; copy < 3; ++copy) {
+            const std::string text = copy == 0 ? d : damaged_trace(m, d);
+            ct::options o;
+            if (round % 3 == 1) {
+                static const std::size_t scratch[] = {8, 24, 40, 64, 120, 400};
+                static const std::size_t open[] = {1, 16, 64, 256};
+                o.scratch_capacity = scratch[m.next(std::size(scratch))];
+                o.open_capacity = open[m.next(std::size(open))];
+            }
+            const logscan::test::chunked_input one(text, {});
+            const fused_run slow = run_fused(one.chunks(), false, o);
+            const fused_run fused = run_fused(one.chunks(), true, o);
+            CAPTURE(text);
+            CAPTURE(o.scratch_capacity);
+            REQUIRE(fused.out == slow.out);
+            CHECK(slow.whole == 0);
+            const auto parts = logscan::test::chunked_input::random(text, m.next(1000), 1 + m.next(200));
+            CHECK(run_fused(parts.chunks(), true, o).out == slow.out);
+            whole += fused.whole;
+            events += static_cast<std::uint64_t>(std::count(text.begin(), text.end(), '{'));
+        }
+    }
+    // (a share of the events is read in one pass: the others hold escapes, damage... and go
+    // through the events)
+    CHECK(whole > events / 8);
 }
 
 TEST_CASE("chrome_trace::no allocation while parsing (after construction)") {

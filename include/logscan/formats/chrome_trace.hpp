@@ -227,10 +227,14 @@ constexpr unsigned mapped_keys(kind k) noexcept {
 }
 // The member a key names (its decoded text), or key_count.
 constexpr key key_of(std::string_view k) noexcept {
-    constexpr std::string_view names[key_count] = {"ph", "name", "cat", "pid", "tid", "ts", "dur", "args", "s", "id", "bp"};
-    for (unsigned i = 0; i < key_count; ++i)
-        if (names[i] == k) return static_cast<key>(i);
-    return key_count;
+    const auto is = [&](const char* name) { return k[0] == name[0] && k.substr(1) == name + 1; };
+    switch (k.size()) {
+    case 1: return k[0] == 's' ? k_s : key_count;
+    case 2: return is("ph") ? k_ph : is("ts") ? k_ts : is("id") ? k_id : is("bp") ? k_bp : key_count;
+    case 3: return is("cat") ? k_cat : is("pid") ? k_pid : is("tid") ? k_tid : is("dur") ? k_dur : key_count;
+    case 4: return is("name") ? k_name : is("args") ? k_args : key_count;
+    default: return key_count;
+    }
 }
 // The key a member's key token names (a token with escapes compared decoded).
 inline key key_of_token(std::string_view token) noexcept {
@@ -541,18 +545,100 @@ private:
     }
 
     // -- events --
+    // An event captured by the reader's events: its compact text, read member by member.
     flow element_done() {
         const std::uint64_t index = index_++;
         if (!element_object_) return report(error_at(index, "event is not a JSON object"));
         if (ev_.overflow) return report(error_at(index, "event too large for the scratch buffer"));
+        const std::string_view text(ev_.buf, ev_.used);
+        return make_event(index, [&](auto&& f) {
+            json::for_each_member(text, [&](std::string_view k, std::string_view v) { f(key_of_token(k), k, v); });
+        });
+    }
+
+public:
+    /// (json::reader: an object at its opening brace.) An event lying whole in the chunk is
+    /// read here in one pass (json::whole_scan): its members' keys told apart as they are
+    /// read, scalars taken where they stand, objects and arrays compacted once; then the same
+    /// record as from its captured text. Anything unusual (an escape, a non-finite word, an
+    /// error, more than 64 members, an event larger than the scratch buffer) leaves it to the
+    /// reader's events, from its brace, with nothing changed. `fuse_objects = false` turns
+    /// this off (a test compares the two).
+    bool on_whole_object(json::whole_object& w) {
+        if constexpr (!wants_events) {
+            return false;
+        } else {
+            if (!fuse_objects || !in_events_ || depth_ != events_depth_) return false;
+            json::whole_scan s(w);
+            const std::size_t levels = w.levels < 64 ? w.levels : 64;
+            struct member {
+                key id;
+                std::string_view k, v;
+            };
+            member m[64];
+            std::size_t n = 0;
+            ev_.used = 0;
+            ev_.overflow = false;
+            const char* p = s.blanks(w.begin + 1);
+            if (p == s.end) return false;
+            if (*p == '}') {
+                ++p;
+            } else {
+                for (;;) {
+                    if (n == std::size(m)) return false;
+                    const char* key_end;
+                    const char* const key_at = p;
+                    p = s.key(p, key_end);
+                    if (p == nullptr) return false;
+                    const char* q;
+                    std::string_view v;
+                    if (*p == '{' || *p == '[') {
+                        q = s.skip(p, levels - 1);
+                        if (q == nullptr || static_cast<std::size_t>(q - p) > ev_.cap - ev_.used) return false;
+                        char* const out = json::whole_scan::compact(p, q, ev_.buf + ev_.used);
+                        v = std::string_view(ev_.buf + ev_.used, static_cast<std::size_t>(out - (ev_.buf + ev_.used)));
+                        ev_.used = static_cast<std::size_t>(out - ev_.buf);
+                    } else {
+                        q = s.skip_value(p, levels - 1);
+                        if (q == nullptr) return false;
+                        v = std::string_view(p, static_cast<std::size_t>(q - p));
+                    }
+                    const std::string_view k(key_at, static_cast<std::size_t>(key_end + 1 - key_at));
+                    m[n++] = member{key_of(k.substr(1, k.size() - 2)), k, v};
+                    bool done = false;
+                    p = s.next(q, '}', done);
+                    if (p == nullptr) return false;
+                    if (done) break;
+                }
+            }
+            if (static_cast<std::size_t>(p - w.begin) > ev_.cap) return false; // (the events tell whether it fits)
+            const std::uint64_t index = index_++;
+            const flow f = make_event(index, [&](auto&& each) {
+                for (std::size_t i = 0; i < n; ++i) each(m[i].id, m[i].k, m[i].v);
+            });
+            s.done(w, p);
+            w.stop = f == flow::stop;
+            ++whole_objects;
+            return true;
+        }
+    }
+    /// True (the default): events lying whole in the chunk are read in one pass (above).
+    bool fuse_objects = true;
+    /// Events read in one pass (a statistic, for tests and benchmarks).
+    std::uint64_t whole_objects = 0;
+
+private:
+    // The record of the event at `index` whose members `members(f)` hands to `f(id, key token,
+    // compact value)` in input order.
+    template <class Members>
+    flow make_event(std::uint64_t index, Members&& members) {
         work_.used = 0;
         work_.overflow = false;
-        const std::string_view text(ev_.buf, ev_.used);
         // the last `ph` says which record; then the last occurrence of each key it maps, the
         // other members into `extra` in input order
         std::string_view ph = {};
-        json::for_each_member(text, [&](std::string_view k, std::string_view v) {
-            if (key_of_token(k) == k_ph) ph = v;
+        members([&](key id, std::string_view, std::string_view v) {
+            if (id == k_ph) ph = v;
         });
         const kind kd = kind_of(ph);
         const unsigned wanted = mapped_keys(kd);
@@ -560,8 +646,7 @@ private:
         unsigned present = 0;
         const std::size_t extra_from = work_.used;
         bool any_extra = false;
-        json::for_each_member(text, [&](std::string_view k, std::string_view v) {
-            const key id = key_of_token(k);
+        members([&](key id, std::string_view k, std::string_view v) {
             if (id != key_count && (wanted & bit(id)) != 0) {
                 at[id] = v;
                 present |= bit(id);
@@ -817,6 +902,11 @@ public:
     /// The parse's outcome: none, a break (its error, also the visitor's `error` record), or
     /// stopped.
     const error& result() const noexcept { return result_; }
+    /// True (the default): each event lying whole in the chunk is read in one pass; false:
+    /// through the JSON reader's events (the same records: a test compares the two).
+    void fuse_objects(bool on) noexcept { core_.fuse_objects = on; }
+    /// Events read in one pass so far (a statistic, for tests and benchmarks).
+    std::uint64_t whole_objects() const noexcept { return core_.whole_objects; }
 
 private:
     flow give(std::string_view chunk) {
