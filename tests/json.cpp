@@ -15,6 +15,7 @@
 #include <optional>
 #include <random>
 #include <sstream>
+#include <limits>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -1054,4 +1055,17 @@ TEST_CASE("json::on_number(double) is a convenient form that is called, with or 
     CHECK(logscan::json::parse(R"({"a": 1, "b": 7.25})", b).ok());
     CHECK(b.calls == 2);
     CHECK(b.at_b == 7.25);
+}
+
+TEST_CASE("json::number_token: a whole token read as the reader reads it, nothing else") {
+    using logscan::json::number_token;
+    CHECK(number_token("12")->to_int64() == 12);
+    CHECK(number_token("-0.5e3")->to_double() == -500.0);
+    CHECK(number_token("1712195495519689.047")->to_double() == 1712195495519689.047);
+    CHECK(number_token("1712195495519689.047")->text() == "1712195495519689.047");
+    CHECK_FALSE(number_token("2.5")->to_int64());
+    CHECK(number_token("-0")->to_int64() == 0);
+    CHECK(number_token("1e400")->to_double() == std::numeric_limits<double>::infinity());
+    for (const char* bad : {"", "-", "01", "1.", ".5", "1e", "1e+", "+1", "1 ", " 1", "1,2", "\"1\"", "nan", "0x10"})
+        CHECK_MESSAGE(!number_token(bad), bad);
 }

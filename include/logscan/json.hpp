@@ -624,8 +624,9 @@ struct number_scan {
 };
 
 /// A number from `p` (at `-` or a digit): the byte after it, with what `s` needs to make it,
-/// when it is valid and ends before `end`; else nullptr (the reader's byte-by-byte path, which
-/// also reports what is wrong).
+/// when it is valid and ends before `end` (`AtEnd`: or at `end`); else nullptr (the reader's
+/// byte-by-byte path, which also reports what is wrong).
+template <bool AtEnd = false>
 LOGSCAN_FORCE_INLINE const char* number_end(const char* p, const char* end, number_scan& s) noexcept {
     const char* q = p;
     if (*q == '-') ++q;
@@ -658,7 +659,7 @@ LOGSCAN_FORCE_INLINE const char* number_end(const char* p, const char* end, numb
             if (e < 1000000) e = e * 10 + (*q - '0');
         s.exp10 += eneg ? -e : e;
     }
-    return q == end ? nullptr : q;
+    return q == end && !AtEnd ? nullptr : q;
 }
 
 constexpr int hex_value(char c) noexcept {
@@ -866,6 +867,17 @@ public:
     const char* line_start = nullptr; ///< the byte after the last of them
     bool utf8 = true;                 ///< strings' UTF-8 validated
 };
+
+/// The number a whole JSON number token is (`12`, `-0.5e3`, `1712195495519689.047`), its
+/// value read as the reader reads it (`to_double`, `to_int64`: the digits accumulated once);
+/// empty when `token` is not exactly one number in JSON's syntax.
+inline std::optional<number> number_token(std::string_view token) noexcept {
+    if (token.empty() || !whole_scan::number_start(token.front())) return std::nullopt;
+    internal::number_scan s;
+    const char* const end = token.data() + token.size();
+    if (internal::number_end<true>(token.data(), end, s) != end) return std::nullopt;
+    return s.make(token);
+}
 
 LOGSCAN_EVENT(on_object_begin, "on_object_begin(), on_object_begin(const logscan::json::path&)");
 LOGSCAN_EVENT(on_object_end, "on_object_end(), on_object_end(const logscan::json::path&)");

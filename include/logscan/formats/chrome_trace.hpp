@@ -93,18 +93,21 @@ using json_value = std::optional<string_or_json>;
 /// order, duplicates kept; empty when absent or `null` (a string there is decoded, as any).
 using json_object = json_value;
 
-/// The number a value holds, when it is a JSON number (a string, `"1500"`, is none).
+/// The number a value holds, when it is a JSON number (a string, `"1500"`, is none; so is a
+/// number beyond the double range, `1e400`), correctly rounded.
 inline std::optional<double> number_of(const json_value& v) noexcept {
     if (!v || !v->json) return std::nullopt;
-    const auto r = parse_number<double>(v->text);
-    return r.ok() ? std::optional<double>(r.value) : std::nullopt;
+    const auto n = json::number_token(v->text);
+    if (!n) return std::nullopt;
+    const double d = n->to_double();
+    return d - d == 0 ? std::optional<double>(d) : std::nullopt; // (beyond the double range: none)
 }
 /// The integer a value holds, when it is a JSON number without fraction or exponent that
 /// fits `std::int64_t`.
 inline std::optional<std::int64_t> integer_of(const json_value& v) noexcept {
     if (!v || !v->json) return std::nullopt;
-    const auto r = parse_number<std::int64_t>(v->text);
-    return r.ok() ? std::optional<std::int64_t>(r.value) : std::nullopt;
+    const auto n = json::number_token(v->text);
+    return n ? n->to_int64() : std::nullopt;
 }
 
 /// An `X` event, or a `B` matched with its `E` (then `ph` is `"B"`, the values the `B`'s,
@@ -226,13 +229,26 @@ constexpr unsigned mapped_keys(kind k) noexcept {
     return common;
 }
 // The member a key names (its decoded text), or key_count.
+// (its bytes and length packed into one word: one switch tells them apart)
+constexpr std::uint64_t packed_key(std::string_view k) noexcept {
+    std::uint64_t w = k.size();
+    for (const char c : k) w = (w << 8) | static_cast<unsigned char>(c);
+    return w;
+}
 constexpr key key_of(std::string_view k) noexcept {
-    const auto is = [&](const char* name) { return k[0] == name[0] && k.substr(1) == name + 1; };
-    switch (k.size()) {
-    case 1: return k[0] == 's' ? k_s : key_count;
-    case 2: return is("ph") ? k_ph : is("ts") ? k_ts : is("id") ? k_id : is("bp") ? k_bp : key_count;
-    case 3: return is("cat") ? k_cat : is("pid") ? k_pid : is("tid") ? k_tid : is("dur") ? k_dur : key_count;
-    case 4: return is("name") ? k_name : is("args") ? k_args : key_count;
+    if (k.empty() || k.size() > 4) return key_count;
+    switch (packed_key(k)) {
+    case packed_key("ph"): return k_ph;
+    case packed_key("name"): return k_name;
+    case packed_key("cat"): return k_cat;
+    case packed_key("pid"): return k_pid;
+    case packed_key("tid"): return k_tid;
+    case packed_key("ts"): return k_ts;
+    case packed_key("dur"): return k_dur;
+    case packed_key("args"): return k_args;
+    case packed_key("s"): return k_s;
+    case packed_key("id"): return k_id;
+    case packed_key("bp"): return k_bp;
     default: return key_count;
     }
 }
@@ -288,6 +304,23 @@ inline bool same_value(std::string_view a, std::string_view b) noexcept {
     if (a.find('\\') == std::string_view::npos && b.find('\\') == std::string_view::npos) return false;
     return json::same_string(a, b);
 }
+
+// The members an event's record maps, the last occurrence of each: a member's text is set
+// and read only when `present` has its bit (the slots are not cleared for each event).
+struct mapped {
+    struct slot {
+        const char* p;
+        std::size_t n;
+    };
+    slot s[key_count];
+    unsigned present = 0;
+    bool has(key k) const noexcept { return (present & bit(k)) != 0; }
+    std::string_view operator[](key k) const noexcept { return has(k) ? std::string_view(s[k].p, s[k].n) : std::string_view{}; }
+    void set(key k, std::string_view v) noexcept {
+        s[k] = slot{v.data(), v.size()};
+        present |= bit(k);
+    }
+};
 
 // Bytes kept from one event to the next: an arena with a bump pointer (the open B events).
 struct open_span {
@@ -571,9 +604,11 @@ public:
             if (!fuse_objects || !in_events_ || depth_ != events_depth_) return false;
             json::whole_scan s(w);
             const std::size_t levels = w.levels < 64 ? w.levels : 64;
-            struct member {
+            struct member { // (trivial: the array is not zeroed for each event)
                 key id;
-                std::string_view k, v;
+                const char* k;
+                const char* v;
+                std::uint32_t k_len, v_len;
             };
             member m[64];
             std::size_t n = 0;
@@ -603,8 +638,9 @@ public:
                         if (q == nullptr) return false;
                         v = std::string_view(p, static_cast<std::size_t>(q - p));
                     }
-                    const std::string_view k(key_at, static_cast<std::size_t>(key_end + 1 - key_at));
-                    m[n++] = member{key_of(k.substr(1, k.size() - 2)), k, v};
+                    const auto k_len = static_cast<std::uint32_t>(key_end + 1 - key_at);
+                    m[n++] = member{key_of(std::string_view(key_at + 1, k_len - 2)), key_at, v.data(), k_len,
+                                    static_cast<std::uint32_t>(v.size())};
                     bool done = false;
                     p = s.next(q, '}', done);
                     if (p == nullptr) return false;
@@ -614,7 +650,8 @@ public:
             if (static_cast<std::size_t>(p - w.begin) > ev_.cap) return false; // (the events tell whether it fits)
             const std::uint64_t index = index_++;
             const flow f = make_event(index, [&](auto&& each) {
-                for (std::size_t i = 0; i < n; ++i) each(m[i].id, m[i].k, m[i].v);
+                for (std::size_t i = 0; i < n; ++i)
+                    each(m[i].id, std::string_view(m[i].k, m[i].k_len), std::string_view(m[i].v, m[i].v_len));
             });
             s.done(w, p);
             w.stop = f == flow::stop;
@@ -642,14 +679,12 @@ private:
         });
         const kind kd = kind_of(ph);
         const unsigned wanted = mapped_keys(kd);
-        std::string_view at[key_count] = {};
-        unsigned present = 0;
+        mapped at;
         const std::size_t extra_from = work_.used;
         bool any_extra = false;
         members([&](key id, std::string_view k, std::string_view v) {
             if (id != key_count && (wanted & bit(id)) != 0) {
-                at[id] = v;
-                present |= bit(id);
+                at.set(id, v);
                 return;
             }
             (void)work_.keep(any_extra ? std::string_view(",") : std::string_view("{"));
@@ -661,7 +696,7 @@ private:
         if (any_extra) (void)work_.keep("}");
         const std::string_view extra_text(work_.buf + extra_from, work_.used - extra_from);
         if (work_.overflow) return report(error_at(index, "event too large for the scratch buffer"));
-        const auto has = [&](key k) { return (present & bit(k)) != 0; };
+        const auto has = [&](key k) { return at.has(k); };
         const auto val = [&](key k) { return value_of(has(k), at[k]); };
         const auto obj = [&](key k) { return value_of(has(k), at[k]); };
         const json_object extra = any_extra ? json_object(string_or_json{extra_text, true}) : std::nullopt;
@@ -673,8 +708,8 @@ private:
                             obj(k_args), extra};
             });
             break;
-        case kind::span_b: f = push_b(index, at, present, extra_text, any_extra); break;
-        case kind::span_e: f = close_b(index, at, present, extra_text, any_extra); break;
+        case kind::span_b: f = push_b(index, at, extra_text, any_extra); break;
+        case kind::span_e: f = close_b(index, at, extra_text, any_extra); break;
         case kind::instant:
             f = deliver<on_instant_event>(index, [&] {
                 return instant{index, val(k_name), val(k_cat), val(k_ph), val(k_s), val(k_pid), val(k_tid), val(k_ts),
@@ -736,8 +771,8 @@ private:
         for (unsigned k = 0; k < i; ++k) at += s.len[k];
         return {arena_ + at, s.len[i]};
     }
-    flow push_b(std::uint64_t index, const std::string_view* at, unsigned present, std::string_view extra, bool has_extra) {
-        const auto has = [&](key k) { return (present & bit(k)) != 0; };
+    flow push_b(std::uint64_t index, const mapped& at, std::string_view extra, bool has_extra) {
+        const auto has = [&](key k) { return at.has(k); };
         const std::string_view pieces[piece_count] = {thread_text(has(k_pid), at[k_pid]), thread_text(has(k_tid), at[k_tid]),
                                                        at[k_name], at[k_cat], at[k_ts], at[k_args], extra};
         std::size_t need = 0;
@@ -771,8 +806,8 @@ private:
         arena_used_ = w;
         return need <= arena_cap_ - arena_used_;
     }
-    flow close_b(std::uint64_t index, const std::string_view* at, unsigned present, std::string_view extra, bool has_extra) {
-        const auto has = [&](key k) { return (present & bit(k)) != 0; };
+    flow close_b(std::uint64_t index, const mapped& at, std::string_view extra, bool has_extra) {
+        const auto has = [&](key k) { return at.has(k); };
         const std::string_view pid = thread_text(has(k_pid), at[k_pid]), tid = thread_text(has(k_tid), at[k_tid]);
         std::size_t i = open_n_;
         while (i > 0 && !(same_value(piece_of(spans_[i - 1], p_pid), pid) && same_value(piece_of(spans_[i - 1], p_tid), tid))) --i;
