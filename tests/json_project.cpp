@@ -13,6 +13,7 @@
 
 #include "support/alloc_counter.hpp"
 #include "support/chunking.hpp"
+#include "support/random_text.hpp"
 
 namespace json = logscan::json;
 using logscan::test::chunk_list;
@@ -712,20 +713,6 @@ std::string random_document(value_maker& m) {
     }
     return d + "," + b() + "\"steps\": [\"s0\", {\"x\": 1}]" + b() + "}" + b() + "}";
 }
-// A copy with one byte deleted, replaced or inserted, or cut short.
-std::string damaged(value_maker& m, std::string d) {
-    static const char bytes[] = {'"', '\\', ',', ':', '{', '}', '[', ']', '\n', ' ', 'x', '1', '-', '.', 'e', 'n',
-                                 '\x01', '\xff', '\xc3'};
-    if (d.empty()) return d;
-    const std::size_t at = m.next(d.size());
-    switch (m.next(4)) {
-    case 0: d.erase(at, 1); break;
-    case 1: d[at] = bytes[m.next(std::size(bytes))]; break;
-    case 2: d.insert(d.begin() + static_cast<std::ptrdiff_t>(at), bytes[m.next(std::size(bytes))]); break;
-    default: d.resize(at); break;
-    }
-    return d;
-}
 } // namespace
 
 TEST_CASE("json projection: a record's object read in one pass gives what the reader's events give, damaged or not") {
@@ -739,7 +726,7 @@ TEST_CASE("json projection: a record's object read in one pass gives what the re
     for (int round = 0; round < 1500; ++round) {
         const std::string d = random_document(m);
         for (int copy = 0; copy < 4; ++copy) {
-            const std::string text = copy == 0 ? d : damaged(m, d);
+            const std::string text = copy == 0 ? d : test_support::damaged_json([&](std::uint64_t n) { return m.next(n); }, d);
             one_pass_limits l;
             l.reader.non_finite_words = round % 2 == 0;
             if (round % 3 == 1) {

@@ -777,30 +777,33 @@ public:
     }
     /// After an element or member: the byte after the closing bracket `close` (and `done`
     /// set), or the next element's or member's first byte.
+    template <bool Compact = false>
     LOGSCAN_FORCE_INLINE const char* next(const char* p, char close, bool& done) noexcept {
-        p = blanks(p);
+        p = gap<Compact>(p);
         if (p == end) return nullptr;
         if (*p == close) {
             done = true;
             return p + 1;
         }
         if (*p != ',') return nullptr;
-        p = blanks(p + 1);
+        p = gap<Compact>(p + 1);
         return p == end ? nullptr : p;
     }
     /// A member's key from its opening quote to its value's first byte: the key's closing
     /// quote in `key_end`.
+    template <bool Compact = false>
     LOGSCAN_FORCE_INLINE const char* key(const char* p, const char*& key_end) noexcept {
         if (*p != '"') return nullptr;
         const char* const q = string(p);
         if (q == nullptr) return nullptr;
         key_end = q;
-        p = blanks(q + 1);
+        p = gap<Compact>(q + 1);
         if (p == end || *p != ':') return nullptr;
-        p = blanks(p + 1);
+        p = gap<Compact>(p + 1);
         return p == end ? nullptr : p;
     }
     /// Any value, validated and skipped, within `levels` levels of nesting.
+    template <bool Compact = false>
     LOGSCAN_FORCE_INLINE const char* skip_value(const char* p, std::size_t levels) noexcept {
         const char ch = *p;
         if (ch == '"') {
@@ -808,51 +811,45 @@ public:
             return q == nullptr ? nullptr : q + 1;
         }
         if (number_start(ch)) return skip_number(p);
-        if (ch == '{' || ch == '[') return skip(p, levels);
+        if (ch == '{' || ch == '[') return skip<Compact>(p, levels);
         return literal(p);
     }
     /// An object or array from its bracket, validated and skipped.
+    template <bool Compact = false>
     const char* skip(const char* p, std::size_t levels) noexcept {
         if (levels == 0) return nullptr;
         const bool object = *p == '{';
         const char close = object ? '}' : ']';
-        p = blanks(p + 1);
+        p = gap<Compact>(p + 1);
         if (p == end) return nullptr;
         bool done = *p == close;
         if (done) return p + 1;
         while (!done) {
             if (object) {
                 const char* k;
-                p = key(p, k);
+                p = key<Compact>(p, k);
                 if (p == nullptr) return nullptr;
             }
-            p = skip_value(p, levels - 1);
+            p = skip_value<Compact>(p, levels - 1);
             if (p == nullptr) return nullptr;
-            p = next(p, close, done);
+            p = next<Compact>(p, close, done);
             if (p == nullptr) return nullptr;
         }
         return p;
     }
-    /// The compact text of [p, q), a value `skip` read (its strings plain, its words
-    /// literals: what a `compactor` would write), to `out` (room for q - p bytes): the blanks
-    /// outside strings dropped. Returns the end of what it wrote.
-    static char* compact(const char* p, const char* const q, char* out) noexcept {
-        const char* run = p;
-        while (p != q) {
-            const char c = *p;
-            if (c == '"') {
-                p = internal::plain_string_end(p + 1, q, false) + 1;
-            } else if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
-                logscan::internal::copy_bytes(out, run, static_cast<std::size_t>(p - run));
-                out += p - run;
-                while (p != q && (*p == ' ' || *p == '\n' || *p == '\t' || *p == '\r')) ++p;
-                run = p;
-            } else {
-                ++p;
-            }
-        }
-        logscan::internal::copy_bytes(out, run, static_cast<std::size_t>(q - run));
-        return out + (q - run);
+    /// `skip`, in the same pass writing the compact text of what it read (the blanks outside
+    /// strings dropped: what a `compactor` writes of it) from `out`, within
+    /// `out_end`: `out` is left after what it wrote, or nullptr when that did not fit.
+    const char* skip_compact(const char* p, std::size_t levels, char*& out, const char* out_end) noexcept {
+        run_ = p;
+        out_ = out;
+        out_end_ = out_end;
+        room_ = true;
+        const char* const q = skip<true>(p, levels);
+        if (q == nullptr) return nullptr;
+        put_run(q);
+        out = room_ ? out_ : nullptr;
+        return q;
     }
     /// Tells the reader the object was taken, ending before `next`.
     constexpr void done(whole_object& w, const char* next_byte) const noexcept {
@@ -866,6 +863,36 @@ public:
     std::size_t newlines = 0;         ///< line feeds passed
     const char* line_start = nullptr; ///< the byte after the last of them
     bool utf8 = true;                 ///< strings' UTF-8 validated
+
+private:
+    // Blanks skipped (`blanks`); when compacting, the run of input before them written out
+    // and the next run begun after them.
+    template <bool Compact>
+    LOGSCAN_FORCE_INLINE const char* gap(const char* p) noexcept {
+        const char* const q = blanks(p);
+        if constexpr (Compact) {
+            if (q != p) {
+                put_run(p);
+                run_ = q;
+            }
+        }
+        return q;
+    }
+    // The input from the run's start to `to`, written out (no room: room_ false, nothing written).
+    LOGSCAN_FORCE_INLINE void put_run(const char* to) noexcept {
+        const auto n = static_cast<std::size_t>(to - run_);
+        if (n > static_cast<std::size_t>(out_end_ - out_)) {
+            room_ = false;
+            out_end_ = out_; // (nothing more written)
+            return;
+        }
+        logscan::internal::copy_bytes(out_, run_, n);
+        out_ += n;
+    }
+    const char* run_ = nullptr; // (skip_compact: the input not yet written out begins here)
+    char* out_ = nullptr;
+    const char* out_end_ = nullptr;
+    bool room_ = true;
 };
 
 /// The number a whole JSON number token is (`12`, `-0.5e3`, `1712195495519689.047`), its

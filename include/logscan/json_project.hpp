@@ -1192,9 +1192,8 @@ private:
             return whole_list(p, d, levels);
         if (d.what == kind::raw) {
             const std::size_t from = used_;
-            const char* const q = whole_.skip(p, levels);
+            const char* const q = keep_compact(p, levels);
             if (q == nullptr) return nullptr;
-            keep_compact(p, q);
             field_value v; // (a text that overflowed: the object goes to the events, see on_whole_object)
             v.text = span(from);
             v.has_text = true;
@@ -1281,17 +1280,18 @@ private:
         return p;
     }
 
-    // The compact text of [p, q), a value whole_scan::skip read (its strings plain, its words
-    // literals: what the events' compactor would write), into the scratch buffer: its bytes
-    // in runs, the blanks outside strings dropped. (No room for all of [p, q): an overflow,
-    // and the object goes to the events, which know whether its compact text fits.)
-    void keep_compact(const char* p, const char* const q) noexcept {
-        if (overflow_ || static_cast<std::size_t>(q - p) > cap_ - used_) {
-            overflow_ = true;
-            return;
+    // An object or array from its bracket, skipped (whole_scan::skip_compact) with its compact
+    // text (what the events' compactor would write) kept in the scratch buffer: the byte after
+    // it, or nullptr. (No room: an overflow, and the object goes to the events, which know
+    // whether its compact text fits.)
+    const char* keep_compact(const char* p, std::size_t levels) noexcept {
+        char* out = buf_ + used_;
+        const char* const q = whole_.skip_compact(p, levels, out, overflow_ ? out : buf_ + cap_);
+        if (q != nullptr) {
+            if (out == nullptr) overflow_ = true;
+            else used_ = static_cast<std::size_t>(out - buf_);
         }
-        char* const out = whole_scan::compact(p, q, buf_ + used_);
-        used_ = static_cast<std::size_t>(out - buf_);
+        return q;
     }
 
     // -- the scratch buffer --

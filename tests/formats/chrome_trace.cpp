@@ -15,6 +15,7 @@
 
 #include "support/alloc_counter.hpp"
 #include "support/chunking.hpp"
+#include "support/random_text.hpp"
 #if LOGSCAN_TEST_GZIP
 #include <logscan/gzip.hpp>
 #endif
@@ -409,17 +410,6 @@ std::string random_trace(rng& m) {
     if (d.front() == '{') d += "," + b() + "\"displayTimeUnit\":" + b() + "\"ms\"}";
     return d;
 }
-std::string damaged_trace(rng& m, std::string d) {
-    static const char bytes[] = {'"', '\\', ',', ':', '{', '}', '[', ']', '\n', ' ', 'x', '1', '-', '.', 'n', '\x01', '\xff'};
-    const std::size_t at = m.next(d.size());
-    switch (m.next(4)) {
-    case 0: d.erase(at, 1); break;
-    case 1: d[at] = bytes[m.next(std::size(bytes))]; break;
-    case 2: d.insert(d.begin() + static_cast<std::ptrdiff_t>(at), bytes[m.next(std::size(bytes))]); break;
-    default: d.resize(at); break;
-    }
-    return d;
-}
 } // namespace
 
 TEST_CASE("chrome_trace::an event read in one pass gives what the reader's events give, damaged or not, any limits") {
@@ -432,7 +422,7 @@ TEST_CASE("chrome_trace::an event read in one pass gives what the reader's event
     for (int round = 0; round < 1500; ++round) {
         const std::string d = random_trace(m);
         for (int copy = 0; copy < 3; ++copy) {
-            const std::string text = copy == 0 ? d : damaged_trace(m, d);
+            const std::string text = copy == 0 ? d : test_support::damaged_json([&](std::uint64_t n) { return m.next(n); }, d);
             ct::options o;
             if (round % 3 == 1) {
                 static const std::size_t scratch[] = {8, 24, 40, 64, 120, 400};

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <span>
 #include <string>
 
@@ -25,6 +26,24 @@ inline std::string pieces_text(std::uint64_t& seed, std::span<const char* const>
         t += pieces[(seed >> 33) % pieces.size()];
     }
     return t;
+}
+
+/// A copy of the JSON text `d` with one byte deleted, replaced or inserted (a structural byte,
+/// a blank, a letter, a digit, a control byte, bytes that are no UTF-8), or cut short, where
+/// `pick(n)` (a number below n) says.
+template <class Pick>
+std::string damaged_json(Pick&& pick, std::string d) {
+    static const char bytes[] = {'"', '\\', ',', ':', '{', '}', '[', ']', '\n', ' ', 'x', '1', '-', '.', 'e', 'n',
+                                 '\x01', '\xff', '\xc3'};
+    if (d.empty()) return d;
+    const std::size_t at = static_cast<std::size_t>(pick(d.size()));
+    switch (pick(4)) {
+    case 0: d.erase(at, 1); break;
+    case 1: d[at] = bytes[pick(std::size(bytes))]; break;
+    case 2: d.insert(d.begin() + static_cast<std::ptrdiff_t>(at), bytes[pick(std::size(bytes))]); break;
+    default: d.resize(at); break;
+    }
+    return d;
 }
 
 } // namespace test_support

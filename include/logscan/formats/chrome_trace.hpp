@@ -584,9 +584,14 @@ private:
         if (!element_object_) return report(error_at(index, "event is not a JSON object"));
         if (ev_.overflow) return report(error_at(index, "event too large for the scratch buffer"));
         const std::string_view text(ev_.buf, ev_.used);
-        return make_event(index, [&](auto&& f) {
+        const auto members = [&](auto&& f) {
             json::for_each_member(text, [&](std::string_view k, std::string_view v) { f(key_of_token(k), k, v); });
+        };
+        std::string_view ph = {}; // (the last `ph` says which record)
+        members([&](key id, std::string_view, std::string_view v) {
+            if (id == k_ph) ph = v;
         });
+        return make_event(index, ph, members);
     }
 
 public:
@@ -612,6 +617,7 @@ public:
             };
             member m[64];
             std::size_t n = 0;
+            std::string_view ph = {}; // (the last `ph` says which record)
             ev_.used = 0;
             ev_.overflow = false;
             const char* p = s.blanks(w.begin + 1);
@@ -628,9 +634,9 @@ public:
                     const char* q;
                     std::string_view v;
                     if (*p == '{' || *p == '[') {
-                        q = s.skip(p, levels - 1);
-                        if (q == nullptr || static_cast<std::size_t>(q - p) > ev_.cap - ev_.used) return false;
-                        char* const out = json::whole_scan::compact(p, q, ev_.buf + ev_.used);
+                        char* out = ev_.buf + ev_.used;
+                        q = s.skip_compact(p, levels - 1, out, ev_.buf + ev_.cap);
+                        if (q == nullptr || out == nullptr) return false;
                         v = std::string_view(ev_.buf + ev_.used, static_cast<std::size_t>(out - (ev_.buf + ev_.used)));
                         ev_.used = static_cast<std::size_t>(out - ev_.buf);
                     } else {
@@ -639,8 +645,9 @@ public:
                         v = std::string_view(p, static_cast<std::size_t>(q - p));
                     }
                     const auto k_len = static_cast<std::uint32_t>(key_end + 1 - key_at);
-                    m[n++] = member{key_of(std::string_view(key_at + 1, k_len - 2)), key_at, v.data(), k_len,
-                                    static_cast<std::uint32_t>(v.size())};
+                    const key id = key_of(std::string_view(key_at + 1, k_len - 2));
+                    if (id == k_ph) ph = v;
+                    m[n++] = member{id, key_at, v.data(), k_len, static_cast<std::uint32_t>(v.size())};
                     bool done = false;
                     p = s.next(q, '}', done);
                     if (p == nullptr) return false;
@@ -649,7 +656,7 @@ public:
             }
             if (static_cast<std::size_t>(p - w.begin) > ev_.cap) return false; // (the events tell whether it fits)
             const std::uint64_t index = index_++;
-            const flow f = make_event(index, [&](auto&& each) {
+            const flow f = make_event(index, ph, [&](auto&& each) {
                 for (std::size_t i = 0; i < n; ++i)
                     each(m[i].id, std::string_view(m[i].k, m[i].k_len), std::string_view(m[i].v, m[i].v_len));
             });
@@ -665,18 +672,13 @@ public:
     std::uint64_t whole_objects = 0;
 
 private:
-    // The record of the event at `index` whose members `members(f)` hands to `f(id, key token,
-    // compact value)` in input order.
+    // The record of the event at `index` whose last `ph` is `ph` and whose members
+    // `members(f)` hands to `f(id, key token, compact value)` in input order: the last
+    // occurrence of each key its record maps, the other members into `extra` in input order.
     template <class Members>
-    flow make_event(std::uint64_t index, Members&& members) {
+    flow make_event(std::uint64_t index, std::string_view ph, Members&& members) {
         work_.used = 0;
         work_.overflow = false;
-        // the last `ph` says which record; then the last occurrence of each key it maps, the
-        // other members into `extra` in input order
-        std::string_view ph = {};
-        members([&](key id, std::string_view, std::string_view v) {
-            if (id == k_ph) ph = v;
-        });
         const kind kd = kind_of(ph);
         const unsigned wanted = mapped_keys(kd);
         mapped at;
