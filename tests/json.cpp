@@ -586,6 +586,19 @@ TEST_CASE("json::same_string compares string tokens by their decoded text, whate
     CHECK(!same_string(long_a, escaped));
 }
 
+TEST_CASE("json::is_text: a key token against a literal key, escaped or not") {
+    using json::is_text;
+    CHECK(is_text(R"("stream")", R"("stream")"));
+    CHECK(is_text(R"("stream")", R"("stream")")); // (longer: an escape, read decoded)
+    CHECK(is_text(R"("stream")", R"("stream")"));
+    CHECK(is_text(R"("\/")", R"("/")"));
+    CHECK(!is_text(R"("streak")", R"("stream")"));     // (as long, other bytes)
+    CHECK(!is_text(R"("strea")", R"("stream")"));      // (shorter)
+    CHECK(!is_text(R"("streams")", R"("stream")"));    // (longer, no escape)
+    CHECK(!is_text(R"("streak")", R"("stream")"));
+    CHECK(!is_text("stream", R"("stream")"));          // (not a token)
+}
+
 TEST_CASE("json::max_depth") {
     json::options opt;
     opt.max_depth = 3;

@@ -2204,6 +2204,15 @@ constexpr bool same_string(std::string_view a, std::string_view b) noexcept {
     return i == x.size() && j == y.size();
 }
 
+/// Whether the string token `token` has the text of `plain`, a string token without escapes
+/// (a literal key such as `"\"stream\""`): the bytes compared when the two are as long (an
+/// escape makes a token longer than its text), decoded (`same_string`) only when `token` is
+/// longer. What a walk over an object's members asks of each key, cheaply.
+constexpr bool is_text(std::string_view token, std::string_view plain) noexcept {
+    if (token.size() == plain.size()) return token == plain;
+    return token.size() > plain.size() && same_string(token, plain);
+}
+
 /// The end of the string token that starts at `text[at]` (its opening quote) in a text the
 /// reader accepted: the index just past its closing quote (the first `"` after an even run of
 /// backslashes).

@@ -23,9 +23,10 @@
 /// \endcode
 ///
 /// Memory (unlike the format modules, this is an analysis: it allocates): `rank_reader` keeps
-/// 40 bytes per row (formats.md 6B.1: the events with `ts`, `dur` and `cat`), its names and
-/// categories once each, and nothing of the other events; `summarize` then needs about as
-/// much again for the window's rows of one rank at a time. Rows are kept because the window
+/// 32 bytes per row (formats.md 6B.1: the events with `ts`, `dur` and `cat`), its names,
+/// categories and (category, stream) pairs once each, and nothing of the other events;
+/// `summarize` then needs, for one rank at a time, 8 bytes per CPU-side row with a
+/// correlation (the window's join) and 16 per kernel. Rows are kept because the window
 /// (6B.4), the rounding (6B.2) and the device type are known only when every file is read.
 ///
 /// Rules kept as HTA has them, and the few deliberate differences, are formats.md 6B.12's:
@@ -105,13 +106,18 @@ constexpr std::string_view profiler_step_digits(std::string_view s) noexcept {
 
 /// One rank's rows and what the summary needs besides (see `rank_reader`).
 struct rank_rows {
-    /// A row (formats.md 6B.1): `ts` and `dur` as read (doubles), stream and correlation as
-    /// 6B.3 normalises them, name and category as indices in `symbols`.
+    /// A row (formats.md 6B.1): `ts` and `dur` as read (doubles), correlation as 6B.3
+    /// normalises it, name as an index in `symbols`, category and stream as an index in
+    /// `classes` (32 bytes: `stream(w)`, `cat(w)` read them).
     struct row {
         double ts, dur;
-        std::int64_t stream;
         double correlation; ///< the number, or -1
-        std::uint32_t name, cat;
+        std::uint32_t name, cls;
+    };
+    /// A row's category (an index in `symbols`) and stream (as 6B.3 normalises it, -1: none).
+    struct row_class {
+        std::uint32_t cat;
+        std::int64_t stream;
     };
     std::string file;                 ///< as given to the reader (its base name is written)
     std::int64_t rank = 0;            ///< `distributedInfo.rank`, or 0
@@ -121,8 +127,12 @@ struct rank_rows {
     bool round = false;               ///< some event has a fractional `ts`, or none (6B.2)
     std::vector<logscan::error> errors{}; ///< the error records (messages are static text)
     std::vector<std::string> symbols{};   ///< the rows' names and categories, once each
+    std::vector<row_class> classes{};     ///< the rows' (category, stream) pairs, once each
     std::deque<row> rows{}; ///< (a deque: no copy of them all as they grow)
     std::vector<std::pair<std::size_t, std::int64_t>> tids{}; ///< (row, integer tid) of memory-named rows on stream -1 (6B.4, MTIA)
+
+    std::int64_t stream(const row& w) const noexcept { return classes[w.cls].stream; }
+    std::uint32_t cat(const row& w) const noexcept { return classes[w.cls].cat; }
 };
 
 /// The visitor that reads one rank's trace for the summary (`chrome_trace::parse(src,
@@ -136,6 +146,7 @@ public:
         r_ = rank_rows{};
         r_.file = std::move(file);
         ids_.clear();
+        class_ids_.clear();
     }
 
     void on_span(const span& s) { row(s.index, s.name, s.cat, s.tid, s.ts_us, s.dur_us, s.args, s.ph && !s.ph->json && s.ph->text == "B"); }
@@ -147,10 +158,10 @@ public:
     void on_trace_info(const trace_info& t) {
         if (t.key != "distributedInfo" || !t.value || !t.value->json) return;
         (void)json::for_each_member(t.value->text, [&](std::string_view key, std::string_view value) {
-            if (json::same_string(key, "\"rank\"")) {
+            if (json::is_text(key, "\"rank\"")) {
                 const auto n = parse_number<std::int64_t>(value);
                 r_.rank = n.ok() && n.value >= 0 ? n.value : 0;
-            } else if (json::same_string(key, "\"backend\"")) {
+            } else if (json::is_text(key, "\"backend\"")) {
                 char buf[256];
                 const auto s = json::string_text(value, buf);
                 r_.mtia_backend = s ? s->find("mtia:hccl") != std::string_view::npos
@@ -168,6 +179,7 @@ public:
     /// What was read (then `start` the next file).
     rank_rows take() {
         ids_.clear();
+        class_ids_.clear();
         return std::move(r_);
     }
 
@@ -209,7 +221,7 @@ private:
         double correlation = -1;
         if (args && args->json)
             (void)json::for_each_member(args->text, [&](std::string_view key, std::string_view value) {
-                if (json::same_string(key, "\"stream\"")) {
+                if (json::is_text(key, "\"stream\"")) {
                     stream = -1;
                     if (!value.empty() && value.front() == '"') { // a string holding a decimal number
                         char buf[64];
@@ -219,13 +231,13 @@ private:
                     } else if (const auto n = parse_number<double>(value); n.ok()) {
                         stream = truncated(n.value);
                     }
-                } else if (json::same_string(key, "\"correlation\"")) {
+                } else if (json::is_text(key, "\"correlation\"")) {
                     const auto n = parse_number<double>(value);
                     correlation = n.ok() ? n.value : -1;
                 }
             });
-        const std::uint32_t n = symbol(name), c = symbol(cat);
-        r_.rows.push_back({*t, *d, stream, correlation, n, c});
+        const std::uint32_t n = symbol(name), c = row_class_of(symbol(cat), stream);
+        r_.rows.push_back({*t, *d, correlation, n, c});
         if (stream == -1) {
             const std::string_view s = r_.symbols[n];
             if (s.starts_with("Memcpy") || s.starts_with("hipMemcpy") || s.starts_with("Memset") ||
@@ -234,12 +246,19 @@ private:
         }
     }
 
+    std::uint32_t row_class_of(std::uint32_t cat, std::int64_t stream) {
+        const auto [it, added] = class_ids_.try_emplace({cat, stream}, static_cast<std::uint32_t>(r_.classes.size()));
+        if (added) r_.classes.push_back({cat, stream});
+        return it->second;
+    }
+
     struct hash {
         using is_transparent = void;
         std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
     };
     rank_rows r_;
     std::unordered_map<std::string, std::uint32_t, hash, std::equal_to<>> ids_;
+    std::map<std::pair<std::uint32_t, std::int64_t>, std::uint32_t> class_ids_; // (few: the categories and streams)
 };
 
 /// The figures of one kernel name (formats.md 6B.8), or of one entry of HTA's table.
@@ -444,26 +463,33 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
         const auto sym = [&](std::uint32_t id) -> std::string_view { return r.symbols[id]; };
         const auto is_step = [&](std::uint32_t id) { return !profiler_step_digits(sym(id)).empty(); };
 
-        // the window (6B.4): the kept rows, in HTA's order: every row, or the rows listed (a row
-        // as often as it is kept), with the streams the MTIA rule gives memory rows
-        bool every_row = false;
-        std::vector<std::pair<std::size_t, std::uint64_t>> listed; // (row, times kept)
+        // the window (6B.4): the kept rows, in HTA's order (document order, each row
+        // `times_kept(i)` times), with the streams the MTIA rule gives memory rows
+        enum class window { every_row, cpu_correlation, mtia_rule } how = window::every_row;
         std::unordered_map<std::size_t, std::int64_t> stream_set;
-        std::uint64_t listed_rows = 0;
-        const auto keep = [&](std::size_t i, std::uint64_t times_kept) {
-            listed.emplace_back(i, times_kept);
-            listed_rows += times_kept;
+        std::vector<double> kept_cpu;          // (cpu_correlation) the kept CPU-side rows' correlations, sorted
+        std::uint64_t kept_cpu_uncorrelated = 0; // (and how many of them have none)
+        double last_start = 0;
+        std::vector<char> take; // (mtia) each row's verdict
+        std::vector<char> sync_name(r.symbols.size(), 0);
+        for (std::size_t i = 0; i < r.symbols.size(); ++i) sync_name[i] = r.symbols[i] == "Event Sync" || r.symbols[i] == "Context Sync";
+        const auto gpu_side = [&](const rank_rows::row& w) { return (r.stream(w) >= 0 && w.correlation >= 0) || sync_name[w.name] != 0; };
+        const auto times_kept = [&](std::size_t i) -> std::uint64_t {
+            const rank_rows::row& w = r.rows[i];
+            switch (how) {
+            case window::every_row: return 1;
+            case window::mtia_rule: return take[i] != 0 ? 1 : 0;
+            case window::cpu_correlation: break;
+            }
+            if (!gpu_side(w)) return times(r, w).first - shift < last_start ? 1 : 0; // a CPU-side row before the last step: once
+            if (w.correlation == -1) return kept_cpu_uncorrelated; // a GPU-side row: once per kept CPU-side row of its correlation
+            const auto [lo, hi] = std::equal_range(kept_cpu.begin(), kept_cpu.end(), w.correlation);
+            return static_cast<std::uint64_t>(hi - lo);
         };
-        const auto all_rows = [&](const char* rule) {
-            s.window_rule = rule;
-            every_row = true;
-        };
+        const auto all_rows = [&](const char* rule) { s.window_rule = rule; };
         if (steps.size() < 2) {
             all_rows(steps.empty() ? "none (0 ProfilerStep names)" : "none (1 ProfilerStep name)");
         } else if (!mtia) {
-            const auto gpu_side = [&](const rank_rows::row& w) {
-                return (w.stream >= 0 && w.correlation >= 0) || sym(w.name) == "Event Sync" || sym(w.name) == "Context Sync";
-            };
             std::optional<double> last, first;
             for (const auto& w : r.rows) {
                 if (gpu_side(w)) continue;
@@ -474,38 +500,36 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
             if (!first) {
                 all_rows("none (no CPU-side rows)");
             } else {
-                const double last_start = last ? *last : *first;
+                last_start = last ? *last : *first;
+                how = window::cpu_correlation;
                 s.window_rule = "cpu_correlation";
                 s.last_step_start_us = last_start + shift;
-                std::unordered_map<double, std::uint64_t> kept_cpu; // correlation -> kept CPU-side rows
                 for (const auto& w : r.rows)
-                    if (!gpu_side(w) && times(r, w).first - shift < last_start) ++kept_cpu[w.correlation];
-                for (std::size_t i = 0; i < r.rows.size(); ++i) { // in document order (6B.6's ties)
-                    if (!gpu_side(r.rows[i])) { // a CPU-side row before the last step: once
-                        if (times(r, r.rows[i]).first - shift < last_start) keep(i, 1);
-                        continue;
+                    if (!gpu_side(w) && times(r, w).first - shift < last_start) {
+                        if (w.correlation == -1) ++kept_cpu_uncorrelated;
+                        else kept_cpu.push_back(w.correlation);
                     }
-                    const auto it = kept_cpu.find(r.rows[i].correlation); // a GPU-side row: once per kept CPU-side row of its correlation
-                    if (it != kept_cpu.end()) keep(i, it->second);
-                }
+                std::sort(kept_cpu.begin(), kept_cpu.end());
+                kept_cpu.shrink_to_fit();
             }
         } else {
             // MTIA: the CPU events within the steps, the kernels they launched, the memory rows in a step
             std::optional<double> t0, t1;
             for (const auto& w : r.rows) {
-                if (!cpu_event_cat(sym(w.cat)) || !is_step(w.name)) continue;
+                if (!cpu_event_cat(sym(r.cat(w))) || !is_step(w.name)) continue;
                 const auto [ts, dur] = times(r, w);
                 if (!t0 || ts - shift < *t0) t0 = ts - shift;
                 if (!t1 || ts - shift + dur > *t1) t1 = ts - shift + dur;
             }
+            how = window::mtia_rule;
             s.window_rule = "mtia";
             if (t0) s.step_start_us = *t0 + shift;
             if (t1) s.step_end_us = *t1 + shift;
-            std::vector<char> take(r.rows.size(), 0);
+            take.assign(r.rows.size(), 0);
             std::unordered_map<double, bool> launched;
             for (std::size_t i = 0; i < r.rows.size(); ++i) {
                 const auto& w = r.rows[i];
-                if (!t0 || !cpu_event_cat(sym(w.cat))) continue;
+                if (!t0 || !cpu_event_cat(sym(r.cat(w)))) continue;
                 const auto [ts, dur] = times(r, w);
                 if (ts - shift >= *t0 && ts - shift + dur <= *t1) {
                     take[i] = 1;
@@ -513,7 +537,7 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
                 }
             }
             for (std::size_t i = 0; i < r.rows.size(); ++i)
-                if (kernel_cat(sym(r.rows[i].cat)) && launched.count(r.rows[i].correlation) != 0) take[i] = 1;
+                if (kernel_cat(sym(r.cat(r.rows[i]))) && launched.count(r.rows[i].correlation) != 0) take[i] = 1;
             std::vector<interval> step_spans; // every row named ProfilerStep#N
             for (const auto& w : r.rows)
                 if (is_step(w.name)) {
@@ -528,28 +552,25 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
                 for (const interval& st : step_spans) in = in || (ts >= st.ts && ts <= st.end);
                 if (!in) continue;
                 take[i] = 1;
-                if (r.rows[i].stream == -1) { // the row's tid becomes its stream
+                if (r.stream(r.rows[i]) == -1) { // the row's tid becomes its stream
                     while (t < r.tids.size() && r.tids[t].first < i) ++t;
                     if (t < r.tids.size() && r.tids[t].first == i) stream_set[i] = r.tids[t].second;
                 }
             }
-            for (std::size_t i = 0; i < r.rows.size(); ++i)
-                if (take[i]) keep(i, 1);
         }
-        s.kept_rows = every_row ? r.rows.size() : listed_rows;
         // f(kept row) for the kept rows in order
         const auto for_each_kept = [&](auto&& f) {
-            const auto one = [&](std::size_t i) {
+            for (std::size_t i = 0; i < r.rows.size(); ++i) {
+                const std::uint64_t n = times_kept(i);
+                if (n == 0) continue;
                 const auto [ts, dur] = times(r, r.rows[i]);
                 const auto it = stream_set.empty() ? stream_set.end() : stream_set.find(i);
-                f(kept{i, ts - shift, dur, it == stream_set.end() ? r.rows[i].stream : it->second});
-            };
-            if (every_row)
-                for (std::size_t i = 0; i < r.rows.size(); ++i) one(i);
-            else
-                for (const auto& [i, n] : listed)
-                    for (std::uint64_t k = 0; k < n; ++k) one(i);
+                const kept k{i, ts - shift, dur, it == stream_set.end() ? r.stream(r.rows[i]) : it->second};
+                for (std::uint64_t j = 0; j < n; ++j) f(k);
+            }
         };
+        s.kept_rows = 0;
+        for (std::size_t i = 0; i < r.rows.size(); ++i) s.kept_rows += times_kept(i);
 
         // kernels (6B.3): the kept rows on a stream
         std::array<std::vector<interval>, 4> by_type;
@@ -566,7 +587,7 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
         for_each_kept([&](const kept& k) {
             const auto& w = r.rows[k.row];
             ++position;
-            if (sym(w.cat) == "cpu_op") {
+            if (sym(r.cat(w)) == "cpu_op") {
                 cpu_op_stats& c = ops[w.name];
                 c.max_us = c.count == 0 ? k.dur : std::max(c.max_us, k.dur);
                 ++c.count;
@@ -594,7 +615,8 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
             ssd += (k.dur - st.mean_us) * (k.dur - st.mean_us);
         });
         r.rows = {}; // (read: freed before the merges)
-        listed = {};
+        kept_cpu = {};
+        take = {};
         std::sort(s.streams.begin(), s.streams.end());
 
         // kernel-type time (6B.7): COMPUTATION 1, COMMUNICATION 2, MEMORY 4
