@@ -709,6 +709,7 @@ struct whole_object {
     std::size_t newlines = 0;         ///< line feeds between `begin` and `next`
     const char* line_start = nullptr; ///< the byte after the last of them
     bool stop = false;                ///< a callback asked to end the parse (at the closing brace)
+    bool stop_after_close = false;    ///< the stop is at the byte after the brace instead (where the reader stops after an object it captured)
 };
 
 /// The reading of an object offered to `on_whole_object`, in one pass over its bytes (what
@@ -1246,7 +1247,7 @@ private:
                         }
                         state_ = depth_ != 0 ? st_comma : st_done;
                         p = w.next;
-                        if (LOGSCAN_UNLIKELY(w.stop)) return stopped_at(off(p - 1));
+                        if (LOGSCAN_UNLIKELY(w.stop)) return stopped_at(off(w.stop_after_close ? p : p - 1));
                         if (p == end) return true;
                         goto after_value;
                     }

@@ -332,11 +332,27 @@ struct fused_run {
     std::vector<std::string> out;
     std::uint64_t whole = 0;
 };
-fused_run run_fused(logscan::test::chunk_list chunks, bool fuse, ct::options o) {
+// The NDJSON visitor `v`, stopping the parse at its `at`-th record.
+template <class V>
+struct stopping {
+    V& v;
+    std::uint64_t at = ~std::uint64_t{0}, n = 0;
+    logscan::flow step() { return ++n >= at ? logscan::flow::stop : logscan::flow::proceed; }
+    logscan::flow on_span(const ct::span& r) { return v.on_span(r), step(); }
+    logscan::flow on_instant(const ct::instant& r) { return v.on_instant(r), step(); }
+    logscan::flow on_counter(const ct::counter& r) { return v.on_counter(r), step(); }
+    logscan::flow on_meta(const ct::meta& r) { return v.on_meta(r), step(); }
+    logscan::flow on_flow(const ct::flow_event& r) { return v.on_flow(r), step(); }
+    logscan::flow on_event(const ct::event& r) { return v.on_event(r), step(); }
+    logscan::flow on_trace_info(const ct::trace_info& r) { return v.on_trace_info(r), step(); }
+    logscan::flow on_error(const logscan::error& e) { return v.on_error(e), step(); }
+};
+fused_run run_fused(logscan::test::chunk_list chunks, bool fuse, ct::options o, std::uint64_t stop_at = ~std::uint64_t{0}) {
     std::string text;
     char buf[4096];
     logscan::ndjson_writer<collect_sink> w(collect_sink{&text}, buf);
-    ct::ndjson_visitor<decltype(w)> v{w};
+    ct::ndjson_visitor<decltype(w)> nd{w};
+    stopping<decltype(nd)> v{nd, stop_at};
     ct::parser<decltype(v)> p(v, o);
     p.fuse_objects(fuse);
     for (auto ch : chunks) p.feed(ch);
@@ -430,15 +446,18 @@ TEST_CASE("chrome_trace::an event read in one pass gives what the reader's event
                 o.scratch_capacity = scratch[m.next(std::size(scratch))];
                 o.open_capacity = open[m.next(std::size(open))];
             }
+            // (a stop at a record, in a round of four: where it stops is compared too)
+            const std::uint64_t stop_at = round % 4 == 3 ? 1 + m.next(8) : ~std::uint64_t{0};
             const logscan::test::chunked_input one(text, {});
-            const fused_run slow = run_fused(one.chunks(), false, o);
-            const fused_run fused = run_fused(one.chunks(), true, o);
+            const fused_run slow = run_fused(one.chunks(), false, o, stop_at);
+            const fused_run fused = run_fused(one.chunks(), true, o, stop_at);
             CAPTURE(text);
             CAPTURE(o.scratch_capacity);
+            CAPTURE(stop_at);
             REQUIRE(fused.out == slow.out);
             CHECK(slow.whole == 0);
             const auto parts = logscan::test::chunked_input::random(text, m.next(1000), 1 + m.next(200));
-            CHECK(run_fused(parts.chunks(), true, o).out == slow.out);
+            CHECK(run_fused(parts.chunks(), true, o, stop_at).out == slow.out);
             whole += fused.whole;
             events += static_cast<std::uint64_t>(std::count(text.begin(), text.end(), '{'));
         }

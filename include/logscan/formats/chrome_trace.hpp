@@ -662,6 +662,7 @@ public:
             });
             s.done(w, p);
             w.stop = f == flow::stop;
+            w.stop_after_close = true; // (as the reader stops after an event it captured)
             ++whole_objects;
             return true;
         }
