@@ -486,6 +486,14 @@ TEST_CASE("chrome_trace::no allocation while parsing (after construction)") {
     CHECK(p.result().ok());
     CHECK(t.dur == doctest::Approx(900.5 + 6 + 102.25 + 70.25));
     CHECK(t.n == 1 + 2 + 3); // (a meta, two flows, three errors)
+    // the same fed whole: its events read in one pass (on_whole_object), still no allocation
+    totals u;
+    ct::parser<totals> q(u);
+    LOGSCAN_CHECK_NO_ALLOC(q.feed(text); q.finish());
+    CHECK(q.result().ok());
+    CHECK(q.whole_objects() > 0);
+    CHECK(u.dur == t.dur);
+    CHECK(u.n == t.n);
 }
 
 TEST_CASE("chrome_trace::bounded storage: an event too large, B events past the open-span store") {
