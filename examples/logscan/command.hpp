@@ -169,23 +169,6 @@ std::string unknown_type(std::string_view t, std::string_view format) {
     return list;
 }
 
-// A source that hands out the bytes already read for detection, then the rest of `inner`.
-template <class Source>
-struct replay_source {
-    std::string_view head;
-    Source& inner;
-    bool head_done = false;
-    bool inner_done = false;
-    logscan::chunk next() {
-        if (!head_done) {
-            head_done = true;
-            if (!head.empty()) return {head, logscan::error_code::none, 0};
-        }
-        if (inner_done) return {};
-        return inner.next();
-    }
-};
-
 // Progress on stderr when it is a terminal: bytes, percent of a known size, MB/s, ETA.
 struct progress {
     bool on = false;
@@ -237,30 +220,14 @@ bool is_gzip(const logscan::maybe_gzip_source<Source>& src) {
 }
 #else
 template <class Source>
-replay_source<Source> input_of(Source& file) {
-    return replay_source<Source>{{}, file, true, false};
+logscan::replay_source<Source> input_of(Source& file) {
+    return logscan::replay_source<Source>{{}, file, true, false};
 }
 template <class Source>
-bool is_gzip(const replay_source<Source>&) {
+bool is_gzip(const logscan::replay_source<Source>&) {
     return false;
 }
 #endif
-
-// Reads the head of `src` for detection (at most logscan::detect_bytes bytes, copied).
-template <class Source>
-logscan::error read_head(Source& src, std::string& head, bool& more) {
-    more = true;
-    while (head.size() < logscan::detect_bytes) {
-        const logscan::chunk c = src.next();
-        if (c.code != logscan::error_code::none) return {c.code, 0, 0, 0, logscan::to_string(c.code), c.sys_errno};
-        if (c.data.empty()) {
-            more = false;
-            break;
-        }
-        head.append(c.data);
-    }
-    return {};
-}
 
 // Runs the format's ndjson_visitor over `src` into writer `w`; counts error records. Errors
 // in the input are records (counted): the returned error is the source's (I/O) only. Where a
@@ -389,7 +356,7 @@ int with_format(const char* path, std::string_view forced, progress& prog, F&& f
         auto src = input_of(file); // (decompressed when it is gzip)
         std::string head;
         bool more = true;
-        if (const logscan::error h = read_head(src, head, more); !h.ok()) return h;
+        if (const logscan::error h = logscan::read_head(src, head, more); !h.ok()) return h;
         if (is_gzip(src)) prog.total = 0; // (the file's size is not the bytes read)
         std::string_view format = forced;
         if (format.empty()) {
@@ -409,9 +376,9 @@ int with_format(const char* path, std::string_view forced, progress& prog, F&& f
             }
         }
         using S = std::remove_reference_t<decltype(src)>;
-        replay_source<S> replay{head, src};
+        logscan::replay_source<S> replay{head, src};
         replay.inner_done = !more;
-        counted_source<replay_source<S>> counted{replay, prog};
+        counted_source<logscan::replay_source<S>> counted{replay, prog};
         status = f(format, counted);
         return {};
     });
@@ -548,7 +515,7 @@ int cmd_detect(int argc, char** argv) {
         bool more = true;
         const logscan::error e = logscan::with_input(path, [&](auto& file) {
             auto src = input_of(file);
-            return read_head(src, head, more);
+            return logscan::read_head(src, head, more);
         });
         if (!e.ok()) {
             report_failure(path, e);

@@ -15,6 +15,8 @@
 /// `read()` always targets the page-aligned start of the buffer: reading from the page
 /// cache into a buffer that starts a few bytes past a page boundary is several times slower.
 ///
+/// `replay_source` hands out bytes read ahead (to detect the format) before the rest.
+///
 /// `pump(source, consumer)` drives any streaming consumer (an object with
 /// `flow feed(std::string_view)` and `flow finish()`, like `line_splitter` or the JSON reader)
 /// from a source.
@@ -162,6 +164,26 @@ template <class C>
 concept chunk_consumer = requires(C& c, std::string_view sv) {
     { c.feed(sv) } -> std::same_as<flow>;
     { c.finish() } -> std::same_as<flow>;
+};
+
+/// A source that hands out `head` (bytes already read from `inner`, to detect the input's
+/// format: `read_head` in formats/detect.hpp) as its first chunk, then the rest of `inner`
+/// (nothing more when `inner_done`: the head was all of it).
+template <byte_source Source>
+struct replay_source {
+    std::string_view head;   ///< the bytes read first (empty: none)
+    Source& inner;           ///< where the rest comes from
+    bool head_done = false;  ///< the head was handed out
+    bool inner_done = false; ///< `inner` is at its end
+    /// The head, then `inner`'s chunks.
+    chunk next() {
+        if (!head_done) {
+            head_done = true;
+            if (!head.empty()) return {head, error_code::none, 0};
+        }
+        if (inner_done) return {};
+        return inner.next();
+    }
 };
 
 /// Feeds every chunk of `src` to `consumer` and finishes it. Returns an error with code

@@ -37,8 +37,10 @@
 #include <array>
 #include <cstddef>
 #include <span>
+#include <string>
 #include <string_view>
 
+#include "../source.hpp"
 #include "registry.hpp"
 
 namespace logscan {
@@ -78,6 +80,32 @@ detection detect_format(std::string_view head, bool cut = true) noexcept {
         if (s > best.score) best = {d.name, s};
     }
     return best;
+}
+
+/// Reads the head of `src` for `detect_format`: chunks appended to `head` until it holds at
+/// least `detect_bytes` bytes or the input ends (`more` false then). Returns the source's
+/// error, if any. Hand `head` and the source to a `replay_source` (source.hpp) to parse the
+/// whole input afterwards.
+/// \code
+/// std::string head; bool more = true;
+/// if (const logscan::error e = logscan::read_head(file, head, more); !e.ok()) fail(e);
+/// const auto d = logscan::detect_format(std::string_view(head).substr(0, logscan::detect_bytes),
+///                                       more || head.size() > logscan::detect_bytes);
+/// logscan::replay_source<logscan::file_source> all{head, file, false, !more};
+/// \endcode
+template <byte_source Source>
+error read_head(Source& src, std::string& head, bool& more) {
+    more = true;
+    while (head.size() < detect_bytes) {
+        const chunk c = src.next();
+        if (c.code != error_code::none) return {c.code, 0, 0, 0, to_string(c.code), c.sys_errno};
+        if (c.data.empty()) {
+            more = false;
+            break;
+        }
+        head.append(c.data);
+    }
+    return {};
 }
 
 } // namespace logscan

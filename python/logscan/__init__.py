@@ -1,0 +1,127 @@
+# SPDX-License-Identifier: MIT
+"""logscan: the logs, tables and traces deep-learning tools print, read at C++ speed.
+
+Every function takes an input as
+  - a path (``str`` or ``os.PathLike``),
+  - ``bytes`` (or ``bytearray``, ``memoryview``): the input itself, or
+  - a binary file-like object (anything with ``read(n)`` returning bytes),
+and reads it decompressed when it is gzip (``.json.gz`` traces), as the ``logscan`` command
+does. ``format`` is one of ``formats()`` or ``None`` to detect it from the first bytes.
+
+    >>> import logscan
+    >>> logscan.detect("train.log")
+    'paddle-log'
+    >>> for r in logscan.records("train.log", types=["train_step"]):
+    ...     print(r["epoch"], r["metrics"]["loss"])
+    >>> frames = logscan.frames("train.log")          # {"train_step": DataFrame, ...}
+    >>> logscan.summary(["rank0.pt.trace.json.gz", "rank1.pt.trace.json.gz"])["ranks"]
+
+Records are exactly what the NDJSON contract writes (``logscan convert``): the same keys in
+the same order, ``None`` for ``null``; ``error`` records stand in the data where the input
+breaks. Where a JSON document breaks, a ``RuntimeWarning`` also gives its file, line and
+column. I/O failures raise ``OSError`` (``FileNotFoundError``, ...) with the file name; an
+unknown format, an unrecognised input or an unknown record type ``ValueError``.
+
+The parse runs with the GIL released: threads parse files in parallel.
+"""
+
+import json as _json
+import os as _os
+
+from . import _logscan
+
+__all__ = ["detect", "records", "frames", "summary", "formats", "record_types"]
+
+#: The longest line (bytes) a line format reads whole; a longer one is an ``error`` record.
+DEFAULT_MAX_LINE = 4 << 20
+
+
+def formats():
+    """The names of the formats logscan reads, e.g. ``['megengine-profile', 'chrome-trace', ...]``."""
+    return _logscan.formats()
+
+
+def record_types(format):
+    """The record types (``"type"`` values) a format yields, ``text`` and ``error`` included."""
+    return _logscan.record_types(format)
+
+
+def _input(source):
+    """(kind, object) for the C++ side: 'bytes', 'file' or 'path'."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return "bytes", source
+    if hasattr(source, "read"):
+        return "file", source
+    try:
+        path = _os.fspath(source)
+    except TypeError:
+        raise TypeError(
+            "logscan: an input is a path (str or os.PathLike), bytes, or a binary file-like object; got %s"
+            % type(source).__name__
+        ) from None
+    if isinstance(path, bytes):
+        path = _os.fsdecode(path)
+    return "path", path
+
+
+def _types(types):
+    if types is None:
+        return None
+    if isinstance(types, str):
+        return [types]
+    return list(types)
+
+
+def detect(source):
+    """The format of an input (``'paddle-log'``, ...), or ``None`` when it is none of them.
+
+    Reads the input's first 16 KiB (decompressed when it is gzip)."""
+    return _logscan.detect(*_input(source))
+
+
+def records(source, format=None, types=None, max_line=DEFAULT_MAX_LINE):
+    """An iterator of the input's records, each a dict exactly as the NDJSON contract writes it.
+
+    ``types``: the record types wanted (a name or a list; ``None``: all). The input is read a
+    batch of records at a time (about 4096), so memory stays bounded on any size of input.
+    An input of blank lines only yields nothing."""
+    return _logscan.RecordIterator(*_input(source), format, _types(types), max_line)
+
+
+def frames(source, format=None, types=None, max_line=DEFAULT_MAX_LINE):
+    """One ``pandas.DataFrame`` per record type of the input: ``{type: DataFrame}``.
+
+    Built column by column in C++ from the record descriptions (no dict per record). Columns
+    are named as the CSV writer names them: nested objects flattened into dotted names
+    (``cells.Duration (us)``, ``args.External id``), arrays as their JSON text; in the order
+    they first appear. Integer columns stay ``int64`` where no value is missing, numbers with
+    a missing value are ``float64`` with ``NaN``; strings are a ``category`` when repeated
+    (at most half as many distinct values as rows), else ``object``; a column that mixes
+    kinds (a value printed as text that is sometimes a number) is ``object``, ``None`` where
+    missing. Types without records have no frame."""
+    import numpy as np
+    import pandas as pd
+
+    out = {}
+    for type_name, (rows, columns) in _logscan.columns(*_input(source), format, _types(types), max_line).items():
+        data = {}
+        for name, kind, values, categories in columns:
+            if kind == "category":
+                data[name] = pd.Categorical.from_codes(values, categories=pd.Index(categories, dtype=object))
+            else:
+                data[name] = values
+        out[type_name] = pd.DataFrame(data, index=pd.RangeIndex(rows), copy=False)
+    return out
+
+
+def summary(sources, format=None, top_cpu_ops=20, max_line=DEFAULT_MAX_LINE):
+    """The figures ``logscan summary --json`` prints, as a dict.
+
+    ``sources``: one input or a list of them, the ranks of one job (Chrome traces: PyTorch
+    Kineto, Paddle, MegEngine, TensorFlow). The figures are Holistic Trace Analysis's
+    (formats.md 6B): per rank the kernel-type breakdown, kernels by name, the temporal
+    breakdown and the top ``top_cpu_ops`` CPU ops. An input of another format raises
+    ``ValueError`` (their summaries are text reports: the ``logscan summary`` command)."""
+    if isinstance(sources, (str, bytes, bytearray, memoryview, _os.PathLike)) or hasattr(sources, "read"):
+        sources = [sources]
+    return _json.loads(_logscan.summary_json([_input(s) for s in sources], format, top_cpu_ops, max_line))

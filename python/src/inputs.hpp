@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: MIT
+// The Python module's inputs: a path (a file, read with the library's file_source), bytes in
+// memory, or a binary file-like object (its read(n) called with the GIL held); each
+// decompressed when its first bytes are gzip's (logscan/gzip.hpp), as the command does; the
+// head read for detection and handed out again first (logscan::replay_source).
+#ifndef LOGSCAN_PYTHON_INPUTS_HPP
+#define LOGSCAN_PYTHON_INPUTS_HPP
+
+#include <pybind11/pybind11.h>
+
+#include <logscan/formats/detect.hpp>
+#include <logscan/gzip.hpp>
+#include <logscan/source.hpp>
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace logscan_py {
+
+namespace py = pybind11;
+
+// A byte source of any kind, behind one virtual call (the parse loop is not templated on it).
+struct any_source {
+    virtual ~any_source() = default;
+    virtual logscan::chunk next() = 0;
+};
+
+// A binary file-like object: `read(n)` with the GIL held. A Python exception (or a read that
+// returns text) is kept and the source reports an I/O error; the caller raises it.
+class pyfile_source {
+public:
+    explicit pyfile_source(py::object file) : read_(file.attr("read")) {}
+    ~pyfile_source() {
+        py::gil_scoped_acquire gil;
+        read_ = py::object();
+    }
+    pyfile_source(const pyfile_source&) = delete;
+    pyfile_source& operator=(const pyfile_source&) = delete;
+
+    logscan::chunk next() {
+        if (done_) return {};
+        py::gil_scoped_acquire gil;
+        try {
+            py::object r = read_(std::size_t{1} << 18);
+            if (py::isinstance<py::str>(r)) {
+                failure_ = "read() returned str: open the file in binary mode ('rb')";
+                done_ = true;
+                return {{}, logscan::error_code::io_error, 0};
+            }
+            if (r.is_none()) { // (a non-blocking stream with nothing to read now)
+                failure_ = "read() returned None: a non-blocking stream cannot be read";
+                done_ = true;
+                return {{}, logscan::error_code::io_error, 0};
+            }
+            const py::buffer_info b = py::buffer(r).request();
+            const auto n = static_cast<std::size_t>(b.size * b.itemsize);
+            if (n == 0) {
+                done_ = true;
+                return {};
+            }
+            buf_.assign(static_cast<const char*>(b.ptr), n);
+            return {buf_, logscan::error_code::none, 0};
+        } catch (py::error_already_set& e) {
+            error_.emplace(std::move(e));
+            done_ = true;
+            return {{}, logscan::error_code::io_error, 0};
+        }
+    }
+    // The Python exception read() raised, if any (raise it again with the GIL held).
+    std::optional<py::error_already_set>& python_error() { return error_; }
+    const std::string& failure() const { return failure_; }
+
+private:
+    py::object read_;
+    std::string buf_;
+    bool done_ = false;
+    std::optional<py::error_already_set> error_;
+    std::string failure_;
+};
+
+template <class Inner>
+class gz_over final : public any_source {
+public:
+    template <class... A>
+    explicit gz_over(A&&... a) : inner_(std::forward<A>(a)...), gz_(inner_) {}
+    logscan::chunk next() override { return gz_.next(); }
+    Inner& inner() { return inner_; }
+
+private:
+    Inner inner_;
+    logscan::maybe_gzip_source<Inner> gz_;
+};
+
+// What the caller passed, resolved by the package (logscan/__init__.py): ("path", str),
+// ("bytes", a buffer), ("file", an object with read).
+class input {
+public:
+    input(const std::string& kind, py::object obj) : obj_(obj) {
+        if (kind == "path") {
+            name_ = obj.cast<std::string>();
+            src_ = std::make_unique<gz_over<logscan::file_source>>(name_.c_str());
+        } else if (kind == "bytes") {
+            name_ = "<bytes>";
+            const py::buffer_info b = py::buffer(obj).request();
+            bytes_.assign(static_cast<const char*>(b.ptr), static_cast<std::size_t>(b.size * b.itemsize));
+            src_ = std::make_unique<gz_over<logscan::memory_source>>(std::string_view(bytes_));
+        } else {
+            name_ = "<file>";
+            py::object n = py::getattr(obj, "name", py::none());
+            if (py::isinstance<py::str>(n)) name_ = n.cast<std::string>();
+            auto f = std::make_unique<gz_over<pyfile_source>>(obj);
+            file_ = &f->inner();
+            src_ = std::move(f);
+        }
+    }
+    input(const input&) = delete;
+    input& operator=(const input&) = delete;
+    ~input() {
+        py::gil_scoped_acquire gil;
+        src_.reset();
+        obj_ = py::object();
+    }
+
+    const std::string& name() const { return name_; }
+
+    // Reads the head (GIL released by the caller or not: a file-like takes it itself).
+    logscan::error read_head() { return logscan::read_head(*src_, head_, more_); }
+    // The format named by the head (empty: unknown); `blank`: the input holds only blanks.
+    std::string_view detect(bool& blank) const {
+        const std::string_view h = std::string_view(head_).substr(0, logscan::detect_bytes);
+        blank = !more_ && head_.find_first_not_of(" \t\r\n") == std::string::npos;
+        return logscan::detect_format(h, more_ || head_.size() > logscan::detect_bytes).format;
+    }
+    // The whole input: the head, then the rest.
+    logscan::chunk next() {
+        if (!replay_) replay_.emplace(logscan::replay_source<any_source>{head_, *src_, false, !more_});
+        return replay_->next();
+    }
+    // Raises the Python exception a file-like's read() raised (GIL held).
+    void raise_python_error() {
+        if (file_ == nullptr) return;
+        if (file_->python_error()) {
+            py::error_already_set e = std::move(*file_->python_error());
+            file_->python_error().reset();
+            throw e;
+        }
+        if (!file_->failure().empty()) throw py::type_error(file_->failure());
+    }
+
+private:
+    py::object obj_;
+    std::string name_, bytes_, head_;
+    bool more_ = true;
+    std::unique_ptr<any_source> src_;
+    pyfile_source* file_ = nullptr;
+    std::optional<logscan::replay_source<any_source>> replay_;
+};
+
+} // namespace logscan_py
+
+#endif

@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: MIT
+// logscan._logscan: the C++ half of the Python module (the package, python/logscan/, is the
+// API users call). Generic over the format registry (logscan::all_formats) and over the
+// record descriptions: every format's `records::ndjson<W>` visitor renders its records
+// through the writers of writers.hpp, so there is no code here per format or per record type.
+// The GIL is released while parsing (a file-like input takes it for each read).
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+
+#include <logscan/formats/chrome_trace_summary.hpp>
+#include <logscan/formats/detect.hpp>
+#include <logscan/formats/registry.hpp>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "inputs.hpp"
+#include "writers.hpp"
+
+namespace logscan_py {
+
+using formats = logscan::all_formats;
+
+// Records per batch of records() (one feed loop with the GIL released, then dicts).
+constexpr std::size_t batch_records = 4096;
+constexpr std::size_t batch_bytes = std::size_t{4} << 20;
+
+std::vector<std::string> format_names() {
+    std::vector<std::string> n;
+    logscan::for_each_format(formats{}, [&]<class F>() { n.emplace_back(F::name); });
+    return n;
+}
+
+std::vector<std::string> record_types(const std::string& format) {
+    std::vector<std::string> t;
+    if (!logscan::with_format(formats{}, format, [&]<class F>() {
+            for (std::string_view k : F::record_types) t.emplace_back(k);
+        }))
+        throw py::value_error("unknown format '" + format + "' (formats: " + py::str(py::cast(format_names())).cast<std::string>() + ")");
+    return t;
+}
+
+// An I/O failure as OSError (its errno subclass: FileNotFoundError, ...), with the file name.
+[[noreturn]] void raise_io(input& in, const logscan::error& e) {
+    in.raise_python_error(); // (a file-like's own exception first)
+    const int err = e.sys_errno;
+    const std::string what = err != 0 ? std::string(std::strerror(err)) : std::string(e.message);
+    PyErr_SetObject(PyExc_OSError, py::make_tuple(err, what, in.name()).ptr());
+    throw py::error_already_set();
+}
+
+// Opens `in`, reads its head and names its format (given, or detected). Empty string: the
+// input holds only blanks (no format to tell, no records). Raises ValueError when the format
+// is unknown or not recognised.
+std::string open_format(input& in, const std::optional<std::string>& format) {
+    logscan::error e;
+    {
+        py::gil_scoped_release nogil;
+        e = in.read_head();
+    }
+    if (!e.ok()) raise_io(in, e);
+    if (format) {
+        (void)record_types(*format); // (checks the name)
+        return *format;
+    }
+    bool blank = false;
+    const std::string_view f = in.detect(blank);
+    if (f.empty() && blank) return {};
+    if (f.empty())
+        throw py::value_error(in.name() + ": format not recognised (give format=...; logscan.formats() lists them)");
+    return std::string(f);
+}
+
+type_set types_of(const std::string& format, const std::optional<std::vector<std::string>>& types) {
+    type_set t;
+    if (!types) return t;
+    const std::vector<std::string> known = record_types(format);
+    for (const std::string& x : *types) {
+        if (std::find(known.begin(), known.end(), x) == known.end())
+            throw py::value_error("'" + x + "' is not a record type of " + format + " (types: " +
+                                  py::str(py::cast(known)).cast<std::string>() + ")");
+    }
+    t.types = *types;
+    return t;
+}
+
+// Where a JSON document breaks: a warning with its file, line and column (the records before
+// it are kept, and an `error` record says it in the data, formats.md).
+// `level`: the Python frame the warning names (1: the one calling into C++).
+void warn_break(const input& in, const logscan::error& e, int level) {
+    if (e.ok() || e.line == 0 || e.code == logscan::error_code::stopped) return;
+    const std::string m = in.name() + ":" + std::to_string(e.line) + ":" + std::to_string(e.column) + ": " +
+                          std::string(e.message) + " (the document breaks there; the records before it are kept)";
+    if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), level) != 0) throw py::error_already_set(); // (warnings as errors)
+}
+
+// One parse of one input by format F into writer W, fed a chunk at a time.
+struct parse_run {
+    virtual ~parse_run() = default;
+    // Feeds chunks until `full()` says so or the input ends (true: ended). GIL released.
+    virtual bool step(const std::function<bool()>& full) = 0;
+    logscan::error source_error; // the input's I/O error, if any
+    logscan::error result;       // the document's own error (JSON formats), if any
+};
+
+template <class F, class W>
+class parse_run_of final : public parse_run {
+public:
+    parse_run_of(input& in, W& w, const logscan::format_options& o) : in_(in), vis_(w), parser_(vis_, o) {}
+    bool step(const std::function<bool()>& full) override {
+        while (!ended_) {
+            if (full && full()) return false;
+            const logscan::chunk c = in_.next();
+            if (c.code != logscan::error_code::none) {
+                source_error = {c.code, 0, 0, 0, logscan::to_string(c.code), c.sys_errno};
+                end();
+            } else if (c.data.empty()) {
+                end();
+            } else {
+                (void)parser_.feed(c.data);
+            }
+        }
+        return true;
+    }
+
+private:
+    void end() {
+        (void)parser_.finish();
+        if constexpr (requires { parser_.result(); }) result = parser_.result();
+        ended_ = true;
+    }
+    input& in_;
+    typename F::template ndjson_visitor<W> vis_;
+    typename F::template parser<typename F::template ndjson_visitor<W>> parser_;
+    bool ended_ = false;
+};
+
+template <class W>
+std::unique_ptr<parse_run> make_run(const std::string& format, input& in, W& w, std::size_t max_line) {
+    std::unique_ptr<parse_run> r;
+    logscan::with_format(formats{}, format, [&]<class F>() {
+        r = std::make_unique<parse_run_of<F, W>>(in, w, logscan::format_options{.max_line = max_line});
+    });
+    return r;
+}
+
+// ---------------------------------------------------------------------------------------
+// records(): an iterator of dicts, a batch at a time.
+class record_iterator {
+public:
+    record_iterator(const std::string& kind, py::object obj, const std::optional<std::string>& format,
+                    const std::optional<std::vector<std::string>>& types, std::size_t max_line)
+        : in_(std::make_unique<input>(kind, obj)) {
+        format_ = open_format(*in_, format);
+        if (format_.empty()) return;
+        wanted_ = types_of(format_, types);
+        tape_ = std::make_unique<tape>(wanted_);
+        run_ = make_run(format_, *in_, *tape_, max_line);
+    }
+    const std::string& format() const { return format_; }
+
+    py::object next() {
+        while (at_ >= static_cast<std::size_t>(PyList_GET_SIZE(batch_.ptr()))) {
+            if (!run_ || done_) throw py::stop_iteration();
+            batch_ = py::list();
+            at_ = 0;
+            tape_->clear();
+            bool ended;
+            {
+                py::gil_scoped_release nogil;
+                ended = run_->step([this] { return tape_->records() >= batch_records || tape_->bytes() >= batch_bytes; });
+            }
+            tape_->to_python(batch_);
+            tape_->clear();
+            if (ended) {
+                done_ = true;
+                if (!run_->source_error.ok()) raise_io(*in_, run_->source_error);
+                warn_break(*in_, run_->result, 1);
+            }
+        }
+        return batch_[at_++];
+    }
+
+private:
+    std::unique_ptr<input> in_;
+    std::string format_;
+    type_set wanted_;
+    std::unique_ptr<tape> tape_;
+    std::unique_ptr<parse_run> run_;
+    py::list batch_;
+    std::size_t at_ = 0;
+    bool done_ = false;
+};
+
+// ---------------------------------------------------------------------------------------
+// frames(): per record type, its columns as numpy arrays.
+
+py::object array_of_objects(const std::vector<py::object>& v) {
+    py::array a(py::dtype("O"), std::vector<py::ssize_t>{static_cast<py::ssize_t>(v.size())});
+    auto** d = static_cast<PyObject**>(a.mutable_data());
+    for (std::size_t i = 0; i < v.size(); ++i) {
+        Py_XDECREF(d[i]);
+        d[i] = v[i].inc_ref().ptr();
+    }
+    return a;
+}
+
+// One column as (name, kind, data, categories): kind "int64" (no value missing), "float64"
+// (numbers, NaN where missing), "bool" (no value missing), "category" (data: int32 codes,
+// -1 where missing; categories: the strings), "object" (str/int/float/bool/None per row).
+py::tuple column_to_python(column& c, std::size_t rows) {
+    c.pad_to(rows);
+    const auto has = [&](cell k) { return (c.seen & (1u << static_cast<unsigned>(k))) != 0; };
+    const bool nulls = has(cell::null);
+    const unsigned values = c.seen & ~(1u << static_cast<unsigned>(cell::null));
+    const auto only = [&](std::initializer_list<cell> ks) {
+        unsigned m = 0;
+        for (cell k : ks) m |= 1u << static_cast<unsigned>(k);
+        return values != 0 && (values & ~m) == 0;
+    };
+    const auto n = static_cast<py::ssize_t>(rows);
+    const auto as_double = [&](std::size_t i) {
+        double d;
+        if (c.kinds[i] == cell::floating) std::memcpy(&d, &c.values[i], sizeof d);
+        else d = static_cast<double>(c.values[i]);
+        return d;
+    };
+    if (only({cell::integer}) && !nulls) {
+        py::array_t<std::int64_t> a(n);
+        std::memcpy(a.mutable_data(), c.values.data(), rows * sizeof(std::int64_t));
+        return py::make_tuple(c.name, "int64", a, py::none());
+    }
+    if (only({cell::integer, cell::floating})) {
+        py::array_t<double> a(n);
+        double* d = a.mutable_data();
+        for (std::size_t i = 0; i < rows; ++i) d[i] = c.kinds[i] == cell::null ? std::nan("") : as_double(i);
+        return py::make_tuple(c.name, "float64", a, py::none());
+    }
+    if (only({cell::boolean}) && !nulls) {
+        py::array_t<bool> a(n);
+        bool* d = a.mutable_data();
+        for (std::size_t i = 0; i < rows; ++i) d[i] = c.values[i] != 0;
+        return py::make_tuple(c.name, "bool", a, py::none());
+    }
+    // strings: each distinct one made once
+    std::vector<py::object> strs;
+    strs.reserve(c.pool.strings().size());
+    for (const std::string& s : c.pool.strings()) strs.push_back(str_object(s));
+    if (only({cell::string}) && rows >= 16 && 2 * strs.size() <= rows) {
+        py::array_t<std::int32_t> a(n);
+        std::int32_t* d = a.mutable_data();
+        for (std::size_t i = 0; i < rows; ++i) d[i] = c.kinds[i] == cell::null ? -1 : static_cast<std::int32_t>(c.values[i]);
+        py::list cats;
+        for (py::object& s : strs) cats.append(s);
+        return py::make_tuple(c.name, "category", a, cats);
+    }
+    std::vector<py::object> v(rows);
+    for (std::size_t i = 0; i < rows; ++i) {
+        switch (c.kinds[i]) {
+        case cell::null: v[i] = py::none(); break;
+        case cell::integer: v[i] = py::reinterpret_steal<py::object>(PyLong_FromLongLong(c.values[i])); break;
+        case cell::uinteger:
+            v[i] = py::reinterpret_steal<py::object>(PyLong_FromUnsignedLongLong(static_cast<std::uint64_t>(c.values[i])));
+            break;
+        case cell::floating: v[i] = py::reinterpret_steal<py::object>(PyFloat_FromDouble(as_double(i))); break;
+        case cell::boolean: v[i] = py::bool_(c.values[i] != 0); break;
+        case cell::string: v[i] = strs[static_cast<std::size_t>(c.values[i])]; break;
+        case cell::big_integer:
+            v[i] = py::reinterpret_steal<py::object>(
+                PyLong_FromString(c.pool.strings()[static_cast<std::size_t>(c.values[i])].c_str(), nullptr, 10));
+            break;
+        }
+    }
+    return py::make_tuple(c.name, "object", array_of_objects(v), py::none());
+}
+
+// {type: [(name, kind, data, categories), ...]} for frames(); `format` set to the format read.
+py::dict columns_of(const std::string& kind, py::object obj, const std::optional<std::string>& format,
+                    const std::optional<std::vector<std::string>>& types, std::size_t max_line) {
+    input in(kind, obj);
+    const std::string f = open_format(in, format);
+    py::dict out;
+    if (f.empty()) return out;
+    const type_set wanted = types_of(f, types);
+    columns cols(wanted);
+    std::unique_ptr<parse_run> run = make_run(f, in, cols, max_line);
+    {
+        py::gil_scoped_release nogil;
+        run->step({});
+    }
+    if (!run->source_error.ok()) raise_io(in, run->source_error);
+    warn_break(in, run->result, 2);
+    for (table& t : cols.tables()) {
+        py::list cs;
+        for (column& c : t.columns) {
+            cs.append(column_to_python(c, t.rows));
+            c = column{}; // (free as we go)
+        }
+        out[py::str(t.type)] = py::make_tuple(t.rows, cs);
+    }
+    return out;
+}
+
+// detect(): the format's name, or None.
+py::object detect(const std::string& kind, py::object obj) {
+    input in(kind, obj);
+    logscan::error e;
+    {
+        py::gil_scoped_release nogil;
+        e = in.read_head();
+    }
+    if (!e.ok()) raise_io(in, e);
+    bool blank = false;
+    const std::string_view f = in.detect(blank);
+    if (f.empty()) return py::none();
+    return py::str(std::string(f));
+}
+
+// summary(): what `logscan summary --json` prints, as JSON text (the package loads it).
+std::string summary_json(const std::vector<std::pair<std::string, py::object>>& inputs, const std::optional<std::string>& format,
+                         std::size_t top_cpu_ops, std::size_t max_line) {
+    namespace ct = logscan::chrome_trace;
+    std::vector<ct::rank_rows> ranks;
+    for (const auto& [kind, obj] : inputs) {
+        input in(kind, obj);
+        const std::string f = open_format(in, format);
+        if (f != ct::format::name)
+            throw py::value_error(in.name() + ": " + (f.empty() ? std::string("empty input") : f) +
+                                  ": summary() gives the figures of chrome-trace inputs (the ranks of one job); the other "
+                                  "formats' summaries are text reports (logscan summary)");
+        ct::rank_reader reader(in.name());
+        logscan::error e;
+        {
+            py::gil_scoped_release nogil;
+            e = ct::parse(in, reader, {.max_line = max_line});
+        }
+        if (e.code == logscan::error_code::io_error || e.code == logscan::error_code::open_failed) raise_io(in, e);
+        warn_break(in, e, 2);
+        ranks.push_back(reader.take());
+    }
+    std::string json;
+    {
+        py::gil_scoped_release nogil;
+        json = ct::summary_json(ct::summarize(std::move(ranks), {.top_cpu_ops = top_cpu_ops}));
+    }
+    return json;
+}
+
+} // namespace logscan_py
+
+PYBIND11_MODULE(_logscan, m) {
+    namespace lp = logscan_py;
+    namespace py = pybind11;
+    m.doc() = "logscan's C++ core (use the logscan package: logscan.records, logscan.frames, ...)";
+    m.def("formats", &lp::format_names, "The formats logscan reads, in the order that breaks detection ties.");
+    m.def("record_types", &lp::record_types, py::arg("format"), "The record types of a format.");
+    m.def("detect", &lp::detect, py::arg("kind"), py::arg("obj"));
+    m.def("columns", &lp::columns_of, py::arg("kind"), py::arg("obj"), py::arg("format"), py::arg("types"),
+          py::arg("max_line"));
+    m.def("summary_json", &lp::summary_json, py::arg("inputs"), py::arg("format"), py::arg("top_cpu_ops"),
+          py::arg("max_line"));
+    py::class_<lp::record_iterator>(m, "RecordIterator")
+        .def(py::init<const std::string&, py::object, const std::optional<std::string>&,
+                      const std::optional<std::vector<std::string>>&, std::size_t>(),
+             py::arg("kind"), py::arg("obj"), py::arg("format"), py::arg("types"), py::arg("max_line"))
+        .def_property_readonly("format", &lp::record_iterator::format)
+        .def("__iter__", [](py::object self) { return self; })
+        .def("__next__", &lp::record_iterator::next);
+}

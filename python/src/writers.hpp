@@ -1,0 +1,661 @@
+// SPDX-License-Identifier: MIT
+// The Python module's two record writers. Each takes the calls of logscan's NDJSON writer
+// (begin, key, value, raw_value, begin_object, ... : what every format's generic
+// `records::ndjson<W>` visitor makes, record.hpp), so records become Python objects the way
+// the NDJSON contract writes them, with no code per record type:
+// - tape: the calls recorded compactly (GIL released), then made into dicts (GIL held):
+//   `records()`;
+// - columns: one table per record type, a column per flattened key as the CSV writer names
+//   them (nested objects as dotted names, arrays as their JSON text), each cell typed; then
+//   numpy arrays per column (GIL held): `frames()`.
+// Values follow the NDJSON writer (logscan/ndjson.hpp): a non-finite double is null; a value
+// printed as text (`number_or_string`) a number when the whole text is one, an integer beyond
+// 64 bits exact, a double beyond range null; JSON text (`raw_value`) as json.loads reads it.
+#ifndef LOGSCAN_PYTHON_WRITERS_HPP
+#define LOGSCAN_PYTHON_WRITERS_HPP
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+
+#include <logscan/json.hpp>
+#include <logscan/ndjson.hpp>
+#include <logscan/num.hpp>
+#include <logscan/utf8.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <functional>
+#include <map>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+namespace logscan_py {
+
+namespace py = pybind11;
+
+// The record types a caller asked for (empty: all).
+struct type_set {
+    std::vector<std::string> types;
+    bool wants(std::string_view t) const {
+        if (types.empty()) return true;
+        for (const std::string& x : types)
+            if (x == t) return true;
+        return false;
+    }
+};
+
+// A value printed as text, read as the NDJSON writer writes it (ndjson_writer::number_or_string).
+struct loose {
+    enum kind_t { integer, floating, big_integer, null, text } kind;
+    std::int64_t i = 0;
+    double d = 0;
+    std::string digits; // big_integer: the exact digits (sign included)
+};
+inline loose read_loose(std::string_view text, bool grouped) {
+    const auto n = grouped ? logscan::parse_grouped_value(text) : logscan::parse_number_value(text);
+    if (n.ok()) {
+        if (n.value.is_integer()) return {loose::integer, n.value.integer, 0, {}};
+        return {loose::floating, 0, n.value.floating, {}};
+    }
+    if (n.ec == std::errc::result_out_of_range && n.value.is_integer()) {
+        loose l{loose::big_integer, 0, 0, {}};
+        std::size_t i = 0;
+        if (text[0] == '-') l.digits += '-';
+        if (text[0] == '-' || text[0] == '+') ++i;
+        while (i + 1 < text.size() && text[i] == '0') ++i;
+        for (; i < text.size(); ++i)
+            if (text[i] != ',') l.digits += text[i];
+        return l;
+    }
+    if (n.ec == std::errc::result_out_of_range) return {loose::null, 0, 0, {}};
+    return {loose::text, 0, 0, {}};
+}
+
+// A JSON number token as json.loads reads it: an int when it has no fraction or exponent
+// (exact, any size), else a float (beyond range: inf).
+inline py::object json_number_object(std::string_view t) {
+    if (t.find_first_of(".eE") == std::string_view::npos) {
+        const auto n = logscan::parse_number<std::int64_t>(t);
+        if (n.ok()) return py::reinterpret_steal<py::object>(PyLong_FromLongLong(n.value));
+        const std::string s(t);
+        return py::reinterpret_steal<py::object>(PyLong_FromString(s.c_str(), nullptr, 10));
+    }
+    const std::string s(t);
+    const double d = PyOS_string_to_double(s.c_str(), nullptr, nullptr);
+    return py::reinterpret_steal<py::object>(PyFloat_FromDouble(d));
+}
+
+// UTF-8 text as a str; invalid bytes replaced by U+FFFD as the NDJSON writer does (one per
+// maximal ill-formed subpart, which is what Python's "replace" handler gives too).
+inline py::object str_object(std::string_view s) {
+    PyObject* o = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace");
+    if (o == nullptr) throw py::error_already_set();
+    return py::reinterpret_steal<py::object>(o);
+}
+
+// JSON text as Python objects (dicts, lists, str, int, float, bool, None), as json.loads
+// gives them; nullopt when the text is not JSON.
+inline std::optional<py::object> json_objects(std::string_view text) {
+    struct builder {
+        std::vector<py::object> stack; // open containers
+        std::vector<py::object> keys;  // the pending key of each open object (none in arrays)
+        py::object result;
+        void put(py::object v) {
+            if (stack.empty()) {
+                result = std::move(v);
+                return;
+            }
+            py::handle top = stack.back();
+            if (PyList_Check(top.ptr())) {
+                PyList_Append(top.ptr(), v.ptr());
+            } else {
+                PyDict_SetItem(top.ptr(), keys.back().ptr(), v.ptr());
+            }
+        }
+        void on_object_begin() {
+            stack.push_back(py::dict());
+            keys.emplace_back();
+        }
+        void on_object_end() { close(); }
+        void on_array_begin() {
+            stack.push_back(py::list());
+            keys.emplace_back();
+        }
+        void on_array_end() { close(); }
+        void close() {
+            py::object v = std::move(stack.back());
+            stack.pop_back();
+            keys.pop_back();
+            put(std::move(v));
+        }
+        void on_key(std::string_view k) { keys.back() = str_object(k); }
+        void on_string(std::string_view s) { put(str_object(s)); }
+        void on_number(const logscan::json::number& n) { put(json_number_object(n.text())); }
+        void on_bool(bool b) { put(py::bool_(b)); }
+        void on_null() { put(py::none()); }
+    } b;
+    if (!logscan::json::parse(text, b).ok()) return std::nullopt;
+    return std::move(b.result);
+}
+
+// ---------------------------------------------------------------------------------------
+// tape: the writer calls of a batch of records, replayed as dicts.
+class tape {
+public:
+    explicit tape(const type_set& wanted) : wanted_(wanted) {}
+    std::size_t records() const noexcept { return records_; }
+    std::size_t bytes() const noexcept { return ops_.size(); }
+    void clear() noexcept {
+        ops_.clear();
+        records_ = 0;
+    }
+
+    // --- the NDJSON writer's calls
+    void begin(std::string_view type) {
+        on_ = wanted_.wants(type);
+        if (!on_) return;
+        put_text(op::begin, type);
+    }
+    void begin(std::string_view type, std::uint64_t line) {
+        begin(type);
+        if (!on_) return;
+        put_op(op::key);
+        put_text_only("line");
+        put_op(op::uinteger);
+        put_pod(line);
+    }
+    void end() {
+        if (!on_) return;
+        put_op(op::end);
+        ++records_;
+    }
+    void key(std::string_view k) {
+        if (on_) put_text(op::key, k);
+    }
+    template <class T>
+    void field(std::string_view k, const T& v) {
+        key(k);
+        value(v);
+    }
+    void value(std::string_view s) {
+        if (on_) put_text(op::string, s);
+    }
+    void value(const char* s) { value(std::string_view(s)); }
+    void value(std::nullptr_t) {
+        if (on_) put_op(op::null);
+    }
+    void value(bool b) {
+        if (on_) put_op(b ? op::true_ : op::false_);
+    }
+    template <class T>
+        requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
+    void value(T v) {
+        if (!on_) return;
+        if constexpr (std::is_signed_v<T>) {
+            put_op(op::integer);
+            put_pod(static_cast<std::int64_t>(v));
+        } else {
+            put_op(op::uinteger);
+            put_pod(static_cast<std::uint64_t>(v));
+        }
+    }
+    void value(double v) {
+        if (!on_) return;
+        if (!std::isfinite(v)) return put_op(op::null);
+        put_op(op::floating);
+        put_pod(v);
+    }
+    void value(float v) { value(static_cast<double>(v)); }
+    void value(const logscan::number& n) {
+        if (n.is_integer()) value(n.integer);
+        else value(n.floating);
+    }
+    void number_or_string(std::string_view t, bool grouped = false) {
+        if (on_) put_text(grouped ? op::loose_grouped : op::loose, t);
+    }
+    void raw_value(std::string_view j) {
+        if (on_) put_text(op::raw, j);
+    }
+    void begin_array() {
+        if (on_) put_op(op::array_begin);
+    }
+    void end_array() {
+        if (on_) put_op(op::array_end);
+    }
+    void begin_object() {
+        if (on_) put_op(op::object_begin);
+    }
+    void end_object() {
+        if (on_) put_op(op::object_end);
+    }
+
+    // Appends the batch's records to `out` as dicts (GIL held).
+    void to_python(py::list& out) {
+        const char* p = ops_.data();
+        const char* const e = p + ops_.size();
+        std::vector<py::object> stack; // open containers: the record, objects, arrays
+        std::vector<py::object> keys;  // the pending key of each
+        const auto put = [&](py::object v) {
+            py::handle top = stack.back();
+            if (PyList_Check(top.ptr())) PyList_Append(top.ptr(), v.ptr());
+            else if (PyDict_SetItem(top.ptr(), keys.back().ptr(), v.ptr()) != 0) throw py::error_already_set();
+        };
+        while (p < e) {
+            const auto o = static_cast<op>(*p++);
+            switch (o) {
+            case op::begin: {
+                const std::string_view t = take_text(p);
+                stack.clear();
+                keys.clear();
+                stack.push_back(py::dict());
+                keys.emplace_back();
+                PyDict_SetItem(stack.back().ptr(), key_object("type").ptr(), key_object(t).ptr());
+                break;
+            }
+            case op::end:
+                out.append(stack.front());
+                stack.clear();
+                keys.clear();
+                break;
+            case op::key: keys.back() = key_object(take_text(p)); break;
+            case op::string: put(str_object(take_text(p))); break;
+            case op::null: put(py::none()); break;
+            case op::true_: put(py::bool_(true)); break;
+            case op::false_: put(py::bool_(false)); break;
+            case op::integer: put(py::reinterpret_steal<py::object>(PyLong_FromLongLong(take_pod<std::int64_t>(p)))); break;
+            case op::uinteger:
+                put(py::reinterpret_steal<py::object>(PyLong_FromUnsignedLongLong(take_pod<std::uint64_t>(p))));
+                break;
+            case op::floating: put(py::reinterpret_steal<py::object>(PyFloat_FromDouble(take_pod<double>(p)))); break;
+            case op::loose:
+            case op::loose_grouped: {
+                const std::string_view t = take_text(p);
+                const loose l = read_loose(t, o == op::loose_grouped);
+                switch (l.kind) {
+                case loose::integer: put(py::reinterpret_steal<py::object>(PyLong_FromLongLong(l.i))); break;
+                case loose::floating: put(py::reinterpret_steal<py::object>(PyFloat_FromDouble(l.d))); break;
+                case loose::big_integer:
+                    put(py::reinterpret_steal<py::object>(PyLong_FromString(l.digits.c_str(), nullptr, 10)));
+                    break;
+                case loose::null: put(py::none()); break;
+                case loose::text: put(str_object(t)); break;
+                }
+                break;
+            }
+            case op::raw: {
+                const std::string_view t = take_text(p);
+                std::optional<py::object> v = json_objects(t);
+                put(v ? std::move(*v) : str_object(t)); // (the modules hand out checked JSON only)
+                break;
+            }
+            case op::array_begin:
+            case op::object_begin: {
+                py::object c = o == op::array_begin ? py::object(py::list()) : py::object(py::dict());
+                put(c);
+                stack.push_back(std::move(c));
+                keys.emplace_back();
+                break;
+            }
+            case op::array_end:
+            case op::object_end:
+                stack.pop_back();
+                keys.pop_back();
+                break;
+            }
+        }
+    }
+
+private:
+    enum class op : char {
+        begin, end, key, string, null, true_, false_, integer, uinteger, floating, loose, loose_grouped, raw,
+        array_begin, array_end, object_begin, object_end
+    };
+    void put_op(op o) { ops_.push_back(static_cast<char>(o)); }
+    template <class T>
+    void put_pod(T v) {
+        char b[sizeof(T)];
+        std::memcpy(b, &v, sizeof(T));
+        ops_.append(b, sizeof(T));
+    }
+    void put_text_only(std::string_view s) {
+        put_pod(static_cast<std::uint64_t>(s.size()));
+        ops_.append(s);
+    }
+    void put_text(op o, std::string_view s) {
+        put_op(o);
+        put_text_only(s);
+    }
+    template <class T>
+    static T take_pod(const char*& p) {
+        T v;
+        std::memcpy(&v, p, sizeof(T));
+        p += sizeof(T);
+        return v;
+    }
+    static std::string_view take_text(const char*& p) {
+        const auto n = take_pod<std::uint64_t>(p);
+        const std::string_view s(p, static_cast<std::size_t>(n));
+        p += n;
+        return s;
+    }
+    // Keys (and type names) repeat: one str object each.
+    py::object key_object(std::string_view k) {
+        auto it = key_cache_.find(k);
+        if (it == key_cache_.end()) it = key_cache_.emplace(std::string(k), str_object(k)).first;
+        return it->second;
+    }
+
+    const type_set& wanted_;
+    std::string ops_;
+    std::size_t records_ = 0;
+    bool on_ = false;
+    std::map<std::string, py::object, std::less<>> key_cache_;
+};
+
+// ---------------------------------------------------------------------------------------
+// columns: one table per record type.
+
+// A cell's kind; a column remembers which kinds it holds.
+enum class cell : std::uint8_t { null, integer, uinteger, floating, boolean, string, big_integer };
+
+// Strings interned per column: each distinct string once, cells hold its code.
+class string_pool {
+public:
+    std::int64_t code(std::string_view s) {
+        if (slots_.empty() || 2 * (strings_.size() + 1) > slots_.size()) grow();
+        std::size_t i = std::hash<std::string_view>{}(s) & (slots_.size() - 1);
+        for (;;) {
+            const std::int32_t c = slots_[i];
+            if (c < 0) break;
+            if (strings_[static_cast<std::size_t>(c)] == s) return c;
+            i = (i + 1) & (slots_.size() - 1);
+        }
+        const auto c = static_cast<std::int32_t>(strings_.size());
+        strings_.emplace_back(s);
+        slots_[i] = c;
+        return c;
+    }
+    const std::vector<std::string>& strings() const noexcept { return strings_; }
+
+private:
+    void grow() {
+        std::vector<std::int32_t> s(slots_.empty() ? 64 : slots_.size() * 2, -1);
+        for (std::size_t c = 0; c < strings_.size(); ++c) {
+            std::size_t i = std::hash<std::string_view>{}(strings_[c]) & (s.size() - 1);
+            while (s[i] >= 0) i = (i + 1) & (s.size() - 1);
+            s[i] = static_cast<std::int32_t>(c);
+        }
+        slots_.swap(s);
+    }
+    std::vector<std::string> strings_;
+    std::vector<std::int32_t> slots_;
+};
+
+struct column {
+    std::string name;
+    std::vector<cell> kinds;          // per row
+    std::vector<std::int64_t> values; // per row: the integer, the double's bits, the string's code
+    string_pool pool;
+    unsigned seen = 0; // bit per cell kind present
+
+    void pad_to(std::size_t rows) {
+        if (kinds.size() < rows) {
+            seen |= 1u << static_cast<unsigned>(cell::null);
+            kinds.resize(rows, cell::null);
+            values.resize(rows, 0);
+        }
+    }
+    // Row `row`'s cell (a key given twice in one record: the last stands, as in json.loads and
+    // the CSV writer).
+    void set(std::size_t row, cell k, std::int64_t v) {
+        if (kinds.size() > row) {
+            kinds.back() = k;
+            values.back() = v;
+        } else {
+            kinds.push_back(k);
+            values.push_back(v);
+        }
+        seen |= 1u << static_cast<unsigned>(k);
+    }
+};
+
+struct table {
+    std::string type;
+    std::vector<column> columns;
+    std::size_t rows = 0;
+    std::vector<std::size_t> last_order; // the columns of the last row, in order (the next row's guess)
+};
+
+class columns {
+public:
+    explicit columns(const type_set& wanted) : wanted_(wanted), json_(sink{&json_text_}, json_buf_) {}
+    columns(const columns&) = delete;
+    columns& operator=(const columns&) = delete;
+
+    std::vector<table>& tables() noexcept { return tables_; }
+
+    // --- the NDJSON writer's calls
+    void begin(std::string_view type) {
+        on_ = wanted_.wants(type);
+        if (!on_) return;
+        t_ = &table_of(type);
+        prefix_.clear();
+        array_depth_ = 0;
+        position_ = 0;
+    }
+    void begin(std::string_view type, std::uint64_t line) {
+        begin(type);
+        if (!on_) return;
+        key_ = "line";
+        put(cell::integer, static_cast<std::int64_t>(line));
+    }
+    void end() {
+        if (!on_) return;
+        ++t_->rows;
+        t_->last_order.resize(position_);
+    }
+    void key(std::string_view k) {
+        if (!on_) return;
+        if (array_depth_ > 0) return json_.key(k);
+        key_ = k;
+    }
+    template <class T>
+    void field(std::string_view k, const T& v) {
+        key(k);
+        value(v);
+    }
+    void value(std::string_view s) {
+        if (!on_) return;
+        if (array_depth_ > 0) return json_.value(s);
+        put_string(cell::string, s);
+    }
+    void value(const char* s) { value(std::string_view(s)); }
+    void value(std::nullptr_t) {
+        if (!on_) return;
+        if (array_depth_ > 0) return json_.value(nullptr);
+        put(cell::null, 0);
+    }
+    void value(bool b) {
+        if (!on_) return;
+        if (array_depth_ > 0) return json_.value(b);
+        put(cell::boolean, b ? 1 : 0);
+    }
+    template <class T>
+        requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
+    void value(T v) {
+        if (!on_) return;
+        if (array_depth_ > 0) return json_.value(v);
+        if constexpr (std::is_unsigned_v<T>) {
+            if (static_cast<std::uint64_t>(v) > static_cast<std::uint64_t>(INT64_MAX))
+                return put(cell::uinteger, static_cast<std::int64_t>(static_cast<std::uint64_t>(v)));
+        }
+        put(cell::integer, static_cast<std::int64_t>(v));
+    }
+    void value(double v) {
+        if (!on_) return;
+        if (array_depth_ > 0) return json_.value(v);
+        if (!std::isfinite(v)) return put(cell::null, 0);
+        put(cell::floating, bits(v));
+    }
+    void value(float v) { value(static_cast<double>(v)); }
+    void value(const logscan::number& n) {
+        if (n.is_integer()) value(n.integer);
+        else value(n.floating);
+    }
+    void number_or_string(std::string_view t, bool grouped = false) {
+        if (!on_) return;
+        if (array_depth_ > 0) return json_.number_or_string(t, grouped);
+        const loose l = read_loose(t, grouped);
+        switch (l.kind) {
+        case loose::integer: return put(cell::integer, l.i);
+        case loose::floating: return put(cell::floating, bits(l.d));
+        case loose::big_integer: return put_string(cell::big_integer, l.digits);
+        case loose::null: return put(cell::null, 0);
+        case loose::text: return put_string(cell::string, t);
+        }
+    }
+    // JSON text: its objects flattened into dotted columns, as the CSV writer does.
+    void raw_value(std::string_view j) {
+        if (!on_) return;
+        if (array_depth_ > 0) return json_.raw_value(j);
+        struct replay {
+            columns& c;
+            void on_object_begin() { c.begin_object(); }
+            void on_object_end() { c.end_object(); }
+            void on_array_begin() { c.begin_array(); }
+            void on_array_end() { c.end_array(); }
+            void on_key(std::string_view k) { c.key(k); }
+            void on_string(std::string_view v) { c.value(v); }
+            void on_number(const logscan::json::number& n) { c.json_number(n.text()); }
+            void on_bool(bool b) { c.value(b); }
+            void on_null() { c.value(nullptr); }
+        } r{*this};
+        const std::size_t depth = prefix_.size();
+        if (!logscan::json::parse(j, r).ok()) { // (the modules hand out checked JSON only)
+            prefix_.resize(depth);
+            array_depth_ = 0;
+            put_string(cell::string, j);
+        }
+    }
+    void begin_array() {
+        if (!on_) return;
+        if (array_depth_++ == 0) {
+            array_key_ = key_;
+            json_text_.clear();
+        }
+        json_.begin_array();
+    }
+    void end_array() {
+        if (!on_) return;
+        json_.end_array();
+        if (--array_depth_ == 0) {
+            json_.flush();
+            key_ = array_key_;
+            put_string(cell::string, json_text_);
+            json_text_.clear();
+        }
+    }
+    void begin_object() {
+        if (!on_) return;
+        if (array_depth_ > 0) return json_.begin_object();
+        prefix_.push_back(column_name());
+    }
+    void end_object() {
+        if (!on_) return;
+        if (array_depth_ > 0) return json_.end_object();
+        if (!prefix_.empty()) prefix_.pop_back();
+    }
+
+private:
+    struct sink {
+        std::string* out;
+        bool operator()(std::string_view s) const {
+            out->append(s);
+            return true;
+        }
+    };
+    static std::int64_t bits(double d) {
+        std::int64_t b;
+        std::memcpy(&b, &d, sizeof b);
+        return b;
+    }
+    void json_number(std::string_view t) {
+        if (array_depth_ > 0) return json_.raw_value(t);
+        if (t.find_first_of(".eE") == std::string_view::npos) {
+            const auto n = logscan::parse_number<std::int64_t>(t);
+            if (n.ok()) return put(cell::integer, n.value);
+            return put_string(cell::big_integer, t);
+        }
+        const auto d = logscan::parse_number<double>(t);
+        put(cell::floating, bits(d.ok() ? d.value : (t.starts_with('-') ? -HUGE_VAL : HUGE_VAL)));
+    }
+    table& table_of(std::string_view type) {
+        if (t_ != nullptr && t_->type == type) return *t_;
+        for (table& t : tables_)
+            if (t.type == type) return t;
+        tables_.push_back(table{std::string(type), {}, 0, {}});
+        t_ = nullptr; // (the vector may have moved)
+        return tables_.back();
+    }
+    // The flattened name of the current key: "args.External id".
+    std::string column_name() const {
+        if (prefix_.empty()) return key_;
+        std::string n = prefix_.back();
+        n += '.';
+        n += key_;
+        return n;
+    }
+    column& current_column() {
+        table& t = *t_;
+        // the usual case: the same column as at this position in the last row
+        if (position_ < t.last_order.size()) {
+            column& c = t.columns[t.last_order[position_]];
+            if (matches(c.name)) return c;
+        }
+        const std::string name = column_name();
+        std::size_t i = 0;
+        while (i < t.columns.size() && t.columns[i].name != name) ++i;
+        if (i == t.columns.size()) t.columns.push_back(column{name, {}, {}, {}, 0});
+        if (position_ < t.last_order.size()) t.last_order[position_] = i;
+        else t.last_order.push_back(i);
+        return t.columns[i];
+    }
+    bool matches(const std::string& name) const {
+        if (prefix_.empty()) return name == key_;
+        const std::string& p = prefix_.back();
+        return name.size() == p.size() + 1 + key_.size() && name.compare(0, p.size(), p) == 0 && name[p.size()] == '.' &&
+               name.compare(p.size() + 1, std::string::npos, key_) == 0;
+    }
+    void put(cell k, std::int64_t v) {
+        column& c = current_column();
+        ++position_;
+        c.pad_to(t_->rows);
+        c.set(t_->rows, k, v);
+    }
+    void put_string(cell k, std::string_view s) {
+        column& c = current_column();
+        ++position_;
+        c.pad_to(t_->rows);
+        c.set(t_->rows, k, c.pool.code(s));
+    }
+
+    const type_set& wanted_;
+    std::vector<table> tables_;
+    table* t_ = nullptr;
+    bool on_ = false;
+    std::string key_; // (a copy: a JSON text's keys are decoded into the reader's scratch)
+    std::string array_key_;
+    std::vector<std::string> prefix_;
+    int array_depth_ = 0;
+    std::size_t position_ = 0;
+    std::string json_text_;
+    char json_buf_[4096];
+    logscan::ndjson_writer<sink> json_;
+};
+
+} // namespace logscan_py
+
+#endif

@@ -1,0 +1,327 @@
+# SPDX-License-Identifier: MIT
+# The Python module against the command: records() must be what `logscan convert` writes
+# (json.loads of each NDJSON line, keys in the same order), frames() the same records
+# flattened as the CSV writer names its columns (computed here from the NDJSON, in Python),
+# summary() what `logscan summary --json` prints and the figures HTA computes on the public
+# traces (samples/chrome/expected). Inputs: every sample and every hand-written input of
+# tests/data. Run by ctest (python.pytest) with PYTHONPATH=<build>/python, LOGSCAN_CLI and
+# LOGSCAN_SOURCE_DIR set.
+import gzip
+import io
+import json
+import math
+import os
+import subprocess
+import threading
+import time
+import warnings
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import logscan
+
+SRC = os.environ.get("LOGSCAN_SOURCE_DIR") or os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+CLI = os.environ.get("LOGSCAN_CLI")
+if not CLI:
+    pytest.exit("LOGSCAN_CLI (the logscan command) is not set: run through ctest", returncode=2)
+
+
+def _inputs():
+    out = []
+    for d in ("samples", "samples/today", "samples/chrome"):
+        for f in sorted(os.listdir(os.path.join(SRC, d))):
+            p = os.path.join(SRC, d, f)
+            if os.path.isfile(p) and not f.endswith(".md") and not f.startswith("LICENSE"):
+                out.append(p)
+    for d in ("tests/data", "tests/data/detect", "tests/data/chrome_summary"):
+        for f in sorted(os.listdir(os.path.join(SRC, d))):
+            p = os.path.join(SRC, d, f)
+            if os.path.isfile(p):
+                out.append(p)
+    return out
+
+
+INPUTS = _inputs()
+
+
+def run(*args):
+    return subprocess.run([CLI, *args], capture_output=True)
+
+
+def cli_format(path):
+    r = run("detect", path)
+    if r.returncode != 0:
+        return None
+    return r.stdout.decode().rsplit(": ", 1)[1].strip()
+
+
+def cli_records(path, fmt):
+    r = run("convert", "--format", fmt, path)
+    return [json.loads(line) for line in r.stdout.decode("utf-8").splitlines()]
+
+
+def ids(paths):
+    return [os.path.relpath(p, SRC) for p in paths]
+
+
+@pytest.mark.parametrize("path", INPUTS, ids=ids(INPUTS))
+def test_detect_is_the_commands(path):
+    assert logscan.detect(path) == cli_format(path)
+
+
+@pytest.mark.parametrize("path", INPUTS, ids=ids(INPUTS))
+def test_records_are_the_ndjson(path):
+    fmt = cli_format(path)
+    if fmt is None:
+        if open(path, "rb").read().strip() == b"":
+            assert list(logscan.records(path)) == []  # blanks only: no format, no records
+        else:
+            with pytest.raises(ValueError, match="format not recognised"):
+                list(logscan.records(path))
+        return
+    expected = cli_records(path, fmt)
+    got = list(logscan.records(path, format=fmt))
+    assert len(got) == len(expected)
+    for g, e in zip(got, expected):
+        assert g == e
+        assert list(g) == list(e)  # the same keys in the same order
+    if fmt == cli_format(path):
+        assert list(logscan.records(path)) == got  # detected
+
+
+def flatten(record):
+    """The CSV writer's columns of one record: nested objects as dotted names, arrays as
+    their JSON text, without "type"."""
+    out = {}
+
+    def walk(prefix, obj):
+        for k, v in obj.items():
+            if prefix == "" and k == "type":
+                continue
+            name = prefix + k
+            if isinstance(v, dict):
+                walk(name + ".", v)
+            elif isinstance(v, list):
+                out.setdefault(name, json.dumps(v, separators=(",", ":"), ensure_ascii=False))
+            else:
+                out.setdefault(name, v)
+
+    walk("", record)
+    return out
+
+
+def cell(v):
+    """A frame's cell as a plain Python value (None where missing)."""
+    if v is None:
+        return None
+    if isinstance(v, float) and math.isnan(v):
+        return None
+    if isinstance(v, np.generic):
+        return v.item()
+    return v
+
+
+@pytest.mark.parametrize("path", INPUTS, ids=ids(INPUTS))
+def test_frames_are_the_records_flattened(path):
+    fmt = cli_format(path)
+    if fmt is None:
+        return
+    expected = {}
+    for r in cli_records(path, fmt):
+        expected.setdefault(r["type"], []).append(flatten(r))
+    frames = logscan.frames(path, format=fmt)
+    assert sorted(frames) == sorted(expected)
+    for t, rows in expected.items():
+        f = frames[t]
+        columns = []
+        for row in rows:
+            for c in row:
+                if c not in columns:
+                    columns.append(c)
+        assert list(f.columns) == columns, t
+        assert len(f) == len(rows)
+        for c in columns:
+            got = [cell(v) for v in f[c].tolist()]
+            want = [row.get(c) for row in rows]
+            assert got == want, (t, c)
+
+
+def test_frames_dtypes():
+    p = os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt")  # paddle-log
+    f = logscan.frames(p)
+    steps = f["train_step"]
+    assert steps["line"].dtype == np.int64  # no value missing
+    assert steps["epoch"].dtype == np.int64
+    assert steps["metrics.loss"].dtype == np.float64
+    assert steps["units.ips"].dtype == "category"  # one unit on every line
+    assert f["log"]["logger"].dtype == "category"
+    expected_loss = [r["metrics"]["loss"] for r in logscan.records(p, types="train_step")]
+    assert steps["metrics.loss"].tolist() == expected_loss
+    # a column where some records have no value: float64 with NaN
+    rows = f["table_row"]
+    numeric_with_gaps = [c for c in rows.columns if rows[c].dtype == np.float64 and rows[c].isna().any()]
+    assert numeric_with_gaps, "the profiler rows have cells some tables lack"
+
+
+def test_types_filter():
+    p = os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt")
+    everything = list(logscan.records(p))
+    steps = list(logscan.records(p, types=["train_step"]))
+    assert steps == [r for r in everything if r["type"] == "train_step"]
+    assert len(steps) == sum(1 for line in open(p, encoding="utf-8") if "Epoch: [" in line and "loss:" in line)
+    assert list(logscan.frames(p, types="train_step")) == ["train_step"]
+    with pytest.raises(ValueError, match="not a record type of paddle-log"):
+        logscan.records(p, types=["train_stepp"])
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["samples/000_cf8afa6c099f806b.txt", "samples/001_825e28a4f520ddc2.txt", "samples/chrome/event_sync_trace.json.gz"],
+)
+def test_inputs_of_every_kind(name):
+    path = os.path.join(SRC, name)
+    expected = list(logscan.records(path))
+    data = open(path, "rb").read()
+    plain = gzip.decompress(data) if data[:2] == b"\x1f\x8b" else data
+    packed = gzip.compress(plain)
+    import pathlib
+
+    for source in (pathlib.Path(path), plain, bytearray(plain), memoryview(plain), packed, io.BytesIO(plain), io.BytesIO(packed)):
+        assert list(logscan.records(source)) == expected
+    with open(path, "rb") as f:
+        assert list(logscan.records(f)) == expected
+    assert logscan.detect(io.BytesIO(packed)) == logscan.detect(path)
+
+
+def test_chunks_of_any_size():
+    # a file-like that hands out 1 to 7 bytes per read gives the same records and frames
+    path = os.path.join(SRC, "samples", "004_d73c77cb3fb2895c.txt")
+    data = open(path, "rb").read()
+
+    class Trickle:
+        def __init__(self, b):
+            self.b, self.at, self.n = b, 0, 0
+
+        def read(self, n):
+            self.n = self.n % 7 + 1
+            piece = self.b[self.at : self.at + min(n, self.n)]
+            self.at += len(piece)
+            return piece
+
+    assert list(logscan.records(Trickle(data))) == list(logscan.records(path))
+    a, b = logscan.frames(Trickle(data)), logscan.frames(path)
+    assert sorted(a) == sorted(b)
+    for t in a:
+        pd.testing.assert_frame_equal(a[t], b[t])
+
+
+def test_large_input_in_batches():
+    # more records than one batch (4096): all of them, in order
+    path = os.path.join(SRC, "samples", "000_cf8afa6c099f806b.txt")
+    data = open(path, "rb").read()
+    one = list(logscan.records(path))
+    many = list(logscan.records(data * 5))
+    assert len(many) == 5 * len(one) > 4096
+    assert [r["type"] for r in many] == [r["type"] for r in one] * 5
+
+
+def test_errors():
+    with pytest.raises(FileNotFoundError) as e:
+        list(logscan.records("/nonexistent/logscan.log"))
+    assert e.value.filename == "/nonexistent/logscan.log"
+    with pytest.raises(IsADirectoryError):
+        logscan.frames(SRC)
+    with pytest.raises(ValueError, match="unknown format 'paddle'"):
+        logscan.records(os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt"), format="paddle")
+    with pytest.raises(ValueError, match="format not recognised"):
+        logscan.frames(b"hello\nworld\n")
+    with pytest.raises(TypeError, match="binary mode"):
+        with open(os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt"), encoding="utf-8") as f:
+            list(logscan.records(f))
+
+    class Broken:
+        def read(self, n):
+            raise RuntimeError("disk on fire")
+
+    with pytest.raises(RuntimeError, match="disk on fire"):
+        list(logscan.records(Broken(), format="paddle-log"))
+    with pytest.raises(TypeError, match="path"):
+        logscan.records(42)
+    assert list(logscan.records(b"  \n\n")) == []  # blanks only: no format, no records
+    assert logscan.frames(b"") == {}
+
+
+def test_broken_document_keeps_records_and_warns():
+    doc = open(os.path.join(SRC, "samples", "001_825e28a4f520ddc2.txt"), "rb").read()
+    cut = doc[: len(doc) // 2]
+    whole = list(logscan.records(doc))
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        got = list(logscan.records(cut))
+    assert got[-1] == {"type": "error", "message": "invalid JSON document"}
+    assert got[:-1] == whole[: len(got) - 1]  # the records before the break, as in the whole document
+    assert len(got) > 100
+    assert any("<bytes>:" in str(x.message) and "the document breaks there" in str(x.message) for x in w)
+    line = cut.count(b"\n") + 1
+    assert any(f"<bytes>:{line}:" in str(x.message) for x in w), [str(x.message) for x in w]
+
+
+CHROME = sorted(f for f in os.listdir(os.path.join(SRC, "samples", "chrome")) if f.endswith(".json.gz"))
+
+
+@pytest.mark.parametrize("name", CHROME)
+def test_summary_is_htas_and_the_commands(name):
+    path = os.path.join(SRC, "samples", "chrome", name)
+    got = logscan.summary(path)
+    expected = json.load(open(os.path.join(SRC, "samples", "chrome", "expected", name.replace(".json.gz", ".summary.json"))))
+
+    def no_file(s):
+        s = json.loads(json.dumps(s))
+        for r in s["ranks"]:
+            r.pop("file")
+        return s
+
+    assert no_file(got) == no_file(expected)
+    assert got == json.loads(run("summary", "--json", path).stdout)
+
+
+def test_summary_of_ranks():
+    d = os.path.join(SRC, "tests", "data", "chrome_summary")
+    paths = [os.path.join(d, "rank0.json"), os.path.join(d, "rank1.json")]
+    got = logscan.summary(paths)
+    assert [r["file"] for r in got["ranks"]] == ["rank0.json", "rank1.json"]  # (the file's name, as the command gives it)
+    assert got == json.loads(run("summary", "--json", *paths).stdout)
+    with pytest.raises(ValueError, match="chrome-trace"):
+        logscan.summary(os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt"))
+
+
+def test_parsing_releases_the_gil():
+    # while one thread parses a large input in C++, this one keeps running Python code: the
+    # longest pause between its steps is a small part of the parse (with the GIL held
+    # throughout, it would be all of it)
+    data = open(os.path.join(SRC, "samples", "000_cf8afa6c099f806b.txt"), "rb").read() * 200  # 36 MB
+    from logscan import _logscan
+
+    started, done = threading.Event(), threading.Event()
+    took = []
+
+    def parse():
+        started.set()
+        start = time.perf_counter()
+        _logscan.columns("bytes", data, "megengine-log", ["mem_alloc"], 1 << 20)  # (few records: parsing is all)
+        took.append(time.perf_counter() - start)
+        done.set()
+
+    t = threading.Thread(target=parse)
+    t.start()
+    started.wait()
+    last, longest = time.perf_counter(), 0.0
+    while not done.is_set():
+        now = time.perf_counter()
+        longest = max(longest, now - last)
+        last = now
+    t.join()
+    assert took[0] > 0.1, took
+    assert longest < 0.5 * took[0], (longest, took)
