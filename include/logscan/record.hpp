@@ -14,7 +14,9 @@
 ///   value through an *emitter*, anything with the `ndjson_writer` calls `key`, `value`
 ///   (integers, `double`, `bool`, `std::string_view`, `nullptr`), `number_or_string`,
 ///   `raw_value`, `begin_array`/`end_array`, `begin_object`/`end_object` (other outputs: CSV
-///   cells, a binding's objects).
+///   cells, a binding's objects). An emitter with `field_key(k)` gets the declared fields'
+///   keys through it instead of `key`: their text is in static storage, so its address names
+///   the field (the Python module's columns find a field's column so).
 ///
 /// \code
 /// struct run { std::uint64_t line; std::string_view model, device; };
@@ -255,7 +257,8 @@ void write_fields(W& w, const R& r, record_fields<Fields...>) {
                 write_value(w, x);
             });
         } else {
-            w.key(F::name);
+            if constexpr (requires { w.field_key(F::name); }) w.field_key(F::name); // (a name in static storage)
+            else w.key(F::name);
             write_value(w, F::get(r));
         }
     };

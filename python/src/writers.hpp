@@ -426,7 +426,14 @@ struct table {
     std::string type;
     std::vector<column> columns;
     std::size_t rows = 0;
-    std::vector<std::size_t> last_order; // the columns of the last row, in order (the next row's guess)
+    // The columns of the last row, in order: the next row's guess. A top-level key whose text
+    // is at the same address as in the last row (a field's name: static) is that column
+    // without a compare.
+    struct slot {
+        const char* key = nullptr;
+        std::size_t size = 0, column = 0;
+    };
+    std::vector<slot> last_order;
 };
 
 class columns {
@@ -450,6 +457,7 @@ public:
         begin(type);
         if (!on_) return;
         key_ = "line";
+        static_key_ = true;
         put(cell::integer, static_cast<std::int64_t>(line));
     }
     void end() {
@@ -461,6 +469,14 @@ public:
         if (!on_) return;
         if (array_depth_ > 0) return json_.key(k);
         key_ = k;
+        static_key_ = false;
+    }
+    // A declared field's name (record.hpp's write_fields): in static storage.
+    void field_key(std::string_view k) {
+        if (!on_) return;
+        if (array_depth_ > 0) return json_.key(k);
+        key_ = k;
+        static_key_ = true;
     }
     template <class T>
     void field(std::string_view k, const T& v) {
@@ -527,7 +543,10 @@ public:
             void on_object_end() { c.end_object(); }
             void on_array_begin() { c.begin_array(); }
             void on_array_end() { c.end_array(); }
-            void on_key(std::string_view k) { c.key(k); }
+            void on_key(std::string_view k) {
+                c.replay_key_.assign(k); // (the reader's scratch: kept until the value)
+                c.key(c.replay_key_);
+            }
             void on_string(std::string_view v) { c.value(v); }
             void on_number(const logscan::json::number& n) { c.json_number(n.text()); }
             void on_bool(bool b) { c.value(b); }
@@ -543,7 +562,9 @@ public:
     void begin_array() {
         if (!on_) return;
         if (array_depth_++ == 0) {
-            array_key_ = key_;
+            array_static_ = static_key_;
+            array_key_view_ = key_;
+            if (!static_key_) array_key_ = key_;
             json_text_.clear();
         }
         json_.begin_array();
@@ -553,7 +574,8 @@ public:
         json_.end_array();
         if (--array_depth_ == 0) {
             json_.flush();
-            key_ = array_key_;
+            static_key_ = array_static_;
+            key_ = array_static_ ? array_key_view_ : std::string_view(array_key_);
             put_string(cell::string, json_text_);
             json_text_.clear();
         }
@@ -602,7 +624,7 @@ private:
     }
     // The flattened name of the current key: "args.External id".
     std::string column_name() const {
-        if (prefix_.empty()) return key_;
+        if (prefix_.empty()) return std::string(key_);
         std::string n = prefix_.back();
         n += '.';
         n += key_;
@@ -612,15 +634,18 @@ private:
         table& t = *t_;
         // the usual case: the same column as at this position in the last row
         if (position_ < t.last_order.size()) {
-            column& c = t.columns[t.last_order[position_]];
+            const table::slot& s = t.last_order[position_];
+            if (static_key_ && prefix_.empty() && s.key == key_.data() && s.size == key_.size()) return t.columns[s.column];
+            column& c = t.columns[s.column];
             if (matches(c.name)) return c;
         }
         const std::string name = column_name();
         std::size_t i = 0;
         while (i < t.columns.size() && t.columns[i].name != name) ++i;
         if (i == t.columns.size()) t.columns.push_back(column{name, {}, {}, {}, 0});
-        if (position_ < t.last_order.size()) t.last_order[position_] = i;
-        else t.last_order.push_back(i);
+        const table::slot s{static_key_ && prefix_.empty() ? key_.data() : nullptr, key_.size(), i};
+        if (position_ < t.last_order.size()) t.last_order[position_] = s;
+        else t.last_order.push_back(s);
         return t.columns[i];
     }
     bool matches(const std::string& name) const {
@@ -646,7 +671,11 @@ private:
     std::vector<table> tables_;
     table* t_ = nullptr;
     bool on_ = false;
-    std::string key_; // (a copy: a JSON text's keys are decoded into the reader's scratch)
+    std::string_view key_;     // the current key (valid until its value is written)
+    std::string replay_key_;   // a JSON text's key (decoded into the reader's scratch: copied)
+    bool static_key_ = false;  // key_ is a declared field's name (field_key)
+    bool array_static_ = false;
+    std::string_view array_key_view_;
     std::string array_key_;
     std::vector<std::string> prefix_;
     int array_depth_ = 0;
