@@ -1,0 +1,138 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+# The Python module against its bars (issue 25), one run, Debian's python3, each seed sample
+# repeated to --mb MB (the megengine-profile document, which cannot be repeated, is parsed as
+# often as its copies would fill --mb MB; the Chainer graph is copied side by side with its
+# ids remapped, as bench_chainer_memtrace does) and read from a file in the page cache:
+#   - logscan.frames(path)            against `logscan stats` on the same file (bar: >= 0.5)
+#     and against the straightforward Python parser of tests/reference/<format>.py --count
+#     (bar: >= 20x; it runs at a few MB/s, so on the first --ref-mb MB of the input);
+#   - logscan.records(path), every record, against json.loads over each line of the
+#     command's NDJSON of the same file (bar: >= 5x; the NDJSON made beforehand, not timed).
+# pandas and numpy are imported before timing (a notebook has them already).
+#   /usr/bin/python3 bench/python_module.py BUILD_DIR [--mb 200] [--runs 1] [--ref-mb 10]
+# BUILD_DIR: a tree built with -DLOGSCAN_BUILD_PYTHON=ON (its python/ and its logscan command).
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+args = sys.argv[1:]
+if not args or args[0].startswith("-"):
+    sys.exit(__doc__ or "usage: python_module.py BUILD_DIR [--mb N] [--runs R] [--ref-mb N]")
+build = os.path.abspath(args[0])
+
+
+def opt(name, default):
+    return float(args[args.index(name) + 1]) if name in args else default
+
+
+mb, runs, ref_mb = opt("--mb", 200), int(opt("--runs", 1)), opt("--ref-mb", 10)
+sys.path.insert(0, os.path.join(build, "python"))
+import numpy  # noqa: E402,F401  (imported before timing)
+import pandas  # noqa: E402,F401
+
+import logscan  # noqa: E402
+
+SRC = os.path.abspath(os.path.join(os.path.dirname(__file__), ".."))
+CLI = os.path.join(build, "examples", "logscan", "logscan")
+SAMPLES = [
+    ("megengine-log", "000_cf8afa6c099f806b.txt", "megengine_log.py"),
+    ("megengine-profile", "001_825e28a4f520ddc2.txt", "megengine_profile.py"),
+    ("chainer-memtrace", "002_925085f7148f0ebf.txt", "chainer_memtrace.py"),
+    ("paddle-log", "003_1c776201c8b5b83e.txt", "paddle_log.py"),
+    ("tvm-profile", "004_d73c77cb3fb2895c.txt", "tvm_profile.py"),
+]
+
+
+def chainer_graph(data, k):
+    """Sample 002's graph copied k times side by side (bench_chainer_memtrace's input): one
+    header, copy j's buffers with ids + B*j, then the function records cycled k times, copy
+    j's input and output ids + B*j."""
+    lines = data.decode().splitlines()
+    nb, nf = (int(x) for x in lines[0].split())
+    buffers, rest = lines[1 : 1 + nb], lines[1 + nb :]
+    functions, at = [], 0
+    while at < len(rest) and rest[at] in ("forward", "backward"):
+        nin, nout = (int(x) for x in rest[at + 1].split())
+        functions.append((rest[at], nin, nout, rest[at + 2 : at + 2 + nin], rest[at + 2 + nin : at + 2 + nin + nout], rest[at + 2 + nin + nout : at + 4 + nin + nout]))
+        at += 4 + nin + nout
+    assert len(functions) == nf, (len(functions), nf)
+    out = [f"{nb * k} {nf * k}"]
+    for j in range(k):
+        for b in buffers:
+            i, size, name = b.split(" ", 2)
+            out.append(f"{int(i) + nb * j} {size} {name}")
+    for j in range(k):
+        for direction, nin, nout, ins, outs, tail in functions:
+            out += [direction, f"{nin} {nout}"]
+            for x in ins:
+                i, role = x.split(" ", 1)
+                out.append(f"{int(i) + nb * j} {role}")
+            out += [str(int(x) + nb * j) for x in outs] + tail
+    return ("\n".join(out) + "\n").encode()
+
+
+def best(f, n=runs):
+    t = float("inf")
+    for _ in range(n):
+        s = time.perf_counter()
+        f()
+        t = min(t, time.perf_counter() - s)
+    return t
+
+
+def main():
+    tmp = tempfile.mkdtemp(prefix="logscan-pybench-")
+    print(f"Python module (build {build}), {mb:g} MB inputs, best of {runs}; ratios in the same run")
+    print(f"  {'format':18} {'stats':>8} {'frames':>8} {'f/stats':>8} {'ref':>7} {'f/ref':>7} {'records':>8} {'loads':>7} {'r/loads':>8}  (MB/s)")
+    for fmt, sample, ref in SAMPLES:
+        data = open(os.path.join(SRC, "samples", sample), "rb").read()
+        copies = max(1, int(mb * 1e6 // len(data)))
+        whole = fmt != "megengine-profile"  # (a JSON document: parsed `copies` times)
+        if fmt == "chainer-memtrace":
+            data = chainer_graph(data, copies)
+            copies = 1
+        path = os.path.join(tmp, sample)
+        with open(path, "wb") as f:
+            f.write(data * copies if whole else data)
+        size = len(data) * copies / 1e6
+        times = 1 if whole else copies
+
+        def each(fn):
+            return lambda: [fn() for _ in range(times)]
+
+        # (the command reads the document's copies as one job's files, in one process)
+        t_stats = best(lambda: subprocess.run([CLI, "stats", "--format", fmt] + [path] * times, capture_output=True, check=True))
+        t_frames = best(each(lambda: logscan.frames(path, format=fmt)))
+        t_records = best(each(lambda: sum(1 for _ in logscan.records(path, format=fmt))))
+        ndjson = subprocess.run([CLI, "convert", "--format", fmt, path], capture_output=True, check=True).stdout.splitlines()
+        t_loads = best(each(lambda: [json.loads(line) for line in ndjson]))
+        del ndjson
+        # the reference parser on the first ref_mb MB (whole copies of the sample)
+        ref_copies = max(1, int(ref_mb * 1e6 // len(data))) if whole else 1
+        ref_path = os.path.join(tmp, "ref." + sample)
+        with open(ref_path, "wb") as f:
+            if fmt == "chainer-memtrace":
+                raw = open(os.path.join(SRC, "samples", sample), "rb").read()
+                data = chainer_graph(raw, max(1, int(ref_mb * 1e6 // len(raw))))
+                ref_copies = 1
+            f.write(data * ref_copies)
+        ref_times = 1 if whole else max(1, int(ref_mb * 1e6 // len(data)))
+        t_ref = best(lambda: [subprocess.run([sys.executable, os.path.join(SRC, "tests", "reference", ref), "--count", ref_path],
+                                             capture_output=True, check=True) for _ in range(ref_times)], 1)
+        ref_size = len(data) * ref_copies * ref_times / 1e6
+        os.remove(ref_path)
+        os.remove(path)
+        r = lambda t: size / t  # noqa: E731
+        ref_rate = ref_size / t_ref
+        print(f"  {fmt:18} {r(t_stats):8.0f} {r(t_frames):8.0f} {t_stats / t_frames:8.2f} {ref_rate:7.1f} {r(t_frames) / ref_rate:6.0f}x"
+              f" {r(t_records):8.0f} {r(t_loads):7.1f} {t_loads / t_records:7.1f}x")
+    os.rmdir(tmp)
+    print("  bars (issue 25): frames >= 0.5 of stats and >= 20x the reference parser; records >= 5x json.loads")
+
+
+if __name__ == "__main__":
+    main()
