@@ -26,7 +26,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
-#include <map>
+#include <iterator>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -141,6 +141,44 @@ inline std::optional<py::object> json_objects(std::string_view text) {
     return std::move(b.result);
 }
 
+// Strings interned: each distinct string once, known by its code (its index).
+class string_pool {
+public:
+    std::int64_t code(std::string_view s) {
+        if (slots_.empty() || 2 * (strings_.size() + 1) > slots_.size()) grow();
+        std::size_t i = std::hash<std::string_view>{}(s) & (slots_.size() - 1);
+        for (;;) {
+            const std::int32_t c = slots_[i];
+            if (c < 0) break;
+            if (strings_[static_cast<std::size_t>(c)] == s) return c;
+            i = (i + 1) & (slots_.size() - 1);
+        }
+        const auto c = static_cast<std::int32_t>(strings_.size());
+        strings_.emplace_back(s);
+        slots_[i] = c;
+        return c;
+    }
+    const std::vector<std::string>& strings() const noexcept { return strings_; }
+    std::size_t size() const noexcept { return strings_.size(); }
+    void clear() noexcept {
+        strings_.clear();
+        slots_.clear();
+    }
+
+private:
+    void grow() {
+        std::vector<std::int32_t> s(slots_.empty() ? 64 : slots_.size() * 2, -1);
+        for (std::size_t c = 0; c < strings_.size(); ++c) {
+            std::size_t i = std::hash<std::string_view>{}(strings_[c]) & (s.size() - 1);
+            while (s[i] >= 0) i = (i + 1) & (s.size() - 1);
+            s[i] = static_cast<std::int32_t>(c);
+        }
+        slots_.swap(s);
+    }
+    std::vector<std::string> strings_;
+    std::vector<std::int32_t> slots_;
+};
+
 // ---------------------------------------------------------------------------------------
 // tape: the writer calls of a batch of records, replayed as dicts.
 class tape {
@@ -154,16 +192,17 @@ public:
     }
 
     // --- the NDJSON writer's calls
-    void begin(std::string_view type) {
+    void begin(std::string_view type) { // (a record type's name: in static storage)
         on_ = wanted_.wants(type);
         if (!on_) return;
-        put_text(op::begin, type);
+        put_op(op::begin);
+        put_static(type);
     }
     void begin(std::string_view type, std::uint64_t line) {
         begin(type);
         if (!on_) return;
-        put_op(op::key);
-        put_text_only("line");
+        put_op(op::static_key);
+        put_static("line");
         put_op(op::uinteger);
         put_pod(line);
     }
@@ -174,6 +213,13 @@ public:
     }
     void key(std::string_view k) {
         if (on_) put_text(op::key, k);
+    }
+    // A declared field's name (record.hpp's write_fields): in static storage, so its address
+    // is kept, not its text.
+    void field_key(std::string_view k) {
+        if (!on_) return;
+        put_op(op::static_key);
+        put_static(k);
     }
     template <class T>
     void field(std::string_view k, const T& v) {
@@ -247,12 +293,13 @@ public:
             const auto o = static_cast<op>(*p++);
             switch (o) {
             case op::begin: {
-                const std::string_view t = take_text(p);
+                const std::string_view t = take_static(p);
                 stack.clear();
                 keys.clear();
                 stack.push_back(py::dict());
                 keys.emplace_back();
-                PyDict_SetItem(stack.back().ptr(), key_object("type").ptr(), key_object(t).ptr());
+                static constexpr std::string_view type_key = "type";
+                PyDict_SetItem(stack.back().ptr(), static_object(type_key).ptr(), static_object(t).ptr());
                 break;
             }
             case op::end:
@@ -261,7 +308,8 @@ public:
                 keys.clear();
                 break;
             case op::key: keys.back() = key_object(take_text(p)); break;
-            case op::string: put(str_object(take_text(p))); break;
+            case op::static_key: keys.back() = static_object(take_static(p)); break;
+            case op::string: put(value_object(take_text(p))); break;
             case op::null: put(py::none()); break;
             case op::true_: put(py::bool_(true)); break;
             case op::false_: put(py::bool_(false)); break;
@@ -310,7 +358,7 @@ public:
 
 private:
     enum class op : char {
-        begin, end, key, string, null, true_, false_, integer, uinteger, floating, loose, loose_grouped, raw,
+        begin, end, key, static_key, string, null, true_, false_, integer, uinteger, floating, loose, loose_grouped, raw,
         array_begin, array_end, object_begin, object_end
     };
     void put_op(op o) { ops_.push_back(static_cast<char>(o)); }
@@ -341,18 +389,50 @@ private:
         p += n;
         return s;
     }
-    // Keys (and type names) repeat: one str object each.
+    void put_static(std::string_view s) {
+        put_pod(s.data());
+        put_pod(static_cast<std::uint64_t>(s.size()));
+    }
+    static std::string_view take_static(const char*& p) {
+        const char* a = take_pod<const char*>(p);
+        return {a, static_cast<std::size_t>(take_pod<std::uint64_t>(p))};
+    }
+    // Keys repeat: one str object each, found by their text.
     py::object key_object(std::string_view k) {
-        auto it = key_cache_.find(k);
-        if (it == key_cache_.end()) it = key_cache_.emplace(std::string(k), str_object(k)).first;
-        return it->second;
+        const auto c = static_cast<std::size_t>(key_pool_.code(k));
+        if (c == key_objects_.size()) key_objects_.push_back(str_object(k));
+        return key_objects_[c];
+    }
+    // A text in static storage (a field's name, a record type): found by its address first.
+    py::object static_object(std::string_view k) {
+        static_slot& s = static_cache_[(reinterpret_cast<std::uintptr_t>(k.data()) >> 3) % std::size(static_cache_)];
+        if (s.text.data() != k.data() || s.text.size() != k.size()) s = {k, key_object(k)};
+        return s.object;
+    }
+    // Short string values repeat too (a device, an operator's name): one str object each,
+    // up to 65536 of them (then they are made afresh).
+    py::object value_object(std::string_view v) {
+        if (v.size() > 48) return str_object(v);
+        if (value_pool_.size() >= 65536) {
+            value_pool_.clear();
+            value_objects_.clear();
+        }
+        const auto c = static_cast<std::size_t>(value_pool_.code(v));
+        if (c == value_objects_.size()) value_objects_.push_back(str_object(v));
+        return value_objects_[c];
     }
 
     const type_set& wanted_;
     std::string ops_;
     std::size_t records_ = 0;
     bool on_ = false;
-    std::map<std::string, py::object, std::less<>> key_cache_;
+    string_pool key_pool_, value_pool_;
+    std::vector<py::object> key_objects_, value_objects_;
+    struct static_slot {
+        std::string_view text;
+        py::object object;
+    };
+    static_slot static_cache_[256];
 };
 
 // ---------------------------------------------------------------------------------------
@@ -360,39 +440,6 @@ private:
 
 // A cell's kind; a column remembers which kinds it holds.
 enum class cell : std::uint8_t { null, integer, uinteger, floating, boolean, string, big_integer };
-
-// Strings interned per column: each distinct string once, cells hold its code.
-class string_pool {
-public:
-    std::int64_t code(std::string_view s) {
-        if (slots_.empty() || 2 * (strings_.size() + 1) > slots_.size()) grow();
-        std::size_t i = std::hash<std::string_view>{}(s) & (slots_.size() - 1);
-        for (;;) {
-            const std::int32_t c = slots_[i];
-            if (c < 0) break;
-            if (strings_[static_cast<std::size_t>(c)] == s) return c;
-            i = (i + 1) & (slots_.size() - 1);
-        }
-        const auto c = static_cast<std::int32_t>(strings_.size());
-        strings_.emplace_back(s);
-        slots_[i] = c;
-        return c;
-    }
-    const std::vector<std::string>& strings() const noexcept { return strings_; }
-
-private:
-    void grow() {
-        std::vector<std::int32_t> s(slots_.empty() ? 64 : slots_.size() * 2, -1);
-        for (std::size_t c = 0; c < strings_.size(); ++c) {
-            std::size_t i = std::hash<std::string_view>{}(strings_[c]) & (s.size() - 1);
-            while (s[i] >= 0) i = (i + 1) & (s.size() - 1);
-            s[i] = static_cast<std::int32_t>(c);
-        }
-        slots_.swap(s);
-    }
-    std::vector<std::string> strings_;
-    std::vector<std::int32_t> slots_;
-};
 
 struct column {
     std::string name;
