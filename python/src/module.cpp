@@ -224,27 +224,27 @@ py::tuple column_to_python(column& c, std::size_t rows) {
         return values != 0 && (values & ~m) == 0;
     };
     const auto n = static_cast<py::ssize_t>(rows);
-    const auto as_double = [&](std::size_t i) {
+    const auto as_double = [](cell k, std::int64_t v) {
         double d;
-        if (c.kinds[i] == cell::floating) std::memcpy(&d, &c.values[i], sizeof d);
-        else d = static_cast<double>(c.values[i]);
+        if (k == cell::floating) std::memcpy(&d, &v, sizeof d);
+        else d = static_cast<double>(v);
         return d;
     };
     if (only({cell::integer}) && !nulls) {
         py::array_t<std::int64_t> a(n);
-        std::memcpy(a.mutable_data(), c.values.data(), rows * sizeof(std::int64_t));
+        c.copy_values(a.mutable_data());
         return py::make_tuple(c.name, "int64", a, py::none());
     }
     if (only({cell::integer, cell::floating})) {
         py::array_t<double> a(n);
         double* d = a.mutable_data();
-        for (std::size_t i = 0; i < rows; ++i) d[i] = c.kinds[i] == cell::null ? std::nan("") : as_double(i);
+        c.for_each([&](cell k, std::int64_t v) { *d++ = k == cell::null ? std::nan("") : as_double(k, v); });
         return py::make_tuple(c.name, "float64", a, py::none());
     }
     if (only({cell::boolean}) && !nulls) {
         py::array_t<bool> a(n);
         bool* d = a.mutable_data();
-        for (std::size_t i = 0; i < rows; ++i) d[i] = c.values[i] != 0;
+        c.for_each([&](cell, std::int64_t v) { *d++ = v != 0; });
         return py::make_tuple(c.name, "bool", a, py::none());
     }
     // strings: each distinct one made once
@@ -254,28 +254,27 @@ py::tuple column_to_python(column& c, std::size_t rows) {
     if (only({cell::string}) && rows >= 16 && 2 * strs.size() <= rows) {
         py::array_t<std::int32_t> a(n);
         std::int32_t* d = a.mutable_data();
-        for (std::size_t i = 0; i < rows; ++i) d[i] = c.kinds[i] == cell::null ? -1 : static_cast<std::int32_t>(c.values[i]);
+        c.for_each([&](cell k, std::int64_t v) { *d++ = k == cell::null ? -1 : static_cast<std::int32_t>(v); });
         py::list cats;
         for (py::object& s : strs) cats.append(s);
         return py::make_tuple(c.name, "category", a, cats);
     }
-    std::vector<py::object> v(rows);
-    for (std::size_t i = 0; i < rows; ++i) {
-        switch (c.kinds[i]) {
-        case cell::null: v[i] = py::none(); break;
-        case cell::integer: v[i] = py::reinterpret_steal<py::object>(PyLong_FromLongLong(c.values[i])); break;
-        case cell::uinteger:
-            v[i] = py::reinterpret_steal<py::object>(PyLong_FromUnsignedLongLong(static_cast<std::uint64_t>(c.values[i])));
-            break;
-        case cell::floating: v[i] = py::reinterpret_steal<py::object>(PyFloat_FromDouble(as_double(i))); break;
-        case cell::boolean: v[i] = py::bool_(c.values[i] != 0); break;
-        case cell::string: v[i] = strs[static_cast<std::size_t>(c.values[i])]; break;
+    std::vector<py::object> v;
+    v.reserve(rows);
+    c.for_each([&](cell k, std::int64_t x) {
+        switch (k) {
+        case cell::null: v.push_back(py::none()); break;
+        case cell::integer: v.push_back(py::reinterpret_steal<py::object>(PyLong_FromLongLong(x))); break;
+        case cell::uinteger: v.push_back(py::reinterpret_steal<py::object>(PyLong_FromUnsignedLongLong(static_cast<std::uint64_t>(x)))); break;
+        case cell::floating: v.push_back(py::reinterpret_steal<py::object>(PyFloat_FromDouble(as_double(k, x)))); break;
+        case cell::boolean: v.push_back(py::bool_(x != 0)); break;
+        case cell::string: v.push_back(strs[static_cast<std::size_t>(x)]); break;
         case cell::big_integer:
-            v[i] = py::reinterpret_steal<py::object>(
-                PyLong_FromString(c.pool.strings()[static_cast<std::size_t>(c.values[i])].c_str(), nullptr, 10));
+            v.push_back(py::reinterpret_steal<py::object>(
+                PyLong_FromString(c.pool.strings()[static_cast<std::size_t>(x)].c_str(), nullptr, 10)));
             break;
         }
-    }
+    });
     return py::make_tuple(c.name, "object", array_of_objects(v), py::none());
 }
 
@@ -299,7 +298,7 @@ py::dict columns_of(const std::string& kind, py::object obj, const std::optional
         py::list cs;
         for (column& c : t.columns) {
             cs.append(column_to_python(c, t.rows));
-            c = column{}; // (free as we go)
+            c.release(); // (free as we go)
         }
         out[py::str(t.type)] = py::make_tuple(t.rows, cs);
     }

@@ -26,7 +26,9 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <algorithm>
 #include <iterator>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -441,32 +443,68 @@ private:
 // A cell's kind; a column remembers which kinds it holds.
 enum class cell : std::uint8_t { null, integer, uinteger, floating, boolean, string, big_integer };
 
+// A column's cells, in blocks (256 cells, then twice as many each block up to 65536): cells
+// are appended without moving the earlier ones (no copy on growth, each byte touched once).
 struct column {
     std::string name;
-    std::vector<cell> kinds;          // per row
-    std::vector<std::int64_t> values; // per row: the integer, the double's bits, the string's code
-    string_pool pool;
+    string_pool pool;  // the column's strings: a string cell's value is its code
     unsigned seen = 0; // bit per cell kind present
 
+    std::size_t size() const noexcept { return size_; }
     void pad_to(std::size_t rows) {
-        if (kinds.size() < rows) {
-            seen |= 1u << static_cast<unsigned>(cell::null);
-            kinds.resize(rows, cell::null);
-            values.resize(rows, 0);
-        }
+        while (size_ < rows) push(cell::null, 0);
     }
     // Row `row`'s cell (a key given twice in one record: the last stands, as in json.loads and
     // the CSV writer).
     void set(std::size_t row, cell k, std::int64_t v) {
-        if (kinds.size() > row) {
-            kinds.back() = k;
-            values.back() = v;
+        if (size_ > row) {
+            block& b = blocks_.back();
+            b.kinds[b.n - 1] = k;
+            b.values[b.n - 1] = v;
+            seen |= 1u << static_cast<unsigned>(k);
         } else {
-            kinds.push_back(k);
-            values.push_back(v);
+            push(k, v);
         }
+    }
+    // Calls f(kind, value) for every cell in order.
+    template <class F>
+    void for_each(F&& f) const {
+        for (const block& b : blocks_)
+            for (std::size_t i = 0; i < b.n; ++i) f(b.kinds[i], b.values[i]);
+    }
+    // Copies every cell's value (an integer column's integers) to `out`.
+    void copy_values(std::int64_t* out) const {
+        for (const block& b : blocks_) {
+            std::memcpy(out, b.values.get(), b.n * sizeof(std::int64_t));
+            out += b.n;
+        }
+    }
+    void release() noexcept {
+        blocks_.clear();
+        blocks_.shrink_to_fit();
+        pool = string_pool{};
+    }
+
+private:
+    struct block {
+        std::size_t n = 0, capacity = 0;
+        std::unique_ptr<cell[]> kinds;
+        std::unique_ptr<std::int64_t[]> values;
+    };
+    void push(cell k, std::int64_t v) {
+        if (blocks_.empty() || blocks_.back().n == blocks_.back().capacity) {
+            const std::size_t cap = blocks_.empty() ? 256 : std::min<std::size_t>(blocks_.back().capacity * 2, 65536);
+            blocks_.push_back(block{0, cap, std::unique_ptr<cell[]>(new cell[cap]), std::unique_ptr<std::int64_t[]>(new std::int64_t[cap])});
+        }
+        block& b = blocks_.back();
+        b.kinds[b.n] = k;
+        b.values[b.n] = v;
+        ++b.n;
+        ++size_;
         seen |= 1u << static_cast<unsigned>(k);
     }
+    std::vector<block> blocks_;
+    std::size_t size_ = 0;
 };
 
 struct table {
@@ -689,7 +727,10 @@ private:
         const std::string name = column_name();
         std::size_t i = 0;
         while (i < t.columns.size() && t.columns[i].name != name) ++i;
-        if (i == t.columns.size()) t.columns.push_back(column{name, {}, {}, {}, 0});
+        if (i == t.columns.size()) {
+            t.columns.emplace_back();
+            t.columns.back().name = name;
+        }
         const table::slot s{static_key_ && prefix_.empty() ? key_.data() : nullptr, key_.size(), i};
         if (position_ < t.last_order.size()) t.last_order[position_] = s;
         else t.last_order.push_back(s);
