@@ -1082,3 +1082,25 @@ TEST_CASE("json::number_token: a whole token read as the reader reads it, nothin
     for (const char* bad : {"", "-", "01", "1.", ".5", "1e", "1e+", "+1", "1 ", " 1", "1,2", "\"1\"", "nan", "0x10"})
         CHECK_MESSAGE(!number_token(bad), bad);
 }
+
+TEST_CASE("json::replay: a JSON text as an emitter's calls, numbers as written, strings decoded") {
+    struct recorder {
+        std::string calls;
+        void begin_object() { calls += "{"; }
+        void end_object() { calls += "}"; }
+        void begin_array() { calls += "["; }
+        void end_array() { calls += "]"; }
+        void key(std::string_view k) { calls += "k:" + std::string(k) + " "; }
+        void value(std::string_view s) { calls += "s:" + std::string(s) + " "; }
+        void value(bool b) { calls += b ? "true " : "false "; }
+        void value(std::nullptr_t) { calls += "null "; }
+        void json_number(std::string_view t) { calls += "n:" + std::string(t) + " "; }
+    } r;
+    const std::string text = R"({"a\u0062": [1.50, 18446744073709551616, -0, 1e400], "s": "x\ty", "o": {"t": true, "f": false, "n": null}})";
+    CHECK(logscan::json::replay(text, r).ok());
+    CHECK(r.calls == "{k:ab [n:1.50 n:18446744073709551616 n:-0 n:1e400 ]k:s s:x\ty k:o {k:t true k:f false k:n null }}");
+    recorder bad;
+    const logscan::error e = logscan::json::replay(R"({"a": [1, )", bad);
+    CHECK_FALSE(e.ok());
+    CHECK(bad.calls == "{k:a [n:1 "); // (the calls before the break stand)
+}

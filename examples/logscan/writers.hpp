@@ -197,20 +197,8 @@ public:
     // record's own values.
     void raw_value(std::string_view j) {
         if (array_depth_ > 0) return json_.raw_value(j);
-        struct replay {
-            flattener& f;
-            void on_object_begin() { f.begin_object(); }
-            void on_object_end() { f.end_object(); }
-            void on_array_begin() { f.begin_array(); }
-            void on_array_end() { f.end_array(); }
-            void on_key(std::string_view k) { f.key(k); }
-            void on_string(std::string_view v) { f.value(v); }
-            void on_number(const logscan::json::number& n) { f.json_number(n.text()); }
-            void on_bool(bool b) { f.value(b); }
-            void on_null() { f.value(nullptr); }
-        } r{*this};
         const std::size_t depth = prefix_.size();
-        if (!logscan::json::parse(j, r).ok()) { // (the modules hand out checked JSON only)
+        if (!logscan::json::replay(j, *this).ok()) { // (the modules hand out checked JSON only)
             prefix_.resize(depth);
             array_depth_ = 0;
             put(column(), std::string(j));

@@ -1977,6 +1977,31 @@ error parse(Source& src, Visitor& vis, const options& opt = {}) {
     return r.result();
 }
 
+/// Replays a JSON text as the calls of an emitter (record.hpp: what writes a record's values):
+/// `begin_object()`/`end_object()`, `begin_array()`/`end_array()`, `key(k)`, `value(s)` for a
+/// string, `value(b)` for a bool, `value(nullptr)`, and `json_number(token)` for a number (its
+/// token as written, so nothing is lost to a conversion). Keys and strings are decoded, and
+/// valid only during the call (an emitter that keeps one copies it). Returns the reader's
+/// outcome; on an error, calls already made stand (a JSON text a module handed out is valid).
+/// What a JSON text inside a record becomes in a flat output: the command's CSV columns, the
+/// Python module's frames.
+template <class Emitter>
+error replay(std::string_view text, Emitter& w) {
+    struct events {
+        Emitter& w;
+        void on_object_begin() { w.begin_object(); }
+        void on_object_end() { w.end_object(); }
+        void on_array_begin() { w.begin_array(); }
+        void on_array_end() { w.end_array(); }
+        void on_key(std::string_view k) { w.key(k); }
+        void on_string(std::string_view v) { w.value(v); }
+        void on_number(const number& n) { w.json_number(n.text()); }
+        void on_bool(bool b) { w.value(b); }
+        void on_null() { w.value(nullptr); }
+    } e{w};
+    return parse(text, e);
+}
+
 // ---- reading the text of a value the reader has accepted (a take_text's compact text) ----
 
 /// Removes the blanks outside strings from a JSON text the reader accepted, fed in parts (the

@@ -8,6 +8,8 @@
 // - columns: one table per record type, a column per flattened key as the CSV writer names
 //   them (nested objects as dotted names, arrays as their JSON text), each cell typed; then
 //   numpy arrays per column (GIL held): `frames()`.
+// A JSON text in a record (`raw_value`: Chrome trace args, parameters) is replayed as the
+// calls of its values (json::replay) while parsing, into either.
 // Values follow the NDJSON writer (logscan/ndjson.hpp): a non-finite double is null; a value
 // printed as text (`number_or_string`) a number when the whole text is one, an integer beyond
 // 64 bits exact, a double beyond range null; JSON text (`raw_value`) as json.loads reads it.
@@ -96,51 +98,6 @@ inline py::object str_object(std::string_view s) {
     PyObject* o = PyUnicode_DecodeUTF8(s.data(), static_cast<Py_ssize_t>(s.size()), "replace");
     if (o == nullptr) throw py::error_already_set();
     return py::reinterpret_steal<py::object>(o);
-}
-
-// JSON text as Python objects (dicts, lists, str, int, float, bool, None), as json.loads
-// gives them; nullopt when the text is not JSON.
-inline std::optional<py::object> json_objects(std::string_view text) {
-    struct builder {
-        std::vector<py::object> stack; // open containers
-        std::vector<py::object> keys;  // the pending key of each open object (none in arrays)
-        py::object result;
-        void put(py::object v) {
-            if (stack.empty()) {
-                result = std::move(v);
-                return;
-            }
-            py::handle top = stack.back();
-            if (PyList_Check(top.ptr())) {
-                PyList_Append(top.ptr(), v.ptr());
-            } else {
-                PyDict_SetItem(top.ptr(), keys.back().ptr(), v.ptr());
-            }
-        }
-        void on_object_begin() {
-            stack.push_back(py::dict());
-            keys.emplace_back();
-        }
-        void on_object_end() { close(); }
-        void on_array_begin() {
-            stack.push_back(py::list());
-            keys.emplace_back();
-        }
-        void on_array_end() { close(); }
-        void close() {
-            py::object v = std::move(stack.back());
-            stack.pop_back();
-            keys.pop_back();
-            put(std::move(v));
-        }
-        void on_key(std::string_view k) { keys.back() = str_object(k); }
-        void on_string(std::string_view s) { put(str_object(s)); }
-        void on_number(const logscan::json::number& n) { put(json_number_object(n.text())); }
-        void on_bool(bool b) { put(py::bool_(b)); }
-        void on_null() { put(py::none()); }
-    } b;
-    if (!logscan::json::parse(text, b).ok()) return std::nullopt;
-    return std::move(b.result);
 }
 
 // Strings interned: each distinct string once, known by its code (its index).
@@ -264,8 +221,18 @@ public:
     void number_or_string(std::string_view t, bool grouped = false) {
         if (on_) put_text(grouped ? op::loose_grouped : op::loose, t);
     }
+    // JSON text: replayed into the tape as values (json::replay), read as json.loads reads it.
     void raw_value(std::string_view j) {
-        if (on_) put_text(op::raw, j);
+        if (!on_) return;
+        const std::size_t at = ops_.size();
+        if (!logscan::json::replay(j, *this).ok()) { // (the modules hand out checked JSON only)
+            ops_.resize(at);
+            put_text(op::string, j);
+        }
+    }
+    // A number token of a JSON text.
+    void json_number(std::string_view t) {
+        if (on_) put_text(op::number_token, t);
     }
     void begin_array() {
         if (on_) put_op(op::array_begin);
@@ -335,12 +302,7 @@ public:
                 }
                 break;
             }
-            case op::raw: {
-                const std::string_view t = take_text(p);
-                std::optional<py::object> v = json_objects(t);
-                put(v ? std::move(*v) : str_object(t)); // (the modules hand out checked JSON only)
-                break;
-            }
+            case op::number_token: put(json_number_object(take_text(p))); break;
             case op::array_begin:
             case op::object_begin: {
                 py::object c = o == op::array_begin ? py::object(py::list()) : py::object(py::dict());
@@ -360,7 +322,7 @@ public:
 
 private:
     enum class op : char {
-        begin, end, key, static_key, string, null, true_, false_, integer, uinteger, floating, loose, loose_grouped, raw,
+        begin, end, key, static_key, string, null, true_, false_, integer, uinteger, floating, loose, loose_grouped, number_token,
         array_begin, array_end, object_begin, object_end
     };
     void put_op(op o) { ops_.push_back(static_cast<char>(o)); }
@@ -553,6 +515,10 @@ public:
     void key(std::string_view k) {
         if (!on_) return;
         if (array_depth_ > 0) return json_.key(k);
+        if (replaying_) { // (valid during the call only: kept until the value)
+            replay_key_.assign(k);
+            k = replay_key_;
+        }
         key_ = k;
         static_key_ = false;
     }
@@ -622,27 +588,28 @@ public:
     void raw_value(std::string_view j) {
         if (!on_) return;
         if (array_depth_ > 0) return json_.raw_value(j);
-        struct replay {
-            columns& c;
-            void on_object_begin() { c.begin_object(); }
-            void on_object_end() { c.end_object(); }
-            void on_array_begin() { c.begin_array(); }
-            void on_array_end() { c.end_array(); }
-            void on_key(std::string_view k) {
-                c.replay_key_.assign(k); // (the reader's scratch: kept until the value)
-                c.key(c.replay_key_);
-            }
-            void on_string(std::string_view v) { c.value(v); }
-            void on_number(const logscan::json::number& n) { c.json_number(n.text()); }
-            void on_bool(bool b) { c.value(b); }
-            void on_null() { c.value(nullptr); }
-        } r{*this};
+        // (keys are decoded into the reader's scratch: `key` is told, to keep its own copy)
+        replaying_ = true;
         const std::size_t depth = prefix_.size();
-        if (!logscan::json::parse(j, r).ok()) { // (the modules hand out checked JSON only)
+        const bool ok = logscan::json::replay(j, *this).ok();
+        replaying_ = false;
+        if (!ok) { // (the modules hand out checked JSON only)
             prefix_.resize(depth);
             array_depth_ = 0;
             put_string(cell::string, j);
         }
+    }
+    // A number token of a JSON text (json::replay): an integer when it has no fraction or
+    // exponent (beyond 64 bits: exact, an object cell), else a double, as json.loads reads it.
+    void json_number(std::string_view t) {
+        if (array_depth_ > 0) return json_.raw_value(t);
+        if (t.find_first_of(".eE") == std::string_view::npos) {
+            const auto n = logscan::parse_number<std::int64_t>(t);
+            if (n.ok()) return put(cell::integer, n.value);
+            return put_string(cell::big_integer, t);
+        }
+        const auto d = logscan::parse_number<double>(t);
+        put(cell::floating, bits(d.ok() ? d.value : (t.starts_with('-') ? -HUGE_VAL : HUGE_VAL)));
     }
     void begin_array() {
         if (!on_) return;
@@ -688,16 +655,6 @@ private:
         std::int64_t b;
         std::memcpy(&b, &d, sizeof b);
         return b;
-    }
-    void json_number(std::string_view t) {
-        if (array_depth_ > 0) return json_.raw_value(t);
-        if (t.find_first_of(".eE") == std::string_view::npos) {
-            const auto n = logscan::parse_number<std::int64_t>(t);
-            if (n.ok()) return put(cell::integer, n.value);
-            return put_string(cell::big_integer, t);
-        }
-        const auto d = logscan::parse_number<double>(t);
-        put(cell::floating, bits(d.ok() ? d.value : (t.starts_with('-') ? -HUGE_VAL : HUGE_VAL)));
     }
     table& table_of(std::string_view type) {
         if (t_ != nullptr && t_->type == type) return *t_;
@@ -762,6 +719,7 @@ private:
     std::string_view key_;     // the current key (valid until its value is written)
     std::string replay_key_;   // a JSON text's key (decoded into the reader's scratch: copied)
     bool static_key_ = false;  // key_ is a declared field's name (field_key)
+    bool replaying_ = false;   // inside raw_value's JSON text (json::replay)
     bool array_static_ = false;
     std::string_view array_key_view_;
     std::string array_key_;
