@@ -185,7 +185,7 @@ public:
         if (array_depth_ > 0) return;
         std::string j = json_.take();
         if (!j.empty() && j.front() == '"') put(column(), valid_utf8(t)); // a string: its text, unquoted
-        else put(column(), std::move(j));
+        else put(column(), j == "null" ? std::string() : std::move(j)); // (a number beyond a double's range: null)
     }
     // A number token of JSON text from the input, as it is written there (formats.md: a Chrome
     // trace's numbers are copied byte for byte; `1000.000` stays so).

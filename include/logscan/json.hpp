@@ -1982,11 +1982,15 @@ error parse(Source& src, Visitor& vis, const options& opt = {}) {
 /// string, `value(b)` for a bool, `value(nullptr)`, and `json_number(token)` for a number (its
 /// token as written, so nothing is lost to a conversion). Keys and strings are decoded, and
 /// valid only during the call (an emitter that keeps one copies it). Returns the reader's
-/// outcome; on an error, calls already made stand (a JSON text a module handed out is valid).
+/// outcome; on an error, calls already made stand. `opt`: by default what the format modules'
+/// readers accept (strings not checked as UTF-8, a lone `\u` surrogate as U+FFFD, the
+/// non-finite words `NaN`, `Infinity`, `-Infinity` as numbers), so a text a module handed out
+/// replays whole.
 /// What a JSON text inside a record becomes in a flat output: the command's CSV columns, the
 /// Python module's frames.
 template <class Emitter>
-error replay(std::string_view text, Emitter& w) {
+error replay(std::string_view text, Emitter& w,
+             const options& opt = {.non_finite_words = true, .validate_utf8 = false, .lone_surrogates = true}) {
     struct events {
         Emitter& w;
         void on_object_begin() { w.begin_object(); }
@@ -1999,7 +2003,7 @@ error replay(std::string_view text, Emitter& w) {
         void on_bool(bool b) { w.value(b); }
         void on_null() { w.value(nullptr); }
     } e{w};
-    return parse(text, e);
+    return parse(text, e, opt);
 }
 
 // ---- reading the text of a value the reader has accepted (a take_text's compact text) ----

@@ -32,8 +32,9 @@ from . import _logscan
 
 __all__ = ["detect", "records", "frames", "summary", "formats", "record_types"]
 
-#: The longest line (bytes) a line format reads whole; a longer one is an ``error`` record.
-DEFAULT_MAX_LINE = 4 << 20
+#: The longest line (bytes) a line format reads whole; a longer one is an ``error`` record
+#: (the command's default, ``logscan --max-line``).
+DEFAULT_MAX_LINE = _logscan.default_max_line
 
 
 def formats():
@@ -59,9 +60,13 @@ def _input(source):
             "logscan: an input is a path (str or os.PathLike), bytes, or a binary file-like object; got %s"
             % type(source).__name__
         ) from None
-    if isinstance(path, bytes):
-        path = _os.fsdecode(path)
-    return "path", path
+    return "path", _os.fsencode(path)  # (any name the file system has)
+
+
+def _max_line(max_line):
+    if isinstance(max_line, bool) or not isinstance(max_line, int) or max_line < 1:
+        raise ValueError("logscan: max_line is a number of bytes (a positive int); got %r" % (max_line,))
+    return max_line
 
 
 def _types(types):
@@ -75,8 +80,16 @@ def _types(types):
 def detect(source):
     """The format of an input (``'paddle-log'``, ...), or ``None`` when it is none of them.
 
-    Reads the input's first 16 KiB (decompressed when it is gzip)."""
-    return _logscan.detect(*_input(source))
+    Reads the input's first 16 KiB (decompressed when it is gzip). A file-like object is read
+    from where it stands and, when it is seekable, put back there."""
+    kind, obj = _input(source)
+    if kind == "file" and getattr(obj, "seekable", lambda: False)():
+        at = obj.tell()
+        try:
+            return _logscan.detect(kind, obj)
+        finally:
+            obj.seek(at)
+    return _logscan.detect(kind, obj)
 
 
 def records(source, format=None, types=None, max_line=DEFAULT_MAX_LINE):
@@ -84,8 +97,10 @@ def records(source, format=None, types=None, max_line=DEFAULT_MAX_LINE):
 
     ``types``: the record types wanted (a name or a list; ``None``: all). The input is read a
     batch of records at a time (about 4096), so memory stays bounded on any size of input.
-    An input of blank lines only yields nothing."""
-    return _logscan.RecordIterator(*_input(source), format, _types(types), max_line)
+    An input of blank lines only yields nothing. Where the input fails (a read error, a cut
+    gzip stream), the records before are yielded, then ``OSError`` is raised. One iterator is
+    read by one thread at a time (another thread's ``next`` raises ``ValueError``)."""
+    return _logscan.RecordIterator(*_input(source), format, _types(types), _max_line(max_line))
 
 
 def frames(source, format=None, types=None, max_line=DEFAULT_MAX_LINE):
@@ -103,7 +118,7 @@ def frames(source, format=None, types=None, max_line=DEFAULT_MAX_LINE):
     import pandas as pd
 
     out = {}
-    for type_name, (rows, columns) in _logscan.columns(*_input(source), format, _types(types), max_line).items():
+    for type_name, (rows, columns) in _logscan.columns(*_input(source), format, _types(types), _max_line(max_line)).items():
         data = {}
         for name, kind, values, categories in columns:
             if kind == "category":
@@ -124,4 +139,6 @@ def summary(sources, format=None, top_cpu_ops=20, max_line=DEFAULT_MAX_LINE):
     ``ValueError`` (their summaries are text reports: the ``logscan summary`` command)."""
     if isinstance(sources, (str, bytes, bytearray, memoryview, _os.PathLike)) or hasattr(sources, "read"):
         sources = [sources]
-    return _json.loads(_logscan.summary_json([_input(s) for s in sources], format, top_cpu_ops, max_line))
+    if isinstance(top_cpu_ops, bool) or not isinstance(top_cpu_ops, int) or top_cpu_ops < 0:
+        raise ValueError("logscan: top_cpu_ops is a count (an int >= 0); got %r" % (top_cpu_ops,))
+    return _json.loads(_logscan.summary_json([_input(s) for s in sources], format, top_cpu_ops, _max_line(max_line)))

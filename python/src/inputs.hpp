@@ -25,7 +25,39 @@ namespace py = pybind11;
 struct any_source {
     virtual ~any_source() = default;
     virtual logscan::chunk next() = 0;
+    virtual bool gzip() const noexcept = 0; // the input was found to be gzip
 };
+
+// Bytes in memory handed out a MiB at a time (a parse loop that stops between chunks, as
+// records() does between batches, then holds a batch's worth, not the whole input).
+class sliced_memory_source {
+public:
+    explicit sliced_memory_source(std::string_view bytes) noexcept : rest_(bytes) {}
+    logscan::chunk next() noexcept {
+        const std::string_view c = rest_.substr(0, std::size_t{1} << 20);
+        rest_.remove_prefix(c.size());
+        return {c, logscan::error_code::none, 0};
+    }
+
+private:
+    std::string_view rest_;
+};
+
+// A buffer's bytes (bytes, bytearray, a C-contiguous memoryview; anything else with the
+// buffer protocol is copied by bytes() first).
+inline std::string_view buffer_bytes(py::handle obj, py::object& keep) {
+    Py_buffer view;
+    if (PyObject_GetBuffer(obj.ptr(), &view, PyBUF_C_CONTIGUOUS) != 0) {
+        PyErr_Clear();
+        keep = py::reinterpret_steal<py::object>(PyBytes_FromObject(obj.ptr()));
+        if (!keep) throw py::error_already_set();
+        return {PyBytes_AS_STRING(keep.ptr()), static_cast<std::size_t>(PyBytes_GET_SIZE(keep.ptr()))};
+    }
+    const std::string_view b(static_cast<const char*>(view.buf), static_cast<std::size_t>(view.len));
+    keep = py::reinterpret_borrow<py::object>(obj); // (the object holds the bytes; the view is released)
+    PyBuffer_Release(&view);
+    return b;
+}
 
 // A binary file-like object: `read(n)` with the GIL held. A Python exception (or a read that
 // returns text) is kept and the source reports an I/O error; the caller raises it.
@@ -54,16 +86,25 @@ public:
                 done_ = true;
                 return {{}, logscan::error_code::io_error, 0};
             }
-            const py::buffer_info b = py::buffer(r).request();
-            const auto n = static_cast<std::size_t>(b.size * b.itemsize);
-            if (n == 0) {
+            if (!PyObject_CheckBuffer(r.ptr())) {
+                failure_ = std::string("read() returned ") + Py_TYPE(r.ptr())->tp_name + ", not bytes";
+                done_ = true;
+                return {{}, logscan::error_code::io_error, 0};
+            }
+            py::object keep;
+            const std::string_view b = buffer_bytes(r, keep);
+            if (b.empty()) {
                 done_ = true;
                 return {};
             }
-            buf_.assign(static_cast<const char*>(b.ptr), n);
+            buf_.assign(b);
             return {buf_, logscan::error_code::none, 0};
         } catch (py::error_already_set& e) {
             error_.emplace(std::move(e));
+            done_ = true;
+            return {{}, logscan::error_code::io_error, 0};
+        } catch (const std::exception& e) { // (nothing may leave: the gzip source's next() is noexcept)
+            failure_ = e.what();
             done_ = true;
             return {{}, logscan::error_code::io_error, 0};
         }
@@ -86,6 +127,7 @@ public:
     template <class... A>
     explicit gz_over(A&&... a) : inner_(std::forward<A>(a)...), gz_(inner_) {}
     logscan::chunk next() override { return gz_.next(); }
+    bool gzip() const noexcept override { return gz_.gzip(); }
     Inner& inner() { return inner_; }
 
 private:
@@ -93,19 +135,27 @@ private:
     logscan::maybe_gzip_source<Inner> gz_;
 };
 
-// What the caller passed, resolved by the package (logscan/__init__.py): ("path", str),
-// ("bytes", a buffer), ("file", an object with read).
+// What the caller passed, resolved by the package (logscan/__init__.py): ("path", the path's
+// bytes, os.fsencode), ("bytes", a buffer), ("file", an object with read).
 class input {
 public:
     input(const std::string& kind, py::object obj) : obj_(obj) {
         if (kind == "path") {
-            name_ = obj.cast<std::string>();
-            src_ = std::make_unique<gz_over<logscan::file_source>>(name_.c_str());
+            path_ = obj.cast<std::string>(); // (bytes: any file name the system has)
+            filename_ = py::reinterpret_steal<py::object>(
+                PyUnicode_DecodeFSDefaultAndSize(path_.data(), static_cast<Py_ssize_t>(path_.size())));
+            if (!filename_) throw py::error_already_set();
+            name_ = display(path_);
+            src_ = std::make_unique<gz_over<logscan::file_source>>(path_.c_str());
         } else if (kind == "bytes") {
             name_ = "<bytes>";
-            const py::buffer_info b = py::buffer(obj).request();
-            bytes_.assign(static_cast<const char*>(b.ptr), static_cast<std::size_t>(b.size * b.itemsize));
-            src_ = std::make_unique<gz_over<logscan::memory_source>>(std::string_view(bytes_));
+            std::string_view b = buffer_bytes(obj, keep_);
+            if (!PyBytes_Check(keep_.ptr())) { // (a mutable buffer may change while parsing: copied)
+                bytes_.assign(b);
+                b = bytes_;
+                keep_ = py::object();
+            }
+            src_ = std::make_unique<gz_over<sliced_memory_source>>(b); // (bytes: held, not copied)
         } else {
             name_ = "<file>";
             py::object n = py::getattr(obj, "name", py::none());
@@ -121,9 +171,16 @@ public:
         py::gil_scoped_acquire gil;
         src_.reset();
         obj_ = py::object();
+        keep_ = py::object();
+        filename_ = py::object();
     }
 
+    // The input's name in messages (a path as the system gives it, invalid UTF-8 replaced).
     const std::string& name() const { return name_; }
+    // The file name for OSError (the path as Python had it), or None.
+    py::object filename() const { return filename_ ? filename_ : py::object(py::str(name_)); }
+    // True when the input was found to be gzip.
+    bool gzip() const noexcept { return src_->gzip(); }
 
     // Reads the head (GIL released by the caller or not: a file-like takes it itself).
     logscan::error read_head() { return logscan::read_head(*src_, head_, more_); }
@@ -150,8 +207,17 @@ public:
     }
 
 private:
-    py::object obj_;
-    std::string name_, bytes_, head_;
+    static std::string display(const std::string& path) {
+        PyObject* u = PyUnicode_DecodeUTF8(path.data(), static_cast<Py_ssize_t>(path.size()), "replace");
+        if (u == nullptr) {
+            PyErr_Clear();
+            return path;
+        }
+        std::string out = py::reinterpret_steal<py::str>(u).cast<std::string>();
+        return out;
+    }
+    py::object obj_, keep_, filename_;
+    std::string name_, path_, bytes_, head_;
     bool more_ = true;
     std::unique_ptr<any_source> src_;
     pyfile_source* file_ = nullptr;

@@ -46,11 +46,19 @@ std::vector<std::string> record_types(const std::string& format) {
 }
 
 // An I/O failure as OSError (its errno subclass: FileNotFoundError, ...), with the file name.
+// (Any failure of the source: a read, a corrupt or cut gzip stream.)
 [[noreturn]] void raise_io(input& in, const logscan::error& e) {
     in.raise_python_error(); // (a file-like's own exception first)
-    const int err = e.sys_errno;
-    const std::string what = err != 0 ? std::string(std::strerror(err)) : std::string(e.message);
-    PyErr_SetObject(PyExc_OSError, py::make_tuple(err, what, in.name()).ptr());
+    int err = e.sys_errno;
+    std::string what = err != 0 ? std::string(std::strerror(err)) : std::string(e.message);
+    if (in.gzip() && e.code == logscan::error_code::unexpected_end) {
+        err = EIO;
+        what = "gzip stream cut short (the records before the cut were read)";
+    } else if (in.gzip() && e.code == logscan::error_code::syntax) {
+        what = "corrupt gzip data (the records before it were read)";
+    }
+    if (err == 0) err = EIO;
+    PyErr_SetObject(PyExc_OSError, py::make_tuple(err, what, in.filename()).ptr());
     throw py::error_already_set();
 }
 
@@ -165,7 +173,17 @@ public:
     const std::string& format() const { return format_; }
 
     py::object next() {
+        if (busy_) throw py::value_error("records() iterator already executing (one iterator is read by one thread at a time)");
+        busy_ = true;
+        struct done_guard {
+            bool& b;
+            ~done_guard() { b = false; }
+        } guard{busy_};
         while (at_ >= static_cast<std::size_t>(PyList_GET_SIZE(batch_.ptr()))) {
+            if (failed_) { // (the input's failure, once the records before it are handed out)
+                failed_ = false;
+                raise_io(*in_, run_->source_error);
+            }
             if (!run_ || done_) throw py::stop_iteration();
             batch_ = py::list();
             at_ = 0;
@@ -179,8 +197,8 @@ public:
             tape_->clear();
             if (ended) {
                 done_ = true;
-                if (!run_->source_error.ok()) raise_io(*in_, run_->source_error);
-                warn_break(*in_, run_->result, 1);
+                failed_ = !run_->source_error.ok();
+                if (!failed_) warn_break(*in_, run_->result, 1);
             }
         }
         return batch_[at_++];
@@ -194,7 +212,7 @@ private:
     std::unique_ptr<parse_run> run_;
     py::list batch_;
     std::size_t at_ = 0;
-    bool done_ = false;
+    bool done_ = false, failed_ = false, busy_ = false;
 };
 
 // ---------------------------------------------------------------------------------------
@@ -215,6 +233,7 @@ py::object array_of_objects(const std::vector<py::object>& v) {
 // -1 where missing; categories: the strings), "object" (str/int/float/bool/None per row).
 py::tuple column_to_python(column& c, std::size_t rows) {
     c.pad_to(rows);
+    const py::object name = str_object(c.name); // (a header's invalid UTF-8 as U+FFFD, as in records())
     const auto has = [&](cell k) { return (c.seen & (1u << static_cast<unsigned>(k))) != 0; };
     const bool nulls = has(cell::null);
     const unsigned values = c.seen & ~(1u << static_cast<unsigned>(cell::null));
@@ -233,31 +252,55 @@ py::tuple column_to_python(column& c, std::size_t rows) {
     if (only({cell::integer}) && !nulls) {
         py::array_t<std::int64_t> a(n);
         c.copy_values(a.mutable_data());
-        return py::make_tuple(c.name, "int64", a, py::none());
+        return py::make_tuple(name, "int64", a, py::none());
     }
     if (only({cell::integer, cell::floating})) {
         py::array_t<double> a(n);
         double* d = a.mutable_data();
         c.for_each([&](cell k, std::int64_t v) { *d++ = k == cell::null ? std::nan("") : as_double(k, v); });
-        return py::make_tuple(c.name, "float64", a, py::none());
+        return py::make_tuple(name, "float64", a, py::none());
     }
     if (only({cell::boolean}) && !nulls) {
         py::array_t<bool> a(n);
         bool* d = a.mutable_data();
         c.for_each([&](cell, std::int64_t v) { *d++ = v != 0; });
-        return py::make_tuple(c.name, "bool", a, py::none());
+        return py::make_tuple(name, "bool", a, py::none());
     }
-    // strings: each distinct one made once
-    std::vector<py::object> strs;
-    strs.reserve(c.pool.strings().size());
-    for (const std::string& s : c.pool.strings()) strs.push_back(str_object(s));
-    if (only({cell::string}) && rows >= 16 && 2 * strs.size() <= rows) {
+    // strings: each distinct one used made once (a cell overwritten by a key given twice may
+    // have left one unused)
+    std::vector<char> used(c.pool.strings().size(), 0);
+    std::size_t distinct = 0;
+    c.for_each([&](cell k, std::int64_t v) {
+        if ((k == cell::string || k == cell::big_integer) && !used[static_cast<std::size_t>(v)]) {
+            used[static_cast<std::size_t>(v)] = 1;
+            ++distinct;
+        }
+    });
+    std::vector<py::object> strs(c.pool.strings().size());
+    for (std::size_t i = 0; i < strs.size(); ++i)
+        if (used[i]) strs[i] = str_object(c.pool.strings()[i]);
+    if (only({cell::string}) && rows >= 16 && 2 * distinct <= rows) {
+        // categories: the distinct str values (two byte strings with invalid UTF-8 may read as
+        // one), each pool code mapped to its category
+        py::dict index;
+        py::list cats;
+        std::vector<std::int32_t> code_of(strs.size(), -1);
+        for (std::size_t i = 0; i < strs.size(); ++i) {
+            if (!used[i]) continue;
+            PyObject* at = PyDict_GetItemWithError(index.ptr(), strs[i].ptr());
+            if (at == nullptr && PyErr_Occurred()) throw py::error_already_set();
+            if (at == nullptr) {
+                code_of[i] = static_cast<std::int32_t>(PyList_GET_SIZE(cats.ptr()));
+                index[strs[i]] = code_of[i];
+                cats.append(strs[i]);
+            } else {
+                code_of[i] = static_cast<std::int32_t>(PyLong_AsLong(at));
+            }
+        }
         py::array_t<std::int32_t> a(n);
         std::int32_t* d = a.mutable_data();
-        c.for_each([&](cell k, std::int64_t v) { *d++ = k == cell::null ? -1 : static_cast<std::int32_t>(v); });
-        py::list cats;
-        for (py::object& s : strs) cats.append(s);
-        return py::make_tuple(c.name, "category", a, cats);
+        c.for_each([&](cell k, std::int64_t v) { *d++ = k == cell::null ? -1 : code_of[static_cast<std::size_t>(v)]; });
+        return py::make_tuple(name, "category", a, cats);
     }
     std::vector<py::object> v;
     v.reserve(rows);
@@ -275,7 +318,7 @@ py::tuple column_to_python(column& c, std::size_t rows) {
             break;
         }
     });
-    return py::make_tuple(c.name, "object", array_of_objects(v), py::none());
+    return py::make_tuple(name, "object", array_of_objects(v), py::none());
 }
 
 // {type: [(name, kind, data, categories), ...]} for frames(); `format` set to the format read.
@@ -325,6 +368,7 @@ std::string summary_json(const std::vector<std::pair<std::string, py::object>>& 
                          std::size_t top_cpu_ops, std::size_t max_line) {
     namespace ct = logscan::chrome_trace;
     std::vector<ct::rank_rows> ranks;
+    if (inputs.empty()) throw py::value_error("summary() needs one input at least (the ranks of one job)");
     for (const auto& [kind, obj] : inputs) {
         input in(kind, obj);
         const std::string f = open_format(in, format);
@@ -338,9 +382,13 @@ std::string summary_json(const std::vector<std::pair<std::string, py::object>>& 
             py::gil_scoped_release nogil;
             e = ct::parse(in, reader, {.max_line = max_line});
         }
-        if (e.code == logscan::error_code::io_error || e.code == logscan::error_code::open_failed) raise_io(in, e);
+        if (!e.ok() && e.code != logscan::error_code::stopped && e.line == 0) raise_io(in, e); // (the source's: I/O, gzip)
         warn_break(in, e, 2);
         ranks.push_back(reader.take());
+        if (const std::size_t n = ranks.back().errors.size(); n != 0) {
+            const std::string m = in.name() + ": " + std::to_string(n) + " error record(s); the figures are of the events read";
+            if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), 2) != 0) throw py::error_already_set();
+        }
     }
     std::string json;
     {
@@ -357,6 +405,7 @@ PYBIND11_MODULE(_logscan, m) {
     namespace py = pybind11;
     m.doc() = "logscan's C++ core (use the logscan package: logscan.records, logscan.frames, ...)";
     m.def("formats", &lp::format_names, "The formats logscan reads, in the order that breaks detection ties.");
+    m.attr("default_max_line") = logscan::format_options{}.max_line; // (the command's)
     m.def("record_types", &lp::record_types, py::arg("format"), "The record types of a format.");
     m.def("detect", &lp::detect, py::arg("kind"), py::arg("obj"));
     m.def("columns", &lp::columns_of, py::arg("kind"), py::arg("obj"), py::arg("format"), py::arg("types"),

@@ -31,6 +31,7 @@
 #include <algorithm>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
@@ -80,16 +81,22 @@ inline loose read_loose(std::string_view text, bool grouped) {
 
 // A JSON number token as json.loads reads it: an int when it has no fraction or exponent
 // (exact, any size), else a float (beyond range: inf).
+inline py::object steal(PyObject* o) {
+    if (o == nullptr) throw py::error_already_set();
+    return py::reinterpret_steal<py::object>(o);
+}
 inline py::object json_number_object(std::string_view t) {
-    if (t.find_first_of(".eE") == std::string_view::npos) {
+    const bool word = t.find_first_of("NI") != std::string_view::npos; // (NaN, Infinity, -Infinity)
+    if (!word && t.find_first_of(".eE") == std::string_view::npos) {
         const auto n = logscan::parse_number<std::int64_t>(t);
-        if (n.ok()) return py::reinterpret_steal<py::object>(PyLong_FromLongLong(n.value));
+        if (n.ok()) return steal(PyLong_FromLongLong(n.value));
         const std::string s(t);
-        return py::reinterpret_steal<py::object>(PyLong_FromString(s.c_str(), nullptr, 10));
+        return steal(PyLong_FromString(s.c_str(), nullptr, 10));
     }
     const std::string s(t);
     const double d = PyOS_string_to_double(s.c_str(), nullptr, nullptr);
-    return py::reinterpret_steal<py::object>(PyFloat_FromDouble(d));
+    if (d == -1.0 && PyErr_Occurred()) throw py::error_already_set();
+    return steal(PyFloat_FromDouble(d));
 }
 
 // UTF-8 text as a str; invalid bytes replaced by U+FFFD as the NDJSON writer does (one per
@@ -295,7 +302,7 @@ public:
                 case loose::integer: put(py::reinterpret_steal<py::object>(PyLong_FromLongLong(l.i))); break;
                 case loose::floating: put(py::reinterpret_steal<py::object>(PyFloat_FromDouble(l.d))); break;
                 case loose::big_integer:
-                    put(py::reinterpret_steal<py::object>(PyLong_FromString(l.digits.c_str(), nullptr, 10)));
+                    put(steal(PyLong_FromString(l.digits.c_str(), nullptr, 10)));
                     break;
                 case loose::null: put(py::none()); break;
                 case loose::text: put(str_object(t)); break;
@@ -363,6 +370,10 @@ private:
     }
     // Keys repeat: one str object each, found by their text.
     py::object key_object(std::string_view k) {
+        if (key_pool_.size() >= 65536) { // (map keys of every row distinct: made afresh past that)
+            key_pool_.clear();
+            key_objects_.clear();
+        }
         const auto c = static_cast<std::size_t>(key_pool_.code(k));
         if (c == key_objects_.size()) key_objects_.push_back(str_object(k));
         return key_objects_[c];
@@ -410,7 +421,7 @@ enum class cell : std::uint8_t { null, integer, uinteger, floating, boolean, str
 struct column {
     std::string name;
     string_pool pool;  // the column's strings: a string cell's value is its code
-    unsigned seen = 0; // bit per cell kind present
+    unsigned seen = 0; // bit per cell kind present (counts_ says how many)
 
     std::size_t size() const noexcept { return size_; }
     void pad_to(std::size_t rows) {
@@ -421,9 +432,10 @@ struct column {
     void set(std::size_t row, cell k, std::int64_t v) {
         if (size_ > row) {
             block& b = blocks_.back();
+            forget(b.kinds[b.n - 1]);
             b.kinds[b.n - 1] = k;
             b.values[b.n - 1] = v;
-            seen |= 1u << static_cast<unsigned>(k);
+            count(k);
         } else {
             push(k, v);
         }
@@ -463,8 +475,16 @@ private:
         b.values[b.n] = v;
         ++b.n;
         ++size_;
+        count(k);
+    }
+    void count(cell k) noexcept {
+        ++counts_[static_cast<unsigned>(k)];
         seen |= 1u << static_cast<unsigned>(k);
     }
+    void forget(cell k) noexcept {
+        if (--counts_[static_cast<unsigned>(k)] == 0) seen &= ~(1u << static_cast<unsigned>(k));
+    }
+    std::size_t counts_[8] = {};
     std::vector<block> blocks_;
     std::size_t size_ = 0;
 };
@@ -485,7 +505,7 @@ struct table {
 
 class columns {
 public:
-    explicit columns(const type_set& wanted) : wanted_(wanted), json_(sink{&json_text_}, json_buf_) {}
+    explicit columns(const type_set& wanted) : wanted_(wanted) {}
     columns(const columns&) = delete;
     columns& operator=(const columns&) = delete;
 
@@ -514,7 +534,7 @@ public:
     }
     void key(std::string_view k) {
         if (!on_) return;
-        if (array_depth_ > 0) return json_.key(k);
+        if (array_depth_ > 0) return json_->key(k);
         if (replaying_) { // (valid during the call only: kept until the value)
             replay_key_.assign(k);
             k = replay_key_;
@@ -525,7 +545,7 @@ public:
     // A declared field's name (record.hpp's write_fields): in static storage.
     void field_key(std::string_view k) {
         if (!on_) return;
-        if (array_depth_ > 0) return json_.key(k);
+        if (array_depth_ > 0) return json_->key(k);
         key_ = k;
         static_key_ = true;
     }
@@ -536,25 +556,25 @@ public:
     }
     void value(std::string_view s) {
         if (!on_) return;
-        if (array_depth_ > 0) return json_.value(s);
+        if (array_depth_ > 0) return json_->value(s);
         put_string(cell::string, s);
     }
     void value(const char* s) { value(std::string_view(s)); }
     void value(std::nullptr_t) {
         if (!on_) return;
-        if (array_depth_ > 0) return json_.value(nullptr);
+        if (array_depth_ > 0) return json_->value(nullptr);
         put(cell::null, 0);
     }
     void value(bool b) {
         if (!on_) return;
-        if (array_depth_ > 0) return json_.value(b);
+        if (array_depth_ > 0) return json_->value(b);
         put(cell::boolean, b ? 1 : 0);
     }
     template <class T>
         requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
     void value(T v) {
         if (!on_) return;
-        if (array_depth_ > 0) return json_.value(v);
+        if (array_depth_ > 0) return json_->value(v);
         if constexpr (std::is_unsigned_v<T>) {
             if (static_cast<std::uint64_t>(v) > static_cast<std::uint64_t>(INT64_MAX))
                 return put(cell::uinteger, static_cast<std::int64_t>(static_cast<std::uint64_t>(v)));
@@ -563,7 +583,7 @@ public:
     }
     void value(double v) {
         if (!on_) return;
-        if (array_depth_ > 0) return json_.value(v);
+        if (array_depth_ > 0) return json_->value(v);
         if (!std::isfinite(v)) return put(cell::null, 0);
         put(cell::floating, bits(v));
     }
@@ -574,7 +594,7 @@ public:
     }
     void number_or_string(std::string_view t, bool grouped = false) {
         if (!on_) return;
-        if (array_depth_ > 0) return json_.number_or_string(t, grouped);
+        if (array_depth_ > 0) return json_->number_or_string(t, grouped);
         const loose l = read_loose(t, grouped);
         switch (l.kind) {
         case loose::integer: return put(cell::integer, l.i);
@@ -587,22 +607,28 @@ public:
     // JSON text: its objects flattened into dotted columns, as the CSV writer does.
     void raw_value(std::string_view j) {
         if (!on_) return;
-        if (array_depth_ > 0) return json_.raw_value(j);
+        if (array_depth_ > 0) return json_->raw_value(j);
         // (keys are decoded into the reader's scratch: `key` is told, to keep its own copy)
         replaying_ = true;
         const std::size_t depth = prefix_.size();
+        const std::string own_key(key_);
         const bool ok = logscan::json::replay(j, *this).ok();
         replaying_ = false;
-        if (!ok) { // (the modules hand out checked JSON only)
+        if (!ok) { // (a text the modules' readers accepted replays whole; else its text, as a string)
             prefix_.resize(depth);
             array_depth_ = 0;
+            replay_key_ = own_key;
+            key_ = replay_key_;
+            static_key_ = false; // (its address is no longer the field's name)
             put_string(cell::string, j);
         }
     }
     // A number token of a JSON text (json::replay): an integer when it has no fraction or
     // exponent (beyond 64 bits: exact, an object cell), else a double, as json.loads reads it.
     void json_number(std::string_view t) {
-        if (array_depth_ > 0) return json_.raw_value(t);
+        if (array_depth_ > 0) return json_->raw_value(t);
+        if (t.find_first_of("NI") != std::string_view::npos) // (NaN, Infinity, -Infinity: json.loads reads them)
+            return put(cell::floating, bits(t[0] == 'N' ? std::nan("") : t[0] == '-' ? -HUGE_VAL : HUGE_VAL));
         if (t.find_first_of(".eE") == std::string_view::npos) {
             const auto n = logscan::parse_number<std::int64_t>(t);
             if (n.ok()) return put(cell::integer, n.value);
@@ -614,18 +640,19 @@ public:
     void begin_array() {
         if (!on_) return;
         if (array_depth_++ == 0) {
+            json_.emplace(sink{&json_text_}, json_buf_);
             array_static_ = static_key_;
             array_key_view_ = key_;
             if (!static_key_) array_key_ = key_;
             json_text_.clear();
         }
-        json_.begin_array();
+        json_->begin_array();
     }
     void end_array() {
         if (!on_) return;
-        json_.end_array();
+        json_->end_array();
         if (--array_depth_ == 0) {
-            json_.flush();
+            json_->flush();
             static_key_ = array_static_;
             key_ = array_static_ ? array_key_view_ : std::string_view(array_key_);
             put_string(cell::string, json_text_);
@@ -634,12 +661,12 @@ public:
     }
     void begin_object() {
         if (!on_) return;
-        if (array_depth_ > 0) return json_.begin_object();
+        if (array_depth_ > 0) return json_->begin_object();
         prefix_.push_back(column_name());
     }
     void end_object() {
         if (!on_) return;
-        if (array_depth_ > 0) return json_.end_object();
+        if (array_depth_ > 0) return json_->end_object();
         if (!prefix_.empty()) prefix_.pop_back();
     }
 
@@ -728,7 +755,7 @@ private:
     std::size_t position_ = 0;
     std::string json_text_;
     char json_buf_[4096];
-    logscan::ndjson_writer<sink> json_;
+    std::optional<logscan::ndjson_writer<sink>> json_; // an array's JSON text (a fresh writer per top-level array)
 };
 
 } // namespace logscan_py

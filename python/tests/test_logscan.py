@@ -11,6 +11,7 @@ import io
 import json
 import math
 import os
+import tempfile
 import subprocess
 import threading
 import time
@@ -86,7 +87,8 @@ def test_records_are_the_ndjson(path):
     assert len(got) == len(expected)
     for g, e in zip(got, expected):
         assert g == e
-        assert list(g) == list(e)  # the same keys in the same order
+        # the same keys in the same order at every depth, ints as ints and floats as floats
+        assert json.dumps(g) == json.dumps(e)
     if fmt == cli_format(path):
         assert list(logscan.records(path)) == got  # detected
 
@@ -325,3 +327,165 @@ def test_parsing_releases_the_gil():
     t.join()
     assert took[0] > 0.1, took
     assert longest < 0.5 * took[0], (longest, took)
+
+
+# --- what a review found (each fails without its mend) ---------------------------------------
+
+
+def chrome(events):
+    return json.dumps({"traceEvents": events}).encode()
+
+
+def test_read_returning_a_non_buffer_is_a_type_error():
+    class R:
+        def read(self, n):
+            return [1]
+
+    with pytest.raises(TypeError, match="read\\(\\) returned list"):
+        logscan.detect(R())
+    with pytest.raises(TypeError, match="not bytes"):
+        list(logscan.records(R(), format="paddle-log"))
+
+
+def test_one_iterator_shared_by_two_threads():
+    data = open(os.path.join(SRC, "samples", "000_cf8afa6c099f806b.txt"), "rb").read() * 20
+    total = sum(1 for _ in logscan.records(data))
+    it = logscan.records(data)
+    got, errors = [[], []], []
+
+    def read(k):
+        try:
+            for r in it:
+                got[k].append(r["type"])
+        except ValueError as e:
+            errors.append(str(e))
+
+    ts = [threading.Thread(target=read, args=(k,)) for k in range(2)]
+    for t in ts:
+        t.start()
+    for t in ts:
+        t.join()
+    assert len(got[0]) + len(got[1]) == total  # every record once, no crash
+    assert all("already executing" in e for e in errors)
+
+
+def test_invalid_utf8_strings_and_names():
+    # two names that differ only in invalid bytes read as one str: one category
+    data = b"40 0\n" + b"".join((b"%d 100 name\xff\n" if i % 2 else b"%d 100 name\xfe\n") % i for i in range(40))
+    f = logscan.frames(data, format="chainer-memtrace")["buffer"]
+    assert list(f["name"].astype(object).unique()) == ["name\ufffd"]
+    # a table header with invalid UTF-8: the column's name as in records()
+    lines = open(os.path.join(SRC, "tests", "data", "tvm_profile_hand.txt"), "rb").read().splitlines(keepends=True)
+    header = [i for i, l in enumerate(lines) if l.startswith(b"Name ") and b"Argument Shapes" in l][0]
+    lines[header] = lines[header].replace(b"Argument Shapes", b"Argume\xfft Shapes")
+    data = b"".join(lines)
+    keys = {k for r in logscan.records(data) if r["type"] == "call" for k in r["cells"]}
+    assert "Argume\ufffdt Shapes" in keys
+    assert "cells.Argume\ufffdt Shapes" in logscan.frames(data)["call"].columns
+
+
+def test_json_texts_the_reader_accepted():
+    data = chrome([{"ph": "X", "name": "k", "ts": 1, "dur": 1, "pid": 1, "tid": 1, "args": {"n": 1, "s": "\ud800"}}])
+    span = [r for r in logscan.records(data) if r["type"] == "span"][0]
+    assert isinstance(span["args"], dict) and span["args"]["n"] == 1 and isinstance(span["args"]["s"], str)
+    f = logscan.frames(data)["span"]
+    assert "args.n" in f.columns and "args.s" in f.columns and "s" not in f.columns
+
+
+def test_a_deep_array_does_not_blank_the_next_ones():
+    deep = 1
+    for _ in range(70):
+        deep = [deep]
+    events = [{"ph": "X", "name": "k", "ts": 1, "dur": 1, "pid": 1, "tid": 1, "args": {"v": deep}}]
+    events += [{"ph": "X", "name": "k", "ts": i, "dur": 1, "pid": 1, "tid": 1, "args": {"v": [i, i]}} for i in range(2, 6)]
+    f = logscan.frames(chrome(events))["span"]
+    assert f["args.v"].tolist()[1:] == ["[%d,%d]" % (i, i) for i in range(2, 6)]
+
+
+def test_memoryview_with_strides():
+    mv = memoryview(b"aXbXcX\n")[::2]
+    assert [r["text"] for r in logscan.records(mv, format="paddle-log")] == ["abc"]
+
+
+def test_a_key_given_twice():
+    def frame(pairs):
+        text = "".join(
+            '{"ph":"X","name":"k","ts":%d,"dur":1,"pid":1,"tid":1,"args":{%s}},' % (i, pairs(i)) for i in range(20)
+        )
+        return logscan.frames(('{"traceEvents":[' + text.rstrip(",") + "]}").encode())["span"]["args.a"]
+
+    assert frame(lambda i: '"a":"x","a":%d' % i).dtype == np.int64  # the last stands: all ints
+    assert frame(lambda i: '"a":"u%d","a":"v"' % i).dtype == "category"
+    assert frame(lambda i: '"a":%d,"a":null' % i).isna().all()
+
+
+def test_records_before_a_failure_are_yielded_first():
+    data = open(os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt"), "rb").read()
+
+    class Failing:
+        def __init__(self):
+            self.at = 0
+
+        def read(self, n):
+            if self.at >= 60000:
+                raise OSError(5, "the disk went away")
+            piece = data[self.at : self.at + 1000]
+            self.at += len(piece)
+            return piece
+
+    got = []
+    with pytest.raises(OSError, match="the disk went away"):
+        for r in logscan.records(Failing(), format="paddle-log"):
+            got.append(r)
+    before = list(logscan.records(data[:60000], format="paddle-log"))
+    assert len(got) >= len(before) - 1 > 100  # (the last line may be cut at the failure)
+    assert got[: len(before) - 1] == before[:-1]
+
+
+def test_a_cut_gzip_stream(tmp_path):
+    whole = gzip.compress(open(os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt"), "rb").read())
+    p = tmp_path / "cut.log.gz"
+    p.write_bytes(whole[: len(whole) // 2])
+    got = []
+    with pytest.raises(OSError, match="gzip stream cut short") as e:
+        for r in logscan.records(p):
+            got.append(r)
+    assert e.value.filename == str(p)
+    assert len(got) > 100
+    r = run("convert", str(p))
+    assert r.returncode == 1 and b"unexpected end" in r.stderr  # the command does not pass it silently
+
+
+def test_a_file_name_that_is_not_utf8(tmp_path):
+    name = os.path.join(os.fsencode(str(tmp_path)), b"\xff.log")
+    with open(name, "wb") as f:
+        f.write(open(os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt"), "rb").read())
+    import pathlib
+
+    n = len(list(logscan.records(os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt"))))
+    assert len(list(logscan.records(os.fsdecode(name)))) == n  # (bytes are an input's data, not its name)
+    assert len(list(logscan.records(pathlib.Path(os.fsdecode(name))))) == n
+    assert logscan.detect(os.fsdecode(name)) == "paddle-log"
+    with pytest.raises(FileNotFoundError) as e:
+        logscan.frames(os.fsdecode(name) + ".missing")
+    assert e.value.filename == os.fsdecode(name) + ".missing"
+
+
+def test_detect_puts_a_file_back():
+    with open(os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt"), "rb") as f:
+        assert logscan.detect(f) == "paddle-log"
+        assert f.tell() == 0
+        assert len(list(logscan.records(f))) == len(list(logscan.records(os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt"))))
+
+
+def test_max_line_is_the_commands():
+    data = b"x" * (2 << 20) + b"\n"
+    p = os.path.join(tempfile.mkdtemp(), "long.log")
+    with open(p, "wb") as f:
+        f.write(data)
+    assert list(logscan.records(p, format="paddle-log")) == cli_records(p, "paddle-log")
+    assert logscan.records(p, format="paddle-log").__next__()["type"] == "error"
+    with pytest.raises(ValueError, match="max_line"):
+        logscan.records(p, max_line=-1)
+    with pytest.raises(ValueError, match="one input at least"):
+        logscan.summary([])
