@@ -489,3 +489,22 @@ def test_max_line_is_the_commands():
         logscan.records(p, max_line=-1)
     with pytest.raises(ValueError, match="one input at least"):
         logscan.summary([])
+
+
+def test_a_number_beyond_range_is_null_everywhere(tmp_path):
+    # a cell printed as 1e400: null in NDJSON, NaN in the frame, an empty CSV cell (not "null")
+    text = open(os.path.join(SRC, "tests", "data", "tvm_profile_hand.txt"), encoding="utf-8").read()
+    text = text.replace("  2,290,805.04  ", "         1e400  ", 1)
+    p = tmp_path / "range.txt"
+    p.write_text(text, encoding="utf-8")
+    call = [r for r in cli_records(str(p), "tvm-profile") if r["type"] == "call"][0]
+    assert call["cells"]["Duration (us)"] is None
+    assert math.isnan(logscan.frames(p)["call"]["cells.Duration (us)"][0])
+    out = tmp_path / "csv"
+    out.mkdir()
+    assert run("convert", "--to", "csv", "--out-dir", str(out), str(p)).returncode == 0
+    import csv
+
+    rows = list(csv.DictReader(open(out / "call.csv", encoding="utf-8")))
+    assert rows[0]["cells.Duration (us)"] == ""
+    assert rows[1]["cells.Duration (us)"] != ""
