@@ -37,9 +37,19 @@ def _int(x):
 
 
 def file_figures(path):
-    """The figures of one file (runs on a worker). Small: top-level dicts of numbers."""
-    out = {"file": path, "format": None, "bytes": os.path.getsize(path), "operators": {}, "kernels": {},
-           "loss": [], "peak_mib": {}, "ranks": []}
+    """The figures of one file (runs on a worker). Small: top-level dicts of numbers. A file
+    that cannot be read has its error instead (the others go on)."""
+    out = {"file": path, "format": None, "bytes": 0, "operators": {}, "kernels": {},
+           "loss": [], "peak_mib": {}, "ranks": [], "error": None}
+    try:
+        out["bytes"] = os.path.getsize(path)
+        return _figures(path, out)
+    except (OSError, ValueError) as e:
+        out["error"] = f"{type(e).__name__}: {e}"
+        return out
+
+
+def _figures(path, out):
     fmt = logscan.detect(path)
     out["format"] = fmt
     if fmt is None:
@@ -97,6 +107,7 @@ def combine(figures, top=10):
         "loss_curves": {f["file"]: f["loss"] for f in figures if f["loss"]},
         "peak_memory_mib": {f["file"]: f["peak_mib"] for f in figures if f["peak_mib"]},
         "chrome_ranks": {f["file"]: f["ranks"] for f in figures if f["ranks"]},
+        "failed": {f["file"]: f["error"] for f in figures if f["error"]},
     }
 
 
@@ -106,8 +117,9 @@ def fleet(files, client, top=10):
         return combine([file_figures(p) for p in files], top)
     import dask.bag as db
 
-    bag = db.from_sequence(sorted(files), npartitions=max(1, min(len(files), 8 * len(client.scheduler_info()["workers"]))))
-    return combine(bag.map(file_figures).compute(), top)
+    workers = max(1, len(client.scheduler_info()["workers"]))
+    bag = db.from_sequence(sorted(files), npartitions=max(1, min(len(files), 8 * workers)))
+    return combine(client.compute(bag.map(file_figures)).result(), top)  # (on this client's cluster)
 
 
 def loss_frame(result):
@@ -128,7 +140,7 @@ def files_of(args):
                 out += [os.path.join(root, n) for n in names]
         else:
             out += [p for p in glob.glob(a, recursive=True) if os.path.isfile(p)]
-    return sorted(set(out))
+    return sorted({os.path.abspath(p) for p in out})  # (workers may run elsewhere: absolute paths)
 
 
 def main(argv=None):
@@ -181,6 +193,8 @@ def main(argv=None):
             t = r["temporal_breakdown"]
             print(f"{job} rank {r['rank']}: idle {t['idle_time_pctg']}%, compute {t['compute_time_pctg']}%, "
                   f"non-compute {t['non_compute_time_pctg']}%; kernel types {r['kernel_type_time_us']}")
+    for job, error in list(result["failed"].items())[: a.top]:
+        print(f"not read: {job}: {error}")
     if a.json:
         with open(a.json, "w") as f:
             json.dump(result, f, indent=1)

@@ -144,3 +144,17 @@ TEST_CASE("source::temp file with CRLF and a long line streamed through small bu
     CHECK(v.lines == 2002);
     std::remove(path.c_str());
 }
+
+TEST_CASE("source_failed: the source's failure, not the input's own break") {
+    using logscan::error;
+    using logscan::error_code;
+    CHECK(logscan::source_failed(error{error_code::io_error, 0, 0, 10, "read error", 5}));
+    CHECK(logscan::source_failed(error{error_code::open_failed, 0, 0, 0, "cannot open file", 2}));
+    CHECK(logscan::source_failed(error{error_code::unexpected_end, 0, 0, 0, "unexpected end of input", 0})); // (a cut gzip stream)
+    CHECK(logscan::source_failed(error{error_code::syntax, 0, 0, 0, "corrupt", 84}));                     // (corrupt gzip: EILSEQ)
+    CHECK_FALSE(logscan::source_failed(error{}));
+    CHECK_FALSE(logscan::source_failed(error{error_code::stopped, 0, 0, 0, "stopped by visitor", 0}));
+    CHECK_FALSE(logscan::source_failed(error{error_code::syntax, 3, 7, 40, "expected ','", 0}));          // (a document's break: its line)
+    CHECK_FALSE(logscan::source_failed(error{error_code::unexpected_end, 9, 1, 80, "unexpected end", 0}));
+    CHECK_FALSE(logscan::source_failed(error{error_code::syntax, 0, 0, 0, "traceEvents is not an array", 0})); // (chrome-trace's shape)
+}

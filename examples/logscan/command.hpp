@@ -244,7 +244,7 @@ logscan::error run_format(std::string_view format, Source& src, Writer& w, std::
     });
     // the source's failure (a read, a cut or corrupt gzip stream: no line) fails the input; a
     // JSON document's own break (its line) is a record, said below
-    if (!e.ok() && e.code != logscan::error_code::stopped && e.line == 0) return e;
+    if (logscan::source_failed(e)) return e;
     if (shown != nullptr && e.line != 0 && e.code != logscan::error_code::stopped)
         std::fprintf(stderr, "logscan: %s:%llu:%llu: %.*s (the document breaks there; the records before it are written)\n",
                      shown, static_cast<unsigned long long>(e.line), static_cast<unsigned long long>(e.column),
@@ -763,7 +763,7 @@ int cmd_summary(const options& o) {
             auto go = [&]<class F>(auto& v, bool whole_job) {
                 typename F::records::template counting<std::remove_cvref_t<decltype(v)>> seen{v};
                 const logscan::error e = F::parse(src, seen, {.max_line = o.max_line});
-                if (!e.ok() && e.code != logscan::error_code::stopped && e.line == 0) { // (the source's failure)
+                if (logscan::source_failed(e)) { // (a read, a cut or corrupt gzip stream)
                     report_failure(path, e); // (errors in the input are records: counted)
                     return 1;
                 }

@@ -186,6 +186,17 @@ struct replay_source {
     }
 };
 
+/// True when `e`, as a format's `parse` returns it, is its source's failure (a read, an open,
+/// a corrupt or cut gzip stream: gzip.hpp) rather than the input's own (a JSON document's
+/// break has its line; a format's break of the document's shape, such as chrome-trace's
+/// "traceEvents is not an array", is `syntax` without an errno): no line, and an I/O code,
+/// a cut stream or an errno.
+constexpr bool source_failed(const error& e) noexcept {
+    return e.line == 0 && e.code != error_code::none && e.code != error_code::stopped &&
+           (e.sys_errno != 0 || e.code == error_code::io_error || e.code == error_code::open_failed ||
+            e.code == error_code::unexpected_end);
+}
+
 /// Feeds every chunk of `src` to `consumer` and finishes it. Returns an error with code
 /// `none`; the source's error (`io_error`, `open_failed`, with errno), after finishing the
 /// consumer so that nothing already read is lost; or `stopped` when the consumer stopped.

@@ -43,20 +43,22 @@ private:
     std::string_view rest_;
 };
 
-// A buffer's bytes (bytes, bytearray, a C-contiguous memoryview; anything else with the
-// buffer protocol is copied by bytes() first).
-inline std::string_view buffer_bytes(py::handle obj, py::object& keep) {
+// Calls f(bytes) with a buffer's bytes while its buffer is held (bytes, bytearray, a
+// C-contiguous memoryview; anything else with the buffer protocol is copied by bytes() first).
+template <class F>
+void with_buffer(py::handle obj, F&& f) {
     Py_buffer view;
     if (PyObject_GetBuffer(obj.ptr(), &view, PyBUF_C_CONTIGUOUS) != 0) {
         PyErr_Clear();
-        keep = py::reinterpret_steal<py::object>(PyBytes_FromObject(obj.ptr()));
-        if (!keep) throw py::error_already_set();
-        return {PyBytes_AS_STRING(keep.ptr()), static_cast<std::size_t>(PyBytes_GET_SIZE(keep.ptr()))};
+        const py::object copy = py::reinterpret_steal<py::object>(PyBytes_FromObject(obj.ptr()));
+        if (!copy) throw py::error_already_set();
+        return f(std::string_view(PyBytes_AS_STRING(copy.ptr()), static_cast<std::size_t>(PyBytes_GET_SIZE(copy.ptr()))));
     }
-    const std::string_view b(static_cast<const char*>(view.buf), static_cast<std::size_t>(view.len));
-    keep = py::reinterpret_borrow<py::object>(obj); // (the object holds the bytes; the view is released)
-    PyBuffer_Release(&view);
-    return b;
+    struct release {
+        Py_buffer* v;
+        ~release() { PyBuffer_Release(v); }
+    } r{&view};
+    f(std::string_view(static_cast<const char*>(view.buf), static_cast<std::size_t>(view.len)));
 }
 
 // A binary file-like object: `read(n)` with the GIL held. A Python exception (or a read that
@@ -71,9 +73,26 @@ public:
     pyfile_source(const pyfile_source&) = delete;
     pyfile_source& operator=(const pyfile_source&) = delete;
 
-    logscan::chunk next() {
+    logscan::chunk next() noexcept { // (nothing may leave: the gzip source's next() is noexcept)
         if (done_) return {};
-        py::gil_scoped_acquire gil;
+        try {
+            py::gil_scoped_acquire gil;
+            return read();
+        } catch (...) {
+            done_ = true;
+            try {
+                failure_ = "reading the file-like object failed";
+            } catch (...) {
+            }
+            return {{}, logscan::error_code::io_error, 0};
+        }
+    }
+    // The exception read() raised, if any (raise it again with the GIL held).
+    std::optional<py::error_already_set>& python_error() { return error_; }
+    const std::string& failure() const { return failure_; }
+
+private:
+    logscan::chunk read() {
         try {
             py::object r = read_(std::size_t{1} << 18);
             if (py::isinstance<py::str>(r)) {
@@ -91,29 +110,23 @@ public:
                 done_ = true;
                 return {{}, logscan::error_code::io_error, 0};
             }
-            py::object keep;
-            const std::string_view b = buffer_bytes(r, keep);
-            if (b.empty()) {
+            with_buffer(r, [&](std::string_view b) { buf_.assign(b); });
+            if (buf_.empty()) {
                 done_ = true;
                 return {};
             }
-            buf_.assign(b);
             return {buf_, logscan::error_code::none, 0};
         } catch (py::error_already_set& e) {
             error_.emplace(std::move(e));
             done_ = true;
             return {{}, logscan::error_code::io_error, 0};
-        } catch (const std::exception& e) { // (nothing may leave: the gzip source's next() is noexcept)
+        } catch (const std::exception& e) {
             failure_ = e.what();
             done_ = true;
             return {{}, logscan::error_code::io_error, 0};
         }
     }
-    // The Python exception read() raised, if any (raise it again with the GIL held).
-    std::optional<py::error_already_set>& python_error() { return error_; }
-    const std::string& failure() const { return failure_; }
 
-private:
     py::object read_;
     std::string buf_;
     bool done_ = false;
@@ -149,13 +162,15 @@ public:
             src_ = std::make_unique<gz_over<logscan::file_source>>(path_.c_str());
         } else if (kind == "bytes") {
             name_ = "<bytes>";
-            std::string_view b = buffer_bytes(obj, keep_);
-            if (!PyBytes_Check(keep_.ptr())) { // (a mutable buffer may change while parsing: copied)
-                bytes_.assign(b);
+            std::string_view b;
+            if (PyBytes_Check(obj.ptr())) { // (immutable: held, not copied)
+                keep_ = obj;
+                b = std::string_view(PyBytes_AS_STRING(obj.ptr()), static_cast<std::size_t>(PyBytes_GET_SIZE(obj.ptr())));
+            } else { // (a mutable buffer may change while parsing: copied)
+                with_buffer(obj, [&](std::string_view v) { bytes_.assign(v); });
                 b = bytes_;
-                keep_ = py::object();
             }
-            src_ = std::make_unique<gz_over<sliced_memory_source>>(b); // (bytes: held, not copied)
+            src_ = std::make_unique<gz_over<sliced_memory_source>>(b);
         } else {
             name_ = "<file>";
             py::object n = py::getattr(obj, "name", py::none());

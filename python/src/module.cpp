@@ -307,14 +307,13 @@ py::tuple column_to_python(column& c, std::size_t rows) {
     c.for_each([&](cell k, std::int64_t x) {
         switch (k) {
         case cell::null: v.push_back(py::none()); break;
-        case cell::integer: v.push_back(py::reinterpret_steal<py::object>(PyLong_FromLongLong(x))); break;
-        case cell::uinteger: v.push_back(py::reinterpret_steal<py::object>(PyLong_FromUnsignedLongLong(static_cast<std::uint64_t>(x)))); break;
-        case cell::floating: v.push_back(py::reinterpret_steal<py::object>(PyFloat_FromDouble(as_double(k, x)))); break;
+        case cell::integer: v.push_back(steal(PyLong_FromLongLong(x))); break;
+        case cell::uinteger: v.push_back(steal(PyLong_FromUnsignedLongLong(static_cast<std::uint64_t>(x)))); break;
+        case cell::floating: v.push_back(steal(PyFloat_FromDouble(as_double(k, x)))); break;
         case cell::boolean: v.push_back(py::bool_(x != 0)); break;
         case cell::string: v.push_back(strs[static_cast<std::size_t>(x)]); break;
-        case cell::big_integer:
-            v.push_back(py::reinterpret_steal<py::object>(
-                PyLong_FromString(c.pool.strings()[static_cast<std::size_t>(x)].c_str(), nullptr, 10)));
+        case cell::big_integer: // (beyond Python's digit limit: its ValueError, as json.loads gives)
+            v.push_back(steal(PyLong_FromString(c.pool.strings()[static_cast<std::size_t>(x)].c_str(), nullptr, 10)));
             break;
         }
     });
@@ -382,7 +381,7 @@ std::string summary_json(const std::vector<std::pair<std::string, py::object>>& 
             py::gil_scoped_release nogil;
             e = ct::parse(in, reader, {.max_line = max_line});
         }
-        if (!e.ok() && e.code != logscan::error_code::stopped && e.line == 0) raise_io(in, e); // (the source's: I/O, gzip)
+        if (logscan::source_failed(e)) raise_io(in, e); // (a read, a cut or corrupt gzip stream)
         warn_break(in, e, 2);
         ranks.push_back(reader.take());
         if (const std::size_t n = ranks.back().errors.size(); n != 0) {

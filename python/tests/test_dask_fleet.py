@@ -81,7 +81,7 @@ def test_dask_fleet_equals_one_process(fleet_dir):
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, Client(cluster) as client:
         assert len(client.scheduler_info()["workers"]) == 2
         got = dask_fleet.fleet(files, client, top=len(ops) + len(kernels))
-    assert got["files"] == len(files)
+    assert got["files"] == len(files) and got["failed"] == {}
     assert got["bytes"] == sum(os.path.getsize(p) for p in files)
     for rows, want in ((got["top_operators"], ops), (got["top_kernels"], kernels)):
         assert {r["name"] for r in rows} == set(want)
@@ -104,3 +104,13 @@ def test_dask_fleet_command(fleet_dir, tmp_path):
     assert "2 Dask workers" in r.stdout and "loss curves of" in r.stdout
     got = json.load(open(out))
     assert got["files"] == len(dask_fleet.files_of([fleet_dir]))
+
+
+def test_a_file_that_cannot_be_read_does_not_stop_the_fleet(tmp_path):
+    good = tmp_path / "a.log"
+    good.write_bytes(open(os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt"), "rb").read())
+    cut = tmp_path / "b.log.gz"
+    cut.write_bytes(gzip.compress(good.read_bytes())[:2000])
+    got = dask_fleet.fleet(dask_fleet.files_of([str(tmp_path)]), None)
+    assert list(got["failed"]) == [str(cut)] and "gzip" in got["failed"][str(cut)]
+    assert list(got["loss_curves"]) == [str(good)]
