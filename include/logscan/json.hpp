@@ -1987,7 +1987,8 @@ error parse(Source& src, Visitor& vis, const options& opt = {}) {
 /// non-finite words `NaN`, `Infinity`, `-Infinity` as numbers), so a text a module handed out
 /// replays whole.
 /// What a JSON text inside a record becomes in a flat output: the command's CSV columns, the
-/// Python module's frames.
+/// Python module's frames. Output side only, not a parse path: each call makes a reader, whose
+/// buffers (about 66 KiB) are allocated and freed once per text.
 template <class Emitter>
 error replay(std::string_view text, Emitter& w,
              const options& opt = {.non_finite_words = true, .validate_utf8 = false, .lone_surrogates = true}) {

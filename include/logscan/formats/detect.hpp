@@ -85,7 +85,8 @@ detection detect_format(std::string_view head, bool cut = true) noexcept {
 /// Reads the head of `src` for `detect_format`: chunks appended to `head` until it holds at
 /// least `detect_bytes` bytes or the input ends (`more` false then). Returns the source's
 /// error, if any. Hand `head` and the source to a `replay_source` (source.hpp) to parse the
-/// whole input afterwards.
+/// whole input afterwards. Allocates (`head` grows to about 16 KiB): it runs once per input,
+/// before a parse, never during one.
 /// \code
 /// std::string head; bool more = true;
 /// if (const logscan::error e = logscan::read_head(file, head, more); !e.ok()) fail(e);
