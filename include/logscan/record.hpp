@@ -170,6 +170,25 @@ struct is_entries : std::false_type {};
 template <auto G>
 struct is_entries<entries<G>> : std::true_type {};
 
+// The record kind of a callback's event among Kinds, and its fields.
+template <class Event, class K, class... Rest>
+constexpr std::size_t kind_index() noexcept {
+    if constexpr (std::is_same_v<typename K::event, Event>) return 0;
+    else return 1 + kind_index<Event, Rest...>();
+}
+template <fixed_string T, class Rec, class E, class... Fields>
+record_fields<Fields...> fields_in(record_kind<T, Rec, E, Fields...>*);
+template <class Event, class K, class... Rest>
+constexpr auto fields_of() noexcept {
+    if constexpr (std::is_same_v<typename K::event, Event>) return decltype(fields_in(static_cast<K*>(nullptr))){};
+    else return fields_of<Event, Rest...>();
+}
+template <class Event, class K, class... Rest>
+constexpr std::string_view kind_of() noexcept {
+    if constexpr (std::is_same_v<typename K::event, Event>) return K::type;
+    else return kind_of<Event, Rest...>();
+}
+
 // "on_a, on_b, on_c" as a fixed_string, for the visitor check's error
 template <const std::string_view&... Names>
 constexpr auto join_names() noexcept {
@@ -263,6 +282,19 @@ void write_fields(W& w, const R& r, record_fields<Fields...>) {
         }
     };
     (one(Fields{}), ...);
+}
+
+/// The `"line"` a record is written with: a `line`'s number, a record's `line` member when
+/// it is not 0; none for a record without one (a record of a JSON document).
+template <class R>
+constexpr std::optional<std::uint64_t> record_line(const R& r) noexcept {
+    if constexpr (std::is_same_v<R, line>) return r.number;
+    else if constexpr (internal::has_line_member<R>) {
+        if (r.line != 0) return static_cast<std::uint64_t>(r.line);
+        return std::nullopt;
+    } else {
+        return std::nullopt;
+    }
 }
 
 template <class Writer, class... Kinds>
@@ -374,30 +406,12 @@ public:
                 w.field("message", r.message);
             }
         } else {
-            constexpr std::string_view type = kind_of<Event, Kinds...>();
-            if constexpr (std::is_same_v<R, line>) w.begin(type, r.number);
-            else if constexpr (internal::has_line_member<R>) {
-                if (r.line != 0) w.begin(type, r.line);
-                else w.begin(type);
-            }
+            constexpr std::string_view type = internal::kind_of<Event, Kinds...>();
+            if (const auto n = record_line(r)) w.begin(type, *n);
             else w.begin(type);
-            write_fields(w, r, fields_of<Event, Kinds...>());
+            write_fields(w, r, internal::fields_of<Event, Kinds...>());
         }
         w.end();
-    }
-
-private:
-    template <class Event, class K, class... Rest>
-    static constexpr std::string_view kind_of() noexcept {
-        if constexpr (std::is_same_v<typename K::event, Event>) return K::type;
-        else return kind_of<Event, Rest...>();
-    }
-    template <fixed_string T, class Rec, class E, class... Fields>
-    static record_fields<Fields...> fields_in(record_kind<T, Rec, E, Fields...>*);
-    template <class Event, class K, class... Rest>
-    static constexpr auto fields_of() noexcept {
-        if constexpr (std::is_same_v<typename K::event, Event>) return decltype(fields_in(static_cast<K*>(nullptr))){};
-        else return fields_of<Event, Rest...>();
     }
 };
 

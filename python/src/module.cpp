@@ -116,6 +116,12 @@ struct parse_run {
     logscan::error result;       // the document's own error (JSON formats), if any
 };
 
+// (The visitor: the format's NDJSON visitor into W, or for columns the visitor made from
+// the format's record descriptions, typed_columns.)
+template <class F, class W>
+using visitor_for = std::conditional_t<std::is_same_v<W, columns>, typename typed_columns_of<typename F::records>::type,
+                                       typename F::template ndjson_visitor<W>>;
+
 template <class F, class W>
 class parse_run_of final : public parse_run {
 public:
@@ -143,8 +149,8 @@ private:
         ended_ = true;
     }
     input& in_;
-    typename F::template ndjson_visitor<W> vis_;
-    typename F::template parser<typename F::template ndjson_visitor<W>> parser_;
+    visitor_for<F, W> vis_;
+    typename F::template parser<visitor_for<F, W>> parser_;
     bool ended_ = false;
 };
 
@@ -234,9 +240,10 @@ py::object array_of_objects(const std::vector<py::object>& v) {
 py::tuple column_to_python(column& c, std::size_t rows) {
     c.pad_to(rows);
     const py::object name = str_object(c.name); // (a header's invalid UTF-8 as U+FFFD, as in records())
-    const auto has = [&](cell k) { return (c.seen & (1u << static_cast<unsigned>(k))) != 0; };
+    const unsigned seen = c.kinds_seen();
+    const auto has = [&](cell k) { return (seen & (1u << static_cast<unsigned>(k))) != 0; };
     const bool nulls = has(cell::null);
-    const unsigned values = c.seen & ~(1u << static_cast<unsigned>(cell::null));
+    const unsigned values = seen & ~(1u << static_cast<unsigned>(cell::null));
     const auto only = [&](std::initializer_list<cell> ks) {
         unsigned m = 0;
         for (cell k : ks) m |= 1u << static_cast<unsigned>(k);

@@ -29,12 +29,14 @@
 #include <cstring>
 #include <functional>
 #include <algorithm>
+#include <charconv>
 #include <iterator>
 #include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace logscan_py {
@@ -107,42 +109,102 @@ inline py::object str_object(std::string_view s) {
     return py::reinterpret_steal<py::object>(o);
 }
 
-// Strings interned: each distinct string once, known by its code (its index).
+// A short string's hash (its 8-byte words mixed; the pool's probe and tag).
+inline std::uint64_t hash_text(std::string_view s) noexcept {
+    std::uint64_t h = 0x9e3779b97f4a7c15ull ^ s.size();
+    const char* p = s.data();
+    std::size_t n = s.size();
+    for (; n >= 8; p += 8, n -= 8) {
+        std::uint64_t w;
+        std::memcpy(&w, p, 8);
+        h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
+        h ^= h >> 29;
+    }
+    if (n != 0) {
+        std::uint64_t w = 0;
+        std::memcpy(&w, p, n);
+        h = (h ^ w) * 0x94d049bb133111ebull;
+    }
+    h ^= h >> 32;
+    h *= 0xbf58476d1ce4e5b9ull;
+    return h ^ (h >> 31);
+}
+
+// a == b, inline for short strings (a column's values are mostly a few bytes).
+LOGSCAN_FORCE_INLINE bool same_text(std::string_view a, std::string_view b) noexcept {
+    const std::size_t n = a.size();
+    if (n != b.size()) return false;
+    if (n > 32) return std::memcmp(a.data(), b.data(), n) == 0;
+    const char* p = a.data();
+    const char* q = b.data();
+    const auto word = [](const char* x) {
+        std::uint64_t w;
+        std::memcpy(&w, x, 8);
+        return w;
+    };
+    if (n >= 8) { // (8-byte words, the last one overlapping)
+        for (std::size_t i = 0; i + 8 <= n; i += 8)
+            if (word(p + i) != word(q + i)) return false;
+        return word(p + n - 8) == word(q + n - 8);
+    }
+    for (std::size_t i = 0; i < n; ++i)
+        if (p[i] != q[i]) return false;
+    return true;
+}
+
+// Strings interned: each distinct string once, known by its code (its index). The string
+// given last is checked first (a column's values often repeat row after row); a slot keeps
+// its string's hash tag, so a probe compares text only where the tags agree.
 class string_pool {
 public:
-    std::int64_t code(std::string_view s) {
-        if (slots_.empty() || 2 * (strings_.size() + 1) > slots_.size()) grow();
-        std::size_t i = std::hash<std::string_view>{}(s) & (slots_.size() - 1);
-        for (;;) {
-            const std::int32_t c = slots_[i];
-            if (c < 0) break;
-            if (strings_[static_cast<std::size_t>(c)] == s) return c;
-            i = (i + 1) & (slots_.size() - 1);
-        }
-        const auto c = static_cast<std::int32_t>(strings_.size());
-        strings_.emplace_back(s);
-        slots_[i] = c;
-        return c;
+    LOGSCAN_FORCE_INLINE std::int64_t code(std::string_view s) {
+        if (last_ < strings_.size() && same_text(strings_[last_], s)) return static_cast<std::int64_t>(last_);
+        return find(s);
     }
     const std::vector<std::string>& strings() const noexcept { return strings_; }
     std::size_t size() const noexcept { return strings_.size(); }
     void clear() noexcept {
         strings_.clear();
         slots_.clear();
+        last_ = 0;
     }
 
 private:
+    std::int64_t find(std::string_view s) {
+        if (slots_.empty() || 2 * (strings_.size() + 1) > slots_.size()) grow();
+        const std::uint64_t h = hash_text(s);
+        const auto tag = static_cast<std::uint32_t>(h >> 32);
+        const std::size_t mask = slots_.size() - 1;
+        std::size_t i = static_cast<std::size_t>(h) & mask;
+        for (;; i = (i + 1) & mask) {
+            const std::uint64_t e = slots_[i];
+            if (e == empty) break;
+            const auto c = static_cast<std::size_t>(e & 0xffffffffu);
+            if (static_cast<std::uint32_t>(e >> 32) == tag && same_text(strings_[c], s)) {
+                last_ = c;
+                return static_cast<std::int64_t>(c);
+            }
+        }
+        last_ = strings_.size();
+        strings_.emplace_back(s);
+        slots_[i] = (std::uint64_t{tag} << 32) | last_;
+        return static_cast<std::int64_t>(last_);
+    }
+    static constexpr std::uint64_t empty = ~std::uint64_t{0};
     void grow() {
-        std::vector<std::int32_t> s(slots_.empty() ? 64 : slots_.size() * 2, -1);
+        std::vector<std::uint64_t> s(slots_.empty() ? 64 : slots_.size() * 2, empty);
+        const std::size_t mask = s.size() - 1;
         for (std::size_t c = 0; c < strings_.size(); ++c) {
-            std::size_t i = std::hash<std::string_view>{}(strings_[c]) & (s.size() - 1);
-            while (s[i] >= 0) i = (i + 1) & (s.size() - 1);
-            s[i] = static_cast<std::int32_t>(c);
+            const std::uint64_t h = hash_text(strings_[c]);
+            std::size_t i = static_cast<std::size_t>(h) & mask;
+            while (s[i] != empty) i = (i + 1) & mask;
+            s[i] = ((h >> 32) << 32) | c;
         }
         slots_.swap(s);
     }
     std::vector<std::string> strings_;
-    std::vector<std::int32_t> slots_;
+    std::vector<std::uint64_t> slots_; // (tag << 32 | code), or `empty`
+    std::size_t last_ = 0;             // the code given last
 };
 
 // ---------------------------------------------------------------------------------------
@@ -418,24 +480,36 @@ enum class cell : std::uint8_t { null, integer, uinteger, floating, boolean, str
 
 // A column's cells, in blocks (256 cells, then twice as many each block up to 65536): cells
 // are appended without moving the earlier ones (no copy on growth, each byte touched once).
+// A cell is a value (an integer, a double's bits, a string's code in `pool`) and a kind;
+// while every cell has the kind of the first (the usual case: a declared field) the kind is
+// kept once for the column, else per cell.
 struct column {
     std::string name;
-    string_pool pool;  // the column's strings: a string cell's value is its code
-    unsigned seen = 0; // bit per cell kind present (counts_ says how many)
+    string_pool pool; // the column's strings: a string cell's value is its code
+    // the last shape list's text as printed and its code (columns::store): a shape printed
+    // again is not written out again
+    std::string last_shape;
+    std::int64_t last_shape_code = -1;
 
     std::size_t size() const noexcept { return size_; }
-    void pad_to(std::size_t rows) {
-        while (size_ < rows) push(cell::null, 0);
+    // A bit per cell kind present.
+    unsigned kinds_seen() const noexcept {
+        if (!overwritten_) return seen_;
+        unsigned s = 0; // (a cell overwritten may have taken the last of its kind)
+        for_each([&](cell k, std::int64_t) { s |= bit(k); });
+        return s;
+    }
+    LOGSCAN_FORCE_INLINE void pad_to(std::size_t rows) {
+        while (size_ < rows) [[unlikely]] push(cell::null, 0);
     }
     // Row `row`'s cell (a key given twice in one record: the last stands, as in json.loads and
     // the CSV writer).
-    void set(std::size_t row, cell k, std::int64_t v) {
-        if (size_ > row) {
-            block& b = blocks_.back();
-            forget(b.kinds[b.n - 1]);
-            b.kinds[b.n - 1] = k;
-            b.values[b.n - 1] = v;
-            count(k);
+    LOGSCAN_FORCE_INLINE void set(std::size_t row, cell k, std::int64_t v) {
+        if (size_ > row) [[unlikely]] {
+            overwritten_ = true;
+            values_[at_ - 1] = v;
+            if (k != first_) differ(k);
+            if (mixed_) kinds_[at_ - 1] = k;
         } else {
             push(k, v);
         }
@@ -443,50 +517,75 @@ struct column {
     // Calls f(kind, value) for every cell in order.
     template <class F>
     void for_each(F&& f) const {
-        for (const block& b : blocks_)
-            for (std::size_t i = 0; i < b.n; ++i) f(b.kinds[i], b.values[i]);
+        for (std::size_t b = 0; b < blocks_.size(); ++b) {
+            const block& x = blocks_[b];
+            const std::size_t n = b + 1 == blocks_.size() ? at_ : x.capacity;
+            for (std::size_t i = 0; i < n; ++i) f(mixed_ ? x.kinds[i] : first_, x.values[i]);
+        }
     }
     // Copies every cell's value (an integer column's integers) to `out`.
     void copy_values(std::int64_t* out) const {
-        for (const block& b : blocks_) {
-            std::memcpy(out, b.values.get(), b.n * sizeof(std::int64_t));
-            out += b.n;
+        for (std::size_t b = 0; b < blocks_.size(); ++b) {
+            const std::size_t n = b + 1 == blocks_.size() ? at_ : blocks_[b].capacity;
+            std::memcpy(out, blocks_[b].values.get(), n * sizeof(std::int64_t));
+            out += n;
         }
     }
     void release() noexcept {
         blocks_.clear();
         blocks_.shrink_to_fit();
         pool = string_pool{};
+        values_ = nullptr;
+        kinds_ = nullptr;
+        at_ = capacity_ = 0;
     }
 
 private:
     struct block {
-        std::size_t n = 0, capacity = 0;
-        std::unique_ptr<cell[]> kinds;
+        std::size_t capacity = 0;
         std::unique_ptr<std::int64_t[]> values;
+        std::unique_ptr<cell[]> kinds; // (once the column holds two kinds)
     };
-    void push(cell k, std::int64_t v) {
-        if (blocks_.empty() || blocks_.back().n == blocks_.back().capacity) {
-            const std::size_t cap = blocks_.empty() ? 256 : std::min<std::size_t>(blocks_.back().capacity * 2, 65536);
-            blocks_.push_back(block{0, cap, std::unique_ptr<cell[]>(new cell[cap]), std::unique_ptr<std::int64_t[]>(new std::int64_t[cap])});
-        }
-        block& b = blocks_.back();
-        b.kinds[b.n] = k;
-        b.values[b.n] = v;
-        ++b.n;
+    static constexpr unsigned bit(cell k) noexcept { return 1u << static_cast<unsigned>(k); }
+    LOGSCAN_FORCE_INLINE void push(cell k, std::int64_t v) {
+        if (at_ == capacity_) [[unlikely]] next_block();
+        values_[at_] = v;
+        if (k != first_) [[unlikely]] differ(k);
+        if (mixed_) kinds_[at_] = k;
+        ++at_;
         ++size_;
-        count(k);
     }
-    void count(cell k) noexcept {
-        ++counts_[static_cast<unsigned>(k)];
-        seen |= 1u << static_cast<unsigned>(k);
+    // A cell of another kind than the first: the first cell, or the column's kinds kept per cell from now on.
+    void differ(cell k) {
+        seen_ |= bit(k);
+        if (size_ == 0 && !overwritten_) {
+            first_ = k;
+            return;
+        }
+        if (mixed_) return;
+        mixed_ = true;
+        for (block& b : blocks_) {
+            b.kinds.reset(new cell[b.capacity]);
+            std::fill_n(b.kinds.get(), b.capacity, first_);
+        }
+        kinds_ = blocks_.back().kinds.get();
     }
-    void forget(cell k) noexcept {
-        if (--counts_[static_cast<unsigned>(k)] == 0) seen &= ~(1u << static_cast<unsigned>(k));
+    void next_block() {
+        const std::size_t cap = blocks_.empty() ? 256 : std::min<std::size_t>(blocks_.back().capacity * 2, 65536);
+        blocks_.push_back(block{cap, std::unique_ptr<std::int64_t[]>(new std::int64_t[cap]), mixed_ ? std::unique_ptr<cell[]>(new cell[cap]) : nullptr});
+        values_ = blocks_.back().values.get();
+        kinds_ = blocks_.back().kinds.get();
+        at_ = 0;
+        capacity_ = cap;
     }
-    std::size_t counts_[8] = {};
     std::vector<block> blocks_;
-    std::size_t size_ = 0;
+    std::int64_t* values_ = nullptr; // the last block's
+    cell* kinds_ = nullptr;          // the last block's (mixed_)
+    std::size_t at_ = 0, capacity_ = 0, size_ = 0;
+    cell first_ = static_cast<cell>(0xff); // the first cell's kind (none yet: no kind's value)
+    bool mixed_ = false;                   // the cells are not all of kind first_
+    bool overwritten_ = false;             // a cell was given twice
+    unsigned seen_ = 0;
 };
 
 struct table {
@@ -501,6 +600,9 @@ struct table {
         std::size_t size = 0, column = 0;
     };
     std::vector<slot> last_order;
+    // A declared field's column by the field's position (typed_columns; 0: not yet, else
+    // the column's index + 1). Slot 0 is "line".
+    std::vector<std::size_t> direct;
 };
 
 class columns {
@@ -530,7 +632,7 @@ public:
     void end() {
         if (!on_) return;
         ++t_->rows;
-        t_->last_order.resize(position_);
+        if (t_->last_order.size() != position_) t_->last_order.resize(position_);
     }
     void key(std::string_view k) {
         if (!on_) return;
@@ -554,40 +656,14 @@ public:
         key(k);
         value(v);
     }
-    void value(std::string_view s) {
-        if (!on_) return;
-        if (array_depth_ > 0) return json_->value(s);
-        put_string(cell::string, s);
-    }
-    void value(const char* s) { value(std::string_view(s)); }
-    void value(std::nullptr_t) {
-        if (!on_) return;
-        if (array_depth_ > 0) return json_->value(nullptr);
-        put(cell::null, 0);
-    }
-    void value(bool b) {
-        if (!on_) return;
-        if (array_depth_ > 0) return json_->value(b);
-        put(cell::boolean, b ? 1 : 0);
-    }
     template <class T>
-        requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
+        requires(std::is_arithmetic_v<T> || std::is_same_v<T, std::string_view> || std::is_same_v<T, std::nullptr_t>)
     void value(T v) {
         if (!on_) return;
         if (array_depth_ > 0) return json_->value(v);
-        if constexpr (std::is_unsigned_v<T>) {
-            if (static_cast<std::uint64_t>(v) > static_cast<std::uint64_t>(INT64_MAX))
-                return put(cell::uinteger, static_cast<std::int64_t>(static_cast<std::uint64_t>(v)));
-        }
-        put(cell::integer, static_cast<std::int64_t>(v));
+        store(next_column(), v);
     }
-    void value(double v) {
-        if (!on_) return;
-        if (array_depth_ > 0) return json_->value(v);
-        if (!std::isfinite(v)) return put(cell::null, 0);
-        put(cell::floating, bits(v));
-    }
-    void value(float v) { value(static_cast<double>(v)); }
+    void value(const char* s) { value(std::string_view(s)); }
     void value(const logscan::number& n) {
         if (n.is_integer()) value(n.integer);
         else value(n.floating);
@@ -595,14 +671,31 @@ public:
     void number_or_string(std::string_view t, bool grouped = false) {
         if (!on_) return;
         if (array_depth_ > 0) return json_->number_or_string(t, grouped);
-        const loose l = read_loose(t, grouped);
-        switch (l.kind) {
-        case loose::integer: return put(cell::integer, l.i);
-        case loose::floating: return put(cell::floating, bits(l.d));
-        case loose::big_integer: return put_string(cell::big_integer, l.digits);
-        case loose::null: return put(cell::null, 0);
-        case loose::text: return put_string(cell::string, t);
+        store(next_column(), logscan::loose_number{t, grouped});
+    }
+
+    // --- a record read straight from its description (typed_columns): each declared field
+    // of a scalar type to its own column, found by the field's position (no key, no lookup);
+    // the other fields (objects, maps, arrays, JSON text) through the calls above.
+    // Starts a record of the format's `kind`-th type; false when it is not wanted.
+    LOGSCAN_FORCE_INLINE bool begin_kind(std::size_t kind, std::string_view type, std::optional<std::uint64_t> line) {
+        if (kind >= kind_table_.size()) kind_table_.resize(kind + 1, 0);
+        if (kind_table_[kind] == 0) {
+            kind_table_[kind] = wanted_.wants(type) ? 2 + static_cast<std::size_t>(&table_of(type) - tables_.data()) : 1;
         }
+        on_ = kind_table_[kind] != 1;
+        if (!on_) return false;
+        t_ = &tables_[kind_table_[kind] - 2];
+        prefix_.clear();
+        array_depth_ = 0;
+        position_ = 0;
+        if (line) store(direct_column(0, "line"), static_cast<std::int64_t>(*line));
+        return true;
+    }
+    // The value of the declared field at `slot` (1 + its position), named `name`.
+    template <class T>
+    LOGSCAN_FORCE_INLINE void field_at(std::size_t slot, std::string_view name, const T& v) {
+        store(direct_column(slot, name), v);
     }
     // JSON text: its objects flattened into dotted columns, as the CSV writer does.
     void raw_value(std::string_view j) {
@@ -687,7 +780,7 @@ private:
         if (t_ != nullptr && t_->type == type) return *t_;
         for (table& t : tables_)
             if (t.type == type) return t;
-        tables_.push_back(table{std::string(type), {}, 0, {}});
+        tables_.push_back(table{std::string(type), {}, 0, {}, {}});
         t_ = nullptr; // (the vector may have moved)
         return tables_.back();
     }
@@ -698,6 +791,83 @@ private:
         n += '.';
         n += key_;
         return n;
+    }
+    // A declared field's column (begin_kind, field_at): made, or found by its name, the first time.
+    LOGSCAN_FORCE_INLINE column& direct_column(std::size_t slot, std::string_view name) {
+        table& t = *t_;
+        if (slot < t.direct.size() && t.direct[slot] != 0) [[likely]] return t.columns[t.direct[slot] - 1];
+        return new_direct_column(slot, name);
+    }
+    column& new_direct_column(std::size_t slot, std::string_view name) {
+        table& t = *t_;
+        std::size_t i = 0;
+        while (i < t.columns.size() && t.columns[i].name != name) ++i;
+        if (i == t.columns.size()) {
+            t.columns.emplace_back();
+            t.columns.back().name = name;
+        }
+        if (slot >= t.direct.size()) t.direct.resize(slot + 1, 0);
+        t.direct[slot] = i + 1;
+        return t.columns[i];
+    }
+    column& next_column() {
+        column& c = current_column();
+        ++position_;
+        return c;
+    }
+    // A value into column c's cell of the current row, typed as the NDJSON writer writes it.
+    LOGSCAN_FORCE_INLINE void cell_to(column& c, cell k, std::int64_t v) {
+        c.pad_to(t_->rows);
+        c.set(t_->rows, k, v);
+    }
+    template <class T>
+    LOGSCAN_FORCE_INLINE void store(column& c, const T& v) {
+        if constexpr (logscan::internal::is_optional<T>::value) {
+            if (v) store(c, *v);
+            else cell_to(c, cell::null, 0);
+        } else if constexpr (std::is_same_v<T, std::nullptr_t>) {
+            cell_to(c, cell::null, 0);
+        } else if constexpr (std::is_same_v<T, bool>) {
+            cell_to(c, cell::boolean, v ? 1 : 0);
+        } else if constexpr (std::is_integral_v<T>) {
+            if constexpr (std::is_unsigned_v<T>) {
+                if (static_cast<std::uint64_t>(v) > static_cast<std::uint64_t>(INT64_MAX))
+                    return cell_to(c, cell::uinteger, static_cast<std::int64_t>(static_cast<std::uint64_t>(v)));
+            }
+            cell_to(c, cell::integer, static_cast<std::int64_t>(v));
+        } else if constexpr (std::is_floating_point_v<T>) {
+            if (!std::isfinite(v)) cell_to(c, cell::null, 0);
+            else cell_to(c, cell::floating, bits(static_cast<double>(v)));
+        } else if constexpr (std::is_same_v<T, std::string_view>) {
+            cell_to(c, cell::string, c.pool.code(v));
+        } else if constexpr (std::is_same_v<T, logscan::loose_number>) {
+            const loose l = read_loose(v.text, v.grouped);
+            switch (l.kind) {
+            case loose::integer: return cell_to(c, cell::integer, l.i);
+            case loose::floating: return cell_to(c, cell::floating, bits(l.d));
+            case loose::big_integer: return cell_to(c, cell::big_integer, c.pool.code(l.digits));
+            case loose::null: return cell_to(c, cell::null, 0);
+            case loose::text: return cell_to(c, cell::string, c.pool.code(v.text));
+            }
+        } else if constexpr (std::is_same_v<T, logscan::shape_list>) {
+            // (its JSON text, as the NDJSON writer writes an array of integers: "[4,3,224,224]")
+            if (!v.ok()) return cell_to(c, cell::null, 0);
+            if (c.last_shape_code >= 0 && same_text(c.last_shape, v.brackets())) return cell_to(c, cell::string, c.last_shape_code);
+            shape_text_.assign(1, '[');
+            for (const std::int64_t d : v) {
+                char b[24];
+                const auto r = std::to_chars(b, b + sizeof b, d);
+                shape_text_.append(b, r.ptr);
+                shape_text_ += ',';
+            }
+            if (shape_text_.size() > 1) shape_text_.pop_back();
+            shape_text_ += ']';
+            c.last_shape.assign(v.brackets());
+            c.last_shape_code = c.pool.code(shape_text_);
+            cell_to(c, cell::string, c.last_shape_code);
+        } else {
+            static_assert(sizeof(T) == 0, "columns::store: not a scalar");
+        }
     }
     column& current_column() {
         table& t = *t_;
@@ -726,17 +896,10 @@ private:
         return name.size() == p.size() + 1 + key_.size() && name.compare(0, p.size(), p) == 0 && name[p.size()] == '.' &&
                name.compare(p.size() + 1, std::string::npos, key_) == 0;
     }
-    void put(cell k, std::int64_t v) {
-        column& c = current_column();
-        ++position_;
-        c.pad_to(t_->rows);
-        c.set(t_->rows, k, v);
-    }
+    void put(cell k, std::int64_t v) { cell_to(next_column(), k, v); }
     void put_string(cell k, std::string_view s) {
-        column& c = current_column();
-        ++position_;
-        c.pad_to(t_->rows);
-        c.set(t_->rows, k, c.pool.code(s));
+        column& c = next_column();
+        cell_to(c, k, c.pool.code(s));
     }
 
     const type_set& wanted_;
@@ -754,8 +917,69 @@ private:
     int array_depth_ = 0;
     std::size_t position_ = 0;
     std::string json_text_;
+    std::string shape_text_;
+    std::vector<std::size_t> kind_table_; // a record type's table by the format's kind index (+2; 1: not wanted)
     char json_buf_[4096];
     std::optional<logscan::ndjson_writer<sink>> json_; // an array's JSON text (a fresh writer per top-level array)
+};
+
+// A field a column takes straight from the record (columns::field_at): a scalar.
+template <class T>
+struct direct_field
+    : std::bool_constant<std::is_arithmetic_v<T> || std::is_same_v<T, std::string_view> ||
+                         std::is_same_v<T, logscan::loose_number> || std::is_same_v<T, logscan::shape_list>> {};
+template <class T>
+struct direct_field<std::optional<T>> : direct_field<T> {};
+
+// The visitor frames() parses with: every format's records, each written into `columns`
+// from the record description (record.hpp's record_kind: its type, its fields in order),
+// with no code per format or record type. A declared scalar field goes straight to its
+// column (field_at); any other field, and the `error` records, as the NDJSON visitor writes
+// them (`ndjson_records<columns>`), so each cell is what the NDJSON contract writes.
+template <class... Kinds>
+class typed_columns : public Kinds::event::template forward<typed_columns<Kinds...>>... {
+public:
+    explicit typed_columns(columns& w) noexcept : w_(w), generic_(w) {}
+
+    template <class Event, class R>
+    void on_record(Event e, const R& r) {
+        if constexpr (std::is_same_v<Event, logscan::on_error_event>) {
+            generic_.on_record(e, r); // (an error's shape differs per kind: rare)
+        } else {
+            constexpr std::size_t kind = logscan::internal::kind_index<Event, Kinds...>();
+            if (!w_.begin_kind(kind, logscan::internal::kind_of<Event, Kinds...>(), logscan::record_line(r))) return;
+            write(r, logscan::internal::fields_of<Event, Kinds...>(), std::make_index_sequence<count(logscan::internal::fields_of<Event, Kinds...>())>{});
+            w_.end();
+        }
+    }
+
+private:
+    template <class... F>
+    static constexpr std::size_t count(logscan::record_fields<F...>) noexcept {
+        return sizeof...(F);
+    }
+    template <class R, class... F, std::size_t... J>
+    void write(const R& r, logscan::record_fields<F...>, std::index_sequence<J...>) {
+        (one<J, F>(r), ...);
+    }
+    template <std::size_t J, class F, class R>
+    void one(const R& r) {
+        if constexpr (!logscan::internal::is_entries<F>::value &&
+                      direct_field<std::remove_cvref_t<decltype(F::get(r))>>::value)
+            w_.field_at(J + 1, F::name, F::get(r));
+        else
+            logscan::write_fields(w_, r, logscan::record_fields<F>{});
+    }
+    columns& w_;
+    logscan::ndjson_records<columns, Kinds...> generic_;
+};
+
+// The typed_columns of a format's record_list.
+template <class List>
+struct typed_columns_of;
+template <class... Kinds>
+struct typed_columns_of<logscan::record_list<Kinds...>> {
+    using type = typed_columns<Kinds...>;
 };
 
 } // namespace logscan_py
