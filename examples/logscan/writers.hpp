@@ -198,7 +198,7 @@ public:
     void raw_value(std::string_view j) {
         if (array_depth_ > 0) return json_.raw_value(j);
         const std::size_t depth = prefix_.size();
-        if (!logscan::json::replay(j, *this).ok()) { // (the modules hand out checked JSON only)
+        if (!replay_(j, *this).ok()) { // (the modules hand out checked JSON only)
             prefix_.resize(depth);
             array_depth_ = 0;
             put(column(), std::string(j));
@@ -261,6 +261,7 @@ private:
     }
 
     std::string type_, key_, array_column_;
+    logscan::json::replayer<flattener> replay_; // (one reader's storage for every JSON text)
     std::vector<std::string> prefix_;
     std::vector<cell_value> cells_;
     int array_depth_ = 0;

@@ -1977,35 +1977,79 @@ error parse(Source& src, Visitor& vis, const options& opt = {}) {
     return r.result();
 }
 
+namespace internal {
+// A reader's callbacks as an emitter's calls (replay).
+template <class Emitter>
+struct replay_events {
+    Emitter& w;
+    void on_object_begin() { w.begin_object(); }
+    void on_object_end() { w.end_object(); }
+    void on_array_begin() { w.begin_array(); }
+    void on_array_end() { w.end_array(); }
+    void on_key(std::string_view k) { w.key(k); }
+    void on_string(std::string_view v) { w.value(v); }
+    void on_number(const number& n) { w.json_number(n.text()); }
+    void on_bool(bool b) { w.value(b); }
+    void on_null() { w.value(nullptr); }
+};
+} // namespace internal
+
+/// What the format modules' readers accept (strings not checked as UTF-8, a lone `\u`
+/// surrogate as U+FFFD, the non-finite words `NaN`, `Infinity`, `-Infinity` as numbers): the
+/// options `replay` reads with by default, so a text a module handed out replays whole.
+inline constexpr options replay_options{.non_finite_words = true, .validate_utf8 = false, .lone_surrogates = true};
+
 /// Replays a JSON text as the calls of an emitter (record.hpp: what writes a record's values):
 /// `begin_object()`/`end_object()`, `begin_array()`/`end_array()`, `key(k)`, `value(s)` for a
 /// string, `value(b)` for a bool, `value(nullptr)`, and `json_number(token)` for a number (its
 /// token as written, so nothing is lost to a conversion). Keys and strings are decoded, and
 /// valid only during the call (an emitter that keeps one copies it). Returns the reader's
-/// outcome; on an error, calls already made stand. `opt`: by default what the format modules'
-/// readers accept (strings not checked as UTF-8, a lone `\u` surrogate as U+FFFD, the
-/// non-finite words `NaN`, `Infinity`, `-Infinity` as numbers), so a text a module handed out
-/// replays whole.
+/// outcome; on an error, calls already made stand. `opt`: `replay_options` by default.
 /// What a JSON text inside a record becomes in a flat output: the command's CSV columns, the
 /// Python module's frames. Output side only, not a parse path: each call makes a reader, whose
-/// buffers (about 66 KiB) are allocated and freed once per text.
+/// buffers (about 66 KiB) are allocated and freed once per text; a `replayer` replays many
+/// texts with one allocation.
 template <class Emitter>
-error replay(std::string_view text, Emitter& w,
-             const options& opt = {.non_finite_words = true, .validate_utf8 = false, .lone_surrogates = true}) {
-    struct events {
-        Emitter& w;
-        void on_object_begin() { w.begin_object(); }
-        void on_object_end() { w.end_object(); }
-        void on_array_begin() { w.begin_array(); }
-        void on_array_end() { w.end_array(); }
-        void on_key(std::string_view k) { w.key(k); }
-        void on_string(std::string_view v) { w.value(v); }
-        void on_number(const number& n) { w.json_number(n.text()); }
-        void on_bool(bool b) { w.value(b); }
-        void on_null() { w.value(nullptr); }
-    } e{w};
+error replay(std::string_view text, Emitter& w, const options& opt = replay_options) {
+    internal::replay_events<Emitter> e{w};
     return parse(text, e, opt);
 }
+
+/// `replay` for many texts (a JSON field of every record): the reader's storage is allocated
+/// once, at the first text, and kept for the next ones.
+/// \code
+/// logscan::json::replayer<my_emitter> replay;   // a member of the output writer
+/// replay(record.args, emitter);                  // as json::replay(record.args, emitter)
+/// \endcode
+template <class Emitter>
+class replayer {
+    using reader_type = reader<internal::replay_events<Emitter>>;
+
+public:
+    /// Replays with options `opt` (`replay_options` by default).
+    explicit replayer(const options& opt = replay_options) noexcept : opt_(opt) {}
+    replayer(const replayer&) = delete;
+    replayer& operator=(const replayer&) = delete;
+    ~replayer() { std::free(storage_); }
+
+    /// `replay(text, w, opt)`, without an allocation after the first call.
+    error operator()(std::string_view text, Emitter& w) {
+        if (storage_ == nullptr) {
+            size_ = reader_type::storage_size(opt_);
+            storage_ = std::malloc(size_); // (null: the reader reports io_error)
+            if (storage_ == nullptr) size_ = 0;
+        }
+        internal::replay_events<Emitter> e{w};
+        reader_type r(e, opt_, std::span<std::byte>(static_cast<std::byte*>(storage_), size_));
+        if (r.feed(text) == flow::proceed) (void)r.finish();
+        return r.result();
+    }
+
+private:
+    options opt_;
+    void* storage_ = nullptr;
+    std::size_t size_ = 0;
+};
 
 // ---- reading the text of a value the reader has accepted (a take_text's compact text) ----
 

@@ -111,7 +111,8 @@ def frames(source, format=None, types=None, max_line=DEFAULT_MAX_LINE):
     (``cells.Duration (us)``, ``args.External id``), arrays as their JSON text; in the order
     they first appear. Integer columns stay ``int64`` where no value is missing, numbers with
     a missing value are ``float64`` with ``NaN``; strings are a ``category`` when repeated
-    (at most half as many distinct values as rows), else ``object``; a column that mixes
+    (at most half as many distinct values as rows; a column whose distinct values pass 4096
+    and half its rows so far is ``object`` from there), else ``object``; a column that mixes
     kinds (a value printed as text that is sometimes a number) is ``object``, ``None`` where
     missing. Types without records have no frame."""
     import numpy as np

@@ -275,7 +275,7 @@ py::tuple column_to_python(column& c, std::size_t rows) {
     }
     // strings: each distinct one used made once (a cell overwritten by a key given twice may
     // have left one unused)
-    std::vector<char> used(c.pool.strings().size(), 0);
+    std::vector<char> used(c.pool.size(), 0);
     std::size_t distinct = 0;
     c.for_each([&](cell k, std::int64_t v) {
         if ((k == cell::string || k == cell::big_integer) && !used[static_cast<std::size_t>(v)]) {
@@ -283,10 +283,10 @@ py::tuple column_to_python(column& c, std::size_t rows) {
             ++distinct;
         }
     });
-    std::vector<py::object> strs(c.pool.strings().size());
+    std::vector<py::object> strs(c.pool.size());
     for (std::size_t i = 0; i < strs.size(); ++i)
-        if (used[i]) strs[i] = str_object(c.pool.strings()[i]);
-    if (only({cell::string}) && rows >= 16 && 2 * distinct <= rows) {
+        if (used[i]) strs[i] = str_object(c.pool.at(i));
+    if (only({cell::string}) && c.interned() && rows >= 16 && 2 * distinct <= rows) {
         // categories: the distinct str values (two byte strings with invalid UTF-8 may read as
         // one), each pool code mapped to its category
         py::dict index;
@@ -320,7 +320,7 @@ py::tuple column_to_python(column& c, std::size_t rows) {
         case cell::boolean: v.push_back(py::bool_(x != 0)); break;
         case cell::string: v.push_back(strs[static_cast<std::size_t>(x)]); break;
         case cell::big_integer: // (beyond Python's digit limit: its ValueError, as json.loads gives)
-            v.push_back(steal(PyLong_FromString(c.pool.strings()[static_cast<std::size_t>(x)].c_str(), nullptr, 10)));
+            v.push_back(steal(PyLong_FromString(std::string(c.pool.at(static_cast<std::size_t>(x))).c_str(), nullptr, 10)));
             break;
         }
     });

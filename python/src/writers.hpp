@@ -9,7 +9,7 @@
 //   them (nested objects as dotted names, arrays as their JSON text), each cell typed; then
 //   numpy arrays per column (GIL held): `frames()`.
 // A JSON text in a record (`raw_value`: Chrome trace args, parameters) is replayed as the
-// calls of its values (json::replay) while parsing, into either.
+// calls of its values (json::replayer) while parsing, into either.
 // Values follow the NDJSON writer (logscan/ndjson.hpp): a non-finite double is null; a value
 // printed as text (`number_or_string`) a number when the whole text is one, an integer beyond
 // 64 bits exact, a double beyond range null; JSON text (`raw_value`) as json.loads reads it.
@@ -152,26 +152,37 @@ LOGSCAN_FORCE_INLINE bool same_text(std::string_view a, std::string_view b) noex
     return true;
 }
 
-// Strings interned: each distinct string once, known by its code (its index). The string
-// given last is checked first (a column's values often repeat row after row); a slot keeps
-// its string's hash tag, so a probe compares text only where the tags agree.
+// Strings interned: each distinct string once, known by its code (its index), their bytes
+// end to end in one buffer. The string given last is checked first (a column's values often
+// repeat row after row); a slot keeps its string's hash tag, so a probe compares text only
+// where the tags agree. `append` keeps a string without looking for it (a column of distinct
+// values).
 class string_pool {
 public:
     LOGSCAN_FORCE_INLINE std::int64_t code(std::string_view s) {
-        if (last_ < strings_.size() && same_text(strings_[last_], s)) return static_cast<std::int64_t>(last_);
+        if (last_ < size() && same_text(at(last_), s)) return static_cast<std::int64_t>(last_);
         return find(s);
     }
-    const std::vector<std::string>& strings() const noexcept { return strings_; }
-    std::size_t size() const noexcept { return strings_.size(); }
+    std::int64_t append(std::string_view s) {
+        chars_.append(s);
+        ends_.push_back(chars_.size());
+        return static_cast<std::int64_t>(ends_.size() - 1);
+    }
+    std::string_view at(std::size_t c) const noexcept {
+        const std::size_t b = c == 0 ? 0 : ends_[c - 1];
+        return std::string_view(chars_).substr(b, ends_[c] - b);
+    }
+    std::size_t size() const noexcept { return ends_.size(); }
     void clear() noexcept {
-        strings_.clear();
+        chars_.clear();
+        ends_.clear();
         slots_.clear();
         last_ = 0;
     }
 
 private:
     std::int64_t find(std::string_view s) {
-        if (slots_.empty() || 2 * (strings_.size() + 1) > slots_.size()) grow();
+        if (slots_.empty() || 2 * (size() + 1) > slots_.size()) grow();
         const std::uint64_t h = hash_text(s);
         const auto tag = static_cast<std::uint32_t>(h >> 32);
         const std::size_t mask = slots_.size() - 1;
@@ -180,13 +191,13 @@ private:
             const std::uint64_t e = slots_[i];
             if (e == empty) break;
             const auto c = static_cast<std::size_t>(e & 0xffffffffu);
-            if (static_cast<std::uint32_t>(e >> 32) == tag && same_text(strings_[c], s)) {
+            if (static_cast<std::uint32_t>(e >> 32) == tag && same_text(at(c), s)) {
                 last_ = c;
                 return static_cast<std::int64_t>(c);
             }
         }
-        last_ = strings_.size();
-        strings_.emplace_back(s);
+        last_ = size();
+        append(s);
         slots_[i] = (std::uint64_t{tag} << 32) | last_;
         return static_cast<std::int64_t>(last_);
     }
@@ -194,15 +205,16 @@ private:
     void grow() {
         std::vector<std::uint64_t> s(slots_.empty() ? 64 : slots_.size() * 2, empty);
         const std::size_t mask = s.size() - 1;
-        for (std::size_t c = 0; c < strings_.size(); ++c) {
-            const std::uint64_t h = hash_text(strings_[c]);
+        for (std::size_t c = 0; c < size(); ++c) {
+            const std::uint64_t h = hash_text(at(c));
             std::size_t i = static_cast<std::size_t>(h) & mask;
             while (s[i] != empty) i = (i + 1) & mask;
             s[i] = ((h >> 32) << 32) | c;
         }
         slots_.swap(s);
     }
-    std::vector<std::string> strings_;
+    std::string chars_;               // the strings, end to end
+    std::vector<std::size_t> ends_;   // where each ends in chars_
     std::vector<std::uint64_t> slots_; // (tag << 32 | code), or `empty`
     std::size_t last_ = 0;             // the code given last
 };
@@ -294,7 +306,7 @@ public:
     void raw_value(std::string_view j) {
         if (!on_) return;
         const std::size_t at = ops_.size();
-        if (!logscan::json::replay(j, *this).ok()) { // (the modules hand out checked JSON only)
+        if (!replay_(j, *this).ok()) { // (the modules hand out checked JSON only)
             ops_.resize(at);
             put_text(op::string, j);
         }
@@ -470,6 +482,7 @@ private:
         py::object object;
     };
     static_slot static_cache_[256];
+    logscan::json::replayer<tape> replay_; // (one reader's storage for every JSON text)
 };
 
 // ---------------------------------------------------------------------------------------
@@ -492,6 +505,19 @@ struct column {
     std::int64_t last_shape_code = -1;
 
     std::size_t size() const noexcept { return size_; }
+    // A string's code in `pool`: interned while the column's values repeat; once more than
+    // 4096 of them are distinct and more than half its rows, kept without a look-up (the
+    // column is then an `object` column, not a category).
+    LOGSCAN_FORCE_INLINE std::int64_t text_code(std::string_view s) {
+        if (distinct_) return pool.append(s);
+        const std::int64_t c = pool.code(s);
+        if (static_cast<std::size_t>(c) >= distinct_from && 2 * (static_cast<std::size_t>(c) + 1) > size_ + 1) [[unlikely]]
+            distinct_ = true;
+        return c;
+    }
+    static constexpr std::size_t distinct_from = 4096;
+    // False when the strings were kept without a look-up (text_code): not a category.
+    bool interned() const noexcept { return !distinct_; }
     // A bit per cell kind present.
     unsigned kinds_seen() const noexcept {
         if (!overwritten_) return seen_;
@@ -585,6 +611,7 @@ private:
     cell first_ = static_cast<cell>(0xff); // the first cell's kind (none yet: no kind's value)
     bool mixed_ = false;                   // the cells are not all of kind first_
     bool overwritten_ = false;             // a cell was given twice
+    bool distinct_ = false;                // strings kept without a look-up (text_code)
     unsigned seen_ = 0;
 };
 
@@ -705,7 +732,7 @@ public:
         replaying_ = true;
         const std::size_t depth = prefix_.size();
         const std::string own_key(key_);
-        const bool ok = logscan::json::replay(j, *this).ok();
+        const bool ok = replay_(j, *this).ok();
         replaying_ = false;
         if (!ok) { // (a text the modules' readers accepted replays whole; else its text, as a string)
             prefix_.resize(depth);
@@ -839,15 +866,15 @@ private:
             if (!std::isfinite(v)) cell_to(c, cell::null, 0);
             else cell_to(c, cell::floating, bits(static_cast<double>(v)));
         } else if constexpr (std::is_same_v<T, std::string_view>) {
-            cell_to(c, cell::string, c.pool.code(v));
+            cell_to(c, cell::string, c.text_code(v));
         } else if constexpr (std::is_same_v<T, logscan::loose_number>) {
             const loose l = read_loose(v.text, v.grouped);
             switch (l.kind) {
             case loose::integer: return cell_to(c, cell::integer, l.i);
             case loose::floating: return cell_to(c, cell::floating, bits(l.d));
-            case loose::big_integer: return cell_to(c, cell::big_integer, c.pool.code(l.digits));
+            case loose::big_integer: return cell_to(c, cell::big_integer, c.text_code(l.digits));
             case loose::null: return cell_to(c, cell::null, 0);
-            case loose::text: return cell_to(c, cell::string, c.pool.code(v.text));
+            case loose::text: return cell_to(c, cell::string, c.text_code(v.text));
             }
         } else if constexpr (std::is_same_v<T, logscan::shape_list>) {
             // (its JSON text, as the NDJSON writer writes an array of integers: "[4,3,224,224]")
@@ -863,7 +890,7 @@ private:
             if (shape_text_.size() > 1) shape_text_.pop_back();
             shape_text_ += ']';
             c.last_shape.assign(v.brackets());
-            c.last_shape_code = c.pool.code(shape_text_);
+            c.last_shape_code = c.text_code(shape_text_);
             cell_to(c, cell::string, c.last_shape_code);
         } else {
             static_assert(sizeof(T) == 0, "columns::store: not a scalar");
@@ -899,7 +926,7 @@ private:
     void put(cell k, std::int64_t v) { cell_to(next_column(), k, v); }
     void put_string(cell k, std::string_view s) {
         column& c = next_column();
-        cell_to(c, k, c.pool.code(s));
+        cell_to(c, k, c.text_code(s));
     }
 
     const type_set& wanted_;
@@ -908,6 +935,7 @@ private:
     bool on_ = false;
     std::string_view key_;     // the current key (valid until its value is written)
     std::string replay_key_;   // a JSON text's key (decoded into the reader's scratch: copied)
+    logscan::json::replayer<columns> replay_; // (one reader's storage for every JSON text)
     bool static_key_ = false;  // key_ is a declared field's name (field_key)
     bool replaying_ = false;   // inside raw_value's JSON text (json::replay)
     bool array_static_ = false;

@@ -539,3 +539,18 @@ def test_an_integer_beyond_pythons_digit_limit():
         list(logscan.records(doc))  # (as json.loads of the NDJSON: Python's limit on int digits)
     with pytest.raises(ValueError):
         logscan.frames(doc)
+
+
+def test_distinct_strings_past_the_interning_limit():
+    # a column whose values stop repeating (past 4096 distinct, more than half its rows) keeps
+    # them without a look-up: an object column, every value as the records give it; a column
+    # of few values beside it stays a category
+    n = 9000
+    events = [{"ph": "X", "name": "k%d" % (i // 2 if i < 1000 else i), "cat": "c%d" % (i % 3), "ts": i, "dur": 1, "pid": 1, "tid": 1}
+              for i in range(n)]
+    f = logscan.frames(chrome(events))["span"]
+    assert f["name"].dtype == object
+    assert f["name"].tolist() == [e["name"] for e in events]
+    assert f["cat"].dtype == "category"
+    assert f["cat"].tolist() == [e["cat"] for e in events]
+    assert f["name"].tolist() == [r["name"] for r in logscan.records(chrome(events)) if r["type"] == "span"]
