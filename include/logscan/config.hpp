@@ -78,6 +78,8 @@ LOGSCAN_FORCE_INLINE void copy_bytes(char* dst, const char* src, std::size_t n) 
 /// or +-infinity and is true; any other text (`+nan`, `nanx`, ``) is false.
 constexpr bool non_finite_word(std::string_view w, double& v) noexcept {
     if (w.empty() || w.size() > 9) return false;
+    const char first = (w[0] == '-' || w[0] == '+') && w.size() > 1 ? w[1] : w[0];
+    if (first != 'n' && first != 'N' && first != 'i' && first != 'I') return false; // (a number: the usual case)
     char low[9] = {};
     for (std::size_t i = 0; i < w.size(); ++i) low[i] = static_cast<char>(w[i] >= 'A' && w[i] <= 'Z' ? w[i] + ('a' - 'A') : w[i]);
     const std::string_view l(low, w.size());

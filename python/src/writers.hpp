@@ -219,6 +219,37 @@ private:
     std::size_t last_ = 0;             // the code given last
 };
 
+// The str objects of texts seen lately, found by the text's hash (one slot per hash: a text
+// whose slot another took is made again): repeated keys and values become one object each,
+// in bounded memory and one probe. A slot's text is its object's UTF-8 (a text with invalid
+// UTF-8, whose str differs from its bytes, is made afresh each time). GIL held.
+template <std::size_t Slots>
+class str_cache {
+    static_assert((Slots & (Slots - 1)) == 0, "a power of two");
+
+public:
+    py::object get(std::string_view s) {
+        const std::uint64_t h = hash_text(s);
+        slot& x = slots_[h & (Slots - 1)];
+        if (x.hash == h && x.object) {
+            Py_ssize_t n = 0;
+            const char* d = PyUnicode_AsUTF8AndSize(x.object.ptr(), &n);
+            if (d != nullptr && same_text(std::string_view(d, static_cast<std::size_t>(n)), s)) return x.object;
+            PyErr_Clear();
+        }
+        x.hash = h;
+        x.object = str_object(s);
+        return x.object;
+    }
+
+private:
+    struct slot {
+        std::uint64_t hash = 0;
+        py::object object;
+    };
+    std::unique_ptr<slot[]> slots_{new slot[Slots]};
+};
+
 // ---------------------------------------------------------------------------------------
 // tape: the writer calls of a batch of records, replayed as dicts.
 class tape {
@@ -443,40 +474,25 @@ private:
         return {a, static_cast<std::size_t>(take_pod<std::uint64_t>(p))};
     }
     // Keys repeat: one str object each, found by their text.
-    py::object key_object(std::string_view k) {
-        if (key_pool_.size() >= 65536) { // (map keys of every row distinct: made afresh past that)
-            key_pool_.clear();
-            key_objects_.clear();
-        }
-        const auto c = static_cast<std::size_t>(key_pool_.code(k));
-        if (c == key_objects_.size()) key_objects_.push_back(str_object(k));
-        return key_objects_[c];
-    }
+    py::object key_object(std::string_view k) { return keys_.get(k); }
     // A text in static storage (a field's name, a record type): found by its address first.
     py::object static_object(std::string_view k) {
         static_slot& s = static_cache_[(reinterpret_cast<std::uintptr_t>(k.data()) >> 3) % std::size(static_cache_)];
         if (s.text.data() != k.data() || s.text.size() != k.size()) s = {k, key_object(k)};
         return s.object;
     }
-    // Short string values repeat too (a device, an operator's name): one str object each,
-    // up to 65536 of them (then they are made afresh).
+    // Short string values repeat too (a device, an operator's name).
     py::object value_object(std::string_view v) {
         if (v.size() > 48) return str_object(v);
-        if (value_pool_.size() >= 65536) {
-            value_pool_.clear();
-            value_objects_.clear();
-        }
-        const auto c = static_cast<std::size_t>(value_pool_.code(v));
-        if (c == value_objects_.size()) value_objects_.push_back(str_object(v));
-        return value_objects_[c];
+        return values_.get(v);
     }
 
     const type_set& wanted_;
     std::string ops_;
     std::size_t records_ = 0;
     bool on_ = false;
-    string_pool key_pool_, value_pool_;
-    std::vector<py::object> key_objects_, value_objects_;
+    str_cache<1024> keys_;
+    str_cache<8192> values_;
     struct static_slot {
         std::string_view text;
         py::object object;
@@ -630,6 +646,17 @@ struct table {
     // A declared field's column by the field's position (typed_columns; 0: not yet, else
     // the column's index + 1). Slot 0 is "line".
     std::vector<std::size_t> direct;
+    // A map field's keys (by the field's position): each key seen and its column, and which
+    // of them the last row had at each position (rows may leave keys out).
+    struct entry {
+        std::string key;
+        std::size_t column = 0;
+    };
+    struct map_keys {
+        std::vector<entry> known;
+        std::vector<std::size_t> last; // last row's i-th entry: known[last[i]]
+    };
+    std::vector<map_keys> maps;
 };
 
 class columns {
@@ -724,6 +751,22 @@ public:
     LOGSCAN_FORCE_INLINE void field_at(std::size_t slot, std::string_view name, const T& v) {
         store(direct_column(slot, name), v);
     }
+    // A map field (cells, metrics): map_begin, then each entry of a scalar value by map_entry
+    // (its column found by its position in the last row's entries: no name made, no look-up)
+    // and any other by key() and its value's calls, then end_object().
+    void map_begin(std::string_view name) {
+        field_key(name);
+        begin_object();
+    }
+    template <class T>
+    LOGSCAN_FORCE_INLINE void map_entry(std::size_t slot, std::string_view field, std::size_t i, std::string_view key, const T& v) {
+        table& t = *t_;
+        if (slot < t.maps.size() && i < t.maps[slot].last.size()) [[likely]] {
+            const table::entry& e = t.maps[slot].known[t.maps[slot].last[i]];
+            if (same_text(e.key, key)) return store(t.columns[e.column], v);
+        }
+        store(entry_column(slot, field, i, key), v);
+    }
     // JSON text: its objects flattened into dotted columns, as the CSV writer does.
     void raw_value(std::string_view j) {
         if (!on_) return;
@@ -807,7 +850,7 @@ private:
         if (t_ != nullptr && t_->type == type) return *t_;
         for (table& t : tables_)
             if (t.type == type) return t;
-        tables_.push_back(table{std::string(type), {}, 0, {}, {}});
+        tables_.push_back(table{std::string(type), {}, 0, {}, {}, {}});
         t_ = nullptr; // (the vector may have moved)
         return tables_.back();
     }
@@ -836,6 +879,30 @@ private:
         if (slot >= t.direct.size()) t.direct.resize(slot + 1, 0);
         t.direct[slot] = i + 1;
         return t.columns[i];
+    }
+    // A map entry's column, where the last row had another key at its position: among the
+    // keys seen, or a column made (or found by its name) for a new one.
+    column& entry_column(std::size_t slot, std::string_view field, std::size_t i, std::string_view key) {
+        table& t = *t_;
+        if (slot >= t.maps.size()) t.maps.resize(slot + 1);
+        table::map_keys& m = t.maps[slot];
+        std::size_t j = 0;
+        while (j < m.known.size() && !same_text(m.known[j].key, key)) ++j;
+        if (j == m.known.size()) {
+            std::string name(field);
+            name += '.';
+            name += key;
+            std::size_t c = 0;
+            while (c < t.columns.size() && t.columns[c].name != name) ++c;
+            if (c == t.columns.size()) {
+                t.columns.emplace_back();
+                t.columns.back().name = std::move(name);
+            }
+            m.known.push_back({std::string(key), c});
+        }
+        if (i >= m.last.size()) m.last.resize(i + 1);
+        m.last[i] = j;
+        return t.columns[m.known[j].column];
     }
     column& next_column() {
         column& c = current_column();
@@ -954,7 +1021,7 @@ private:
 // A field a column takes straight from the record (columns::field_at): a scalar.
 template <class T>
 struct direct_field
-    : std::bool_constant<std::is_arithmetic_v<T> || std::is_same_v<T, std::string_view> ||
+    : std::bool_constant<std::is_arithmetic_v<T> || std::is_same_v<T, std::string_view> || std::is_same_v<T, std::nullptr_t> ||
                          std::is_same_v<T, logscan::loose_number> || std::is_same_v<T, logscan::shape_list>> {};
 template <class T>
 struct direct_field<std::optional<T>> : direct_field<T> {};
@@ -992,11 +1059,29 @@ private:
     }
     template <std::size_t J, class F, class R>
     void one(const R& r) {
-        if constexpr (!logscan::internal::is_entries<F>::value &&
-                      direct_field<std::remove_cvref_t<decltype(F::get(r))>>::value)
-            w_.field_at(J + 1, F::name, F::get(r));
-        else
+        if constexpr (logscan::internal::is_entries<F>::value) {
             logscan::write_fields(w_, r, logscan::record_fields<F>{});
+        } else {
+            using V = std::remove_cvref_t<decltype(F::get(r))>;
+            if constexpr (direct_field<V>::value) {
+                w_.field_at(J + 1, F::name, F::get(r));
+            } else if constexpr (requires(const V& v) { v.for_each_entry([](std::string_view, const auto&) {}); }) {
+                w_.map_begin(F::name);
+                std::size_t i = 0;
+                F::get(r).for_each_entry([&](std::string_view k, const auto& x) {
+                    if constexpr (direct_field<std::remove_cvref_t<decltype(x)>>::value) {
+                        w_.map_entry(J + 1, F::name, i, k, x);
+                    } else {
+                        w_.key(k);
+                        logscan::write_value(w_, x);
+                    }
+                    ++i;
+                });
+                w_.end_object();
+            } else {
+                logscan::write_fields(w_, r, logscan::record_fields<F>{});
+            }
+        }
     }
     columns& w_;
     logscan::ndjson_records<columns, Kinds...> generic_;
