@@ -224,19 +224,21 @@ private:
 // ---------------------------------------------------------------------------------------
 // frames(): per record type, its columns as numpy arrays.
 
-py::object array_of_objects(const std::vector<py::object>& v) {
-    py::array a(py::dtype("O"), std::vector<py::ssize_t>{static_cast<py::ssize_t>(v.size())});
-    auto** d = static_cast<PyObject**>(a.mutable_data());
-    for (std::size_t i = 0; i < v.size(); ++i) {
-        Py_XDECREF(d[i]);
-        d[i] = v[i].inc_ref().ptr();
-    }
-    return a;
+// The column's values' buffer as a numpy array of T (the values rewritten as T in place
+// first, where they are not): no copy. The array frees the buffer.
+template <class T>
+py::array_t<T> array_over(column& c, std::size_t rows) {
+    static_assert(sizeof(T) == sizeof(std::int64_t));
+    void* data = c.take_values();
+    if (data == nullptr) return py::array_t<T>(static_cast<py::ssize_t>(rows)); // (no rows)
+    py::capsule owner(data, [](void* p) { std::free(p); });
+    return py::array_t<T>({static_cast<py::ssize_t>(rows)}, {static_cast<py::ssize_t>(sizeof(T))}, static_cast<T*>(data), owner);
 }
 
 // One column as (name, kind, data, categories): kind "int64" (no value missing), "float64"
-// (numbers, NaN where missing), "bool" (no value missing), "category" (data: int32 codes,
+// (numbers, NaN where missing), "bool" (no value missing), "category" (data: int64 codes,
 // -1 where missing; categories: the strings), "object" (str/int/float/bool/None per row).
+// The int64, float64 and category arrays are the column's own buffer, rewritten in place.
 py::tuple column_to_python(column& c, std::size_t rows) {
     c.pad_to(rows);
     const py::object name = str_object(c.name); // (a header's invalid UTF-8 as U+FFFD, as in records())
@@ -256,75 +258,82 @@ py::tuple column_to_python(column& c, std::size_t rows) {
         else d = static_cast<double>(v);
         return d;
     };
-    if (only({cell::integer}) && !nulls) {
-        py::array_t<std::int64_t> a(n);
-        c.copy_values(a.mutable_data());
-        return py::make_tuple(name, "int64", a, py::none());
-    }
+    if (only({cell::integer}) && !nulls) return py::make_tuple(name, "int64", array_over<std::int64_t>(c, rows), py::none());
     if (only({cell::integer, cell::floating})) {
-        py::array_t<double> a(n);
-        double* d = a.mutable_data();
-        c.for_each([&](cell k, std::int64_t v) { *d++ = k == cell::null ? std::nan("") : as_double(k, v); });
-        return py::make_tuple(name, "float64", a, py::none());
+        if (!only({cell::floating}) || nulls) { // (a double's bits already where every cell is one)
+            std::int64_t* v = c.values();
+            for (std::size_t i = 0; i < rows; ++i) {
+                const cell k = c.kind(i);
+                const double d = k == cell::null ? std::nan("") : as_double(k, v[i]);
+                std::memcpy(&v[i], &d, sizeof d);
+            }
+        }
+        return py::make_tuple(name, "float64", array_over<double>(c, rows), py::none());
     }
     if (only({cell::boolean}) && !nulls) {
         py::array_t<bool> a(n);
         bool* d = a.mutable_data();
-        c.for_each([&](cell, std::int64_t v) { *d++ = v != 0; });
+        for (std::size_t i = 0; i < rows; ++i) d[i] = c.value(i) != 0;
         return py::make_tuple(name, "bool", a, py::none());
     }
     // strings: each distinct one used made once (a cell overwritten by a key given twice may
     // have left one unused)
     std::vector<char> used(c.pool.size(), 0);
     std::size_t distinct = 0;
-    c.for_each([&](cell k, std::int64_t v) {
-        if ((k == cell::string || k == cell::big_integer) && !used[static_cast<std::size_t>(v)]) {
-            used[static_cast<std::size_t>(v)] = 1;
+    for (std::size_t i = 0; i < rows; ++i) {
+        const cell k = c.kind(i);
+        const auto x = static_cast<std::size_t>(c.value(i));
+        if ((k == cell::string || k == cell::big_integer) && !used[x]) {
+            used[x] = 1;
             ++distinct;
         }
-    });
+    }
     std::vector<py::object> strs(c.pool.size());
     for (std::size_t i = 0; i < strs.size(); ++i)
         if (used[i]) strs[i] = str_object(c.pool.at(i));
     if (only({cell::string}) && c.interned() && rows >= 16 && 2 * distinct <= rows) {
         // categories: the distinct str values (two byte strings with invalid UTF-8 may read as
-        // one), each pool code mapped to its category
+        // one), each pool code mapped to its category, in place
         py::dict index;
         py::list cats;
-        std::vector<std::int32_t> code_of(strs.size(), -1);
+        std::vector<std::int64_t> code_of(strs.size(), -1);
         for (std::size_t i = 0; i < strs.size(); ++i) {
             if (!used[i]) continue;
             PyObject* at = PyDict_GetItemWithError(index.ptr(), strs[i].ptr());
             if (at == nullptr && PyErr_Occurred()) throw py::error_already_set();
             if (at == nullptr) {
-                code_of[i] = static_cast<std::int32_t>(PyList_GET_SIZE(cats.ptr()));
+                code_of[i] = static_cast<std::int64_t>(PyList_GET_SIZE(cats.ptr()));
                 index[strs[i]] = code_of[i];
                 cats.append(strs[i]);
             } else {
-                code_of[i] = static_cast<std::int32_t>(PyLong_AsLong(at));
+                code_of[i] = PyLong_AsLongLong(at);
             }
         }
-        py::array_t<std::int32_t> a(n);
-        std::int32_t* d = a.mutable_data();
-        c.for_each([&](cell k, std::int64_t v) { *d++ = k == cell::null ? -1 : code_of[static_cast<std::size_t>(v)]; });
-        return py::make_tuple(name, "category", a, cats);
+        std::int64_t* v = c.values();
+        for (std::size_t i = 0; i < rows; ++i) v[i] = c.kind(i) == cell::null ? -1 : code_of[static_cast<std::size_t>(v[i])];
+        return py::make_tuple(name, "category", array_over<std::int64_t>(c, rows), cats);
     }
-    std::vector<py::object> v;
-    v.reserve(rows);
-    c.for_each([&](cell k, std::int64_t x) {
-        switch (k) {
-        case cell::null: v.push_back(py::none()); break;
-        case cell::integer: v.push_back(steal(PyLong_FromLongLong(x))); break;
-        case cell::uinteger: v.push_back(steal(PyLong_FromUnsignedLongLong(static_cast<std::uint64_t>(x)))); break;
-        case cell::floating: v.push_back(steal(PyFloat_FromDouble(as_double(k, x)))); break;
-        case cell::boolean: v.push_back(py::bool_(x != 0)); break;
-        case cell::string: v.push_back(strs[static_cast<std::size_t>(x)]); break;
+    py::array a(py::dtype("O"), std::vector<py::ssize_t>{n});
+    auto** d = static_cast<PyObject**>(a.mutable_data());
+    const auto put = [&](std::size_t i, py::object o) {
+        Py_XDECREF(d[i]);
+        d[i] = o.release().ptr();
+    };
+    for (std::size_t i = 0; i < rows; ++i) {
+        const std::int64_t x = c.value(i);
+        switch (c.kind(i)) {
+        case cell::null: put(i, py::none()); break;
+        case cell::integer: put(i, steal(PyLong_FromLongLong(x))); break;
+        case cell::uinteger: put(i, steal(PyLong_FromUnsignedLongLong(static_cast<std::uint64_t>(x)))); break;
+        case cell::floating: put(i, steal(PyFloat_FromDouble(as_double(cell::floating, x)))); break;
+        case cell::boolean: put(i, py::bool_(x != 0)); break;
+        case cell::string: put(i, strs[static_cast<std::size_t>(x)]); break;
         case cell::big_integer: // (beyond Python's digit limit: its ValueError, as json.loads gives)
-            v.push_back(steal(PyLong_FromString(std::string(c.pool.at(static_cast<std::size_t>(x))).c_str(), nullptr, 10)));
+            put(i, steal(PyLong_FromString(std::string(c.pool.at(static_cast<std::size_t>(x))).c_str(), nullptr, 10)));
             break;
         }
-    });
-    return py::make_tuple(name, "object", array_of_objects(v), py::none());
+    }
+    return py::make_tuple(name, "object", a, py::none());
 }
 
 // {type: [(name, kind, data, categories), ...]} for frames(); `format` set to the format read.

@@ -26,12 +26,14 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <functional>
 #include <algorithm>
 #include <charconv>
 #include <iterator>
 #include <memory>
+#include <new>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -507,11 +509,12 @@ private:
 // A cell's kind; a column remembers which kinds it holds.
 enum class cell : std::uint8_t { null, integer, uinteger, floating, boolean, string, big_integer };
 
-// A column's cells, in blocks (256 cells, then twice as many each block up to 65536): cells
-// are appended without moving the earlier ones (no copy on growth, each byte touched once).
-// A cell is a value (an integer, a double's bits, a string's code in `pool`) and a kind;
-// while every cell has the kind of the first (the usual case: a declared field) the kind is
-// kept once for the column, else per cell.
+// A column's cells: their values end to end in one buffer that grows by doubling (realloc:
+// a large one is moved by the kernel, not copied), handed to numpy as the column's array
+// where the values are its dtype already (take_values). A cell is a value (an integer, a
+// double's bits, a string's code in `pool`) and a kind; while every cell has the kind of the
+// first (the usual case: a declared field) the kind is kept once for the column, else per
+// cell in a second buffer.
 struct column {
     std::string name;
     string_pool pool; // the column's strings: a string cell's value is its code
@@ -519,6 +522,29 @@ struct column {
     // again is not written out again
     std::string last_shape;
     std::int64_t last_shape_code = -1;
+
+    column() = default;
+    column(column&& o) noexcept { *this = std::move(o); }
+    column& operator=(column&& o) noexcept {
+        if (this != &o) {
+            release();
+            name = std::move(o.name);
+            pool = std::move(o.pool);
+            last_shape = std::move(o.last_shape);
+            last_shape_code = o.last_shape_code;
+            values_ = std::exchange(o.values_, nullptr);
+            kinds_ = std::exchange(o.kinds_, nullptr);
+            size_ = std::exchange(o.size_, 0);
+            capacity_ = std::exchange(o.capacity_, 0);
+            first_ = o.first_;
+            mixed_ = o.mixed_;
+            overwritten_ = o.overwritten_;
+            distinct_ = o.distinct_;
+            seen_ = o.seen_;
+        }
+        return *this;
+    }
+    ~column() { release(); }
 
     std::size_t size() const noexcept { return size_; }
     // A string's code in `pool`: interned while the column's values repeat; once more than
@@ -538,7 +564,7 @@ struct column {
     unsigned kinds_seen() const noexcept {
         if (!overwritten_) return seen_;
         unsigned s = 0; // (a cell overwritten may have taken the last of its kind)
-        for_each([&](cell k, std::int64_t) { s |= bit(k); });
+        for (std::size_t i = 0; i < size_; ++i) s |= bit(kind(i));
         return s;
     }
     LOGSCAN_FORCE_INLINE void pad_to(std::size_t rows) {
@@ -549,52 +575,40 @@ struct column {
     LOGSCAN_FORCE_INLINE void set(std::size_t row, cell k, std::int64_t v) {
         if (size_ > row) [[unlikely]] {
             overwritten_ = true;
-            values_[at_ - 1] = v;
+            values_[size_ - 1] = v;
             if (k != first_) differ(k);
-            if (mixed_) kinds_[at_ - 1] = k;
+            if (mixed_) kinds_[size_ - 1] = k;
         } else {
             push(k, v);
         }
     }
-    // Calls f(kind, value) for every cell in order.
-    template <class F>
-    void for_each(F&& f) const {
-        for (std::size_t b = 0; b < blocks_.size(); ++b) {
-            const block& x = blocks_[b];
-            const std::size_t n = b + 1 == blocks_.size() ? at_ : x.capacity;
-            for (std::size_t i = 0; i < n; ++i) f(mixed_ ? x.kinds[i] : first_, x.values[i]);
-        }
-    }
-    // Copies every cell's value (an integer column's integers) to `out`.
-    void copy_values(std::int64_t* out) const {
-        for (std::size_t b = 0; b < blocks_.size(); ++b) {
-            const std::size_t n = b + 1 == blocks_.size() ? at_ : blocks_[b].capacity;
-            std::memcpy(out, blocks_[b].values.get(), n * sizeof(std::int64_t));
-            out += n;
-        }
+    cell kind(std::size_t i) const noexcept { return mixed_ ? kinds_[i] : first_; }
+    std::int64_t value(std::size_t i) const noexcept { return values_[i]; }
+    // The values' buffer, to be rewritten in place (a double's bits for each cell, ...).
+    std::int64_t* values() noexcept { return values_; }
+    // Gives up the values' buffer (std::malloc'd: the caller frees it); the column is then empty.
+    std::int64_t* take_values() noexcept {
+        std::int64_t* v = values_;
+        values_ = nullptr;
+        release();
+        return v;
     }
     void release() noexcept {
-        blocks_.clear();
-        blocks_.shrink_to_fit();
-        pool = string_pool{};
+        std::free(values_);
+        std::free(kinds_);
         values_ = nullptr;
         kinds_ = nullptr;
-        at_ = capacity_ = 0;
+        size_ = capacity_ = 0;
+        pool = string_pool{};
     }
 
 private:
-    struct block {
-        std::size_t capacity = 0;
-        std::unique_ptr<std::int64_t[]> values;
-        std::unique_ptr<cell[]> kinds; // (once the column holds two kinds)
-    };
     static constexpr unsigned bit(cell k) noexcept { return 1u << static_cast<unsigned>(k); }
     LOGSCAN_FORCE_INLINE void push(cell k, std::int64_t v) {
-        if (at_ == capacity_) [[unlikely]] next_block();
-        values_[at_] = v;
+        if (size_ == capacity_) [[unlikely]] grow();
+        values_[size_] = v;
         if (k != first_) [[unlikely]] differ(k);
-        if (mixed_) kinds_[at_] = k;
-        ++at_;
+        if (mixed_) kinds_[size_] = k;
         ++size_;
     }
     // A cell of another kind than the first: the first cell, or the column's kinds kept per cell from now on.
@@ -605,25 +619,26 @@ private:
             return;
         }
         if (mixed_) return;
+        kinds_ = static_cast<cell*>(std::malloc(capacity_ == 0 ? 1 : capacity_));
+        if (kinds_ == nullptr) throw std::bad_alloc();
+        std::fill_n(kinds_, capacity_, first_);
         mixed_ = true;
-        for (block& b : blocks_) {
-            b.kinds.reset(new cell[b.capacity]);
-            std::fill_n(b.kinds.get(), b.capacity, first_);
-        }
-        kinds_ = blocks_.back().kinds.get();
     }
-    void next_block() {
-        const std::size_t cap = blocks_.empty() ? 256 : std::min<std::size_t>(blocks_.back().capacity * 2, 65536);
-        blocks_.push_back(block{cap, std::unique_ptr<std::int64_t[]>(new std::int64_t[cap]), mixed_ ? std::unique_ptr<cell[]>(new cell[cap]) : nullptr});
-        values_ = blocks_.back().values.get();
-        kinds_ = blocks_.back().kinds.get();
-        at_ = 0;
+    void grow() {
+        const std::size_t cap = capacity_ == 0 ? 256 : capacity_ * 2;
+        auto* v = static_cast<std::int64_t*>(std::realloc(values_, cap * sizeof(std::int64_t)));
+        if (v == nullptr) throw std::bad_alloc();
+        values_ = v;
+        if (mixed_) {
+            auto* k = static_cast<cell*>(std::realloc(kinds_, cap));
+            if (k == nullptr) throw std::bad_alloc();
+            kinds_ = k;
+        }
         capacity_ = cap;
     }
-    std::vector<block> blocks_;
-    std::int64_t* values_ = nullptr; // the last block's
-    cell* kinds_ = nullptr;          // the last block's (mixed_)
-    std::size_t at_ = 0, capacity_ = 0, size_ = 0;
+    std::int64_t* values_ = nullptr; // std::malloc'd
+    cell* kinds_ = nullptr;          // std::malloc'd (mixed_)
+    std::size_t size_ = 0, capacity_ = 0;
     cell first_ = static_cast<cell>(0xff); // the first cell's kind (none yet: no kind's value)
     bool mixed_ = false;                   // the cells are not all of kind first_
     bool overwritten_ = false;             // a cell was given twice
