@@ -100,7 +100,17 @@ def records(source, format=None, types=None, max_line=DEFAULT_MAX_LINE):
     An input of blank lines only yields nothing. Where the input fails (a read error, a cut
     gzip stream), the records before are yielded, then ``OSError`` is raised. One iterator is
     read by one thread at a time (another thread's ``next`` raises ``ValueError``)."""
-    return _logscan.RecordIterator(*_input(source), format, _types(types), _max_line(max_line))
+    return _records(_logscan.RecordIterator(*_input(source), format, _types(types), _max_line(max_line)))
+
+
+def _records(batches):
+    # The records of a RecordIterator's batches, one at a time (a generator: a second thread's
+    # next() while one reads raises ValueError, "generator already executing").
+    while True:
+        batch = batches.next_batch()
+        if not batch:
+            return
+        yield from batch
 
 
 def frames(source, format=None, types=None, max_line=DEFAULT_MAX_LINE):

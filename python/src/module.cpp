@@ -178,36 +178,37 @@ public:
     }
     const std::string& format() const { return format_; }
 
-    py::object next() {
+    // The next batch of records as a list of dicts (about batch_records of them); empty at the
+    // end. The records before an input's failure come in a batch first; the next call raises.
+    py::list next_batch() {
         if (busy_) throw py::value_error("records() iterator already executing (one iterator is read by one thread at a time)");
         busy_ = true;
         struct done_guard {
             bool& b;
             ~done_guard() { b = false; }
         } guard{busy_};
-        while (at_ >= static_cast<std::size_t>(PyList_GET_SIZE(batch_.ptr()))) {
+        py::list batch;
+        for (;;) {
             if (failed_) { // (the input's failure, once the records before it are handed out)
                 failed_ = false;
                 raise_io(*in_, run_->source_error);
             }
-            if (!run_ || done_) throw py::stop_iteration();
-            batch_ = py::list();
-            at_ = 0;
+            if (!run_ || done_) return batch;
             tape_->clear();
             bool ended;
             {
                 py::gil_scoped_release nogil;
                 ended = run_->step([this] { return tape_->records() >= batch_records || tape_->bytes() >= batch_bytes; });
             }
-            tape_->to_python(batch_);
+            tape_->to_python(batch);
             tape_->clear();
             if (ended) {
                 done_ = true;
                 failed_ = !run_->source_error.ok();
-                if (!failed_) warn_break(*in_, run_->result, 1);
+                if (!failed_) warn_break(*in_, run_->result, 2); // (level 2: the frame reading the records)
             }
+            if (PyList_GET_SIZE(batch.ptr()) != 0) return batch;
         }
-        return batch_[at_++];
     }
 
 private:
@@ -216,8 +217,6 @@ private:
     type_set wanted_;
     std::unique_ptr<tape> tape_;
     std::unique_ptr<parse_run> run_;
-    py::list batch_;
-    std::size_t at_ = 0;
     bool done_ = false, failed_ = false, busy_ = false;
 };
 
@@ -432,6 +431,5 @@ PYBIND11_MODULE(_logscan, m) {
                       const std::optional<std::vector<std::string>>&, std::size_t>(),
              py::arg("kind"), py::arg("obj"), py::arg("format"), py::arg("types"), py::arg("max_line"))
         .def_property_readonly("format", &lp::record_iterator::format)
-        .def("__iter__", [](py::object self) { return self; })
-        .def("__next__", &lp::record_iterator::next);
+        .def("next_batch", &lp::record_iterator::next_batch);
 }
