@@ -8,7 +8,9 @@
 #     and against the straightforward Python parser of tests/reference/<format>.py --count
 #     (bar: >= 20x; it runs at a few MB/s, so on the first --ref-mb MB of the input);
 #   - logscan.records(path), every record, against json.loads over each line of the
-#     command's NDJSON of the same file (bar: >= 5x; the NDJSON made beforehand, not timed).
+#     command's NDJSON of the same file (bar: >= 5x; the NDJSON made beforehand, not timed);
+#   - threads: frames() of two megengine-log files of up to 50 MB each on two threads against
+#     one of them on one thread (the GIL is released while parsing: about 1x on 2 cores).
 # pandas and numpy are imported before timing (a notebook has them already).
 #   /usr/bin/python3 bench/python_module.py BUILD_DIR [--mb 200] [--runs 1] [--ref-mb 10]
 # BUILD_DIR: a tree built with -DLOGSCAN_BUILD_PYTHON=ON (its python/ and its logscan command).
@@ -17,6 +19,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 args = sys.argv[1:]
@@ -130,8 +133,33 @@ def main():
         ref_rate = ref_size / t_ref
         print(f"  {fmt:18} {r(t_stats):8.0f} {r(t_frames):8.0f} {t_stats / t_frames:8.2f} {ref_rate:7.1f} {r(t_frames) / ref_rate:6.0f}x"
               f" {r(t_records):8.0f} {r(t_loads):7.1f} {t_loads / t_records:7.1f}x")
-    os.rmdir(tmp)
     print("  bars (issue 25): frames >= 0.5 of stats and >= 20x the reference parser; records >= 5x json.loads")
+    threads_figure(tmp)
+    os.rmdir(tmp)
+
+
+def threads_figure(tmp):
+    fmt, sample = SAMPLES[0][0], SAMPLES[0][1]
+    data = open(os.path.join(SRC, "samples", sample), "rb").read()
+    data *= max(1, int(min(mb, 50) * 1e6 // len(data)))
+    paths = [os.path.join(tmp, "thread%d.%s" % (j, sample)) for j in range(2)]
+    for p in paths:
+        with open(p, "wb") as f:
+            f.write(data)
+
+    def two():
+        ts = [threading.Thread(target=logscan.frames, args=(p,), kwargs={"format": fmt}) for p in paths]
+        for t in ts:
+            t.start()
+        for t in ts:
+            t.join()
+
+    t_one = best(lambda: logscan.frames(paths[0], format=fmt), max(runs, 2))
+    t_two = best(two, max(runs, 2))
+    for p in paths:
+        os.remove(p)
+    print(f"  threads: frames() of two {len(data) / 1e6:.0f} MB {fmt} files on two threads {t_two:.2f} s, one on one thread"
+          f" {t_one:.2f} s: {t_two / t_one:.2f}x (about 1 on 2 cores: the GIL is released while parsing)")
 
 
 if __name__ == "__main__":

@@ -223,8 +223,7 @@ private:
 
 // The str objects of texts seen lately, found by the text's hash (one slot per hash: a text
 // whose slot another took is made again): repeated keys and values become one object each,
-// in bounded memory and one probe. A slot's text is its object's UTF-8 (a text with invalid
-// UTF-8, whose str differs from its bytes, is made afresh each time). GIL held.
+// in bounded memory and one probe. GIL held.
 template <std::size_t Slots>
 class str_cache {
     static_assert((Slots & (Slots - 1)) == 0, "a power of two");
@@ -233,20 +232,17 @@ public:
     py::object get(std::string_view s) {
         const std::uint64_t h = hash_text(s);
         slot& x = slots_[h & (Slots - 1)];
-        if (x.hash == h && x.object) {
-            Py_ssize_t n = 0;
-            const char* d = PyUnicode_AsUTF8AndSize(x.object.ptr(), &n);
-            if (d != nullptr && same_text(std::string_view(d, static_cast<std::size_t>(n)), s)) return x.object;
-            PyErr_Clear();
-        }
-        x.hash = h;
+        if (x.hash == h && x.object && same_text(x.text, s)) return x.object;
         x.object = str_object(s);
+        x.hash = h;
+        x.text.assign(s);
         return x.object;
     }
 
 private:
     struct slot {
         std::uint64_t hash = 0;
+        std::string text; // (the bytes it was made of: invalid UTF-8 is replaced in the str)
         py::object object;
     };
     std::unique_ptr<slot[]> slots_{new slot[Slots]};
