@@ -189,6 +189,15 @@ constexpr std::string_view kind_of() noexcept {
     else return kind_of<Event, Rest...>();
 }
 
+// True when no two names are equal (a record list's types).
+template <std::size_t N>
+constexpr bool distinct_names(const std::array<std::string_view, N>& names) noexcept {
+    for (std::size_t i = 0; i < N; ++i)
+        for (std::size_t j = i + 1; j < N; ++j)
+            if (names[i] == names[j]) return false;
+    return true;
+}
+
 // "on_a, on_b, on_c" as a fixed_string, for the visitor check's error
 template <const std::string_view&... Names>
 constexpr auto join_names() noexcept {
@@ -308,6 +317,7 @@ template <class... Kinds>
 struct record_list {
     /// The `"type"` of every record, in the list's order.
     static constexpr std::array<std::string_view, sizeof...(Kinds)> types{Kinds::type...};
+    static_assert(internal::distinct_names(types), "logscan::record_list: two record kinds have the same \"type\"");
     /// The callbacks, `"on_run, on_call, ..."`.
     static constexpr auto callbacks = internal::join_names<Kinds::event::callback...>();
     /// True when V has one of the callbacks or derives from `validate_only`.

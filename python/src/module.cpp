@@ -228,10 +228,11 @@ private:
 template <class T>
 py::array_t<T> array_over(column& c, std::size_t rows) {
     static_assert(sizeof(T) == sizeof(std::int64_t));
-    void* data = c.take_values();
+    std::unique_ptr<void, void (*)(void*)> data(c.take_values(), [](void* p) { std::free(p); });
     if (data == nullptr) return py::array_t<T>(static_cast<py::ssize_t>(rows)); // (no rows)
-    py::capsule owner(data, [](void* p) { std::free(p); });
-    return py::array_t<T>({static_cast<py::ssize_t>(rows)}, {static_cast<py::ssize_t>(sizeof(T))}, static_cast<T*>(data), owner);
+    py::capsule owner(data.get(), [](void* p) { std::free(p); });
+    T* const values = static_cast<T*>(data.release()); // (the capsule owns it now)
+    return py::array_t<T>({static_cast<py::ssize_t>(rows)}, {static_cast<py::ssize_t>(sizeof(T))}, values, owner);
 }
 
 // One column as (name, kind, data, categories): kind "int64" (no value missing), "float64"

@@ -537,6 +537,7 @@ struct column {
             overwritten_ = o.overwritten_;
             distinct_ = o.distinct_;
             seen_ = o.seen_;
+            o.release(); // (the moved-from column: empty)
         }
         return *this;
     }
@@ -589,6 +590,7 @@ struct column {
         release();
         return v;
     }
+    // Frees the cells and forgets them: an empty column of the same name.
     void release() noexcept {
         std::free(values_);
         std::free(kinds_);
@@ -596,6 +598,11 @@ struct column {
         kinds_ = nullptr;
         size_ = capacity_ = 0;
         pool = string_pool{};
+        last_shape.clear();
+        last_shape_code = -1;
+        first_ = static_cast<cell>(0xff);
+        mixed_ = overwritten_ = distinct_ = false;
+        seen_ = 0;
     }
 
 private:
@@ -746,7 +753,12 @@ public:
     LOGSCAN_FORCE_INLINE bool begin_kind(std::size_t kind, std::string_view type, std::optional<std::uint64_t> line) {
         if (kind >= kind_table_.size()) kind_table_.resize(kind + 1, 0);
         if (kind_table_[kind] == 0) {
-            kind_table_[kind] = wanted_.wants(type) ? 2 + static_cast<std::size_t>(&table_of(type) - tables_.data()) : 1;
+            std::size_t at = 1;
+            if (wanted_.wants(type)) {
+                const table& t = table_of(type); // (may grow tables_: its address is taken after)
+                at = 2 + static_cast<std::size_t>(&t - tables_.data());
+            }
+            kind_table_[kind] = at;
         }
         on_ = kind_table_[kind] != 1;
         if (!on_) return false;
