@@ -675,6 +675,18 @@ TEST_CASE("megengine_log::header forms A, B and C: formats.md section 1's exampl
                   });
 }
 
+TEST_CASE("megengine_log::an opr seq whose pairs name the record's own keys is no opr_seq") {
+    // a pair named type, line or length would be a second key of that name in the record (its
+    // "type" read back as the pair's value): the header's log record keeps the message, alone
+    const std::vector<std::string> got = ndjson_lines("05 19:40:02[mgb] opr seq of length 2: type=q a=1\n"
+                                                      "05 19:40:02[mgb] opr seq of length 2: a=1 length=3\n"
+                                                      "05 19:40:02[mgb] opr seq of length 2: line=7\n"
+                                                      "05 19:40:02[mgb] opr seq of length 2: types=1 lines=2\n");
+    REQUIRE(got.size() == 5);
+    for (int i = 0; i < 3; ++i) CHECK(got[static_cast<std::size_t>(i)].starts_with(R"J({"type":"log","line":)J" + std::to_string(i + 1) + ","));
+    CHECK(got[4] == R"J({"type":"opr_seq","line":4,"length":2,"types":1,"lines":2})J");
+}
+
 TEST_CASE("megengine_log::memory rows read from the right, CompNode names, non-finite values; bounds; static storage") {
     // formats.md section 1's examples (mem_alloc, workspace_bound, static_storage), record for record
     const std::vector<std::string> got = ndjson_lines(

@@ -303,6 +303,15 @@ struct opr_seq_pairs {
 };
 /// An `opr_seq`'s pairs.
 constexpr opr_seq_pairs pairs_of(const opr_seq& r) noexcept { return {r}; }
+/// True when a pair of `r` is named `type`, `line` or `length`, a key the record has of its
+/// own (such a line is `text`: its pairs cannot all be keys of the record).
+constexpr bool names_a_record_key(const opr_seq& r) noexcept {
+    for (const auto& p : r.pairs()) {
+        const std::string_view k = p.template get<1>();
+        if (k == "type" || k == "line" || k == "length") return true;
+    }
+    return false;
+}
 
 /// The format's records, described once (record.hpp): `record_types`, the visitor check,
 /// `ndjson_visitor` come from here.
@@ -984,6 +993,9 @@ auto make_rules(state<V>& st) {
                 .when(wants_any<V, on_graph_opt_event>),
             rule<R"(opr seq of length (\d+):(.*))", "opr seq of length 804: var_static=533 no_sys_alloc=0">(
                 [&](const auto& m, rule_context& ctx) {
+                    // (a pair named as one of the record's own keys would be a second "type",
+                    // "line" or "length" of it: not what MegEngine prints; the log record keeps the message)
+                    if (names_a_record_key(opr_seq{0, 0, m.template get<2>()})) return flow::proceed;
                     return LOGSCAN_VISIT_LAZY(st.vis, on_opr_seq, opr_seq, [&] {
                         auto [all, length, params] = m;
                         return opr_seq{ctx.current.number, number_or<std::uint64_t>(length, 0), params};
