@@ -39,6 +39,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "format_ops.hpp"
 #include "summary.hpp"
 #include "writers.hpp"
 
@@ -233,15 +234,11 @@ bool is_gzip(const logscan::replay_source<Source>&) {
 // in the input are records (counted): the returned error is the source's (I/O) only. Where a
 // JSON document breaks, its record says only that (formats.md: `invalid JSON document`), so
 // where and why is said on stderr, for input `shown` (nullptr: quiet).
-template <class Formats, class Writer, class Source>
-logscan::error run_format(std::string_view format, Source& src, Writer& w, std::uint64_t& errors, std::size_t max_line,
-                          const char* shown) {
+template <class Formats, class Writer>
+logscan::error run_format(std::string_view format, logscan::source_ref src, Writer& w, std::uint64_t& errors,
+                          std::size_t max_line, const char* shown) {
     logscan::error e{};
-    logscan::with_format(Formats{}, format, [&]<class F>() {
-        typename F::template ndjson_visitor<Writer> v{w};
-        e = F::parse(src, v, {.max_line = max_line});
-        errors = v.errors;
-    });
+    logscan::with_format(Formats{}, format, [&]<class F>() { e = format_ops<F>::records(src, w, errors, max_line); });
     // the source's failure (a read, a cut or corrupt gzip stream: no line) fails the input; a
     // JSON document's own break (its line) is a record, said below
     if (logscan::source_failed(e)) return e;
@@ -260,66 +257,18 @@ bool splittable(std::string_view format) {
     return yes;
 }
 
-// Runs the format's ndjson_visitor over `src` in parts (logscan/parallel.hpp), each writing to an Out
-// made from `ctx`; `drain(out)` takes a kept part's output, in input order. The format is
+// Runs the format's ndjson_visitor over `src` in parts (logscan/parallel.hpp), each writing to an Out made
+// from `ctx`; `drain(out)` takes a kept part's output, in input order. The format is
 // splittable.
-template <class Formats, class Out, class Source, class Drain>
-logscan::error run_format_parts(std::string_view format, Source& src, const logscan::parts_options& po,
-                                const typename Out::context& ctx, Drain drain, std::uint64_t& errors,
-                                logscan::parts_count& count, std::size_t max_line) {
+template <class Formats, class Out>
+logscan::error run_format_parts(std::string_view format, logscan::source_ref src, const logscan::parts_options& po,
+                                const typename Out::context& ctx, const std::function<void(Out&)>& drain,
+                                std::uint64_t& errors, logscan::parts_count& count, std::size_t max_line) {
     logscan::error e{};
-    logscan::with_format(Formats{}, format, [&]<class F>() {
-        if constexpr (F::splittable) {
-            using slot = logscan::part_slot<F::template parser, F::template ndjson_visitor, Out>;
-            e = logscan::parse_in_parts<slot>(
-                src, po, [](std::string_view a, std::string_view b) { return F::split_point(a, b); },
-                [&] {
-                    auto s = std::make_unique<slot>(ctx);
-                    s->max_line = max_line;
-                    return s;
-                },
-                [&](slot& s) { drain(s.out); }, errors, count);
-        }
-    });
+    logscan::with_format(Formats{}, format,
+                         [&]<class F>() { e = format_ops<F>::parts(src, po, ctx, drain, errors, count, max_line); });
     return e;
 }
-
-// A part's NDJSON, in memory until the part is kept.
-struct ndjson_part {
-    struct context {
-        const type_filter* types;
-        std::string file; // for --with-filename (empty: no "input")
-    };
-    using writer_t = logscan::ndjson_writer<logscan_cli::string_sink>;
-    std::string text;
-    std::unique_ptr<char[]> buf = std::make_unique<char[]>(buf_size);
-    writer_t w{logscan_cli::string_sink{&text}, std::span<char>(buf.get(), buf_size)};
-    logscan_cli::filter_writer<writer_t> fw;
-    explicit ndjson_part(const context& c) : fw(w, *c.types) { fw.set_file(c.file); }
-    logscan_cli::filter_writer<writer_t>& writer() { return fw; }
-    void clear() {
-        w.flush();
-        text.clear();
-        fw.seen = {};
-    }
-    // Writes what the part holds to `f`; false when that failed.
-    bool drain(std::FILE* f) {
-        w.flush();
-        const bool ok = text.empty() || std::fwrite(text.data(), 1, text.size(), f) == text.size();
-        text.clear();
-        return ok;
-    }
-    static constexpr std::size_t buf_size = 1 << 16;
-};
-
-// A part's record counts (logscan stats).
-struct count_part {
-    struct context {};
-    logscan_cli::count_writer c;
-    explicit count_part(const context&) {}
-    logscan_cli::count_writer& writer() { return c; }
-    void clear() { c.clear(); }
-};
 
 inline void report_failure(const char* path, const logscan::error& e) {
     std::fprintf(stderr, "logscan: %s: %.*s", path, static_cast<int>(e.message.size()), e.message.data());
@@ -354,8 +303,9 @@ int with_format(const char* path, std::string_view forced, progress& prog, F&& f
     prog.total = file_size(path);
     prog.done = 0;
     prog.start = prog.last = std::chrono::steady_clock::now();
-    const logscan::error e = logscan::with_input(path, [&](auto& file) -> logscan::error {
-        auto src = input_of(file); // (decompressed when it is gzip)
+    const logscan::error e = logscan::with_input(path, [&](auto& opened) -> logscan::error {
+        logscan::source_ref file = opened; // (one source type for files and standard input)
+        auto src = input_of(file);         // (decompressed when it is gzip)
         std::string head;
         bool more = true;
         if (const logscan::error h = logscan::read_head(src, head, more); !h.ok()) return h;
@@ -515,7 +465,8 @@ int cmd_detect(int argc, char** argv) {
     for (const char* path : files) {
         std::string head;
         bool more = true;
-        const logscan::error e = logscan::with_input(path, [&](auto& file) {
+        const logscan::error e = logscan::with_input(path, [&](auto& opened) {
+            logscan::source_ref file = opened;
             auto src = input_of(file);
             return logscan::read_head(src, head, more);
         });
@@ -760,11 +711,10 @@ int cmd_summary(const options& o) {
         status |= with_format<Formats>(path, o.format, prog, [&](std::string_view format, auto& src) {
             // the format's report reads the records it wants; every record is counted (an
             // input that yielded none but text has no report; error records fail the run)
-            auto go = [&]<class F>(auto& v, bool whole_job) {
-                typename F::records::template counting<std::remove_cvref_t<decltype(v)>> seen{v};
-                const logscan::error e = F::parse(src, seen, {.max_line = o.max_line});
-                if (logscan::source_failed(e)) { // (a read, a cut or corrupt gzip stream)
-                    report_failure(path, e); // (errors in the input are records: counted)
+            auto go = [&]<class F>(typename format_ops<F>::report& v, bool whole_job) {
+                const summary_parse seen = format_ops<F>::summarize(src, v, o.max_line);
+                if (logscan::source_failed(seen.e)) { // (a read, a cut or corrupt gzip stream)
+                    report_failure(path, seen.e); // (errors in the input are records: counted)
                     return 1;
                 }
                 prog.end();

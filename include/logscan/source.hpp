@@ -27,6 +27,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <string_view>
+#include <type_traits>
 #include <utility>
 
 #include "config.hpp"
@@ -157,6 +158,29 @@ decltype(auto) with_input(const char* path, F&& f) {
 template <class S>
 concept byte_source = requires(S& s) {
     { s.next() } -> std::same_as<chunk>;
+};
+
+/// Any byte source, by reference, behind one indirect call per chunk: code that reads
+/// sources of several types (a file, standard input, a gzip stream over either) is compiled
+/// once rather than once per type, and can live in a translation unit of its own. The
+/// source must outlive the reference.
+/// \code
+/// logscan::file_source file("train.log");
+/// logscan::source_ref any = file;           // a byte_source too
+/// logscan::megengine_log::parse(any, visitor);
+/// \endcode
+class source_ref {
+public:
+    template <byte_source S>
+        requires(!std::is_same_v<std::remove_cv_t<S>, source_ref>)
+    source_ref(S& s) noexcept // NOLINT(google-explicit-constructor): a reference to any source
+        : source_(&s), next_([](void* p) -> chunk { return static_cast<S*>(p)->next(); }) {}
+    /// The source's next chunk.
+    chunk next() { return next_(source_); }
+
+private:
+    void* source_;
+    chunk (*next_)(void*);
 };
 
 /// A streaming consumer: `feed` chunks in order, then `finish` once.

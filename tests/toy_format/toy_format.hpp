@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
-// A toy sixth format, `toy-kv`, to show (and test) what adding a format takes: this header
-// and one registry line (main.cpp); the command's generic code then gives it detection,
+// A toy sixth format, `toy-kv`, to show (and test) what adding a format takes: this header,
+// one registry line (main.cpp) and one line that compiles the command's work with it (ops.cpp,
+// apart from logscan's formats, which are linked); the command's generic code then gives it detection,
 // NDJSON, CSV, `stats`, `convert --threads`, `--type` and the usage texts.
 //
 //   TOY key=value      -> {"type":"pair","line":N,"key":"key","value":"value","number":V}

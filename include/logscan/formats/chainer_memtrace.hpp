@@ -272,7 +272,14 @@ public:
                 std::string_view name;
                 if (c.unsigned_integer(id) && c.whitespace() && c.unsigned_integer(size) && c.whitespace() && c.rest(name)) {
                     if (++buffers_ == nbuf_) state_ = state::direction;
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic push // (g++ -O3 warns that a disengaged optional's payload may be
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized" // used uninitialized: GCC bug 80635)
+#endif
                     const buffer b{l.number, id, size, name == "_" ? std::nullopt : std::optional<std::string_view>(name)};
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic pop
+#endif
                     return LOGSCAN_VISIT(vis_, on_buffer, b);
                 }
             }
