@@ -91,6 +91,38 @@ TEST_CASE("source::for_each_line over a file equals the whole-buffer lines, allo
     }
 }
 
+TEST_CASE("source::source_ref reads any source through one type: the same lines, errors and errno") {
+    static_assert(logscan::byte_source<logscan::source_ref>);
+    const std::string path = logscan::test::sample_path("003_1c776201c8b5b83e.txt");
+    const std::string text = logscan::test::read_file(path);
+    collect whole;
+    logscan::for_each_line(std::string_view(text), whole);
+    // a file, through a reference (and a reference copied: it refers to the file still)
+    logscan::file_source file(path.c_str(), 4096);
+    const logscan::source_ref ref = file;
+    logscan::source_ref copy = ref;
+    logscan::line_buffer carry;
+    collect streamed;
+    streamed.joined.reserve(whole.joined.size() + 1);
+    logscan::error e;
+    LOGSCAN_CHECK_NO_ALLOC(e = logscan::for_each_line(copy, streamed, carry));
+    CHECK(e.ok());
+    CHECK(e.line == whole.lines);
+    CHECK(streamed.joined == whole.joined);
+    // memory, and a source that fails: its code and errno come through
+    logscan::memory_source mem("a\nb");
+    logscan::source_ref mref = mem;
+    collect two;
+    logscan::line_buffer carry2(64);
+    CHECK(logscan::for_each_line(mref, two, carry2).ok());
+    CHECK(two.joined == "a\nb\n");
+    logscan::fd_source bad(-1);
+    logscan::source_ref bref = bad;
+    const logscan::chunk c = bref.next();
+    CHECK(c.code == logscan::error_code::io_error);
+    CHECK(c.sys_errno == EBADF);
+}
+
 TEST_CASE("source::file_source reports a file that cannot be opened") {
     logscan::file_source src("/nonexistent/logscan/file.log");
     CHECK_FALSE(src.is_open());
