@@ -175,12 +175,6 @@ public:
         return std::string_view(chars_).substr(b, ends_[c] - b);
     }
     std::size_t size() const noexcept { return ends_.size(); }
-    void clear() noexcept {
-        chars_.clear();
-        ends_.clear();
-        slots_.clear();
-        last_ = 0;
-    }
 
 private:
     std::int64_t find(std::string_view s) {
