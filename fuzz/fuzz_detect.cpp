@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // Fuzz target for format detection (formats/detect.hpp). Invariants (abort on violation): no
-// crash or hang on any head; a result names one of the five formats exactly when its score is
+// crash or hang on any head; a result names one of the six formats exactly when its score is
 // positive; the winner's own detector gives that score; a head of lines detected as cut never
 // counts its partial last line, so appending bytes after the last newline cannot change the
 // result (a JSON document, whose first byte other than blanks is `{`, after a byte order mark,

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-# The toy sixth format (toy_format.hpp) through the command's generic code: detection,
+# The toy format (a seventh) (toy_format.hpp) through the command's generic code: detection,
 # NDJSON, CSV, stats, --threads, --type and the usage texts, each checked against what this
 # script reads off the input itself.
 #   check_toy.py LOGSCAN_WITH_TOY

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// The logscan command with a sixth format: logscan's formats and the toy one.
+// The logscan command with a format more: logscan's formats and the toy one.
 #include "command.hpp"
 #include "toy_format.hpp"
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: MIT
-// A toy sixth format, `toy-kv`, to show (and test) what adding a format takes: this header,
+// A toy seventh format, `toy-kv`, to show (and test) what adding a format takes: this header,
 // one registry line (main.cpp) and one line that compiles the command's work with it (ops.cpp,
 // apart from logscan's formats, which are linked); the command's generic code then gives it detection,
 // NDJSON, CSV, `stats`, `convert --threads`, `--type` and the usage texts.

@@ -277,10 +277,10 @@ public:
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized" // used uninitialized: GCC bug 80635)
 #endif
                     const buffer b{l.number, id, size, name == "_" ? std::nullopt : std::optional<std::string_view>(name)};
+                    return LOGSCAN_VISIT(vis_, on_buffer, b);
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic pop
 #endif
-                    return LOGSCAN_VISIT(vis_, on_buffer, b);
                 }
             }
             if (direction) {
