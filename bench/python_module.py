@@ -1,14 +1,18 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 # The Python module against its bars (issue 25), one run, Debian's python3, each seed sample
-# repeated to --mb MB (the megengine-profile document, which cannot be repeated, is parsed as
-# often as its copies would fill --mb MB; the Chainer graph is copied side by side with its
-# ids remapped, as bench_chainer_memtrace does) and read from a file in the page cache:
+# repeated to --mb MB (the megengine-profile document enlarged to one document of --mb MB,
+# every section's members repeated with unique keys, as bench_megengine_profile does; the
+# Chainer graph copied side by side with its ids remapped, as bench_chainer_memtrace does) and
+# read from a file in the page cache:
 #   - logscan.frames(path)            against `logscan stats` on the same file (bar: >= 0.5)
 #     and against the straightforward Python parser of tests/reference/<format>.py --count
 #     (bar: >= 20x; it runs at a few MB/s, so on the first --ref-mb MB of the input);
 #   - logscan.records(path), every record, against json.loads over each line of the
 #     command's NDJSON of the same file (bar: >= 5x; the NDJSON made beforehand, not timed);
+#   - many small files: frames() of sample 001 as it is (0.4 MB, one profiler dump), per call,
+#     against the parse alone (the module's columns without pandas) and `logscan stats` on the
+#     same file given --mb/0.4 times;
 #   - threads: frames() of two megengine-log files of up to 50 MB each on two threads against
 #     one of them on one thread (the GIL is released while parsing: about 1x on 2 cores).
 # pandas and numpy are imported before timing (a notebook has them already).
@@ -48,6 +52,86 @@ SAMPLES = [
     ("paddle-log", "003_1c776201c8b5b83e.txt", "paddle_log.py"),
     ("tvm-profile", "004_d73c77cb3fb2895c.txt", "tvm_profile.py"),
 ]
+
+
+def _string_end(t, i):
+    """Index of the quote closing the JSON string that opens at t[i]."""
+    j = i + 1
+    while t[j] != '"':
+        j += 2 if t[j] == "\\" else 1
+    return j
+
+
+def _close_of(t, i):
+    """Index one past the container opening at t[i] (strings skipped)."""
+    depth = 0
+    while i < len(t):
+        c = t[i]
+        if c == '"':
+            i = _string_end(t, i)
+        elif c in "{[":
+            depth += 1
+        elif c in "}]":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return len(t)
+
+
+def _key_pieces(inner):
+    """An object's inner text cut after each of its own keys (before the closing quote)."""
+    pieces, start, depth, expect_key, i = [], 0, 0, True, 0
+    while i < len(inner):
+        c = inner[i]
+        if c == '"':
+            j = _string_end(inner, i)
+            if depth == 0 and expect_key:
+                pieces.append(inner[start:j])
+                start = j
+            expect_key = False
+            i = j + 1
+            continue
+        if c in "{[":
+            depth += 1
+        elif c in "}]":
+            depth -= 1
+        elif depth == 0 and c == ",":
+            expect_key = True
+        i += 1
+    return pieces + [inner[start:]]
+
+
+def profile_document(data, k):
+    """Sample 001 with each section (the containers three levels down) repeated k times, an
+    object's keys given the suffix #r in copy r (bench_megengine_profile's input)."""
+    t = data.decode()
+    out, start, depth, i = [], 0, 0, 0
+    while i < len(t):
+        c = t[i]
+        if c == '"':
+            i = _string_end(t, i) + 1
+            continue
+        if c in "{[" and depth == 2:  # a section: profiler.host, graph_exec.var, ...
+            end = _close_of(t, i)
+            inner = t[i + 1 : end - 1]
+            out.append(t[start : i + 1])
+            if inner.strip(" \t\n"):
+                if c == "{":
+                    pieces = _key_pieces(inner)
+                    out.append(",".join(f"#{r}".join(pieces) for r in range(k)))
+                else:
+                    out.append(",".join([inner] * k))
+            out.append(t[end - 1])
+            start = i = end
+            continue
+        if c in "{[":
+            depth += 1
+        elif c in "}]":
+            depth -= 1
+        i += 1
+    out.append(t[start:])
+    return "".join(out).encode()
 
 
 def chainer_graph(data, k):
@@ -94,9 +178,12 @@ def main():
     for fmt, sample, ref in SAMPLES:
         data = open(os.path.join(SRC, "samples", sample), "rb").read()
         copies = max(1, int(mb * 1e6 // len(data)))
-        whole = fmt != "megengine-profile"  # (a JSON document: parsed `copies` times)
+        whole = True
         if fmt == "chainer-memtrace":
             data = chainer_graph(data, copies)
+            copies = 1
+        elif fmt == "megengine-profile":
+            data = profile_document(data, copies)
             copies = 1
         path = os.path.join(tmp, sample)
         with open(path, "wb") as f:
@@ -118,9 +205,9 @@ def main():
         ref_copies = max(1, int(ref_mb * 1e6 // len(data))) if whole else 1
         ref_path = os.path.join(tmp, "ref." + sample)
         with open(ref_path, "wb") as f:
-            if fmt == "chainer-memtrace":
+            if fmt in ("chainer-memtrace", "megengine-profile"):
                 raw = open(os.path.join(SRC, "samples", sample), "rb").read()
-                data = chainer_graph(raw, max(1, int(ref_mb * 1e6 // len(raw))))
+                data = (chainer_graph if fmt == "chainer-memtrace" else profile_document)(raw, max(1, int(ref_mb * 1e6 // len(raw))))
                 ref_copies = 1
             f.write(data * ref_copies)
         ref_times = 1 if whole else max(1, int(ref_mb * 1e6 // len(data)))
@@ -134,8 +221,22 @@ def main():
         print(f"  {fmt:18} {r(t_stats):8.0f} {r(t_frames):8.0f} {t_stats / t_frames:8.2f} {ref_rate:7.1f} {r(t_frames) / ref_rate:6.0f}x"
               f" {r(t_records):8.0f} {r(t_loads):7.1f} {t_loads / t_records:7.1f}x")
     print("  bars (issue 25): frames >= 0.5 of stats and >= 20x the reference parser; records >= 5x json.loads")
+    small_files_figure(tmp)
     threads_figure(tmp)
     os.rmdir(tmp)
+
+
+def small_files_figure(tmp):
+    sample = os.path.join(SRC, "samples", SAMPLES[1][1])
+    fmt = SAMPLES[1][0]
+    times = max(1, int(mb * 1e6 // os.path.getsize(sample)))
+    lib = logscan._logscan
+    t_stats = best(lambda: subprocess.run([CLI, "stats", "--format", fmt] + [sample] * times, capture_output=True, check=True)) / times
+    t_frames = best(lambda: [logscan.frames(sample, format=fmt) for _ in range(times)]) / times
+    t_parse = best(lambda: [lib.columns(*logscan._input(sample), fmt, None, logscan.DEFAULT_MAX_LINE) for _ in range(times)]) / times
+    print(f"  many small files: frames() of one {fmt} dump ({os.path.getsize(sample) / 1e6:.1f} MB) {t_frames * 1e3:.2f} ms per call,"
+          f" its columns without pandas {t_parse * 1e3:.2f} ms, `logscan stats` {t_stats * 1e3:.2f} ms per file"
+          f" ({times} files): pandas' construction of the frames is {(t_frames - t_parse) * 1e3:.2f} ms")
 
 
 def threads_figure(tmp):
