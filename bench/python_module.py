@@ -10,6 +10,11 @@
 #     (bar: >= 20x; it runs at a few MB/s, so on the first --ref-mb MB of the input);
 #   - logscan.records(path), every record, against json.loads over each line of the
 #     command's NDJSON of the same file (bar: >= 5x; the NDJSON made beforehand, not timed);
+#     both sides consume their dicts the same way, one at a time, keeping none (a list of
+#     one side's dicts only would time the other's garbage collector over millions of live
+#     objects: it made json.loads look 1.2-3x slower than it is); and, as the floor of making
+#     those objects at all, marshal.loads of each record's marshal bytes (CPython's own loader:
+#     no text to parse, the same dicts, strs, ints and floats made);
 #   - many small files: frames() of sample 001 as it is (0.4 MB, one profiler dump), per call,
 #     against the parse alone (the module's columns without pandas) and `logscan stats` on the
 #     same file given --mb/0.4 times;
@@ -19,6 +24,7 @@
 #   /usr/bin/python3 bench/python_module.py BUILD_DIR [--mb 200] [--runs 1] [--ref-mb 10]
 # BUILD_DIR: a tree built with -DLOGSCAN_BUILD_PYTHON=ON (its python/ and its logscan command).
 import json
+import marshal
 import os
 import subprocess
 import sys
@@ -52,6 +58,12 @@ SAMPLES = [
     ("paddle-log", "003_1c776201c8b5b83e.txt", "paddle_log.py"),
     ("tvm-profile", "004_d73c77cb3fb2895c.txt", "tvm_profile.py"),
 ]
+
+
+def drain(records):
+    """Consumes an iterator of records, keeping none (how both records() and json.loads are timed)."""
+    for _ in records:
+        pass
 
 
 def _string_end(t, i):
@@ -174,7 +186,7 @@ def best(f, n=runs):
 def main():
     tmp = tempfile.mkdtemp(prefix="logscan-pybench-")
     print(f"Python module (build {build}), {mb:g} MB inputs, best of {runs}; ratios in the same run")
-    print(f"  {'format':18} {'stats':>8} {'frames':>8} {'f/stats':>8} {'ref':>7} {'f/ref':>7} {'records':>8} {'loads':>7} {'r/loads':>8}  (MB/s)")
+    print(f"  {'format':18} {'stats':>8} {'frames':>8} {'f/stats':>8} {'ref':>7} {'f/ref':>7} {'records':>8} {'loads':>7} {'r/loads':>8} {'marshal':>8} {'m/loads':>8}  (MB/s)")
     for fmt, sample, ref in SAMPLES:
         data = open(os.path.join(SRC, "samples", sample), "rb").read()
         copies = max(1, int(mb * 1e6 // len(data)))
@@ -197,10 +209,13 @@ def main():
         # (the command reads the document's copies as one job's files, in one process)
         t_stats = best(lambda: subprocess.run([CLI, "stats", "--format", fmt] + [path] * times, capture_output=True, check=True))
         t_frames = best(each(lambda: logscan.frames(path, format=fmt)))
-        t_records = best(each(lambda: sum(1 for _ in logscan.records(path, format=fmt))))
+        t_records = best(each(lambda: drain(logscan.records(path, format=fmt))))
         ndjson = subprocess.run([CLI, "convert", "--format", fmt, path], capture_output=True, check=True).stdout.splitlines()
-        t_loads = best(each(lambda: [json.loads(line) for line in ndjson]))
+        t_loads = best(each(lambda: drain(map(json.loads, ndjson))))
+        packed = [marshal.dumps(json.loads(line)) for line in ndjson]
         del ndjson
+        t_marshal = best(each(lambda: drain(map(marshal.loads, packed))))
+        del packed
         # the reference parser on the first ref_mb MB (whole copies of the sample)
         ref_copies = max(1, int(ref_mb * 1e6 // len(data))) if whole else 1
         ref_path = os.path.join(tmp, "ref." + sample)
@@ -219,8 +234,9 @@ def main():
         r = lambda t: size / t  # noqa: E731
         ref_rate = ref_size / t_ref
         print(f"  {fmt:18} {r(t_stats):8.0f} {r(t_frames):8.0f} {t_stats / t_frames:8.2f} {ref_rate:7.1f} {r(t_frames) / ref_rate:6.0f}x"
-              f" {r(t_records):8.0f} {r(t_loads):7.1f} {t_loads / t_records:7.1f}x")
+              f" {r(t_records):8.0f} {r(t_loads):7.1f} {t_loads / t_records:7.1f}x {r(t_marshal):8.0f} {t_loads / t_marshal:7.1f}x")
     print("  bars (issue 25): frames >= 0.5 of stats and >= 20x the reference parser; records >= 5x json.loads")
+    print("  (marshal: the same objects made by marshal.loads, the floor of making them; m/loads its speed-up on json.loads)")
     small_files_figure(tmp)
     threads_figure(tmp)
     os.rmdir(tmp)

@@ -95,22 +95,13 @@ def detect(source):
 def records(source, format=None, types=None, max_line=DEFAULT_MAX_LINE):
     """An iterator of the input's records, each a dict exactly as the NDJSON contract writes it.
 
-    ``types``: the record types wanted (a name or a list; ``None``: all). The input is read a
-    batch of records at a time (about 4096), so memory stays bounded on any size of input.
+    ``types``: the record types wanted (a name or a list; ``None``: all). The input is parsed
+    a batch of records at a time (about 4096) and each dict made when it is asked for, so
+    memory stays bounded on any size of input.
     An input of blank lines only yields nothing. Where the input fails (a read error, a cut
     gzip stream), the records before are yielded, then ``OSError`` is raised. One iterator is
     read by one thread at a time (another thread's ``next`` raises ``ValueError``)."""
-    return _records(_logscan.RecordIterator(*_input(source), format, _types(types), _max_line(max_line)))
-
-
-def _records(batches):
-    # The records of a RecordIterator's batches, one at a time (a generator: a second thread's
-    # next() while one reads raises ValueError, "generator already executing").
-    while True:
-        batch = batches.next_batch()
-        if not batch:
-            return
-        yield from batch
+    return _logscan.RecordIterator(*_input(source), format, _types(types), _max_line(max_line))
 
 
 def frames(source, format=None, types=None, max_line=DEFAULT_MAX_LINE):

@@ -178,40 +178,65 @@ public:
     }
     const std::string& format() const { return format_; }
 
-    // The next batch of records as a list of dicts (about batch_records of them); empty at the
-    // end. The records before an input's failure come in a batch first; the next call raises.
-    py::list next_batch() {
+    // The next record as a dict; a null object at the end. The input is parsed a batch of
+    // records at a time with the GIL released (the batch kept in C++, as a tape), and each
+    // dict is made when it is asked for. The records before an input's failure come first;
+    // the call after them raises.
+    py::object next() {
         if (busy_) throw py::value_error("records() iterator already executing (one iterator is read by one thread at a time)");
         busy_ = true;
         struct done_guard {
             bool& b;
             ~done_guard() { b = false; }
         } guard{busy_};
-        py::list batch;
         for (;;) {
+            if (tape_) {
+                if (py::object r = tape_->next_record()) return r;
+            }
             if (failed_) { // (the input's failure, once the records before it are handed out)
                 failed_ = false;
                 raise_io(*in_, run_->source_error);
             }
-            if (!run_ || done_) return batch;
+            if (!run_ || done_) return py::object();
             tape_->clear();
             bool ended;
             {
                 py::gil_scoped_release nogil;
                 ended = run_->step([this] { return tape_->records() >= batch_records || tape_->bytes() >= batch_bytes; });
             }
-            tape_->to_python(batch);
-            tape_->clear();
             if (ended) {
                 done_ = true;
                 failed_ = !run_->source_error.ok();
-                if (!failed_) warn_break(*in_, run_->result, 2); // (level 2: the frame reading the records)
+                if (!failed_) warn_break(*in_, run_->result, 1); // (level 1: the frame reading the records)
             }
-            if (PyList_GET_SIZE(batch.ptr()) != 0) return batch;
         }
     }
 
+    // Makes `type`'s tp_iternext call next() straight from C: a `for` loop over records()
+    // then costs no method look-up or Python frame per record (the `__next__` method above
+    // stays for explicit calls and for collections.abc.Iterator).
+    static void install_next(py::handle type) {
+        auto* t = reinterpret_cast<PyTypeObject*>(type.ptr());
+        t->tp_iternext = &iternext;
+        PyType_Modified(t);
+    }
+
 private:
+    static PyObject* iternext(PyObject* self) noexcept {
+        try {
+            return py::handle(self).cast<record_iterator&>().next().release().ptr(); // (null, no error: the end)
+        } catch (py::error_already_set& e) {
+            e.restore();
+        } catch (const py::builtin_exception& e) {
+            e.set_error();
+        } catch (const std::bad_alloc&) {
+            PyErr_NoMemory();
+        } catch (const std::exception& e) {
+            PyErr_SetString(PyExc_RuntimeError, e.what());
+        }
+        return nullptr;
+    }
+
     std::unique_ptr<input> in_;
     std::string format_;
     type_set wanted_;
@@ -427,10 +452,17 @@ PYBIND11_MODULE(_logscan, m) {
           py::arg("max_line"));
     m.def("summary_json", &lp::summary_json, py::arg("inputs"), py::arg("format"), py::arg("top_cpu_ops"),
           py::arg("max_line"));
-    py::class_<lp::record_iterator>(m, "RecordIterator")
+    py::class_<lp::record_iterator> iterator_type(m, "RecordIterator");
+    iterator_type
         .def(py::init<const std::string&, py::object, const std::optional<std::string>&,
                       const std::optional<std::vector<std::string>>&, std::size_t>(),
              py::arg("kind"), py::arg("obj"), py::arg("format"), py::arg("types"), py::arg("max_line"))
         .def_property_readonly("format", &lp::record_iterator::format)
-        .def("next_batch", &lp::record_iterator::next_batch);
+        .def("__iter__", [](py::object self) { return self; })
+        .def("__next__", [](lp::record_iterator& it) {
+            py::object r = it.next();
+            if (!r) throw py::stop_iteration();
+            return r;
+        });
+    lp::record_iterator::install_next(iterator_type);
 }

@@ -6,6 +6,7 @@
 # traces (samples/chrome/expected). Inputs: every sample and every hand-written input of
 # tests/data. Run by ctest (python.pytest) with PYTHONPATH=<build>/python, LOGSCAN_CLI and
 # LOGSCAN_SOURCE_DIR set.
+import collections.abc
 import gzip
 import io
 import json
@@ -13,6 +14,7 @@ import math
 import os
 import tempfile
 import subprocess
+import sys
 import threading
 import time
 import warnings
@@ -373,6 +375,28 @@ def test_one_iterator_shared_by_two_threads():
         t.join()
     assert len(got[0]) + len(got[1]) == total  # every record once, no crash
     assert all("already executing" in e for e in errors)
+
+
+def test_records_is_an_iterator_that_makes_each_dict_when_asked():
+    # a record handed out is held by nothing else (no batch of live dicts behind it, which the
+    # garbage collector would promote and walk); the iterator is its own, ends for good, and
+    # names the reader's line in its warning
+    path = os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt")
+    it = logscan.records(path)
+    assert isinstance(it, collections.abc.Iterator) and iter(it) is it
+    first = next(it)
+    assert sys.getrefcount(first) == 2  # `first` and getrefcount's argument
+    rest = [it.__next__()] + list(it)
+    assert [first] + rest == cli_records(path, "paddle-log")
+    for call in (lambda: next(it), it.__next__):
+        with pytest.raises(StopIteration):
+            call()
+    cut = open(os.path.join(SRC, "samples", "001_825e28a4f520ddc2.txt"), "rb").read()[:100000]
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        for _ in logscan.records(cut):
+            pass
+    assert [x.filename for x in w if "document breaks" in str(x.message)] == [__file__]
 
 
 def test_invalid_utf8_strings_and_names():
