@@ -426,6 +426,23 @@ TEST_CASE("num::classify and parse_number_value") {
     CHECK(n.ec == std::errc::result_out_of_range);
     CHECK(n.value.kind == number_kind::floating);
     CHECK(logscan::parse_number_value("1.2.3").ec == std::errc::invalid_argument);
+    // the one-pass path's edges: what it leaves to the general path gets that path's answer
+    CHECK(logscan::parse_number_value("-0").value.integer == 0);
+    CHECK(logscan::parse_number_value("-0").value.kind == number_kind::integer);
+    CHECK(std::signbit(logscan::parse_number_value("-0.0").value.floating));
+    CHECK(logscan::parse_number_value("+7").value.integer == 7);
+    CHECK(logscan::parse_number_value("007").value.integer == 7);
+    CHECK(logscan::parse_number_value("999999999999999").value.integer == 999999999999999);    // 15 digits
+    CHECK(logscan::parse_number_value("9999999999999999").value.integer == 9999999999999999);  // 16
+    CHECK(logscan::parse_number_value("1.5e3").value.floating == 1500.0);
+    CHECK(logscan::parse_number_value("1.").ptr == std::string_view("1.").data() + 1);
+    CHECK(logscan::parse_number_value("1.").ec == std::errc::invalid_argument);
+    CHECK(logscan::parse_number_value("5,000").ec == std::errc::invalid_argument);
+    CHECK(logscan::parse_grouped_value("-1,234").value.integer == -1234);
+    CHECK(logscan::parse_grouped_value("0,123").ec == std::errc::invalid_argument);
+    const std::string_view ends = "12 ";
+    CHECK(logscan::parse_number_value(ends).ptr == ends.data() + 2);
+    CHECK(logscan::parse_number_value(ends).ec == std::errc::invalid_argument);
     CHECK(logscan::parse_number_value("").ec == std::errc::invalid_argument);
     CHECK(logscan::parse_grouped_value("1,2345").ec == std::errc::invalid_argument);
 }
@@ -476,6 +493,20 @@ TEST_CASE("num::short decimals (read as m / 10^k) agree with strtod at the 15-di
                 const auto r = logscan::parse_number<double>(s);
                 REQUIRE(r.ok());
                 if (bits(ref) != bits(r.value)) FAIL_CHECK("mismatch on " << s << ": strtod " << ref << " ours " << r.value);
+                // formats.md's "number" (one pass up to 15 digits too): an integer's text is
+                // the integer from_chars reads, any other the double strtod gives
+                const auto v = logscan::parse_number_value(s);
+                REQUIRE(v.ok());
+                REQUIRE(v.ptr == s.data() + s.size());
+                if (s.find('.') == std::string::npos) {
+                    std::int64_t want = 0;
+                    REQUIRE(std::from_chars(s.data(), s.data() + s.size(), want).ec == std::errc{});
+                    CHECK(v.value.kind == number_kind::integer);
+                    if (v.value.integer != want) FAIL_CHECK("integer mismatch on " << s << ": " << v.value.integer);
+                } else {
+                    CHECK(v.value.kind == number_kind::floating);
+                    if (bits(ref) != bits(v.value.floating)) FAIL_CHECK("number mismatch on " << s << ": " << v.value.floating);
+                }
                 ++checked;
             }
         }

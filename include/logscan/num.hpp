@@ -38,7 +38,9 @@
 /// `std::from_chars` or fast_float on the input plus a few checks, except for the decimals
 /// logs print most: a double of at most 15 digits and no exponent (`196.00`, `3,983.23`) is
 /// read in one pass as m / 10^k, one exact IEEE division of two exact doubles, the same
-/// correctly rounded value; longer grouped numbers use a stack buffer. Floating-point parsers are not usable in
+/// correctly rounded value (`parse_number_value` / `parse_grouped_value` read such a text,
+/// or an integer of at most 15 digits, in that one pass too: 2x on a table's cells);
+/// longer grouped numbers use a stack buffer. Floating-point parsers are not usable in
 /// constant expressions (fast_float 3 is not `constexpr`); integer ones, `classify_*`, the
 /// unit-name parsers, the integer clock parser and the shape parsers are.
 ///
@@ -447,6 +449,43 @@ LOGSCAN_FORCE_INLINE const char* skip_digits(const char* p, const char* last) no
 inline constexpr double exact_powers_of_ten[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
                                                     1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15};
 
+/// What `read_short_digits` read: the digits as an integer (`m`, below 10^15), how many of
+/// them are the fraction's, and one past the number (null: not a short decimal).
+struct short_digits {
+    const char* end = nullptr;
+    std::uint64_t m = 0;
+    std::size_t fraction = 0; ///< 0: no `.` was read (an integer's text)
+};
+
+/// The one pass of `short_decimal` (its grammar: below), giving the digits' integer and the
+/// fraction's length rather than the value.
+LOGSCAN_FORCE_INLINE constexpr short_digits read_short_digits(const char* d, const char* last, bool groups) noexcept {
+    const char* q = d;
+    std::uint64_t m = 0;
+    while (q != last && is_digit(*q)) m = m * 10u + digit_value(*q++);
+    std::size_t digits = static_cast<std::size_t>(q - d);
+    if (digits == 0) return {};
+    if (groups && q != last && *q == ',') {
+        if (digits > 3 || *d == '0') return {};
+        while (last - q >= 4 && q[0] == ',' && is_digit(q[1]) && is_digit(q[2]) && is_digit(q[3]) &&
+               (last - q == 4 || !is_digit(q[4]))) {
+            m = m * 1000u + digit_value(q[1]) * 100u + digit_value(q[2]) * 10u + digit_value(q[3]);
+            digits += 3;
+            q += 4;
+        }
+    }
+    std::size_t fraction = 0;
+    if (q != last && *q == '.') {
+        const char* const f = ++q;
+        while (q != last && is_digit(*q)) m = m * 10u + digit_value(*q++);
+        fraction = static_cast<std::size_t>(q - f);
+        if (fraction == 0) return {};
+        digits += fraction;
+    }
+    if (digits > 15 || (q != last && (*q == 'e' || *q == 'E'))) return {};
+    return {q, m, fraction};
+}
+
 /// A short plain decimal at `d` (its digits; the sign before them is the caller's, given as
 /// `negative`) read in one pass: `\d+`, with `groups` also `,ddd` thousands groups after a
 /// first run of 1-3 digits not starting with 0 (each group not followed by a digit), then an
@@ -461,32 +500,11 @@ inline constexpr double exact_powers_of_ten[16] = {1e0, 1e1, 1e2,  1e3,  1e4,  1
 /// ends the number, as the general path ends it).
 LOGSCAN_FORCE_INLINE constexpr const char* short_decimal(const char* d, const char* last, bool groups, bool negative,
                                                          double& v) noexcept {
-    const char* q = d;
-    std::uint64_t m = 0;
-    while (q != last && is_digit(*q)) m = m * 10u + digit_value(*q++);
-    std::size_t digits = static_cast<std::size_t>(q - d);
-    if (digits == 0) return nullptr;
-    if (groups && q != last && *q == ',') {
-        if (digits > 3 || *d == '0') return nullptr;
-        while (last - q >= 4 && q[0] == ',' && is_digit(q[1]) && is_digit(q[2]) && is_digit(q[3]) &&
-               (last - q == 4 || !is_digit(q[4]))) {
-            m = m * 1000u + digit_value(q[1]) * 100u + digit_value(q[2]) * 10u + digit_value(q[3]);
-            digits += 3;
-            q += 4;
-        }
-    }
-    std::size_t fraction = 0;
-    if (q != last && *q == '.') {
-        const char* const f = ++q;
-        while (q != last && is_digit(*q)) m = m * 10u + digit_value(*q++);
-        fraction = static_cast<std::size_t>(q - f);
-        if (fraction == 0) return nullptr;
-        digits += fraction;
-    }
-    if (digits > 15 || (q != last && (*q == 'e' || *q == 'E'))) return nullptr;
-    const double x = static_cast<double>(m) / exact_powers_of_ten[fraction];
+    const short_digits s = read_short_digits(d, last, groups);
+    if (s.end == nullptr) return nullptr;
+    const double x = static_cast<double>(s.m) / exact_powers_of_ten[s.fraction];
     v = negative ? -x : x;
-    return q;
+    return s.end;
 }
 
 /// The run-time fast path of the prefix parsers: one pass of `std::from_chars` (integers) or
@@ -698,6 +716,23 @@ inline value_result<number> number_from_scan(const char* first, const decimal_sc
 inline value_result<number> parse_number_value_impl(std::string_view text, bool groups) noexcept {
     const char* first = text.data();
     const char* last = first + text.size();
+    { // a whole short plain decimal (`-3`, `0.637474`, `1,577.51`): one pass, no fast_float
+        const bool negative = first != last && *first == '-';
+        const short_digits d = read_short_digits(first + (negative ? 1 : 0), last, groups);
+        if (d.end == last) {
+            value_result<number> out{{}, last, std::errc{}};
+            const auto m = static_cast<std::int64_t>(d.m); // (< 10^15)
+            if (d.fraction == 0) {
+                out.value.kind = number_kind::integer;
+                out.value.integer = negative ? -m : m;
+            } else {
+                const double x = static_cast<double>(d.m) / exact_powers_of_ten[d.fraction];
+                out.value.kind = number_kind::floating;
+                out.value.floating = negative ? -x : x;
+            }
+            return out;
+        }
+    }
     const decimal_scan s = scan_decimal(first, last, groups, true);
     if (!s.found) return {{}, first, std::errc::invalid_argument};
     if (s.end != last) return {{}, s.end, std::errc::invalid_argument};

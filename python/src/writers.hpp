@@ -111,6 +111,20 @@ inline py::object str_object(std::string_view s) {
     return py::reinterpret_steal<py::object>(o);
 }
 
+// The 1-7 bytes at p as one word, read by (overlapping) loads of 4, 2 or 1 bytes: never
+// through a variable-length copy to the stack, whose reload as a word stalls on the byte
+// stores (it was a quarter of the str cache's time).
+inline std::uint64_t tail_word(const char* p, std::size_t n) noexcept {
+    const auto load = [p]<class T>(std::size_t at, T) {
+        T v;
+        std::memcpy(&v, p + at, sizeof(T));
+        return static_cast<std::uint64_t>(v);
+    };
+    if (n >= 4) return load(0, std::uint32_t{}) | load(n - 4, std::uint32_t{}) << 32;
+    if (n >= 2) return load(0, std::uint16_t{}) | load(n - 2, std::uint16_t{}) << 16;
+    return static_cast<unsigned char>(*p);
+}
+
 // A short string's hash (its 8-byte words mixed; the pool's probe and tag).
 inline std::uint64_t hash_text(std::string_view s) noexcept {
     std::uint64_t h = 0x9e3779b97f4a7c15ull ^ s.size();
@@ -122,9 +136,10 @@ inline std::uint64_t hash_text(std::string_view s) noexcept {
         h = (h ^ w) * 0xbf58476d1ce4e5b9ull;
         h ^= h >> 29;
     }
-    if (n != 0) {
-        std::uint64_t w = 0;
-        std::memcpy(&w, p, n);
+    if (n != 0) { // (the last 8 bytes, overlapping the words before, when there are words)
+        std::uint64_t w;
+        if (s.size() >= 8) std::memcpy(&w, s.data() + s.size() - 8, 8);
+        else w = tail_word(p, n);
         h = (h ^ w) * 0x94d049bb133111ebull;
     }
     h ^= h >> 32;
@@ -149,9 +164,7 @@ LOGSCAN_FORCE_INLINE bool same_text(std::string_view a, std::string_view b) noex
             if (word(p + i) != word(q + i)) return false;
         return word(p + n - 8) == word(q + n - 8);
     }
-    for (std::size_t i = 0; i < n; ++i)
-        if (p[i] != q[i]) return false;
-    return true;
+    return n == 0 || tail_word(p, n) == tail_word(q, n);
 }
 
 // Strings interned: each distinct string once, known by its code (its index), their bytes
