@@ -123,6 +123,26 @@ TEST_CASE("ndjson::nested arrays, objects, shapes and null") {
                "\"in_shapes\":[[1,2],[]],\"param\":{\"k\":null,\"o\":{},\"r\":{\"x\":[1,2]}},\"t\":true}\n");
 }
 
+TEST_CASE("ndjson::raw JSON text: a lone surrogate's escape is \\ufffd (formats.md), a pair and other escapes as written") {
+    const auto raw = [](std::string_view j) {
+        return render([&](auto& w) {
+            w.begin("r", 1);
+            w.key("v");
+            w.raw_value(j);
+            w.end();
+        });
+    };
+    const auto line = [](std::string_view v) { return "{\"type\":\"r\",\"line\":1,\"v\":" + std::string(v) + "}\n"; };
+    CHECK(raw(R"({"k":"x\ud800y"})") == line(R"({"k":"x\ufffdy"})"));           // a high one alone
+    CHECK(raw(R"({"\udc00":1})") == line(R"({"\ufffd":1})"));                   // a low one alone, in a key
+    CHECK(raw(R"(["\uD83D\uDE00","\ud83d\ude00"])") == line(R"(["\uD83D\uDE00","\ud83d\ude00"])")); // pairs
+    CHECK(raw(R"(["\ud800\u0041","\udbff\ud800\udc00"])") == line(R"(["\ufffd\u0041","\ufffd\ud800\udc00"])"));
+    CHECK(raw(R"(["\\ud800","\\\ud800","a\"\ud800"])") == line(R"(["\\ud800","\\\ufffd","a\"\ufffd"])"));
+    CHECK(raw(R"(["\ud800"])") == line(R"(["\ufffd"])"));
+    CHECK(raw("[\"\xff\\ud800\"]") == line(R"(["\ufffd\ufffd"])")); // with invalid UTF-8 before it
+    CHECK(raw(R"(["\u00e9\t"])") == line(R"(["\u00e9\t"])"));
+}
+
 TEST_CASE("ndjson::a buffer smaller than a record; a failing sink; no allocation") {
     const std::string small = render<8>([](auto& w) {
         w.begin("long", 1);

@@ -101,6 +101,7 @@
 #ifndef LOGSCAN_JSON_HPP_INCLUDED
 #define LOGSCAN_JSON_HPP_INCLUDED
 
+#include <algorithm>
 #include <cerrno>
 #include <cfloat>
 #include <concepts>
@@ -660,13 +661,6 @@ LOGSCAN_FORCE_INLINE const char* number_end(const char* p, const char* end, numb
         s.exp10 += eneg ? -e : e;
     }
     return q == end && !AtEnd ? nullptr : q;
-}
-
-constexpr int hex_value(char c) noexcept {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
 }
 
 // Code point cp (at most 0x10FFFF) as UTF-8 into out[0, 4): the number of bytes.
@@ -1690,7 +1684,7 @@ private:
             }
             case ss_u:
             case ss_low_hex: {
-                const int h = internal::hex_value(*p);
+                const int h = logscan::internal::hex_value(*p);
                 if (h < 0) return fail(p, error_code::syntax, "expected 4 hex digits after \\u");
                 hex_ = hex_ * 16 + static_cast<std::uint32_t>(h);
                 ++p;
@@ -2198,7 +2192,7 @@ constexpr std::uint32_t escape_point(std::string_view in, std::size_t& i) noexce
     const auto hex4 = [&](std::size_t at) -> std::uint32_t {
         std::uint32_t v = 0;
         for (std::size_t k = at; k < at + 4 && k < in.size(); ++k)
-            v = v * 16 + static_cast<std::uint32_t>(hex_value(in[k]) < 0 ? 0 : hex_value(in[k]));
+            v = v * 16 + static_cast<std::uint32_t>(std::max(0, logscan::internal::hex_value(in[k])));
         return v;
     };
     switch (e) {

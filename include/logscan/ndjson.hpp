@@ -194,10 +194,12 @@ public:
     }
     /// Text that is already JSON (e.g. a value copied from a JSON input), written as is; a
     /// byte sequence in it that is not UTF-8 (in a string: a reader that let invalid UTF-8
-    /// through) is written `\ufffd`, one per maximal ill-formed subpart, as strings are.
+    /// through) is written `\ufffd`, one per maximal ill-formed subpart, as strings are, and
+    /// so is a lone surrogate's `\u` escape (`"\ud800"`: formats.md, U+FFFD in NDJSON output;
+    /// the output never holds a string a UTF-8 reader cannot take).
     void raw_value(std::string_view json) {
         comma();
-        if (internal::all_ascii(json)) return write(json);
+        if (internal::all_ascii(json)) return write_escapes_checked(json);
         const char* p = json.data();
         const char* const e = p + json.size();
         while (p != e) {
@@ -209,7 +211,7 @@ public:
                 q += n;
                 while (q != e && static_cast<unsigned char>(*q) < 0x80) ++q;
             }
-            write(std::string_view(p, static_cast<std::size_t>(q - p)));
+            write_escapes_checked(std::string_view(p, static_cast<std::size_t>(q - p)));
             p = q;
             if (p == e) break;
             write("\\ufffd");
@@ -254,6 +256,19 @@ public:
     Sink& sink() noexcept { return sink_; }
 
 private:
+    // JSON text (UTF-8) with each lone surrogate's escape written `\ufffd`.
+    void write_escapes_checked(std::string_view t) {
+        const char* p = t.data();
+        const char* const e = p + t.size();
+        if (t.empty() || std::memchr(p, '\\', t.size()) == nullptr) return write(t); // (no escape at all: most texts)
+        for (const char* q = internal::lone_surrogate_escape(p, e); q != e; q = internal::lone_surrogate_escape(p, e)) {
+            write(std::string_view(p, static_cast<std::size_t>(q - p)));
+            write("\\ufffd");
+            p = q + 6;
+        }
+        write(std::string_view(p, static_cast<std::size_t>(e - p)));
+    }
+
     static constexpr unsigned max_depth = 64;
     void misuse() noexcept {
         misused_ = true;

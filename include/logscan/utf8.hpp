@@ -71,6 +71,54 @@ constexpr std::size_t utf8_invalid_length(const char* p, const char* end) noexce
     return n;
 }
 
+/// A hexadecimal digit's value, or -1.
+constexpr int hex_value(char c) noexcept {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+/// The code unit of a JSON `\uXXXX` escape at `p` (`p[0]` is its backslash), or -1 when the
+/// bytes up to `end` are no such escape.
+constexpr int u_escape(const char* p, const char* end) noexcept {
+    if (end - p < 6 || p[0] != '\\' || p[1] != 'u') return -1;
+    int u = 0;
+    for (int i = 2; i < 6; ++i) {
+        const int h = hex_value(p[i]);
+        if (h < 0) return -1;
+        u = u * 16 + h;
+    }
+    return u;
+}
+
+/// Where the first `\u` escape of a lone surrogate is in JSON text [p, end) (a high surrogate
+/// not followed by a low one's escape, or a low one with no high one before it), or `end`.
+/// Escapes are walked from `p`, which must not be inside one (`\\ud800` is a backslash, then
+/// text).
+constexpr const char* lone_surrogate_escape(const char* p, const char* end) noexcept {
+    while (p != end) {
+        if (*p != '\\') {
+            ++p;
+            continue;
+        }
+        const int u = u_escape(p, end);
+        if (u < 0xD800 || u > 0xDFFF) { // (another escape, or no complete one: its two bytes)
+            p += end - p >= 2 ? 2 : 1;
+            continue;
+        }
+        if (u <= 0xDBFF) {
+            const int low = u_escape(p + 6, end);
+            if (low >= 0xDC00 && low <= 0xDFFF) {
+                p += 12; // a pair
+                continue;
+            }
+        }
+        return p;
+    }
+    return end;
+}
+
 /// True when every byte of `s` is ASCII (then code points and bytes count alike).
 constexpr bool all_ascii(std::string_view s) noexcept {
     std::size_t i = 0;

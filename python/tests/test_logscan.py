@@ -540,6 +540,21 @@ def test_a_number_beyond_range_is_null_everywhere(tmp_path):
     assert rows[1]["cells.Duration (us)"] != ""
 
 
+def test_a_lone_surrogate_escape_is_u_fffd_in_records_frames_and_the_ndjson(tmp_path):
+    # formats.md 6A.2: a lone `\ud800`-style escape is U+FFFD in every output, inside args too
+    # (the JSON text the NDJSON writer copies), so no output holds a str that UTF-8 cannot encode
+    p = tmp_path / "surrogates.json"
+    p.write_bytes(b'{"traceEvents":[{"ph":"X","name":"a\\ud800b","pid":1,"tid":1,"ts":1,"dur":2,'
+                  b'"args":{"k":"x\\ud800y","\\udc00":1,"pair":"\\ud83d\\ude00","esc":"\\\\ud800"}}]}')
+    want_args = {"k": "x\ufffdy", "\ufffd": 1, "pair": "\U0001f600", "esc": "\\ud800"}
+    (span,) = [r for r in cli_records(str(p), "chrome-trace") if r["type"] == "span"]
+    assert span["name"] == "a\ufffdb" and span["args"] == want_args
+    (rec,) = [r for r in logscan.records(p) if r["type"] == "span"]
+    assert rec == span
+    f = logscan.frames(p)["span"]
+    assert f["args.k"][0] == "x\ufffdy" and f["args.\ufffd"][0] == 1 and f["args.esc"][0] == "\\ud800"
+
+
 def test_a_trace_of_the_wrong_shape_is_an_error_record_not_a_failure(tmp_path):
     # chrome-trace's own break of the document's shape has no line: not the source's failure
     data = b'{"traceEvents": 5}'
