@@ -368,7 +368,7 @@ public:
     // The batch's next record as a dict, or a null object when the batch is read (GIL held).
     // One dict at a time: a record the caller drops dies young, as json.loads's do, so the
     // garbage collector never sees a batch of live dicts (it promoted them and then walked the
-    // whole heap: 40% of records()' time with pandas loaded, 2026-12-04).
+    // whole heap: 40% of records()' time with pandas loaded, 2026-12-03).
     py::object next_record() {
         const char* p = ops_.data() + read_;
         const char* const e = ops_.data() + ops_.size();
