@@ -99,8 +99,11 @@ def records(source, format=None, types=None, max_line=DEFAULT_MAX_LINE):
     a batch of records at a time (about 4096) and each dict made when it is asked for, so
     memory stays bounded on any size of input.
     An input of blank lines only yields nothing. Where the input fails (a read error, a cut
-    gzip stream), the records before are yielded, then ``OSError`` is raised. One iterator is
-    read by one thread at a time (another thread's ``next`` raises ``ValueError``)."""
+    gzip stream), the records before are yielded, then ``OSError`` is raised; where a JSON
+    document breaks, its records before the break, then a ``RuntimeWarning``. ``close()``
+    ends the iteration early and lets the input go (a file opened by path is closed). One
+    iterator is read by one thread at a time (another thread's ``next`` raises
+    ``ValueError``)."""
     return _logscan.RecordIterator(*_input(source), format, _types(types), _max_line(max_line))
 
 

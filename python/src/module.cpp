@@ -193,9 +193,15 @@ public:
             if (tape_) {
                 if (py::object r = tape_->next_record()) return r;
             }
-            if (failed_) { // (the input's failure, once the records before it are handed out)
+            // (the input's failure, or where its document breaks: once the records before
+            // it are handed out)
+            if (failed_) {
                 failed_ = false;
                 raise_io(*in_, run_->source_error);
+            }
+            if (broken_) {
+                broken_ = false;
+                warn_break(*in_, run_->result, 1); // (level 1: the frame reading the records)
             }
             if (!run_ || done_) return py::object();
             tape_->clear();
@@ -204,12 +210,26 @@ public:
                 py::gil_scoped_release nogil;
                 ended = run_->step([this] { return tape_->records() >= batch_records || tape_->bytes() >= batch_bytes; });
             }
+            // (a C loop over the iterator, list() or a DataFrame's constructor, checks for
+            // Ctrl-C nowhere else)
+            if (PyErr_CheckSignals() != 0) throw py::error_already_set();
             if (ended) {
                 done_ = true;
                 failed_ = !run_->source_error.ok();
-                if (!failed_) warn_break(*in_, run_->result, 1); // (level 1: the frame reading the records)
+                broken_ = !failed_;
             }
         }
+    }
+
+    // Ends the iteration: the input is closed (a file opened by path) and the next call
+    // raises StopIteration. For a loop that stops early and wants its file closed now.
+    void close() {
+        if (busy_) throw py::value_error("records() iterator already executing (one iterator is read by one thread at a time)");
+        done_ = true;
+        failed_ = broken_ = false;
+        if (tape_) tape_->clear();
+        run_.reset();
+        in_.reset();
     }
 
     // Makes `type`'s tp_iternext call next() straight from C: a `for` loop over records()
@@ -227,12 +247,8 @@ private:
             return py::handle(self).cast<record_iterator&>().next().release().ptr(); // (null, no error: the end)
         } catch (py::error_already_set& e) {
             e.restore();
-        } catch (const py::builtin_exception& e) {
-            e.set_error();
-        } catch (const std::bad_alloc&) {
-            PyErr_NoMemory();
-        } catch (const std::exception& e) {
-            PyErr_SetString(PyExc_RuntimeError, e.what());
+        } catch (...) { // (as pybind11 translates what a bound function throws)
+            py::detail::translate_exception(std::current_exception());
         }
         return nullptr;
     }
@@ -242,7 +258,7 @@ private:
     type_set wanted_;
     std::unique_ptr<tape> tape_;
     std::unique_ptr<parse_run> run_;
-    bool done_ = false, failed_ = false, busy_ = false;
+    bool done_ = false, failed_ = false, broken_ = false, busy_ = false;
 };
 
 // ---------------------------------------------------------------------------------------
@@ -463,6 +479,8 @@ PYBIND11_MODULE(_logscan, m) {
             py::object r = it.next();
             if (!r) throw py::stop_iteration();
             return r;
-        });
+        })
+        .def("close", &lp::record_iterator::close,
+             "Ends the iteration early: the input is closed and the next call raises StopIteration.");
     lp::record_iterator::install_next(iterator_type);
 }

@@ -35,7 +35,8 @@
 # - Depth: at most 1024 open arrays/objects counting the top-level one (json.hpp's default
 #   max_depth); opening one more is a break.
 # - Lone surrogate escapes and invalid UTF-8 are no break (the contract makes them U+FFFD).
-#   Inside a kept object/array the escape text stays as written (`"\ud800"`).
+#   Inside a kept object/array the other escapes stay as written; a lone surrogate's is
+#   `\ufffd` there too (6A.2: U+FFFD in NDJSON output).
 # - Mapped keys compare by their decoded text (`"p\u0068"` is `ph`); `extra` keeps the key
 #   text as written. Earlier occurrences of a mapped key are dropped (not put in `extra`).
 # - `ph` decides the record only when it is a string; any other `ph` value gives an `event`
@@ -119,6 +120,7 @@ class Reader:
     def string(self):
         d, start = self.d, self.p
         p, parts = start + 1, []
+        raw, kept = [], start  # the text as written, each lone surrogate's escape made \ufffd
         while True:
             m = STR_RUN.match(d, p)
             parts.append(m.group().decode('utf-8', 'replace'))
@@ -143,9 +145,14 @@ class Reader:
                     and 0xDC00 <= int(d[p + 2:p + 6], 16) < 0xE000:
                 cp = 0x10000 + ((cp - 0xD800) << 10) + (int(d[p + 2:p + 6], 16) - 0xDC00)
                 p += 6
-            parts.append('\ufffd' if 0xD800 <= cp < 0xE000 else chr(cp))
+            if 0xD800 <= cp < 0xE000:
+                parts.append('\ufffd')
+                raw += [d[kept:p - 6], b'\\ufffd']
+                kept = p
+            else:
+                parts.append(chr(cp))
         self.p = p
-        return Val('s', d[start:p], text=''.join(parts))
+        return Val('s', b''.join(raw) + d[kept:p], text=''.join(parts))
 
     def value(self, depth):
         """Reads one value; depth = the number of arrays/objects open around it."""

@@ -22,6 +22,7 @@
 
 #include "../config.hpp"
 #include "../fixed_string.hpp"
+#include "../utf8.hpp"
 
 namespace logscan {
 
@@ -144,12 +145,7 @@ constexpr bool is_digit(char c) noexcept { return c >= '0' && c <= '9'; }
 constexpr bool is_word_byte(unsigned char c) noexcept {
     return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
-constexpr int hex_value(char c) noexcept {
-    if (c >= '0' && c <= '9') return c - '0';
-    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
-    return -1;
-}
+using internal::hex_value; // (utf8.hpp)
 
 /// Byte set of a shorthand class letter (d, D, w, W, s, S); false if `c` is not one.
 constexpr bool shorthand_set(char c, byteset& out) noexcept {
