@@ -444,6 +444,9 @@ TEST_CASE("num::classify and parse_number_value") {
     CHECK(logscan::parse_number_value(ends).ptr == ends.data() + 2);
     CHECK(logscan::parse_number_value(ends).ec == std::errc::invalid_argument);
     CHECK(logscan::parse_number_value("").ec == std::errc::invalid_argument);
+    CHECK(logscan::parse_number_value(std::string_view{}).ec == std::errc::invalid_argument); // (null data)
+    CHECK(logscan::parse_grouped_value(std::string_view{}).ec == std::errc::invalid_argument);
+    CHECK(logscan::parse_number_value("-").ec == std::errc::invalid_argument);
     CHECK(logscan::parse_grouped_value("1,2345").ec == std::errc::invalid_argument);
 }
 

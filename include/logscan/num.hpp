@@ -719,7 +719,7 @@ inline value_result<number> parse_number_value_impl(std::string_view text, bool 
     { // a whole short plain decimal (`-3`, `0.637474`, `1,577.51`): one pass, no fast_float
         const bool negative = first != last && *first == '-';
         const short_digits d = read_short_digits(first + (negative ? 1 : 0), last, groups);
-        if (d.end == last) {
+        if (d.end != nullptr && d.end == last) { // (an empty view's null data is no number)
             value_result<number> out{{}, last, std::errc{}};
             const auto m = static_cast<std::int64_t>(d.m); // (< 10^15)
             if (d.fraction == 0) {
