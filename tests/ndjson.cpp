@@ -141,6 +141,19 @@ TEST_CASE("ndjson::raw JSON text: a lone surrogate's escape is \\ufffd (formats.
     CHECK(raw(R"(["\ud800"])") == line(R"(["\ufffd"])"));
     CHECK(raw("[\"\xff\\ud800\"]") == line(R"(["\ufffd\ufffd"])")); // with invalid UTF-8 before it
     CHECK(raw(R"(["\u00e9\t"])") == line(R"(["\u00e9\t"])"));
+    // no allocation: the text is written through the writer's own buffer, piece by piece
+    std::string out;
+    out.reserve(1 << 12);
+    char buf[64];
+    logscan::ndjson_writer<string_sink> w(string_sink{&out}, buf);
+    constexpr std::string_view text = "{\"k\":\"x\\ud800y\xff\",\"p\":\"\\ud83d\\ude00\"}";
+    LOGSCAN_CHECK_NO_ALLOC(for (int i = 0; i < 20; ++i) {
+        w.begin("r", 1);
+        w.key("v");
+        w.raw_value(text);
+        w.end();
+    } w.flush());
+    CHECK(out.size() == 20 * line(R"({"k":"x\ufffdy\ufffd","p":"\ud83d\ude00"})").size());
 }
 
 TEST_CASE("ndjson::a buffer smaller than a record; a failing sink; no allocation") {
