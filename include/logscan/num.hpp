@@ -586,7 +586,17 @@ LOGSCAN_FORCE_INLINE constexpr value_result<T> parse_whole(std::string_view text
                                                            bool groups) noexcept {
     const char* first = text.data();
     const char* last = first + text.size();
-    const value_result<T> r = parse_at<T>(first, last, groups);
+    if (!std::is_constant_evaluated()) { // (the fast path's scalars straight into the result: no copy of a result)
+        T v{};
+        const char* end = first;
+        std::errc ec{};
+        if (LOGSCAN_LIKELY(parse_fast<T>(first, last, groups, v, end, ec))) {
+            if (ec != std::errc::invalid_argument && end != last) ec = std::errc::invalid_argument;
+            if (ec == std::errc::invalid_argument) v = T{};
+            return {v, end, ec};
+        }
+    }
+    const value_result<T> r = parse_slow<T>(first, last, groups);
     if (r.ec == std::errc::invalid_argument) return {T{}, r.ptr, r.ec};
     if (r.ptr != last) return {T{}, r.ptr, std::errc::invalid_argument};
     return r;

@@ -721,6 +721,48 @@ TEST_CASE("megengine_log::memory rows read from the right, CompNode names, non-f
     CHECK(got == want);
 }
 
+TEST_CASE("megengine_log::forms B and C and static storage at the edges of their grammars (the hand readers and their patterns agree)") {
+    // formats.md section 1: B's FUNC never all digits and without `]`, its tag in any case and
+    // then one space; C's level word followed by a space, `[mgb] ` right after the time;
+    // static storage's COMP up to the last `: size=`, X a non-finite word or a decimal that
+    // spaces may separate from `MiB`. (LOGSCAN_CHECK_ASSISTS: every line a reader takes or,
+    // deciding, declines is matched by its pattern too.)
+    const std::string b = "[14 11:23:44 @:73] ";
+    const std::vector<std::string> got = ndjson_lines(
+        "[37.512 123@x.cpp:9] digits-only func\n"
+        "[05 19:40:02 f]g@x.cpp:9] bracket in func\n"
+        "[05 19:40:02 1a@x.cpp:9][wArN] mixed case\n"
+        "[05 19:40:02 f@x.cpp:9][DEBUG]x\n"
+        "[1.5 f@:9] seconds\n"
+        "05 19:40:02 WRN\n"
+        "05 19:40:02[mgb] DBG go\n"
+        "05 19:40:02[mgb]x\n" +
+        b + "static storage on a: size=b: size=nanMiB addr_range=[0x1, 0x2)\n" +
+        b + "static storage on gpu0:0: size=-inf MiB addr_range=[0xA, 0xB).\n" +
+        b + "static storage on g: size=12.5MiB addr_range=[0x1, 0x2)x\n");
+    const auto cpp_log = [](int line, std::string_view message) {
+        return R"J({"type":"log","line":)J" + std::to_string(line) +
+               R"J(,"form":"cpp","day":14,"time":"11:23:44","func":"","file":"","src_line":73,"logger":null,"level":"INFO","message":")J" +
+               std::string(message) + "\"}";
+    };
+    const std::vector<std::string> want = {
+        R"J({"type":"text","line":1,"text":"[37.512 123@x.cpp:9] digits-only func"})J",
+        R"J({"type":"text","line":2,"text":"[05 19:40:02 f]g@x.cpp:9] bracket in func"})J",
+        R"J({"type":"log","line":3,"form":"cpp","day":5,"time":"19:40:02","func":"1a","file":"x.cpp","src_line":9,"logger":null,"level":"wArN","message":"mixed case"})J",
+        R"J({"type":"text","line":4,"text":"[05 19:40:02 f@x.cpp:9][DEBUG]x"})J",
+        R"J({"type":"log","line":5,"form":"cpp","day":null,"time":"1.5","func":"f","file":"","src_line":9,"logger":null,"level":"INFO","message":"seconds"})J",
+        R"J({"type":"log","line":6,"form":"console","day":5,"time":"19:40:02","func":null,"file":null,"src_line":null,"logger":null,"level":"INFO","message":"WRN"})J",
+        R"J({"type":"log","line":7,"form":"console","day":5,"time":"19:40:02","func":null,"file":null,"src_line":null,"logger":"mgb","level":"DBG","message":"go"})J",
+        R"J({"type":"text","line":8,"text":"05 19:40:02[mgb]x"})J",
+        cpp_log(9, "static storage on a: size=b: size=nanMiB addr_range=[0x1, 0x2)"),
+        R"J({"type":"static_storage","line":9,"comp_node":"a: size=b","size_mib":null,"addr_begin":"0x1","addr_end":"0x2"})J",
+        cpp_log(10, "static storage on gpu0:0: size=-inf MiB addr_range=[0xA, 0xB)."),
+        R"J({"type":"static_storage","line":10,"comp_node":"gpu0:0","size_mib":null,"addr_begin":"0xA","addr_end":"0xB"})J",
+        cpp_log(11, "static storage on g: size=12.5MiB addr_range=[0x1, 0x2)x"),
+    };
+    CHECK(got == want);
+}
+
 TEST_CASE("megengine_log::a memory row's allocation touches its comp node only when it fills its field") {
     // `%9s%10.2fMiB(`: a value under 1,000,000 MiB is printed after a space, so a run of
     // digits before `MiB(` is all the allocation even when it ends with B / 2^20 printed

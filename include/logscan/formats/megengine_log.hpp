@@ -587,7 +587,9 @@ flow var_shape_record(state<V>& st, const line& l, std::string_view var, std::st
 }
 
 // A form-A header line, `[DD HH:MM:SS N@FILE:LOGGER] MESSAGE`, read in one pass: the
-// header rule's assisting reader (see read_var_shape_line), for the line every record but
+// header rule's reader (`read_by`: its false is final, as each variable part ends at a byte
+// it cannot hold, so a form-B or form-C line costs it a few compares and no pattern run; see
+// read_var_shape_line), for the line every record but
 // the blocks' rows begins with. Groups: whole line, day, time, N, FILE, LOGGER, LEVEL (null
 // when none is printed), MESSAGE (taken whole: a line holds no `\n`, all the pattern's `.*`
 // excludes; null when nothing follows the bracket: the rules see lines without trailing
@@ -686,6 +688,121 @@ constexpr bool read_mem_alloc_stats(std::string_view t, std::array<std::string_v
           c.decimal(g[4]) && c.literal(" mp+re") && c.decimal(g[5]) && c.literal(" omp") && c.decimal(g[6]) &&
           c.literal(" alloc") && c.decimal(g[7]) && c.literal(")") && c.at_end()))
         return false;
+    g[0] = t;
+    return true;
+}
+
+// The header forms B and C (formats.md section 1), read in one pass: the assisting readers of
+// their rules (`assisted`: a false hands the line to the pattern, which the backtracker ran on
+// every such line, about 1300 instructions each). Groups as the patterns': whole line, then
+// each group in order, a group that takes no part left null.
+// B. `[DD HH:MM:SS FUNC@FILE:LINE][TAG] MESSAGE` or `[S.SSS FUNC@FILE:LINE] ...`: FUNC runs to
+// the first `@` (no `]` in it, not all digits), FILE to the first `:` (no `]`), TAG one of
+// ERR, WARN, DEBUG in any case.
+constexpr bool read_cpp_header(std::string_view t, std::array<std::string_view, 9>& g) noexcept {
+    using internal::is_digit;
+    text_cursor c(t);
+    if (!c.literal("[")) return false;
+    if (printf_row<"[99 99:99:99 ">::starts(t)) {
+        g[1] = t.substr(1, 2);
+        g[2] = t.substr(4, 8);
+        (void)c.literal(t.substr(1, 12));
+    } else {
+        std::string_view whole, fraction;
+        const char* const b = c.rest_view().data();
+        if (!(c.digits(whole) && c.literal(".") && c.digits(fraction) && c.literal(" "))) return false;
+        g[3] = std::string_view(b, static_cast<std::size_t>(fraction.data() + fraction.size() - b));
+    }
+    std::string_view func, file, src;
+    c.until<"@]">(func);
+    if (!c.literal("@")) return false;
+    bool digits_only = true;
+    for (const char ch : func) digits_only = digits_only && is_digit(ch);
+    if (digits_only && !func.empty()) return false;
+    g[4] = func;
+    c.until<":]">(file);
+    if (!(c.literal(":") && c.digits(src) && c.literal("]"))) return false;
+    g[5] = file;
+    g[6] = src;
+    if (c.literal("[")) {
+        std::string_view tag;
+        c.until<"]">(tag);
+        const auto is = [&](std::string_view w) {
+            if (tag.size() != w.size()) return false;
+            for (std::size_t i = 0; i < w.size(); ++i)
+                if ((tag[i] | 0x20) != w[i]) return false;
+            return true;
+        };
+        if (!((is("err") || is("warn") || is("debug")) && c.literal("]"))) return false;
+        g[7] = tag;
+    }
+    if (!c.at_end()) {
+        if (!c.literal(" ")) return false;
+        g[8] = c.rest_view();
+    }
+    g[0] = t;
+    return true;
+}
+// C. `DD HH:MM:SS [LEVEL ]MESSAGE` or `DD HH:MM:SS[mgb] [LEVEL ]MESSAGE`, LEVEL one of DBG,
+// WRN, ERR followed by a space.
+constexpr bool read_console_header(std::string_view t, std::array<std::string_view, 6>& g) noexcept {
+    if (!printf_row<"99 99:99:99">::starts(t)) return false;
+    text_cursor c(t.substr(11));
+    if (!c.literal(" ")) {
+        if (!c.literal("[mgb] ")) return false;
+        g[3] = t.substr(11, 5);
+    }
+    g[1] = t.substr(0, 2);
+    g[2] = t.substr(3, 8);
+    const std::string_view rest = c.rest_view();
+    if (rest.size() >= 4 && rest[3] == ' ' &&
+        (rest.starts_with("DBG") || rest.starts_with("WRN") || rest.starts_with("ERR"))) {
+        g[4] = rest.substr(0, 3);
+        g[5] = rest.substr(4);
+    } else {
+        g[5] = rest;
+    }
+    g[0] = t;
+    return true;
+}
+// `static storage on COMP: size=X *MiB addr_range=[0xA, 0xB)[.]`: COMP (the pattern's greedy
+// `(.*)`) up to the last `: size=`, when what follows it is the rest of the pattern (else the
+// pattern decides: an earlier `: size=` may be the one); X a decimal or a word with an
+// optional sign (`nan`, `-inf`), as the pattern's `(\d+(?:\.\d+)?|[-+]?[A-Za-z]+)`.
+constexpr bool read_static_storage(std::string_view t, std::array<std::string_view, 5>& g) noexcept {
+    constexpr std::string_view head = "static storage on ", size = ": size=";
+    if (!t.starts_with(head)) return false;
+    const std::size_t at = t.rfind(size);
+    if (at == std::string_view::npos || at < head.size()) return false;
+    const std::string_view rest = t.substr(at + size.size());
+    // ` *MiB addr_range=\[(0x[0-9a-fA-F]+), (0x[0-9a-fA-F]+)(?:\)\.?)?` after X, to the end
+    const auto tail = [&](std::size_t x) {
+        text_cursor c(rest.substr(x));
+        std::string_view lo, hi;
+        while (c.literal(" ")) {}
+        if (!(c.literal("MiB addr_range=[0x") && c.hex_digits(lo) && c.literal(", 0x") && c.hex_digits(hi))) return false;
+        if (!c.at_end() && !(c.literal(")") && (c.at_end() || (c.literal(".") && c.at_end())))) return false;
+        g[3] = std::string_view(lo.data() - 2, lo.size() + 2);
+        g[4] = std::string_view(hi.data() - 2, hi.size() + 2);
+        return true;
+    };
+    std::size_t x = 0; // X's length
+    if (!rest.empty() && internal::is_digit(rest[0])) {
+        text_cursor c(rest);
+        std::string_view d;
+        (void)c.decimal(d);
+        if (!tail(x = d.size())) return false;
+    } else { // [-+]?[A-Za-z]+: the longest run the tail follows (a word that runs into `MiB` leaves it those letters)
+        const std::size_t sign = rest.starts_with('-') || rest.starts_with('+') ? 1 : 0;
+        x = sign;
+        while (x < rest.size() && internal::is_alpha(rest[x])) ++x;
+        if (x == sign) return false;
+        if (!tail(x)) {
+            if (x - sign <= 3 || !rest.substr(0, x).ends_with("MiB") || !tail(x -= 3)) return false;
+        }
+    }
+    g[1] = t.substr(head.size(), at - head.size());
+    g[2] = rest.substr(0, x);
     g[0] = t;
     return true;
 }
@@ -1048,6 +1165,7 @@ auto make_rules(state<V>& st) {
                                               m.template get<4>()};
                     });
                 })
+                .assisted(read_static_storage)
                 .when(wants_any<V, on_static_storage_event>),
             rule<LOGSCAN_MEGENGINE_LAR>([&](const auto& m, rule_context& ctx) { // (since 1.11 a message of the logger)
                 bool matched = false;
@@ -1071,7 +1189,7 @@ auto make_rules(state<V>& st) {
                                printed.empty() ? info : printed, message};
                 });
             })
-            .assisted(read_header_line)
+            .read_by(read_header_line) // (its false is the pattern's: each variable part ends at a byte it cannot hold)
             .in_all_modes()
             .when(headers)
             .template then<7>(messages());
@@ -1099,6 +1217,7 @@ auto make_rules(state<V>& st) {
                                message};
                 });
             })
+            .assisted(read_cpp_header)
             .in_all_modes()
             .when(headers)
             .template then<8>(messages());
@@ -1122,6 +1241,7 @@ auto make_rules(state<V>& st) {
                                message};
                 });
             })
+            .assisted(read_console_header)
             .in_all_modes()
             .when(headers)
             .template then<5>(messages());

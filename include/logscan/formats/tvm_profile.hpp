@@ -877,11 +877,14 @@ public:
         }
         // (a graph debug header is one only with its dashes on the next line: held below, it
         // ends the original VM table only then)
-        if (tabs_.active() && !debug_table<state<Visitor>>::is_header(t)) {
-            switch (tabs_.feed(l, ends_tab_table(l, t))) {
-            case table_feed::consumed: return flow::proceed;
-            case table_feed::stop: return flow::stop;
-            default: break;
+        if (tabs_.active()) {
+            const bool may_end = may_end_tab_table(t); // (a row: none of the checks below)
+            if (!may_end || !debug_table<state<Visitor>>::is_header(t)) {
+                switch (tabs_.feed(l, may_end && ends_tab_table(l, t))) {
+                case table_feed::consumed: return flow::proceed;
+                case table_feed::stop: return flow::stop;
+                default: break;
+                }
             }
         }
         if (table_.active()) { // before the dashes a line that is no row is text, and the rows go on
@@ -919,6 +922,16 @@ public:
     auto readers() const noexcept { return std::tie(st_, table_, debug_, tabs_, rules_); }
 
 private:
+    // True when `t` (a line, trailing blanks removed) may end the original VM table or head a
+    // graph debug table, by its first byte: what `ends_tab_table` and `is_debug_header` can
+    // take begins with `E`, `M`, `N`, `#` or an indent; the table's rows begin with a name.
+    static constexpr bool may_end_tab_table(std::string_view t) noexcept {
+        if (t.empty()) return false;
+        switch (t[0]) {
+        case 'E': case 'M': case 'N': case '#': case ' ': return true;
+        default: return false;
+        }
+    }
     // A line that ends the original VM table: a `run` or `mean_time` line, another table's header.
     static bool ends_tab_table(const line& l, std::string_view t) noexcept {
         return t.starts_with("Evaluate vm inference cost of ") ||
