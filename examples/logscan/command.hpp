@@ -28,9 +28,11 @@
 #endif
 
 #include <algorithm>
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -292,6 +294,13 @@ inline std::uint64_t file_size(const char* path) {
     return ::stat(path, &st) == 0 && S_ISREG(st.st_mode) ? static_cast<std::uint64_t>(st.st_size) : 0;
 }
 
+// Creates the directory `dir` unless it exists (its parent must); false, said, when it cannot.
+inline bool make_dir(const std::string& dir) {
+    if (::mkdir(dir.c_str(), 0777) == 0 || errno == EEXIST) return true;
+    std::fprintf(stderr, "logscan: cannot create %s: %s\n", dir.c_str(), std::strerror(errno));
+    return false;
+}
+
 // One input: open, detect (unless `forced`), then `f(format, source)`. Returns 1 when the
 // input could not be read or its format is unknown (reported as `shown`, the name the user
 // gave: `path` may be a spooled copy; not at all when `quiet`), else what f returns.
@@ -308,7 +317,9 @@ int with_format(const char* path, std::string_view forced, progress& prog, F&& f
         auto src = input_of(file);         // (decompressed when it is gzip)
         std::string head;
         bool more = true;
-        if (const logscan::error h = logscan::read_head(src, head, more); !h.ok()) return h;
+        // (a failure after some bytes, a cut gzip stream: those bytes are read, then the failure)
+        const logscan::error h = logscan::read_head(src, head, more);
+        if (!h.ok() && head.empty()) return h;
         if (is_gzip(src)) prog.total = 0; // (the file's size is not the bytes read)
         std::string_view format = forced;
         if (format.empty()) {
@@ -330,6 +341,7 @@ int with_format(const char* path, std::string_view forced, progress& prog, F&& f
         using S = std::remove_reference_t<decltype(src)>;
         logscan::replay_source<S> replay{head, src};
         replay.inner_done = !more;
+        replay.end = logscan::head_failure(h);
         counted_source<logscan::replay_source<S>> counted{replay, prog};
         status = f(format, counted);
         return {};
@@ -597,6 +609,7 @@ int cmd_convert_csv(options& o) {
             nullptr, true);
     logscan_cli::csv_writer w;
     std::vector<std::FILE*> opened;
+    if (!o.out_dir.empty() && !make_dir(o.out_dir)) return 1;
     for (auto& [type, columns] : cols.columns) {
         logscan_cli::csv_writer::table t;
         t.columns = columns;
@@ -704,27 +717,37 @@ int cmd_summary(const options& o) {
     prog.on = ::isatty(2) != 0;
     sm::job_reports<Formats> jobs; // the reports over every file of their format
     std::vector<std::string> job_files;
+    if (!o.svg_dir.empty() && !make_dir(o.svg_dir)) return 1;
+    std::map<std::string, int, std::less<>> stems; // (two runs' train.log: train.log, train.log-2)
     for (const char* path : o.files) {
         sm::settings set{o.top, o.top_cpu_ops, o.svg_dir, {}};
         const std::string_view base = std::string_view(path).substr(std::string_view(path).find_last_of('/') + 1);
         set.stem = std::strcmp(path, "-") == 0 ? "stdin" : std::string(base);
+        if (const int n = ++stems[set.stem]; n > 1) set.stem += "-" + std::to_string(n);
         status |= with_format<Formats>(path, o.format, prog, [&](std::string_view format, auto& src) {
             // the format's report reads the records it wants; every record is counted (an
             // input that yielded none but text has no report; error records fail the run)
             auto go = [&]<class F>(typename format_ops<F>::report& v, bool whole_job) {
                 const summary_parse seen = format_ops<F>::summarize(src, v, o.max_line);
-                if (logscan::source_failed(seen.e)) { // (a read, a cut or corrupt gzip stream)
-                    report_failure(path, seen.e); // (errors in the input are records: counted)
-                    return 1;
-                }
+                // (a read failed, a gzip stream was cut or corrupt: reported, and the report is
+                // of the records read before it, as convert and stats keep them; errors in the
+                // input are records: counted)
+                const bool failed = logscan::source_failed(seen.e);
                 prog.end();
-                if (seen.errors == 0 && check_yield(path, format, tally{seen.records, seen.text}) != 0) return 1;
+                if (failed) {
+                    report_failure(path, seen.e);
+                    if (seen.records == 0) return 1;
+                    std::fprintf(stderr, "logscan: %s: the summary is of the %llu record(s) read before that\n", path,
+                                 static_cast<unsigned long long>(seen.records));
+                }
+                if (!failed && seen.errors == 0 && check_yield(path, format, tally{seen.records, seen.text}) != 0) return 1;
                 if (seen.errors != 0)
                     std::fprintf(stderr, "logscan: %s: %llu error record(s)\n", path, static_cast<unsigned long long>(seen.errors));
-                if (whole_job) return seen.errors == 0 ? 0 : 1; // (printed once every file is read)
+                const bool clean = !failed && seen.errors == 0;
+                if (whole_job) return clean ? 0 : 1; // (printed once every file is read)
                 std::printf("%s: %.*s\n", path, static_cast<int>(format.size()), format.data());
                 const bool printed = v.print(set);
-                return printed && seen.errors == 0 ? 0 : 1;
+                return printed && clean ? 0 : 1;
             };
             int r = 1;
             logscan::with_format(Formats{}, format, [&]<class F>() {

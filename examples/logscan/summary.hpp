@@ -6,8 +6,10 @@
 //   load_and_run's timed iterations (mean, min, max, sd) beside the tool's own summary lines;
 // - megengine-profile: the top operators by device time (end - start of their device
 //   records) and the device time per operator type with its share;
-// - chainer-memtrace: the peak of live buffer bytes over the functions ordered by rank (a
-//   buffer is live from its first to its last use), and the functions at the peak;
+// - chainer-memtrace: the peak of live buffer bytes over the functions in execution order
+//   (forward ones by rank, then backward ones by rank descending, as Chainer runs them: a
+//   backward function has its forward one's rank; a buffer is live from its first to its
+//   last use), and the functions at the peak;
 // - paddle-log: the training curve (first, min, last loss; last learning rate; mean ips) and
 //   the top operators of the profiler's Operator Summary by GPU total;
 // - tvm-profile: per report (model, device, mean time), the top fused kernels by duration
@@ -25,8 +27,10 @@
 #include <logscan/formats/detect.hpp>
 
 #include <algorithm>
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <map>
 #include <numeric>
 #include <string>
@@ -60,7 +64,7 @@ inline bool write_chart(const settings& s, const std::string& chart, const std::
     const std::string path = s.svg_dir + "/" + file_part(s.stem) + "." + file_part(chart) + ".svg";
     std::FILE* f = std::fopen(path.c_str(), "wb");
     if (f == nullptr) {
-        std::fprintf(stderr, "logscan: cannot write %s\n", path.c_str());
+        std::fprintf(stderr, "logscan: cannot write %s: %s\n", path.c_str(), std::strerror(errno));
         return false;
     }
     const bool ok = std::fwrite(text.data(), 1, text.size(), f) == text.size();
@@ -114,8 +118,8 @@ struct megengine_log_summary {
         last_row = r.line;
         // (per physical device: `CompNode("gpu0:0" from "xpux:0")` is gpu0:0's, whatever logical name a graph gave it)
         auto it = nodes.find(r.physical);
-        if (it == nodes.end()) it = nodes.emplace(std::string(r.physical), peak{}).first;
-        if (r.alloc_bytes > it->second.bytes) it->second = {r.alloc_bytes, r.line, r.alloc_mib};
+        if (it == nodes.end()) it = nodes.emplace(std::string(r.physical), peak{r.alloc_bytes, r.line, r.alloc_mib}).first;
+        else if (r.alloc_bytes > it->second.bytes) it->second = {r.alloc_bytes, r.line, r.alloc_mib};
     }
     // load_and_run: the timed iterations' wall times (finite ones), and the tool's own summary lines
     std::size_t iterations = 0, unprinted = 0;
@@ -225,7 +229,7 @@ struct megengine_profile_summary {
 
 // --- chainer-memtrace --------------------------------------------------------------------
 struct chainer_memtrace_summary {
-    static constexpr const char* what = "the peak of live buffer bytes over the functions in rank order";
+    static constexpr const char* what = "the peak of live buffer bytes over the functions in execution order";
     struct fn {
         std::uint64_t index;
         std::int64_t rank;
@@ -246,8 +250,11 @@ struct chainer_memtrace_summary {
         std::vector<const fn*> order;
         for (const fn& f : fns) order.push_back(&f);
         std::stable_sort(order.begin(), order.end(), [](const fn* a, const fn* b) {
-            if (a->ranked != b->ranked) return a->ranked; // ranked ones first, in rank order
-            return a->ranked && a->rank < b->rank;
+            if (a->ranked != b->ranked) return a->ranked; // ranked ones first, in execution order:
+            if (!a->ranked) return false;
+            const bool ab = a->direction == "backward", bb = b->direction == "backward";
+            if (ab != bb) return bb;                                // the forward pass, then the backward pass
+            return ab ? a->rank > b->rank : a->rank < b->rank; // (backward: highest rank first, as Chainer pops them)
         });
         std::map<std::uint64_t, std::pair<std::size_t, std::size_t>> span; // buffer -> first, last position
         for (std::size_t i = 0; i < order.size(); ++i)
@@ -284,12 +291,12 @@ struct chainer_memtrace_summary {
         }
         std::printf("  %zu buffers, %.2f MiB in all (%zu never used); %zu functions\n", sizes.size(),
                     static_cast<double>(total) / 1048576.0, unused, fns.size());
-        std::printf("  peak of live buffers: %.0f bytes (%.2f MiB), at %zu position(s) of the rank order:\n", peak,
+        std::printf("  peak of live buffers: %.0f bytes (%.2f MiB), at %zu position(s) of the execution order:\n", peak,
                     peak / 1048576.0, at.size());
         for (std::size_t i : at)
             std::printf("    #%-4zu function %-4llu rank %-4lld %-9s %s\n", i, static_cast<unsigned long long>(order[i]->index),
                         static_cast<long long>(order[i]->rank), order[i]->direction.c_str(), order[i]->type.c_str());
-        return write_chart(s, "live-memory", svg::lines("Live buffer memory over the function sequence", "function (rank order)",
+        return write_chart(s, "live-memory", svg::lines("Live buffer memory over the function sequence", "function (execution order)",
                                                         xs, "live MiB", ys));
     }
 };

@@ -192,20 +192,22 @@ concept chunk_consumer = requires(C& c, std::string_view sv) {
 
 /// A source that hands out `head` (bytes already read from `inner`, to detect the input's
 /// format: `read_head` in formats/detect.hpp) as its first chunk, then the rest of `inner`
-/// (nothing more when `inner_done`: the head was all of it).
+/// (nothing more when `inner_done`: the head was all of it, or `inner` failed while the head
+/// was read, and `end` says how).
 template <byte_source Source>
 struct replay_source {
     std::string_view head;   ///< the bytes read first (empty: none)
     Source& inner;           ///< where the rest comes from
     bool head_done = false;  ///< the head was handed out
     bool inner_done = false; ///< `inner` is at its end
+    chunk end{};             ///< after the head when `inner_done`: the end, or the failure that cut the head short
     /// The head, then `inner`'s chunks.
     chunk next() {
         if (!head_done) {
             head_done = true;
             if (!head.empty()) return {head, error_code::none, 0};
         }
-        if (inner_done) return {};
+        if (inner_done) return end;
         return inner.next();
     }
 };

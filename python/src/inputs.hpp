@@ -198,7 +198,14 @@ public:
     bool gzip() const noexcept { return src_->gzip(); }
 
     // Reads the head (GIL released by the caller or not: a file-like takes it itself).
-    logscan::error read_head() { return logscan::read_head(*src_, head_, more_); }
+    // A failure after some bytes (a cut gzip stream) is not one yet: those bytes are read
+    // first, then it (replay_source::end).
+    logscan::error read_head() {
+        const logscan::error e = logscan::read_head(*src_, head_, more_);
+        if (e.ok() || head_.empty()) return e;
+        head_failure_ = logscan::head_failure(e);
+        return {};
+    }
     // The format named by the head (empty: unknown); `blank`: the input holds only blanks.
     std::string_view detect(bool& blank) const {
         const std::string_view h = std::string_view(head_).substr(0, logscan::detect_bytes);
@@ -207,7 +214,7 @@ public:
     }
     // The whole input: the head, then the rest.
     logscan::chunk next() {
-        if (!replay_) replay_.emplace(logscan::replay_source<any_source>{head_, *src_, false, !more_});
+        if (!replay_) replay_.emplace(logscan::replay_source<any_source>{head_, *src_, false, !more_, head_failure_});
         return replay_->next();
     }
     // Raises the Python exception a file-like's read() raised (GIL held).
@@ -234,6 +241,7 @@ private:
     py::object obj_, keep_, filename_;
     std::string name_, path_, bytes_, head_;
     bool more_ = true;
+    logscan::chunk head_failure_{}; // (what follows the head when the source failed while it was read)
     std::unique_ptr<any_source> src_;
     pyfile_source* file_ = nullptr;
     std::optional<logscan::replay_source<any_source>> replay_;

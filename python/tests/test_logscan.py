@@ -8,6 +8,7 @@
 # LOGSCAN_SOURCE_DIR set.
 import collections.abc
 import gzip
+import zlib
 import io
 import json
 import math
@@ -532,6 +533,31 @@ def test_a_cut_gzip_stream(tmp_path):
     assert len(got) > 100
     r = run("convert", str(p))
     assert r.returncode == 1 and b"unexpected end" in r.stderr  # the command does not pass it silently
+
+
+def test_a_gzip_stream_cut_inside_the_head_keeps_what_it_gave(tmp_path):
+    # cut so early that it fails while the head for detection is read (16 KiB): the records of
+    # the bytes it did give come first, as they come from those bytes as plain text, then the
+    # failure; the command's convert and summary keep them too (helper-23 found zero records)
+    text = open(os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt"), "rb").read()
+    whole = gzip.compress(text)
+    p = tmp_path / "cut.log.gz"
+    p.write_bytes(whole[:3000])
+    given = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(whole[:3000])
+    assert 0 < len(given) < 16384 and text.startswith(given)
+    want = list(logscan.records(given))
+    assert len(want) > 10
+    got = []
+    with pytest.raises(OSError, match="gzip stream cut short"):
+        for r in logscan.records(p):
+            got.append(r)
+    assert got == want
+    r = run("convert", "--format", "paddle-log", str(p))
+    assert r.returncode == 1 and b"unexpected end" in r.stderr
+    assert [json.loads(x) for x in r.stdout.splitlines()] == want
+    r = run("summary", str(p))  # the summary of what was read, and the failure said
+    assert r.returncode == 1 and b"unexpected end" in r.stderr and b"before that" in r.stderr
+    assert r.stdout.startswith(str(p).encode() + b": paddle-log")
 
 
 def test_a_file_name_that_is_not_utf8(tmp_path):

@@ -94,12 +94,18 @@ detection detect_format(std::string_view head, bool cut = true) noexcept {
 ///                                       more || head.size() > logscan::detect_bytes);
 /// logscan::replay_source<logscan::file_source> all{head, file, false, !more};
 /// \endcode
+/// A failure of `src` is returned with the bytes read before it in `head` and `more` false:
+/// a caller that keeps them (no silent loss of what a cut gzip stream did give) detects on
+/// them and hands the failure out after them (`replay_source::end`, `head_failure`).
 template <byte_source Source>
 error read_head(Source& src, std::string& head, bool& more) {
     more = true;
     while (head.size() < detect_bytes) {
         const chunk c = src.next();
-        if (c.code != error_code::none) return {c.code, 0, 0, 0, to_string(c.code), c.sys_errno};
+        if (c.code != error_code::none) {
+            more = false;
+            return {c.code, 0, 0, 0, to_string(c.code), c.sys_errno};
+        }
         if (c.data.empty()) {
             more = false;
             break;
@@ -107,6 +113,12 @@ error read_head(Source& src, std::string& head, bool& more) {
         head.append(c.data);
     }
     return {};
+}
+
+/// The chunk a `replay_source` hands out after a head that `read_head` ended with `e`: the
+/// end when `e` is no error, else `e` as the source's failure.
+constexpr chunk head_failure(const error& e) noexcept {
+    return e.ok() ? chunk{} : chunk{{}, e.code, e.sys_errno};
 }
 
 } // namespace logscan
