@@ -740,6 +740,10 @@ int cmd_summary(const options& o) {
                     std::fprintf(stderr, "logscan: %s: the summary is of the %llu record(s) read before that\n", path,
                                  static_cast<unsigned long long>(seen.records));
                 }
+                if (!failed && seen.e.line != 0 && seen.e.code != logscan::error_code::stopped) // (a JSON document's break)
+                    std::fprintf(stderr, "logscan: %s:%llu:%llu: %.*s (the document breaks there; the summary is of the records before it)\n",
+                                 path, static_cast<unsigned long long>(seen.e.line), static_cast<unsigned long long>(seen.e.column),
+                                 static_cast<int>(seen.e.message.size()), seen.e.message.data());
                 if (!failed && seen.errors == 0 && check_yield(path, format, tally{seen.records, seen.text}) != 0) return 1;
                 if (seen.errors != 0)
                     std::fprintf(stderr, "logscan: %s: %llu error record(s)\n", path, static_cast<unsigned long long>(seen.errors));

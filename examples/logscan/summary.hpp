@@ -71,6 +71,15 @@ inline bool write_chart(const settings& s, const std::string& chart, const std::
     return (std::fclose(f) == 0) && ok;
 }
 
+// A share `v` as `12.34%` right-aligned in `w` bytes, `-` when it is not a number (a type whose
+// sum is 0: the JSON's null), not a `-nan%` that reads as data.
+inline std::string percent(double v, int w) {
+    char b[64];
+    if (std::isfinite(v)) std::snprintf(b, sizeof b, "%*.2f%%", w - 1, v);
+    else std::snprintf(b, sizeof b, "%*s", w, "-");
+    return b;
+}
+
 // `s` in at most `w` code points: cut with "..." at its end when longer (a column of a report).
 inline std::string fit(std::string_view s, std::size_t w) {
     auto starts = [&](std::size_t i) { return (static_cast<unsigned char>(s[i]) & 0xC0u) != 0x80u; };
@@ -148,11 +157,21 @@ struct megengine_log_summary {
         if (iterations) std::printf(": mean %.3f ms, min %.3f, max %.3f, sd %.3f", mean, lo, hi, sd);
         if (unprinted) std::printf(" (%zu without a finite time)", unprinted);
         std::printf("\n");
-        const auto ms = [](const std::optional<double>& v) { return v ? *v : std::nan(""); };
+        // (a value the tool's line does not print, or prints non-finite, is left out: not a nan that reads as data)
+        const auto value = [](const char* name, const std::optional<double>& v, bool& first, const char* unit = "") {
+            if (!v || !std::isfinite(*v)) return;
+            std::printf("%s%s %.3f%s", first ? ": " : ", ", name, *v, unit);
+            first = false;
+        };
         for (const auto& r : summaries) {
             std::printf("    the tool's summary, line %llu", static_cast<unsigned long long>(r.line));
             if (r.test) std::printf(", test #%llu", static_cast<unsigned long long>(*r.test));
-            std::printf(": avg %.3f ms, sd %.3f, min %.3f, max %.3f\n", ms(r.avg_ms), ms(r.sd_ms), ms(r.min_ms), ms(r.max_ms));
+            bool first = true;
+            value("avg", r.avg_ms, first, " ms");
+            value("sd", r.sd_ms, first);
+            value("min", r.min_ms, first);
+            value("max", r.max_ms, first);
+            std::printf("\n");
         }
     }
     bool print(const settings& s) const {
@@ -307,6 +326,7 @@ struct paddle_log_summary {
         "the loss curve (first, min, last), learning rate, ips, top operators by GPU time; the legacy profiler "
         "report's top events by total time";
     std::vector<double> step, loss, lr, ips;
+    std::size_t bad_loss = 0; // steps whose loss is printed but not a finite number
     std::vector<std::pair<std::string, double>> ops; // Operator Summary, top level, GPU total
     std::string time_unit = "ms";
     std::map<std::string, double> events; // legacy Profiling Report: event rows' Total, summed over threads
@@ -315,13 +335,15 @@ struct paddle_log_summary {
         double l = NAN, r = NAN, i = NAN;
         for (const auto& m : t.metrics()) {
             const auto n = m.number();
+            if (m.key == "loss" && !(n.ok() && std::isfinite(n.value))) ++bad_loss; // (nan, inf: said, not skipped silently)
             if (!n.ok()) continue;
             if (m.key == "loss") l = n.value;
             else if (m.key == "learning_rate" || m.key == "lr") r = n.value;
             else if (m.key == "ips") i = n.value;
         }
-        // x: the step across epochs; the step's ordinal where the log prints no iteration count
-        step.push_back(static_cast<double>(t.iters ? t.step() : step.size()));
+        // x: the step across epochs; without the iteration count, the printed iteration when
+        // there are no epochs (`iter: 40`), else the step's ordinal
+        step.push_back(static_cast<double>(t.iters ? t.step() : !t.epoch ? t.iter : step.size()));
         loss.push_back(l);
         lr.push_back(r);
         ips.push_back(i);
@@ -368,6 +390,7 @@ struct paddle_log_summary {
         }
         if (!lr.empty() && std::isfinite(lr.back())) std::printf("; learning rate %.6g", lr.back());
         if (ips_n > 0) std::printf("; mean ips %.4g", ips_sum / static_cast<double>(ips_n));
+        if (bad_loss != 0) std::printf("; %zu step%s with a loss that is not a finite number (nan, inf)", bad_loss, bad_loss == 1 ? "" : "s");
         std::printf("\n");
         if (!ops.empty()) {
             double total = 0;
@@ -523,8 +546,8 @@ struct chrome_trace_summary : ls::chrome_trace::rank_reader {
             if (top.size() > s.top) top.resize(s.top);
             if (!top.empty()) std::printf("    top kernels: %-53s %6s %12s %10s %7s\n", "", "count", "sum us", "mean us", "share");
             for (const ct::kernel_stats& k : top)
-                std::printf("    %-13s %-53s %6llu %12.0f %10.1f %6.2f%%\n", std::string(ct::name_of(k.type)).c_str(), fit(k.name, 53).c_str(),
-                            static_cast<unsigned long long>(k.count), k.sum_us, k.mean_us, k.share_pct);
+                std::printf("    %-13s %-53s %6llu %12.0f %10.1f %s\n", std::string(ct::name_of(k.type)).c_str(), fit(k.name, 53).c_str(),
+                            static_cast<unsigned long long>(k.count), k.sum_us, k.mean_us, percent(k.share_pct, 7).c_str());
             for (const ct::kernel_stats& k : r.kernels_by_name) kernel_sums[k.name] += k.sum_us;
             if (!r.top_cpu_ops.empty()) std::printf("    top CPU ops: %-53s %6s %12s %10s %10s\n", "", "count", "total us", "mean us", "max us");
             for (const ct::cpu_op_stats& c : r.top_cpu_ops)

@@ -68,3 +68,34 @@ TEST_CASE("detect::variants: unrelated lines first, colours and CRLF, a cut last
     CHECK(logscan::detect_format("[09/20 12:00:35] reader WARNING: Shared memory", true).format.empty());
     CHECK(logscan::detect_format("[09/20 12:00:35] reader WARNING: Shared memory", false).format == "paddle-log");
 }
+
+TEST_CASE("detect::read_head keeps the bytes a source gave before it failed; replay_source hands them out, then the failure") {
+    // (a gzip stream cut inside the head: its records must not be lost, formats' "no silent
+    // data loss"; a parse of the replay yields the lines, then returns the failure)
+    struct cut_source { // "[09/20 12:00:35] a INFO: x\n", "[09/20 12:00:36] a", then a cut stream
+        int n = 0;
+        logscan::chunk next() {
+            switch (n++) {
+            case 0: return {"[09/20 12:00:35] a INFO: x\n"};
+            case 1: return {"[09/20 12:00:36] a"};
+            default: return {{}, logscan::error_code::unexpected_end, 0};
+            }
+        }
+    } src;
+    std::string head;
+    bool more = true;
+    const logscan::error e = logscan::read_head(src, head, more);
+    CHECK(e.code == logscan::error_code::unexpected_end);
+    CHECK(head == "[09/20 12:00:35] a INFO: x\n[09/20 12:00:36] a");
+    CHECK_FALSE(more);
+    logscan::replay_source<cut_source> all{head, src, false, !more, logscan::head_failure(e)};
+    const logscan::chunk first = all.next();
+    CHECK(first.data == head);
+    const logscan::chunk then = all.next();
+    CHECK(then.code == logscan::error_code::unexpected_end);
+    CHECK(then.data.empty());
+    CHECK(all.next().code == logscan::error_code::unexpected_end); // (and stays failed)
+    CHECK(src.n == 3);                                             // (nothing read from it again)
+    // with no failure, the end
+    CHECK(logscan::head_failure(logscan::error{}).at_end());
+}
