@@ -32,7 +32,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
-#include <map>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -296,7 +296,9 @@ inline std::uint64_t file_size(const char* path) {
 
 // Creates the directory `dir` unless it exists (its parent must); false, said, when it cannot.
 inline bool make_dir(const std::string& dir) {
-    if (::mkdir(dir.c_str(), 0777) == 0 || errno == EEXIST) return true;
+    struct stat st{};
+    if (::mkdir(dir.c_str(), 0777) == 0 || (errno == EEXIST && ::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode))) return true;
+    if (errno == EEXIST) errno = ENOTDIR;
     std::fprintf(stderr, "logscan: cannot create %s: %s\n", dir.c_str(), std::strerror(errno));
     return false;
 }
@@ -326,6 +328,7 @@ int with_format(const char* path, std::string_view forced, progress& prog, F&& f
             format = logscan::detect_format<Formats>(std::string_view(head).substr(0, logscan::detect_bytes),
                                             more || head.size() > logscan::detect_bytes)
                          .format;
+            if (format.empty() && !h.ok()) return h; // (no format in what it gave: its failure is what to say)
             if (format.empty() && !more && head.find_first_not_of(" \t\r\n") == std::string::npos) {
                 // nothing but blank lines: no format to tell, and no record in any
                 if (!quiet) std::fprintf(stderr, "logscan: %s: empty input, no records\n", shown);
@@ -718,12 +721,15 @@ int cmd_summary(const options& o) {
     sm::job_reports<Formats> jobs; // the reports over every file of their format
     std::vector<std::string> job_files;
     if (!o.svg_dir.empty() && !make_dir(o.svg_dir)) return 1;
-    std::map<std::string, int, std::less<>> stems; // (two runs' train.log: train.log, train.log-2)
+    std::set<std::string, std::less<>> stems; // the charts' names so far (two runs' train.log: train.log, train.log-2)
     for (const char* path : o.files) {
         sm::settings set{o.top, o.top_cpu_ops, o.svg_dir, {}};
         const std::string_view base = std::string_view(path).substr(std::string_view(path).find_last_of('/') + 1);
         set.stem = std::strcmp(path, "-") == 0 ? "stdin" : std::string(base);
-        if (const int n = ++stems[set.stem]; n > 1) set.stem += "-" + std::to_string(n);
+        set.stem = sm::file_part(set.stem); // (as the charts are named)
+        for (int n = 2; stems.count(set.stem) != 0; ++n) // (taken: `-2`, `-3`, ... until a free one)
+            if (stems.count(set.stem + "-" + std::to_string(n)) == 0) set.stem += "-" + std::to_string(n);
+        stems.insert(set.stem);
         status |= with_format<Formats>(path, o.format, prog, [&](std::string_view format, auto& src) {
             // the format's report reads the records it wants; every record is counted (an
             // input that yielded none but text has no report; error records fail the run)

@@ -335,7 +335,7 @@ struct paddle_log_summary {
         double l = NAN, r = NAN, i = NAN;
         for (const auto& m : t.metrics()) {
             const auto n = m.number();
-            if (m.key == "loss" && !(n.ok() && std::isfinite(n.value))) ++bad_loss; // (nan, inf: said, not skipped silently)
+            if (m.key == "loss" && !(n.ok() && std::isfinite(n.value))) ++bad_loss; // (nan, inf, no number: said, not skipped silently)
             if (!n.ok()) continue;
             if (m.key == "loss") l = n.value;
             else if (m.key == "learning_rate" || m.key == "lr") r = n.value;
@@ -390,7 +390,7 @@ struct paddle_log_summary {
         }
         if (!lr.empty() && std::isfinite(lr.back())) std::printf("; learning rate %.6g", lr.back());
         if (ips_n > 0) std::printf("; mean ips %.4g", ips_sum / static_cast<double>(ips_n));
-        if (bad_loss != 0) std::printf("; %zu step%s with a loss that is not a finite number (nan, inf)", bad_loss, bad_loss == 1 ? "" : "s");
+        if (bad_loss != 0) std::printf("; %zu step%s with a loss that is not a finite number (nan, inf, or no number)", bad_loss, bad_loss == 1 ? "" : "s");
         std::printf("\n");
         if (!ops.empty()) {
             double total = 0;

@@ -203,9 +203,13 @@ public:
     logscan::error read_head() {
         const logscan::error e = logscan::read_head(*src_, head_, more_);
         if (e.ok() || head_.empty()) return e;
+        head_error_ = e;
         head_failure_ = logscan::head_failure(e);
         return {};
     }
+    // The failure that cut the head short (none: it did not), for where no format is told
+    // from those bytes: the failure, not "empty" or "not recognised", is what to say.
+    const logscan::error& head_error() const noexcept { return head_error_; }
     // The format named by the head (empty: unknown); `blank`: the input holds only blanks.
     std::string_view detect(bool& blank) const {
         const std::string_view h = std::string_view(head_).substr(0, logscan::detect_bytes);
@@ -241,7 +245,8 @@ private:
     py::object obj_, keep_, filename_;
     std::string name_, path_, bytes_, head_;
     bool more_ = true;
-    logscan::chunk head_failure_{}; // (what follows the head when the source failed while it was read)
+    logscan::error head_error_{};    // (the source's failure while the head was read, after some bytes)
+    logscan::chunk head_failure_{}; // (what follows the head then)
     std::unique_ptr<any_source> src_;
     pyfile_source* file_ = nullptr;
     std::optional<logscan::replay_source<any_source>> replay_;

@@ -78,6 +78,7 @@ std::string open_format(input& in, const std::optional<std::string>& format) {
     }
     bool blank = false;
     const std::string_view f = in.detect(blank);
+    if (f.empty() && !in.head_error().ok()) raise_io(in, in.head_error()); // (no format in what it gave: its failure)
     if (f.empty() && blank) return {};
     if (f.empty())
         throw py::value_error(in.name() + ": format not recognised (give format=...; logscan.formats() lists them)");
@@ -413,6 +414,7 @@ py::object detect(const std::string& kind, py::object obj) {
         e = in.read_head();
     }
     if (!e.ok()) raise_io(in, e);
+    if (!in.head_error().ok()) raise_io(in, in.head_error()); // (as `logscan detect`: a cut input is said)
     bool blank = false;
     const std::string_view f = in.detect(blank);
     if (f.empty()) return py::none();

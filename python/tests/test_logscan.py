@@ -560,6 +560,22 @@ def test_a_gzip_stream_cut_inside_the_head_keeps_what_it_gave(tmp_path):
     assert r.stdout.startswith(str(p).encode() + b": paddle-log")
 
 
+def test_a_gzip_stream_that_fails_after_only_blank_lines_is_not_an_empty_input(tmp_path):
+    # (helper-24's review: the head's failure must not pass as "empty input, no records")
+    whole = gzip.compress(b"\n" * 200000 + open(os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt"), "rb").read())
+    cut = next(k for k in range(12, len(whole)) if zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(whole[:k]))
+    given = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(whole[:cut])
+    assert given and given.strip() == b""
+    p = tmp_path / "blank.log.gz"
+    p.write_bytes(whole[:cut])
+    with pytest.raises(OSError, match="gzip stream cut short"):
+        list(logscan.records(p))
+    with pytest.raises(OSError, match="gzip stream cut short"):
+        logscan.detect(p)
+    r = run("convert", str(p))
+    assert r.returncode == 1 and b"unexpected end" in r.stderr and b"empty input" not in r.stderr
+
+
 def test_a_file_name_that_is_not_utf8(tmp_path):
     name = os.path.join(os.fsencode(str(tmp_path)), b"\xff.log")
     with open(name, "wb") as f:
