@@ -172,6 +172,18 @@ std::string unknown_type(std::string_view t, std::string_view format) {
     return list;
 }
 
+// True, said on stderr, when --type names no record type of `format` (an input detected as a
+// format the types are not of: `--type span` on a paddle log would write nothing, in silence).
+template <class Formats>
+bool selects_nothing(const type_filter& types, const char* path, std::string_view format) {
+    if (types.types.empty()) return false;
+    for (const std::string& t : types.types)
+        if (unknown_type<Formats>(t, format).empty()) return false;
+    std::fprintf(stderr, "logscan: %s: --type selects no record type of %.*s (%s)\n", path, static_cast<int>(format.size()),
+                 format.data(), unknown_type<Formats>(types.types.front(), format).c_str());
+    return true;
+}
+
 // Progress on stderr when it is a terminal: bytes, percent of a known size, MB/s, ETA.
 struct progress {
     bool on = false;
@@ -508,6 +520,7 @@ int cmd_convert_ndjson(const options& o) {
     for (const char* path : o.files) {
         if (o.with_filename) w.set_file(path);
         status |= with_format<Formats>(path, o.format, prog, [&](std::string_view format, auto& src) {
+            if (selects_nothing<Formats>(o.types, path, format)) return 1;
             std::uint64_t errors = 0;
             logscan::error e{};
             one_thread_note<Formats>(o, path, format);
@@ -635,6 +648,7 @@ int cmd_convert_csv(options& o) {
         const char* shown = o.files[i];
         if (o.with_filename) w.set_file(shown);
         status |= with_format<Formats>(paths[i].c_str(), o.format, prog, [&](std::string_view format, auto& src) {
+            if (selects_nothing<Formats>(o.types, shown, format)) return 1;
             std::uint64_t errors = 0;
             w.seen = {};
             const logscan::error e = run_format<Formats>(format, src, w, errors, o.max_line, shown);
