@@ -505,19 +505,42 @@ TEST_CASE("chrome_trace::bounded storage: an event too large, B events past the 
     CHECK(of_type(r, "instant").size() == 2);
     // B events: a B keeps its pid, tid, name, cat, ts, args and other members' text: here
     // 1 + 1 + 16 (`"block number N"`) + 1 = 19 bytes, so a store of 64 holds three; the others
-    // are errors at their index, and the E's beyond the three find no open B
+    // are errors at their index, and so are the E's that close them (the innermost: the first
+    // three E's), which close no B that was kept
     std::string bs = "[";
     for (int i = 0; i < 6; ++i) bs += R"({"ph":"B","name":"block number )" + std::to_string(i) + R"(","pid":1,"tid":1,"ts":1},)";
     for (int i = 0; i < 6; ++i) bs += std::string(R"({"ph":"E","pid":1,"tid":1,"ts":2})") + (i < 5 ? "," : "]");
     const auto b = run(bs, ct::options{.open_capacity = 64});
     CHECK(b == std::vector<std::string>{
                    R"({"type":"error","index":3,"message":M})", R"({"type":"error","index":4,"message":M})",
-                   R"({"type":"error","index":5,"message":M})",
+                   R"({"type":"error","index":5,"message":M})", R"({"type":"error","index":6,"message":M})",
+                   R"({"type":"error","index":7,"message":M})", R"({"type":"error","index":8,"message":M})",
                    R"({"type":"span","name":"block number 2","cat":null,"ph":"B","pid":1,"tid":1,"ts_us":1,"dur_us":1,"args":null,"extra":null})",
                    R"({"type":"span","name":"block number 1","cat":null,"ph":"B","pid":1,"tid":1,"ts_us":1,"dur_us":1,"args":null,"extra":null})",
-                   R"({"type":"span","name":"block number 0","cat":null,"ph":"B","pid":1,"tid":1,"ts_us":1,"dur_us":1,"args":null,"extra":null})",
-                   R"({"type":"error","index":9,"message":M})", R"({"type":"error","index":10,"message":M})",
-                   R"({"type":"error","index":11,"message":M})"});
+                   R"({"type":"span","name":"block number 0","cat":null,"ph":"B","pid":1,"tid":1,"ts_us":1,"dur_us":1,"args":null,"extra":null})"});
+    // a B kept after one that was dropped (room made by another thread's E) is closed first,
+    // then the dropped one (an error, no span), then the one before it; a dropped B never
+    // closed has its error at the B only, one kept has "never closed" at the end. Bytes kept
+    // (pid, tid, name, ts): x 1 + 1 + 42 + 1 = 45, a 6, b 25 (does not fit beside x and a), c 6
+    const std::string x(40, 'x'), bb(20, 'b');
+    const auto b_on = [](int tid, const std::string& name) {
+        return R"({"ph":"B","name":")" + name + R"(","pid":1,"tid":)" + std::to_string(tid) + R"(,"ts":1})";
+    };
+    const auto e_on = [](int tid) { return R"({"ph":"E","pid":1,"tid":)" + std::to_string(tid) + R"(,"ts":2})"; };
+    const std::string mixed = "[" + b_on(2, x) + "," + b_on(1, "a") + "," + b_on(1, bb) + "," + e_on(2) + "," + b_on(1, "c") +
+                              "," + e_on(1) + "," + e_on(1) + "," + e_on(1) + "," + b_on(1, bb) + "," + b_on(3, x) + "," +
+                              e_on(1) + "," + b_on(4, "d") + "]";
+    const auto span_of = [](const std::string& name, int tid) {
+        return R"({"type":"span","name":")" + name + R"(","cat":null,"ph":"B","pid":1,"tid":)" + std::to_string(tid) +
+               R"(,"ts_us":1,"dur_us":1,"args":null,"extra":null})";
+    };
+    // (index 9: x on thread 3 does not fit beside the b of index 8; index 10's E closes that
+    // b; d of index 11 is never closed)
+    CHECK(run(mixed, ct::options{.open_capacity = 64}) ==
+          std::vector<std::string>{R"({"type":"error","index":2,"message":M})", span_of(x, 2), span_of("c", 1),
+                                   R"({"type":"error","index":6,"message":M})", span_of("a", 1),
+                                   R"({"type":"error","index":9,"message":M})", span_of(bb, 1),
+                                   R"({"type":"error","index":11,"message":M})"});
 }
 
 TEST_CASE("chrome_trace::review findings: escaped ph, long strings and keys, merged members too large, a stop on a break") {

@@ -56,14 +56,17 @@
 /// members do not fit it too) and a `B` that does not fit the open-span store are errors at
 /// their index, and the parse goes on. The store (`format_options::open_capacity`, 4 MiB)
 /// holds the open `B`s' text in `open_capacity` bytes and at most `open_capacity / 32 + 16` of
-/// them (an index of 48 bytes each). `dur_us` is null when the two `ts` are more than 400
+/// them (an index of 56 bytes each). A `B` that does not fit leaves a mark on its thread's
+/// stack (its pid and tid, in 16 entries and 1 KiB kept for marks), so the `E` that closes it
+/// is an error too ("E closes a B event that did not fit") and closes no other `B`; only past
+/// that room can an `E` of that thread close the wrong `B` (the `B`'s error says so). `dur_us` is null when the two `ts` are more than 400
 /// decimal digits apart (`1e500` and `1`: num.hpp's `decimal_difference`). Invalid UTF-8 in
 /// strings is kept as it is in the C++ records (NDJSON writes `\ufffd`; two strings compare
 /// by their bytes); a `\u` surrogate escape without its pair decodes as U+FFFD (kept as
 /// written inside `args` and the other objects).
 ///
 /// Allocation: the JSON reader's buffers, two scratch buffers and the open-span store (about
-/// 2.5 x `open_capacity` bytes in all), once, at construction; nothing while parsing.
+/// 2.75 x `open_capacity` bytes in all), once, at construction; nothing while parsing.
 #ifndef LOGSCAN_FORMATS_CHROME_TRACE_HPP_INCLUDED
 #define LOGSCAN_FORMATS_CHROME_TRACE_HPP_INCLUDED
 
@@ -323,12 +326,18 @@ struct mapped {
 };
 
 // Bytes kept from one event to the next: an arena with a bump pointer (the open B events).
+// An entry is an open B, or a mark of the B events of one thread that did not fit the store
+// (`dropped` of them, opened one after the other: the E events that close them come first).
 struct open_span {
     std::uint64_t index;
     std::size_t at;                         // its bytes in the arena: pid, tid, name, cat, ts, args, extra
     std::uint32_t len[7];
+    std::uint32_t dropped;                  // 0: an open B; else a mark (its pid and tid only)
     unsigned char present;                  // bit i: piece i is present (name, cat, ts, args, extra)
 };
+
+// Room kept past the store's capacities for the marks: entries and bytes (their pid and tid).
+inline constexpr std::size_t mark_entries = 16, mark_bytes = 1024;
 
 // The bytes an event is made of and made into: the event's compact text, then what is made
 // from it (decoded strings, `extra`, merged members, a duration), each a view of `buf`.
@@ -457,8 +466,8 @@ public:
             if (stopped_) return error{error_code::stopped, 0, 0, 0, "stopped by visitor", 0};
         }
         if (r.code == error_code::stopped && !broke_) return out;
-        for (std::size_t i = 0; i < open_n_; ++i)
-            if (report(error_at(spans_[i].index, "B is never closed")) == flow::stop)
+        for (std::size_t i = 0; i < open_n_; ++i) // (a mark's B events had their error, each at its index)
+            if (spans_[i].dropped == 0 && report(error_at(spans_[i].index, "B is never closed")) == flow::stop)
                 return error{error_code::stopped, 0, 0, 0, "stopped by visitor", 0};
         open_n_ = 0;
         return out;
@@ -780,24 +789,52 @@ private:
                                                        at[k_name], at[k_cat], at[k_ts], at[k_args], extra};
         std::size_t need = 0;
         for (std::string_view p : pieces) need += p.size();
-        if (open_n_ == spans_cap_ || !room(need))
-            return report(error_at(index, "B event does not fit the open-span store (format_options::open_capacity)"));
+        if (open_n_ >= spans_cap_ || !room(need, arena_cap_)) return drop_b(index, pieces[p_pid], pieces[p_tid]);
+        open_span& s = store(index, pieces);
+        s.present = static_cast<unsigned char>((has(k_name) ? 1u : 0u) | (has(k_cat) ? 2u : 0u) | (has(k_ts) ? 4u : 0u) |
+                                               (has(k_args) ? 8u : 0u) | (has_extra ? 16u : 0u));
+        return flow::proceed;
+    }
+    // A B that does not fit: an error at its index, and a mark on its thread's stack (one for
+    // the B events dropped one after the other), so that the E events closing them close no
+    // other B. Past the room kept for marks (`mark_entries`, `mark_bytes`), the E events of the
+    // thread may close the wrong B: the error says so.
+    flow drop_b(std::uint64_t index, std::string_view pid, std::string_view tid) {
+        const std::size_t last = thread_top(pid, tid);
+        if (last != 0 && spans_[last - 1].dropped != 0 && spans_[last - 1].dropped != ~std::uint32_t{0}) {
+            ++spans_[last - 1].dropped;
+        } else if (open_n_ < spans_cap_ + mark_entries && room(pid.size() + tid.size(), arena_cap_ + mark_bytes)) {
+            const std::string_view pieces[piece_count] = {pid, tid, {}, {}, {}, {}, {}};
+            store(index, pieces).dropped = 1;
+        } else {
+            return report(error_at(index, "B event does not fit the open-span store (format_options::open_capacity), nor "
+                                          "does a mark of it: the E events of its thread may close the wrong B"));
+        }
+        return report(error_at(index, "B event does not fit the open-span store (format_options::open_capacity)"));
+    }
+    open_span& store(std::uint64_t index, const std::string_view (&pieces)[piece_count]) noexcept {
         open_span& s = spans_[open_n_++];
         s.index = index;
         s.at = arena_used_;
+        s.dropped = 0;
+        s.present = 0;
         for (unsigned i = 0; i < piece_count; ++i) {
             s.len[i] = static_cast<std::uint32_t>(pieces[i].size());
             if (!pieces[i].empty()) std::memcpy(arena_ + arena_used_, pieces[i].data(), pieces[i].size());
             arena_used_ += pieces[i].size();
         }
-        s.present = static_cast<unsigned char>((has(k_name) ? 1u : 0u) | (has(k_cat) ? 2u : 0u) | (has(k_ts) ? 4u : 0u) |
-                                               (has(k_args) ? 8u : 0u) | (has_extra ? 16u : 0u));
-        return flow::proceed;
+        return s;
     }
-    // Room for `need` more bytes in the arena, the open spans' bytes moved to its start when
-    // that makes it.
-    bool room(std::size_t need) noexcept {
-        if (need <= arena_cap_ - arena_used_) return true;
+    // One past the thread's most recent entry, or 0 when it has none.
+    std::size_t thread_top(std::string_view pid, std::string_view tid) const noexcept {
+        std::size_t i = open_n_;
+        while (i > 0 && !(same_value(piece_of(spans_[i - 1], p_pid), pid) && same_value(piece_of(spans_[i - 1], p_tid), tid))) --i;
+        return i;
+    }
+    // Room for `need` more bytes in the arena's first `cap`, the open spans' bytes moved to its
+    // start when that makes it.
+    bool room(std::size_t need, std::size_t cap) noexcept {
+        if (arena_used_ <= cap && need <= cap - arena_used_) return true;
         std::size_t w = 0;
         for (std::size_t i = 0; i < open_n_; ++i) {
             std::size_t n = 0;
@@ -807,18 +844,21 @@ private:
             w += n;
         }
         arena_used_ = w;
-        return need <= arena_cap_ - arena_used_;
+        return arena_used_ <= cap && need <= cap - arena_used_;
     }
     flow close_b(std::uint64_t index, const mapped& at, std::string_view extra, bool has_extra) {
         const auto has = [&](key k) { return at.has(k); };
         const std::string_view pid = thread_text(has(k_pid), at[k_pid]), tid = thread_text(has(k_tid), at[k_tid]);
-        std::size_t i = open_n_;
-        while (i > 0 && !(same_value(piece_of(spans_[i - 1], p_pid), pid) && same_value(piece_of(spans_[i - 1], p_tid), tid))) --i;
+        const std::size_t i = thread_top(pid, tid);
         if (i == 0) return report(error_at(index, "E without an open B on its thread"));
         const open_span s = spans_[i - 1];
-        for (std::size_t k = i; k < open_n_; ++k) spans_[k - 1] = spans_[k]; // (the others keep their order)
-        --open_n_;
-        if (open_n_ == 0) arena_used_ = 0;
+        if (s.dropped > 1) --spans_[i - 1].dropped;
+        if (s.dropped <= 1) {
+            for (std::size_t k = i; k < open_n_; ++k) spans_[k - 1] = spans_[k]; // (the others keep their order)
+            --open_n_;
+            if (open_n_ == 0) arena_used_ = 0;
+        }
+        if (s.dropped != 0) return report(error_at(index, "E closes a B event that did not fit the open-span store"));
         const auto b_has = [&](unsigned bitmask) { return (s.present & bitmask) != 0; };
         flow f = flow::proceed;
         // an E's name (present, not null, not "") that differs from its B's: an error first
@@ -886,8 +926,10 @@ public:
     explicit parser(Visitor& vis, const options& opt = {})
         : cap_(opt.scratch_capacity ? opt.scratch_capacity : 1), arena_cap_(opt.open_capacity ? opt.open_capacity : 1),
           spans_cap_(arena_cap_ / 32 + 16),
-          mem_(fits() ? static_cast<char*>(std::malloc(2 * cap_ + arena_cap_)) : nullptr),
-          spans_(fits() ? static_cast<detail::open_span*>(std::malloc(spans_cap_ * sizeof(detail::open_span))) : nullptr),
+          mem_(fits() ? static_cast<char*>(std::malloc(2 * cap_ + arena_cap_ + detail::mark_bytes)) : nullptr),
+          spans_(fits() ? static_cast<detail::open_span*>(
+                              std::malloc((spans_cap_ + detail::mark_entries) * sizeof(detail::open_span)))
+                        : nullptr),
           core_(vis, mem_, ok() ? cap_ : 0, ok() ? mem_ + cap_ : nullptr, ok() ? cap_ : 0, ok() ? mem_ + 2 * cap_ : nullptr,
                 ok() ? arena_cap_ : 0, spans_, ok() ? spans_cap_ : 0),
           reader_(core_, json::options{.scratch_capacity = cap_, .validate_utf8 = false, .lone_surrogates = true}) {
@@ -960,7 +1002,7 @@ private:
     // (capacities whose sum would overflow: no buffers, the parse's error says so)
     bool fits() const noexcept {
         constexpr std::size_t most = ~std::size_t{0} / 4;
-        return cap_ <= most && arena_cap_ <= most && spans_cap_ <= most / sizeof(detail::open_span);
+        return cap_ <= most && arena_cap_ <= most && spans_cap_ <= most / sizeof(detail::open_span) - detail::mark_entries;
     }
 
     std::size_t cap_, arena_cap_, spans_cap_;
