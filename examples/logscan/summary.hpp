@@ -507,8 +507,16 @@ struct chrome_trace_summary : ls::chrome_trace::rank_reader {
     void end_file() { ranks.push_back(take()); }
     std::size_t files() const noexcept { return ranks.size(); }
 
-    // (once: the ranks' rows are handed over)
+    // (once: the ranks' rows are handed over; files that claim one rank are said first)
     ls::chrome_trace::job_summary compute(const settings& s) {
+        for (const auto& [rank, files] : ls::chrome_trace::shared_ranks(ranks)) {
+            std::string names;
+            for (const std::string& f : files) names += (names.empty() ? "" : ", ") + f;
+            std::fprintf(stderr,
+                         "logscan: note: %zu files claim rank %lld (distributedInfo.rank, 0 when absent): %s; each is "
+                         "summarised as a rank of that number (HTA would keep one of them)\n",
+                         files.size(), static_cast<long long>(rank), names.c_str());
+        }
         return ls::chrome_trace::summarize(std::move(ranks), {.top_cpu_ops = s.top_cpu_ops});
     }
     std::string json(const settings& s) { return ls::chrome_trace::summary_json(compute(s)); }

@@ -298,6 +298,14 @@ def test_summary_of_ranks():
     got = logscan.summary(paths)
     assert [r["file"] for r in got["ranks"]] == ["rank0.json", "rank1.json"]  # (the file's name, as the command gives it)
     assert got == json.loads(run("summary", "--json", *paths).stdout)
+    # two inputs that both say rank 0 (rank0.json, mtia.json): a warning naming them, and two
+    # ranks numbered 0 in the figures; rank 0 and rank 1 above warned nothing
+    with pytest.warns(RuntimeWarning, match=r"2 inputs claim rank 0 .*rank0\.json.*mtia\.json"):
+        two = logscan.summary(paths + [os.path.join(d, "mtia.json")])
+    assert [r["rank"] for r in two["ranks"]] == [0, 0, 1]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        logscan.summary(paths)
     with pytest.raises(ValueError, match="chrome-trace"):
         logscan.summary(os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt"))
 

@@ -408,6 +408,20 @@ inline std::string device_type_of(const rank_rows& r) {
 
 } // namespace summary_detail
 
+/// The ranks that more than one file claims (`distributedInfo.rank`, 0 when a file has
+/// none: two traces of a job written without it are both rank 0), each with its files in the
+/// given order, by rank. `summarize` keeps such files as ranks of the same number; HTA
+/// (`create_rank_to_trace_dict`) keeps one file per rank. A caller says so to its user: the
+/// command in a note, the Python module in a warning.
+inline std::vector<std::pair<std::int64_t, std::vector<std::string>>> shared_ranks(const std::vector<rank_rows>& ranks) {
+    std::map<std::int64_t, std::vector<std::string>> files;
+    for (const rank_rows& r : ranks) files[r.rank].push_back(r.file);
+    std::vector<std::pair<std::int64_t, std::vector<std::string>>> out;
+    for (auto& [rank, f] : files)
+        if (f.size() > 1) out.emplace_back(rank, std::move(f));
+    return out;
+}
+
 /// The options of `summarize`.
 struct summary_options {
     std::size_t top_cpu_ops = 20; ///< how many CPU ops per rank (6B.10)
