@@ -513,7 +513,7 @@ struct chrome_trace_summary : ls::chrome_trace::rank_reader {
             std::string names;
             for (const std::string& f : files) names += (names.empty() ? "" : ", ") + f;
             std::fprintf(stderr,
-                         "logscan: note: %zu files claim rank %lld (distributedInfo.rank, 0 when absent): %s; each is "
+                         "logscan: note: %zu files claim rank %lld (distributedInfo.rank; 0 when absent or not a non-negative integer): %s; each is "
                          "summarised as a rank of that number (HTA would keep one of them)\n",
                          files.size(), static_cast<long long>(rank), names.c_str());
         }

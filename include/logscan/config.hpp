@@ -38,6 +38,7 @@
 #define LOGSCAN_SSE2 0
 #endif
 
+#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -46,6 +47,23 @@
 
 namespace logscan {
 namespace internal {
+/// How many of the 8 bytes at `p` are spaces before the first other byte (`Last`: from the
+/// end, before the last other byte), 0 to 8, in one look (little-endian; elsewhere a loop):
+/// lines.hpp's trimming and indents, json.hpp's indentation.
+template <bool Last>
+inline std::size_t spaces8(const char* p) noexcept {
+    if constexpr (std::endian::native == std::endian::little) {
+        std::uint64_t v = 0;
+        std::memcpy(&v, p, 8);
+        v ^= 0x2020202020202020ull; // (a space: a zero byte)
+        if (v == 0) return 8;
+        return static_cast<std::size_t>(Last ? std::countl_zero(v) : std::countr_zero(v)) / 8;
+    } else {
+        std::size_t n = 0;
+        while (n < 8 && p[Last ? 7 - n : n] == ' ') ++n;
+        return n;
+    }
+}
 /// Copies `n` bytes from `src` to `dst` (not overlapping), the short copies that keep a word
 /// or a name (up to 16 bytes) without a call: two fixed-size copies that may overlap each
 /// other, as a compiler inlines them; longer ones by `memcpy`.

@@ -258,7 +258,8 @@ private:
     char held_[4096];
 };
 
-/// A format's `parse`: a function object, `inline constexpr format_parse<parser> parse{};`.
+/// A format's `parse`: a function object (`format_entry::parse`, which
+/// `LOGSCAN_FORMAT_MODULE` names `parse`).
 /// - `parse(source, visitor, options)` reads a whole source (`file_source`, `fd_source`,
 ///   `memory_source`, ...) into the visitor. Returns the source's error (with errno),
 ///   `stopped` when a callback stopped, or none — problems inside the input go to
@@ -287,9 +288,10 @@ struct format_parse {
 };
 
 /// A format as generic code sees it (the registry, formats/registry.hpp; the command): one
-/// line at the end of each format header,
+/// line at the end of each format header declares it and the names the module's users write
+/// (`LOGSCAN_FORMAT_MODULE`, below),
 /// \code
-/// using format = logscan::format_entry<format_name, records, detect, detect_signals, parser, split_point>;
+/// LOGSCAN_FORMAT_MODULE(format_name, records, detect, detect_signals, parser, split_point);
 /// \endcode
 /// - `name`: the format's name (`"paddle-log"`), as `--format` and `detect` know it;
 /// - `records`: its `record_list` (record.hpp), whence `record_types` (the `"type"` of every
@@ -321,5 +323,26 @@ struct format_entry {
 };
 
 } // namespace logscan
+
+/// Declares, in a format module's namespace, the format and the names its users write, from
+/// `format_entry`'s arguments (the format's name, `records`, `detect`, `detect_signals`,
+/// `parser`, and `split_point` where the format has one), so that every module has the same
+/// ones, declared in this one place:
+/// - `format`: the `format_entry` (generic code, the registry);
+/// - `record_types`: the `"type"` of every record the format yields, in its `records`' order;
+/// - `visitor<V>`: true when V has at least one of the format's callbacks (or derives from
+///   `validate_only`);
+/// - `parse(source, vis, options)` (a whole source: `file_source`, `fd_source`,
+///   `memory_source`, ...) and `parse(text, vis, options)` (a buffer in memory): `format_parse`;
+/// - `ndjson_visitor<Writer>`: the visitor that writes every record as formats.md's NDJSON
+///   through an `ndjson_writer` (`records`' `ndjson`).
+#define LOGSCAN_FORMAT_MODULE(...)                                                  \
+    using format = ::logscan::format_entry<__VA_ARGS__>;                            \
+    inline constexpr const auto& record_types = format::records::types;             \
+    template <class V>                                                              \
+    concept visitor = format::records::template accepted_by<V>;                     \
+    template <class Writer>                                                         \
+    using ndjson_visitor = format::ndjson_visitor<Writer>;                          \
+    inline constexpr auto parse = format::parse
 
 #endif // LOGSCAN_FORMAT_HPP_INCLUDED

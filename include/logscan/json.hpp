@@ -663,6 +663,27 @@ LOGSCAN_FORCE_INLINE const char* number_end(const char* p, const char* end, numb
     return q == end && !AtEnd ? nullptr : q;
 }
 
+// JSON's white space from p (space, tab, CR, LF): the first other byte, or `end`; `newline(q)`
+// for each line feed passed, `q` the byte after it. A run of spaces (a pretty-printer's
+// indent) is passed 8 bytes at a time. (The reader's and whole_scan's.)
+template <class Newline>
+LOGSCAN_FORCE_INLINE const char* json_blanks(const char* p, const char* const end, Newline&& newline) noexcept {
+    while (p != end) {
+        const char c = *p;
+        if (c == ' ') {
+            p += end - p >= 8 ? logscan::internal::spaces8<false>(p) : 1; // (at least the one)
+        } else if (c == '\n') {
+            ++p;
+            newline(p);
+        } else if (c == '\t' || c == '\r') {
+            ++p;
+        } else {
+            return p;
+        }
+    }
+    return end;
+}
+
 // Code point cp (at most 0x10FFFF) as UTF-8 into out[0, 4): the number of bytes.
 constexpr std::size_t encode_utf8(std::uint32_t cp, char* out) noexcept {
     if (cp < 0x80) {
@@ -729,16 +750,10 @@ public:
             if (c > ' ') return p;
             if (c == ' ' && end - p >= 2 && static_cast<unsigned char>(p[1]) > ' ') return p + 1;
         }
-        for (; p != end; ++p) {
-            const char c = *p;
-            if (c == '\n') {
-                ++newlines;
-                line_start = p + 1;
-            } else if (c != ' ' && c != '\t' && c != '\r') {
-                break;
-            }
-        }
-        return p;
+        return internal::json_blanks(p, end, [this](const char* q) {
+            ++newlines;
+            line_start = q;
+        });
     }
     /// A plain string from its opening quote: its closing quote.
     LOGSCAN_FORCE_INLINE const char* string(const char* p) const noexcept {
@@ -1174,20 +1189,10 @@ private:
         return skip_ws_loop(p, end);
     }
     const char* skip_ws_loop(const char* p, const char* const end) noexcept {
-        while (p != end) {
-            const auto c = static_cast<unsigned char>(*p);
-            if (c > ' ') return p;
-            if (c == ' ' || c == '\t' || c == '\r') {
-                ++p;
-            } else if (c == '\n') {
-                ++p;
-                ++line_;
-                line_start_ = off(p);
-            } else {
-                return p; // not whitespace: the grammar step reports it
-            }
-        }
-        return end;
+        return internal::json_blanks(p, end, [this](const char* q) { // (another byte: the grammar step reports it)
+            ++line_;
+            line_start_ = off(q);
+        });
     }
 
     // The grammar as a goto machine: each label knows what comes next, so the common paths

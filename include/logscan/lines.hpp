@@ -105,22 +105,6 @@ LOGSCAN_FORCE_INLINE const char* find_newline(const char* p, const char* e) noex
 
 /// Spaces and tabs: what trimming removes.
 constexpr bool is_space(char c) noexcept { return c == ' ' || c == '\t'; }
-/// How many of the 8 bytes at `p` are spaces before the first other byte (`Last`: from the
-/// end, before the last other byte), 0 to 8, in one look (little-endian; elsewhere a loop).
-template <bool Last>
-inline std::size_t spaces8(const char* p) noexcept {
-    if constexpr (std::endian::native == std::endian::little) {
-        std::uint64_t v = 0;
-        std::memcpy(&v, p, 8);
-        v ^= 0x2020202020202020ull; // (a space: a zero byte)
-        if (v == 0) return 8;
-        return static_cast<std::size_t>(Last ? std::countl_zero(v) : std::countr_zero(v)) / 8;
-    } else {
-        std::size_t n = 0;
-        while (n < 8 && p[Last ? 7 - n : n] == ' ') ++n;
-        return n;
-    }
-}
 /// Number of spaces (` ` only) `s` begins with, counted 8 at a time.
 inline std::size_t leading_spaces(std::string_view s) noexcept {
     std::size_t n = 0;

@@ -450,7 +450,7 @@ std::string summary_json(const std::vector<std::pair<std::string, py::object>>& 
     }
     for (const auto& [rank, files] : ct::shared_ranks(ranks)) {
         std::string m = std::to_string(files.size()) + " inputs claim rank " + std::to_string(rank) +
-                        " (distributedInfo.rank, 0 when absent):";
+                        " (distributedInfo.rank; 0 when absent or not a non-negative integer):";
         for (const std::string& f : files) m += " " + f;
         m += "; each is summarised as a rank of that number (HTA would keep one of them)";
         if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), 2) != 0) throw py::error_already_set();

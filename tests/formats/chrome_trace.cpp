@@ -541,6 +541,27 @@ TEST_CASE("chrome_trace::bounded storage: an event too large, B events past the 
                                    R"({"type":"error","index":6,"message":M})", span_of("a", 1),
                                    R"({"type":"error","index":9,"message":M})", span_of(bb, 1),
                                    R"({"type":"error","index":11,"message":M})"});
+    // a mark takes none of the store's room: x (45 bytes) kept, y (its args 110 bytes) dropped
+    // and marked, then z (19 bytes: 45 + 19 = 64) still fits, and closes as a span
+    const std::string y_args = R"({"a":")" + std::string(100, 'a') + R"("})";
+    const std::string beside = "[" + b_on(1, x) + R"(,{"ph":"B","name":"y","pid":1,"tid":2,"ts":1,"args":)" + y_args + "}," +
+                               b_on(3, "block number 0") + "," + e_on(3) + "," + e_on(2) + "," + e_on(1) + "]";
+    CHECK(run(beside, ct::options{.open_capacity = 64}) ==
+          std::vector<std::string>{R"({"type":"error","index":1,"message":M})", span_of("block number 0", 3),
+                                   R"({"type":"error","index":4,"message":M})", span_of(x, 1)});
+    // nor any of its entries: a store of 200 bytes holds 200 / 32 + 16 = 22 B's; 21 kept, one
+    // dropped (a mark), one more kept: 22, all closed as spans, the mark's E an error
+    std::string many = "[";
+    for (int i = 0; i < 21; ++i) many += b_on(1, "b") + ",";
+    many += R"({"ph":"B","name":"big","pid":1,"tid":1,"ts":1,"args":{"a":")" + std::string(300, 'a') + R"("}},)";
+    many += b_on(1, "last") + ",";
+    for (int i = 0; i < 23; ++i) many += e_on(1) + (i < 22 ? "," : "]");
+    const auto m = run(many, ct::options{.open_capacity = 200});
+    REQUIRE(m.size() == 24);
+    CHECK(m[0] == R"({"type":"error","index":21,"message":M})");
+    CHECK(m[1] == span_of("last", 1));
+    CHECK(m[2] == R"({"type":"error","index":24,"message":M})");
+    for (std::size_t i = 3; i < m.size(); ++i) CHECK(m[i] == span_of("b", 1));
 }
 
 TEST_CASE("chrome_trace::review findings: escaped ph, long strings and keys, merged members too large, a stop on a break") {

@@ -63,7 +63,7 @@ constexpr std::size_t detect(std::string_view head, bool cut) noexcept {
 }
 constexpr bool split_point(std::string_view, std::string_view) noexcept { return true; }
 
-using format = logscan::format_entry<format_name, records, detect, detect_signals, parser, split_point>;
+LOGSCAN_FORMAT_MODULE(format_name, records, detect, detect_signals, parser, split_point); // (format.hpp: `format`, `parse`, ...)
 
 } // namespace toy
 

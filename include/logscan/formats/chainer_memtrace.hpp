@@ -134,13 +134,6 @@ using records = record_list<
                 field<"params", params_of>>,
     text_kind, error_kind>;
 
-/// The `"type"` of every record the format yields (formats.md section 3), `text` and `error` included.
-inline constexpr const auto& record_types = records::types;
-
-/// True when V has at least one of the format's callbacks (or derives from `validate_only`).
-template <class V>
-concept visitor = records::accepted_by<V>;
-
 namespace detail {
 
 // A parameter line is one JSON object with a top-level integer `rank`: the reader checks the
@@ -416,12 +409,6 @@ private:
 template <class Visitor>
 using parser = line_parser<detail::core<Visitor>>;
 
-/// The visitor that writes every record as formats.md's NDJSON through an `ndjson_writer`
-/// (`"type"`, `"line"`, then the fields in the contract's order; `params` as the checked
-/// JSON text): `records`'s.
-template <class Writer>
-using ndjson_visitor = records::ndjson<Writer>;
-
 /// What `detect` counts, in a few words (for `logscan detect --help`).
 inline constexpr std::string_view detect_signals = "a `B F` line followed by buffer lines `ID SIZE NAME` or function records";
 
@@ -451,14 +438,11 @@ constexpr std::size_t detect(std::string_view head, bool cut = true) noexcept {
     return header && (buffers + score) > 0 ? buffers + score + 1 : 0;
 }
 
-/// `parse(source, vis, options)` reads a whole source (`file_source`, `fd_source`,
-/// `memory_source`, ...), `parse(text, vis, options)` a buffer in memory (format.hpp's
-/// `format_parse`): the source's error, `stopped`, or none; problems inside the input go to
-/// `on_error` and do not stop the parse.
-inline constexpr format_parse<parser> parse{};
-
-/// The format as generic code sees it (format.hpp's `format_entry`; formats/registry.hpp).
-using format = format_entry<format_name, records, detect, detect_signals, parser>;
+/// The format's names (format.hpp's `LOGSCAN_FORMAT_MODULE`): `format`, `record_types` (formats.md
+/// section 3, `text` and `error` included), `visitor<V>`, `parse` (the source's error, `stopped`,
+/// or none; problems inside the input go to `on_error` and do not stop the parse) and
+/// `ndjson_visitor<Writer>` (`"line"` after `"type"`; `params` as the checked JSON text).
+LOGSCAN_FORMAT_MODULE(format_name, records, detect, detect_signals, parser);
 
 } // namespace logscan::chainer_memtrace
 

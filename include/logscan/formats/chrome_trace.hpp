@@ -59,7 +59,8 @@
 /// them (an index of 56 bytes each). A `B` that does not fit leaves a mark on its thread's
 /// stack (its pid and tid, in 16 entries and 1 KiB kept for marks), so the `E` that closes it
 /// is an error too ("E closes a B event that did not fit") and closes no other `B`; only past
-/// that room can an `E` of that thread close the wrong `B` (the `B`'s error says so). `dur_us` is null when the two `ts` are more than 400
+/// that room can an `E` of that thread close the wrong `B` (the `B`'s error says so). Marks
+/// take none of the store's own room. `dur_us` is null when the two `ts` are more than 400
 /// decimal digits apart (`1e500` and `1`: num.hpp's `decimal_difference`). Invalid UTF-8 in
 /// strings is kept as it is in the C++ records (NDJSON writes `\ufffd`; two strings compare
 /// by their bytes); a `\u` surrogate escape without its pair decodes as U+FFFD (kept as
@@ -70,6 +71,7 @@
 #ifndef LOGSCAN_FORMATS_CHROME_TRACE_HPP_INCLUDED
 #define LOGSCAN_FORMATS_CHROME_TRACE_HPP_INCLUDED
 
+#include <bit>
 #include <cerrno>
 #include <cstddef>
 #include <cstdint>
@@ -197,13 +199,6 @@ using records = record_list<
                 field<"value", &trace_info::value>>,
     indexed_error_kind>;
 
-/// The `"type"` of every record the format yields (formats.md section 6A), `error` included.
-inline constexpr const auto& record_types = records::types;
-
-/// True when V has at least one of the format's callbacks (or derives from `validate_only`).
-template <class V>
-concept visitor = records::accepted_by<V>;
-
 /// Parser settings (format.hpp's, one type for every format): `scratch_capacity` (the bytes
 /// of one event's compact text, and of the strings and merged members made from it) and
 /// `open_capacity` (the bytes of the `B` events still open).
@@ -232,15 +227,15 @@ constexpr unsigned mapped_keys(kind k) noexcept {
     return common;
 }
 // The member a key names (its decoded text), or key_count.
-// (its bytes and length packed into one word: one switch tells them apart)
+// (its length and up to 4 bytes packed into one word, the first byte lowest: one switch tells
+// them apart)
 constexpr std::uint64_t packed_key(std::string_view k) noexcept {
-    std::uint64_t w = k.size();
-    for (const char c : k) w = (w << 8) | static_cast<unsigned char>(c);
+    std::uint64_t w = std::uint64_t{k.size()} << 32;
+    for (std::size_t i = 0; i < k.size() && i < 4; ++i) w |= std::uint64_t{static_cast<unsigned char>(k[i])} << (8 * i);
     return w;
 }
-constexpr key key_of(std::string_view k) noexcept {
-    if (k.empty() || k.size() > 4) return key_count;
-    switch (packed_key(k)) {
+constexpr key key_of_packed(std::uint64_t w) noexcept {
+    switch (w) {
     case packed_key("ph"): return k_ph;
     case packed_key("name"): return k_name;
     case packed_key("cat"): return k_cat;
@@ -253,6 +248,22 @@ constexpr key key_of(std::string_view k) noexcept {
     case packed_key("id"): return k_id;
     case packed_key("bp"): return k_bp;
     default: return key_count;
+    }
+}
+constexpr key key_of(std::string_view k) noexcept {
+    return k.empty() || k.size() > 4 ? key_count : key_of_packed(packed_key(k));
+}
+// key_of for a key of `n` bytes at `k` that has 4 bytes readable from its start (a key in a
+// whole event: its closing quote, the `:` and the value follow it), in one load.
+inline key key_of_readable(const char* k, std::size_t n) noexcept {
+    if (n == 0 || n > 4) return key_count;
+    if constexpr (std::endian::native == std::endian::little) {
+        std::uint32_t x = 0;
+        std::memcpy(&x, k, 4);
+        const std::uint32_t keep = n == 4 ? ~std::uint32_t{0} : (std::uint32_t{1} << (8 * n)) - 1;
+        return key_of_packed(std::uint64_t{n} << 32 | (x & keep));
+    } else {
+        return key_of(std::string_view(k, n));
     }
 }
 // The key a member's key token names (a token with escapes compared decoded).
@@ -469,7 +480,7 @@ public:
         for (std::size_t i = 0; i < open_n_; ++i) // (a mark's B events had their error, each at its index)
             if (spans_[i].dropped == 0 && report(error_at(spans_[i].index, "B is never closed")) == flow::stop)
                 return error{error_code::stopped, 0, 0, 0, "stopped by visitor", 0};
-        open_n_ = 0;
+        open_n_ = marks_n_ = marks_bytes_ = arena_used_ = 0;
         return out;
     }
 
@@ -654,7 +665,7 @@ public:
                         v = std::string_view(p, static_cast<std::size_t>(q - p));
                     }
                     const auto k_len = static_cast<std::uint32_t>(key_end + 1 - key_at);
-                    const key id = key_of(std::string_view(key_at + 1, k_len - 2));
+                    const key id = key_of_readable(key_at + 1, k_len - 2);
                     if (id == k_ph) ph = v;
                     m[n++] = member{id, key_at, v.data(), k_len, static_cast<std::uint32_t>(v.size())};
                     bool done = false;
@@ -789,7 +800,9 @@ private:
                                                        at[k_name], at[k_cat], at[k_ts], at[k_args], extra};
         std::size_t need = 0;
         for (std::string_view p : pieces) need += p.size();
-        if (open_n_ >= spans_cap_ || !room(need, arena_cap_)) return drop_b(index, pieces[p_pid], pieces[p_tid]);
+        // (the store's entries and bytes are the Bs'; the marks have room of their own)
+        if (open_n_ - marks_n_ >= spans_cap_ || !room(need, arena_cap_ + marks_bytes_))
+            return drop_b(index, pieces[p_pid], pieces[p_tid]);
         open_span& s = store(index, pieces);
         s.present = static_cast<unsigned char>((has(k_name) ? 1u : 0u) | (has(k_cat) ? 2u : 0u) | (has(k_ts) ? 4u : 0u) |
                                                (has(k_args) ? 8u : 0u) | (has_extra ? 16u : 0u));
@@ -803,9 +816,12 @@ private:
         const std::size_t last = thread_top(pid, tid);
         if (last != 0 && spans_[last - 1].dropped != 0 && spans_[last - 1].dropped != ~std::uint32_t{0}) {
             ++spans_[last - 1].dropped;
-        } else if (open_n_ < spans_cap_ + mark_entries && room(pid.size() + tid.size(), arena_cap_ + mark_bytes)) {
+        } else if (const std::size_t need = pid.size() + tid.size();
+                   marks_n_ < mark_entries && need <= mark_bytes - marks_bytes_ && room(need, arena_cap_ + mark_bytes)) {
             const std::string_view pieces[piece_count] = {pid, tid, {}, {}, {}, {}, {}};
             store(index, pieces).dropped = 1;
+            ++marks_n_;
+            marks_bytes_ += need;
         } else {
             return report(error_at(index, "B event does not fit the open-span store (format_options::open_capacity), nor "
                                           "does a mark of it: the E events of its thread may close the wrong B"));
@@ -856,6 +872,10 @@ private:
         if (s.dropped <= 1) {
             for (std::size_t k = i; k < open_n_; ++k) spans_[k - 1] = spans_[k]; // (the others keep their order)
             --open_n_;
+            if (s.dropped == 1) {
+                --marks_n_;
+                marks_bytes_ -= std::size_t{s.len[p_pid]} + s.len[p_tid];
+            }
             if (open_n_ == 0) arena_used_ = 0;
         }
         if (s.dropped != 0) return report(error_at(index, "E closes a B event that did not fit the open-span store"));
@@ -902,6 +922,7 @@ private:
     std::size_t arena_cap_, arena_used_ = 0;
     open_span* spans_;
     std::size_t spans_cap_, open_n_ = 0;
+    std::size_t marks_n_ = 0, marks_bytes_ = 0; // (the marks among the open_n_ entries, and their bytes)
     std::string_view key_{}; // (a top-level member's key, in work_)
     top top_ = top::none;
     std::size_t depth_ = 0, events_depth_ = 0;
@@ -1051,18 +1072,11 @@ constexpr std::size_t detect(std::string_view head, bool cut = true) noexcept {
     return head.find("\"ts\"") != std::string_view::npos ? 3 : 2;
 }
 
-/// `parse(source, vis, options)` reads a whole source, `parse(document, vis, options)` a
-/// document in memory (format.hpp's `format_parse`). Returns the source's error, a break's
-/// error (delivered to `on_error` too), `stopped`, or none.
-inline constexpr format_parse<parser> parse{};
-
-/// The visitor that writes every record as formats.md's NDJSON through an `ndjson_writer`:
-/// `records`'s.
-template <class Writer>
-using ndjson_visitor = records::ndjson<Writer>;
-
-/// The format as generic code sees it (format.hpp's `format_entry`; formats/registry.hpp).
-using format = format_entry<format_name, records, detect, detect_signals, parser>;
+/// The format's names (format.hpp's `LOGSCAN_FORMAT_MODULE`): `format`, `record_types` (formats.md
+/// section 6A, `error` included), `visitor<V>`, `parse` (the source's error, a break's error
+/// (delivered to `on_error` too), `stopped`, or none) and `ndjson_visitor<Writer>` (formats.md
+/// 6A.2).
+LOGSCAN_FORMAT_MODULE(format_name, records, detect, detect_signals, parser);
 
 } // namespace logscan::chrome_trace
 

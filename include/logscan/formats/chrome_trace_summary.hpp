@@ -409,7 +409,8 @@ inline std::string device_type_of(const rank_rows& r) {
 } // namespace summary_detail
 
 /// The ranks that more than one file claims (`distributedInfo.rank`, 0 when a file has
-/// none: two traces of a job written without it are both rank 0), each with its files in the
+/// none or it is not a non-negative integer: two traces of a job written without it are both
+/// rank 0), each with its files in the
 /// given order, by rank. `summarize` keeps such files as ranks of the same number; HTA
 /// (`create_rank_to_trace_dict`) keeps one file per rank. A caller says so to its user: the
 /// command in a note, the Python module in a warning.

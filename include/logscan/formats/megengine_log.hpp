@@ -360,13 +360,6 @@ using records = record_list<
                 field<"output_vars", &lar_run::output_vars>>,
     text_kind, error_kind>;
 
-/// The `"type"` of every record the format yields (formats.md section 1), `text` and `error` included.
-inline constexpr const auto& record_types = records::types;
-
-/// True when V has at least one of the format's callbacks (or derives from `validate_only`).
-template <class V>
-concept visitor = records::accepted_by<V>;
-
 namespace detail {
 
 enum : std::uint32_t { normal = 0, var_shapes = 1, mem_table = 2 };
@@ -1320,12 +1313,6 @@ private:
 template <class Visitor>
 using parser = line_parser<detail::core<Visitor>>;
 
-/// The visitor that writes every record as formats.md's NDJSON through an `ndjson_writer`
-/// (`"type"`, `"line"`, then the fields in the contract's order; an `opr_seq`'s pairs as its
-/// own keys, numbers as numbers): `records`'s.
-template <class Writer>
-using ndjson_visitor = records::ndjson<Writer>;
-
 namespace detail {
 // What a head line tells of the format: which header form it has (colour sequences and an
 // indent allowed before it), and for form C whether something marks it as MegEngine's.
@@ -1381,14 +1368,12 @@ constexpr bool split_point(std::string_view previous, std::string_view next) noe
            detail::head_line_kind(previous) != detail::head_kind::none;
 }
 
-/// `parse(source, vis, options)` reads a whole source (`file_source`, `fd_source`,
-/// `memory_source`, ...), `parse(text, vis, options)` a buffer in memory (format.hpp's
-/// `format_parse`; `options.max_line`): the source's error, `stopped`, or none; problems
-/// inside the input go to `on_error` and do not stop the parse.
-inline constexpr format_parse<parser> parse{};
-
-/// The format as generic code sees it (format.hpp's `format_entry`; formats/registry.hpp).
-using format = format_entry<format_name, records, detect, detect_signals, parser, split_point>;
+/// The format's names (format.hpp's `LOGSCAN_FORMAT_MODULE`): `format`, `record_types` (formats.md
+/// section 1, `text` and `error` included), `visitor<V>`, `parse` (`options.max_line`: the source's
+/// error, `stopped`, or none; problems inside the input go to `on_error` and do not stop the parse)
+/// and `ndjson_visitor<Writer>` (`"line"` after `"type"`; an `opr_seq`'s pairs as its own keys,
+/// numbers as numbers).
+LOGSCAN_FORMAT_MODULE(format_name, records, detect, detect_signals, parser, split_point);
 
 } // namespace logscan::megengine_log
 

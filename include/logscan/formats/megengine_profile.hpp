@@ -158,13 +158,6 @@ using records = record_list<
                 field<"param", param_of>>,
     document_error_kind>;
 
-/// The `"type"` of every record the format yields (formats.md section 2), `error` included.
-inline constexpr const auto& record_types = records::types;
-
-/// True when V has at least one of the format's callbacks (or derives from `validate_only`).
-template <class V>
-concept visitor = records::accepted_by<V>;
-
 /// Parser settings (format.hpp's, one type for every format): `scratch_capacity`, the bytes
 /// of scratch space for one object's strings, lists and `param` text.
 using options = format_options;
@@ -225,22 +218,13 @@ constexpr std::size_t detect(std::string_view head, bool = true) noexcept {
     return score >= 2 ? score : 0;
 }
 
-/// `parse(source, vis, options)` reads a whole source, `parse(document, vis, options)` a
-/// document in memory (format.hpp's `format_parse`). Returns the source's error (with errno),
-/// or none; the document's own errors went to `on_error` (and are in the returned error too,
-/// except for objects too large, which do not end the parse).
-inline constexpr format_parse<parser> parse{};
-
-/// The visitor that writes every record as formats.md's NDJSON through an `ndjson_writer`
-/// (`"type"`, then the fields in the contract's order, `null` for absent values; `param` as
-/// its compact JSON text; the `error` record of a JSON document, record.hpp's
-/// `document_error_kind`: `{"type":"error","message":"invalid JSON document"}` where the
-/// document breaks): `records`'s.
-template <class Writer>
-using ndjson_visitor = records::ndjson<Writer>;
-
-/// The format as generic code sees it (format.hpp's `format_entry`; formats/registry.hpp).
-using format = format_entry<format_name, records, detect, detect_signals, parser>;
+/// The format's names (format.hpp's `LOGSCAN_FORMAT_MODULE`): `format`, `record_types` (formats.md
+/// section 2, `error` included), `visitor<V>`, `parse` (the source's error (with errno), or none;
+/// the document's own errors went to `on_error` (and are in the returned error too, except for
+/// objects too large, which do not end the parse)) and `ndjson_visitor<Writer>` (`null` for absent
+/// values; `param` as its compact JSON text; where the document breaks,
+/// `{"type":"error","message":"invalid JSON document"}` (record.hpp's `document_error_kind`)).
+LOGSCAN_FORMAT_MODULE(format_name, records, detect, detect_signals, parser);
 
 } // namespace logscan::megengine_profile
 

@@ -449,13 +449,6 @@ using records = record_list<
                 field<"cells", total_cells_of>>,
     text_kind, error_kind>;
 
-/// The `"type"` of every record the format yields (formats.md section 4), `text` and `error` included.
-inline constexpr const auto& record_types = records::types;
-
-/// True when V has at least one of the format's callbacks (or derives from `validate_only`).
-template <class V>
-concept visitor = records::accepted_by<V>;
-
 namespace detail {
 
 // A bounded copy of a line's text.
@@ -1094,11 +1087,6 @@ private:
 template <class Visitor>
 using parser = line_parser<detail::core<Visitor>>;
 
-/// The visitor that writes every record as formats.md's NDJSON through an `ndjson_writer`
-/// (`"type"`, `"line"`, then the fields in the contract's order): `records`'s.
-template <class Writer>
-using ndjson_visitor = records::ndjson<Writer>;
-
 namespace detail {
 // A log line of either form, indented or not (the log rules' language).
 constexpr bool is_log_line(std::string_view l) noexcept {
@@ -1138,14 +1126,11 @@ constexpr std::size_t detect(std::string_view head, bool cut = true) noexcept {
 /// either form), which ends every table and report (the parser is then at rest).
 constexpr bool split_point(std::string_view previous, std::string_view) noexcept { return detail::is_log_line(previous); }
 
-/// `parse(source, vis, options)` reads a whole source (`file_source`, `fd_source`,
-/// `memory_source`, ...), `parse(text, vis, options)` a buffer in memory (format.hpp's
-/// `format_parse`; `options.max_line`): the source's error, `stopped`, or none; problems
-/// inside the input go to `on_error` and do not stop the parse.
-inline constexpr format_parse<parser> parse{};
-
-/// The format as generic code sees it (format.hpp's `format_entry`; formats/registry.hpp).
-using format = format_entry<format_name, records, detect, detect_signals, parser, split_point>;
+/// The format's names (format.hpp's `LOGSCAN_FORMAT_MODULE`): `format`, `record_types` (formats.md
+/// section 4, `text` and `error` included), `visitor<V>`, `parse` (`options.max_line`: the source's
+/// error, `stopped`, or none; problems inside the input go to `on_error` and do not stop the parse)
+/// and `ndjson_visitor<Writer>` (`"line"` after `"type"`).
+LOGSCAN_FORMAT_MODULE(format_name, records, detect, detect_signals, parser, split_point);
 
 } // namespace logscan::paddle_log
 

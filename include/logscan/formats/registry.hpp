@@ -2,7 +2,7 @@
 /// \file formats/registry.hpp
 /// The formats, as one type list that generic code iterates: detection, the command's
 /// subcommands, `--threads`, the usage texts. Adding a format means its header (ending in
-/// `using format = logscan::format_entry<...>`, see format.hpp), one line here, its tests.
+/// `LOGSCAN_FORMAT_MODULE(...)`, see format.hpp), one line here, its tests.
 ///
 /// \code
 /// #include <logscan/formats/registry.hpp>

@@ -423,13 +423,6 @@ using records = record_list<
     record_kind<"config", config, on_config_event, field<"key", &config::key>, field<"value", value_of>>,
     text_kind, error_kind>;
 
-/// The `"type"` of every record the format yields (formats.md section 5), `text` and `error` included.
-inline constexpr const auto& record_types = records::types;
-
-/// True when V has at least one of the format's callbacks (or derives from `validate_only`).
-template <class V>
-concept visitor = records::accepted_by<V>;
-
 namespace detail {
 
 inline constexpr std::size_t max_columns = 64;
@@ -1013,12 +1006,6 @@ template <class Visitor>
 using parser = document_or_lines<json::projection_parser<Visitor, records, document_routes, json::options{.non_finite_words = true}>,
                                  line_parser<detail::core<Visitor>>>;
 
-/// The visitor that writes every record as formats.md's NDJSON through an `ndjson_writer`
-/// (`"type"`, `"line"`, then the fields in the contract's order; `cells` keyed by the
-/// header's column names in their order, numeric columns as numbers): `records`'s.
-template <class Writer>
-using ndjson_visitor = records::ndjson<Writer>;
-
 /// What `detect` counts, in a few words (for `logscan detect --help`).
 inline constexpr std::string_view detect_signals =
     "`Evaluate vm inference cost of ...`, `Mean ... time (std dev)`, `Name ... Duration (us)`, `Node Name  Ops ...`, "
@@ -1058,17 +1045,14 @@ constexpr bool split_point(std::string_view, std::string_view next) noexcept {
     return next.starts_with("Evaluate vm inference cost of ");
 }
 
-/// `parse(source, vis, options)` reads a whole source (`file_source`, `fd_source`,
-/// `memory_source`, ...), `parse(text, vis, options)` a buffer in memory (format.hpp's
-/// `format_parse`; `options.max_line`, `options.scratch_capacity`): the source's error,
-/// `stopped`, or none; problems inside lines go to `on_error` and do not stop the parse. A
-/// `Report.json()` document that breaks ends the parse: its error (the reader's, with
-/// `document` set) goes to `on_error` and is returned; an object too large for the scratch
-/// buffer is an `on_error` record only, and the parse goes on.
-inline constexpr format_parse<parser> parse{};
-
-/// The format as generic code sees it (format.hpp's `format_entry`; formats/registry.hpp).
-using format = format_entry<format_name, records, detect, detect_signals, parser, split_point>;
+/// The format's names (format.hpp's `LOGSCAN_FORMAT_MODULE`): `format`, `record_types` (formats.md
+/// section 5, `text` and `error` included), `visitor<V>`, `parse` (`options.max_line`,
+/// `options.scratch_capacity`: the source's error, `stopped`, or none; problems inside lines go to
+/// `on_error` and do not stop the parse; a `Report.json()` document that breaks ends the parse, its
+/// error (the reader's, `document` set) delivered and returned; an object too large for the scratch
+/// buffer is an `on_error` record only) and `ndjson_visitor<Writer>` (`"line"` after `"type"`;
+/// `cells` keyed by the header's column names in their order, numeric columns as numbers).
+LOGSCAN_FORMAT_MODULE(format_name, records, detect, detect_signals, parser, split_point);
 
 } // namespace logscan::tvm_profile
 
