@@ -596,6 +596,12 @@ TEST_CASE("json::is_text: a key token against a literal key, escaped or not") {
     CHECK(!is_text(R"("strea")", R"("stream")"));      // (shorter)
     CHECK(!is_text(R"("streams")", R"("stream")"));    // (longer, no escape)
     CHECK(!is_text(R"("\u0073treak")", R"("stream")"));
+    CHECK(!is_text(R"("xstream")", R"("stream")"));    // (longer, another first byte: told at once)
+    CHECK(is_text(R"("\u00e9")", R"("é")"));           // (an escape of the same point)
+    CHECK(!is_text(R"("\u00e8")", R"("é")"));          // (an escape of another point)
+    CHECK(is_text(R"("\u00e9x")", R"("éx")"));         // (the first byte an escape: decoded)
+    CHECK(is_text(R"("é\u0078")", R"("éx")"));         // (the first byte the same: decoded)
+    CHECK(!is_text(R"("\u0078")", R"("")"));           // (a text against the empty key)
     CHECK(!is_text("stream", R"("stream")"));          // (not a token)
 }
 

@@ -2284,7 +2284,10 @@ constexpr bool same_string(std::string_view a, std::string_view b) noexcept {
 /// longer. What a walk over an object's members asks of each key, cheaply.
 constexpr bool is_text(std::string_view token, std::string_view plain) noexcept {
     if (token.size() == plain.size()) return token == plain;
-    return token.size() > plain.size() && same_string(token, plain);
+    if (token.size() < plain.size()) return false;
+    // (a first byte that is no escape and differs from plain's starts another character)
+    if (plain.size() > 2 && token[1] != '\\' && token[1] != plain[1]) return false;
+    return same_string(token, plain);
 }
 
 /// The end of the string token that starts at `text[at]` (its opening quote) in a text the

@@ -496,6 +496,42 @@ TEST_CASE("chrome_trace::no allocation while parsing (after construction)") {
     CHECK(u.n == t.n);
 }
 
+TEST_CASE("chrome_trace::no allocation past the open-span store: marks, and past the room kept for them") {
+    // 20 threads each open a B too large for a store of 64 bytes: 16 leave a mark (mark_entries),
+    // 4 do not; each thread's E is then an error too. Thread 99's small B fits and closes as a
+    // span. 20 + 20 errors (the E's of the 16 marked threads close their marks, the other 4
+    // find no open B), 1 span; counted from the input, not from a run.
+    struct counts {
+        std::uint64_t spans = 0, errors = 0, unmarked = 0, marked_e = 0, lone_e = 0;
+        void on_span(const ct::span&) { ++spans; }
+        void on_error(const logscan::error& e) {
+            ++errors;
+            unmarked += e.message.find("nor does a mark") != std::string_view::npos;
+            marked_e += e.message.starts_with("E closes a B event that did not fit");
+            lone_e += e.message.starts_with("E without an open B");
+        }
+    };
+    const std::string big(100, 'b');
+    std::string doc = "[";
+    for (int t = 0; t < 20; ++t)
+        doc += R"({"ph":"B","name":")" + big + R"(","pid":1,"tid":)" + std::to_string(t) + R"(,"ts":1},)";
+    doc += R"({"ph":"B","name":"s","pid":1,"tid":99,"ts":1},{"ph":"E","pid":1,"tid":99,"ts":2},)";
+    for (int t = 0; t < 20; ++t) doc += R"({"ph":"E","pid":1,"tid":)" + std::to_string(t) + R"(,"ts":2})" + (t < 19 ? "," : "]");
+    for (const std::size_t piece : {std::size_t{1}, std::size_t{7}, doc.size()}) {
+        CAPTURE(piece);
+        counts c;
+        ct::parser<counts> p(c, ct::options{.open_capacity = 64});
+        LOGSCAN_CHECK_NO_ALLOC(for (std::size_t i = 0; i < doc.size(); i += piece) p.feed(std::string_view(doc).substr(i, piece));
+                               p.finish());
+        CHECK(p.result().ok());
+        CHECK(c.spans == 1);
+        CHECK(c.errors == 40);
+        CHECK(c.unmarked == 4); // (the B's of threads 16 to 19: past mark_entries)
+        CHECK(c.marked_e == 16);
+        CHECK(c.lone_e == 4);
+    }
+}
+
 TEST_CASE("chrome_trace::bounded storage: an event too large, B events past the open-span store") {
     std::string big = R"({"ph":"X","name":")" + std::string(300, 'n') + R"("})";
     const std::string doc = "[{\"ph\":\"i\"}," + big + ",{\"ph\":\"i\"}]";

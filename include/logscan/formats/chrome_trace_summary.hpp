@@ -147,6 +147,7 @@ public:
         r_.file = std::move(file);
         ids_.clear();
         class_ids_.clear();
+        last_class_ = UINT32_MAX;
     }
 
     void on_span(const span& s) { row(s.index, s.name, s.cat, s.tid, s.ts_us, s.dur_us, s.args, s.ph && !s.ph->json && s.ph->text == "B"); }
@@ -180,6 +181,7 @@ public:
     rank_rows take() {
         ids_.clear();
         class_ids_.clear();
+        last_class_ = UINT32_MAX;
         return std::move(r_);
     }
 
@@ -188,7 +190,13 @@ private:
         r_.events = std::max(r_.events, index + 1);
         // (a number's token with a fraction or an exponent; `true` is no number)
         const bool number = ts && ts->json && !ts->text.empty() && (ts->text[0] == '-' || (ts->text[0] >= '0' && ts->text[0] <= '9'));
-        if (!r_.round && (!ts || (number && ts->text.find_first_of(".eE") != std::string_view::npos))) r_.round = true;
+        if (!r_.round && (!ts || (number && fraction_or_exponent(ts->text)))) r_.round = true;
+    }
+    // Whether a number's token has a fraction or an exponent (one pass, no table of three).
+    static bool fraction_or_exponent(std::string_view token) noexcept {
+        for (const char c : token)
+            if (c == '.' || (c | 0x20) == 'e') return true;
+        return false;
     }
     std::uint32_t symbol(const json_value& v) {
         const std::string_view s = v ? v->text : std::string_view{};
@@ -209,7 +217,7 @@ private:
     void row(std::uint64_t index, const json_value& name, const json_value& cat, const json_value& tid,
              const json_value& ts, const json_value& dur, const json_object& args, bool begin_end) {
         seen(index, ts);
-        if (begin_end && dur && dur->text.find_first_of(".eE") != std::string_view::npos) r_.round = true; // (the E's ts)
+        if (begin_end && dur && !r_.round && fraction_or_exponent(dur->text)) r_.round = true; // (the E's ts)
         if (!cat || !dur || !ts) return; // (not a row: 6B.1)
         if (!cat->json && cat->text == "Trace") return;
         const auto t = number_of(ts), d = number_of(dur);
@@ -247,9 +255,12 @@ private:
     }
 
     std::uint32_t row_class_of(std::uint32_t cat, std::int64_t stream) {
+        // (rows come in runs of one class: the previous row's answers most)
+        if (last_class_ < r_.classes.size() && r_.classes[last_class_].cat == cat && r_.classes[last_class_].stream == stream)
+            return last_class_;
         const auto [it, added] = class_ids_.try_emplace({cat, stream}, static_cast<std::uint32_t>(r_.classes.size()));
         if (added) r_.classes.push_back({cat, stream});
-        return it->second;
+        return last_class_ = it->second;
     }
 
     struct hash {
@@ -259,6 +270,7 @@ private:
     rank_rows r_;
     std::unordered_map<std::string, std::uint32_t, hash, std::equal_to<>> ids_;
     std::map<std::pair<std::uint32_t, std::int64_t>, std::uint32_t> class_ids_; // (few: the categories and streams)
+    std::uint32_t last_class_ = UINT32_MAX; // the class of the previous row
 };
 
 /// The figures of one kernel name (formats.md 6B.8), or of one entry of HTA's table.
