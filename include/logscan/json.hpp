@@ -2294,7 +2294,24 @@ constexpr bool is_text(std::string_view token, std::string_view plain) noexcept 
 /// reader accepted: the index just past its closing quote (the first `"` after an even run of
 /// backslashes).
 constexpr std::size_t string_end(std::string_view text, std::size_t at) noexcept {
-    for (std::size_t i = at + 1; i < text.size();) {
+    std::size_t i = at + 1;
+#if LOGSCAN_SSE2
+    if (!std::is_constant_evaluated()) { // 16 bytes at once: the first quote or backslash
+        while (i < text.size() && text.size() - i >= 16) {
+            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i));
+            const auto quotes = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('"'))));
+            const auto special = quotes | static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
+            if (special == 0) {
+                i += 16;
+                continue;
+            }
+            const auto k = static_cast<unsigned>(__builtin_ctz(special));
+            if ((quotes >> k) & 1u) return i + k + 1;
+            i += k + 2; // (a backslash and the byte it escapes)
+        }
+    }
+#endif
+    for (; i < text.size();) {
         const std::size_t q = text.find('"', i);
         if (q == std::string_view::npos) return text.size();
         std::size_t b = q;
@@ -2308,6 +2325,11 @@ constexpr std::size_t string_end(std::string_view text, std::size_t at) noexcept
 /// The end of the value that starts at `text[at]` in a compact JSON text (as the reader
 /// accepted it, no blanks outside strings): the index just past it.
 constexpr std::size_t value_end(std::string_view text, std::size_t at) noexcept {
+    if (at < text.size() && text[at] != '"' && text[at] != '{' && text[at] != '[') { // a number, true, false, null
+        std::size_t i = at;
+        while (i < text.size() && text[i] != ',' && text[i] != '}' && text[i] != ']') ++i;
+        return i;
+    }
     std::size_t depth = 0;
     for (std::size_t i = at; i < text.size();) {
         const char c = text[i];
@@ -2341,10 +2363,11 @@ constexpr bool for_each_member(std::string_view text, F&& f) {
         const std::size_t k = string_end(text, i);
         if (k >= text.size() || text[k] != ':') return false;
         const std::size_t v = value_end(text, k + 1);
-        if constexpr (std::is_same_v<decltype(f(text, text)), bool>) {
-            if (!f(text.substr(i, k - i), text.substr(k + 1, v - k - 1))) return true;
+        const std::string_view key(text.data() + i, k - i), value(text.data() + k + 1, v - k - 1);
+        if constexpr (std::is_same_v<decltype(f(key, value)), bool>) {
+            if (!f(key, value)) return true;
         } else {
-            f(text.substr(i, k - i), text.substr(k + 1, v - k - 1));
+            f(key, value);
         }
         i = v + 1; // (past the ',')
     }

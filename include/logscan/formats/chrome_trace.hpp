@@ -549,6 +549,14 @@ private:
     }
 
     // -- values --
+    // A value as its record gives it, of an event read in one pass (on_whole_object): its
+    // strings have no escape (json::whole_scan leaves those to the reader), so a string's
+    // text is between its quotes.
+    static json_value plain_value_of(bool present, std::string_view raw) noexcept {
+        if (!present || raw.empty() || raw == "null") return std::nullopt;
+        if (raw.front() != '"') return string_or_json{raw, true};
+        return string_or_json{std::string_view(raw.data() + 1, raw.size() - 2), false};
+    }
     json_value value_of(bool present, std::string_view raw) noexcept {
         if (!present || raw.empty() || raw == "null") return std::nullopt;
         if (raw.front() != '"') return string_or_json{raw, true};
@@ -676,7 +684,7 @@ public:
             }
             if (static_cast<std::size_t>(p - w.begin) > ev_.cap) return false; // (the events tell whether it fits)
             const std::uint64_t index = index_++;
-            const flow f = make_event(index, ph, [&](auto&& each) {
+            const flow f = make_event<true>(index, ph, [&](auto&& each) {
                 for (std::size_t i = 0; i < n; ++i)
                     each(m[i].id, std::string_view(m[i].k, m[i].k_len), std::string_view(m[i].v, m[i].v_len));
             });
@@ -696,7 +704,8 @@ private:
     // The record of the event at `index` whose last `ph` is `ph` and whose members
     // `members(f)` hands to `f(id, key token, compact value)` in input order: the last
     // occurrence of each key its record maps, the other members into `extra` in input order.
-    template <class Members>
+    // `Plain`: the members' strings have no escape (an event read in one pass).
+    template <bool Plain = false, class Members>
     flow make_event(std::uint64_t index, std::string_view ph, Members&& members) {
         work_.used = 0;
         work_.overflow = false;
@@ -720,8 +729,8 @@ private:
         const std::string_view extra_text(work_.buf + extra_from, work_.used - extra_from);
         if (work_.overflow) return report(error_at(index, "event too large for the scratch buffer"));
         const auto has = [&](key k) { return at.has(k); };
-        const auto val = [&](key k) { return value_of(has(k), at[k]); };
-        const auto obj = [&](key k) { return value_of(has(k), at[k]); };
+        const auto val = [&](key k) { return Plain ? plain_value_of(has(k), at[k]) : value_of(has(k), at[k]); };
+        const auto obj = val;
         const json_object extra = any_extra ? json_object(string_or_json{extra_text, true}) : std::nullopt;
         flow f = flow::proceed;
         switch (kd) {

@@ -42,6 +42,7 @@
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <deque>
 #include <map>
 #include <numeric>
@@ -74,6 +75,11 @@ constexpr bool starts(std::string_view s, std::string_view p) noexcept { return 
 constexpr bool has(std::string_view s, std::string_view p) noexcept {
     return first_line(s).find(p) != std::string_view::npos;
 }
+// A memory kernel's name (HTA's MEMORY type; 6B.4's names of memory rows).
+constexpr bool memory_name(std::string_view n) noexcept {
+    return n.starts_with("Memcpy") || n.starts_with("hipMemcpy") || n.starts_with("Memset") || n.starts_with("hipMemset") ||
+           n.starts_with("dma");
+}
 } // namespace summary_detail
 
 /// The kernel type of a kernel's name, HTA's `get_kernel_type` (formats.md 6B.5).
@@ -81,9 +87,7 @@ constexpr kernel_type kernel_type_of(std::string_view name) noexcept {
     using namespace summary_detail;
     if (starts(name, "nccl") || starts(name, "hip") || starts(name, "hccl") || has(name, "ncclKernel"))
         return kernel_type::communication;
-    if (starts(name, "Memcpy") || starts(name, "hipMemcpy") || starts(name, "Memset") || starts(name, "hipMemset") ||
-        starts(name, "dma"))
-        return kernel_type::memory;
+    if (memory_name(name)) return kernel_type::memory;
     const std::string_view line = first_line(name);
     const bool not_compute =
         starts(name, "nccl") || has(name, "Memcpy") || has(name, "Memset") || has(name, "dma") || has(name, "Sync") ||
@@ -145,9 +149,7 @@ public:
     void start(std::string file) {
         r_ = rank_rows{};
         r_.file = std::move(file);
-        ids_.clear();
-        class_ids_.clear();
-        last_class_ = UINT32_MAX;
+        forget();
     }
 
     void on_span(const span& s) { row(s.index, s.name, s.cat, s.tid, s.ts_us, s.dur_us, s.args, s.ph && !s.ph->json && s.ph->text == "B"); }
@@ -179,13 +181,18 @@ public:
 
     /// What was read (then `start` the next file).
     rank_rows take() {
-        ids_.clear();
-        class_ids_.clear();
-        last_class_ = UINT32_MAX;
+        forget();
         return std::move(r_);
     }
 
 private:
+    // What the reader keeps beside the rows it gives (dropped with them)
+    void forget() noexcept {
+        ids_.clear();
+        class_ids_.clear();
+        memory_.clear();
+        last_class_ = last_cat_ = UINT32_MAX;
+    }
     void seen(std::uint64_t index, const json_value& ts) {
         r_.events = std::max(r_.events, index + 1);
         // (a number's token with a fraction or an exponent; `true` is no number)
@@ -194,8 +201,17 @@ private:
     }
     // Whether a number's token has a fraction or an exponent (one pass, no table of three).
     static bool fraction_or_exponent(std::string_view token) noexcept {
-        for (const char c : token)
-            if (c == '.' || (c | 0x20) == 'e') return true;
+        std::size_t i = 0;
+        for (; i + 8 <= token.size(); i += 8) { // (8 bytes at once: '.', 'e' or 'E' (| 0x20: 'e') among them)
+            std::uint64_t x;
+            std::memcpy(&x, token.data() + i, 8);
+            x |= 0x2020202020202020ull;
+            const std::uint64_t dot = x ^ 0x2E2E2E2E2E2E2E2Eull, e = x ^ 0x6565656565656565ull;
+            constexpr std::uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
+            if ((((dot - ones) & ~dot) | ((e - ones) & ~e)) & high) return true;
+        }
+        for (; i < token.size(); ++i)
+            if (token[i] == '.' || (token[i] | 0x20) == 'e') return true;
         return false;
     }
     std::uint32_t symbol(const json_value& v) {
@@ -204,6 +220,7 @@ private:
         if (it != ids_.end()) return it->second;
         const auto id = static_cast<std::uint32_t>(r_.symbols.size());
         r_.symbols.emplace_back(s);
+        memory_.push_back(summary_detail::memory_name(s) ? 1 : 0);
         ids_.emplace(r_.symbols.back(), id);
         return id;
     }
@@ -244,14 +261,13 @@ private:
                     correlation = n.ok() ? n.value : -1;
                 }
             });
-        const std::uint32_t n = symbol(name), c = row_class_of(symbol(cat), stream);
+        // (a category is most often the previous row's)
+        const std::string_view cat_text = cat->text;
+        if (last_cat_ >= r_.symbols.size() || r_.symbols[last_cat_] != cat_text) last_cat_ = symbol(cat);
+        const std::uint32_t n = symbol(name), c = row_class_of(last_cat_, stream);
         r_.rows.push_back({*t, *d, correlation, n, c});
-        if (stream == -1) {
-            const std::string_view s = r_.symbols[n];
-            if (s.starts_with("Memcpy") || s.starts_with("hipMemcpy") || s.starts_with("Memset") ||
-                s.starts_with("hipMemset") || s.starts_with("dma"))
-                if (const auto k = integer_of(tid)) r_.tids.emplace_back(r_.rows.size() - 1, *k);
-        }
+        if (stream == -1 && memory_[n] != 0)
+            if (const auto k = integer_of(tid)) r_.tids.emplace_back(r_.rows.size() - 1, *k);
     }
 
     std::uint32_t row_class_of(std::uint32_t cat, std::int64_t stream) {
@@ -271,6 +287,8 @@ private:
     std::unordered_map<std::string, std::uint32_t, hash, std::equal_to<>> ids_;
     std::map<std::pair<std::uint32_t, std::int64_t>, std::uint32_t> class_ids_; // (few: the categories and streams)
     std::uint32_t last_class_ = UINT32_MAX; // the class of the previous row
+    std::uint32_t last_cat_ = UINT32_MAX;   // the category (symbol) of the previous row
+    std::vector<unsigned char> memory_;     // per symbol: a memory row's name (summary_detail::memory_name)
 };
 
 /// The figures of one kernel name (formats.md 6B.8), or of one entry of HTA's table.
@@ -394,10 +412,6 @@ inline bool cpu_event_cat(std::string_view cat) noexcept {
 inline bool kernel_cat(std::string_view cat) noexcept {
     return cat.starts_with("kernel") || (cat.starts_with("gpu_mem") && cat.size() > 7 && cat[7] != '\n') ||
            cat.starts_with("mtia_ccp_events");
-}
-inline bool memory_name(std::string_view n) noexcept {
-    return n.starts_with("Memcpy") || n.starts_with("hipMemcpy") || n.starts_with("Memset") || n.starts_with("hipMemset") ||
-           n.starts_with("dma");
 }
 
 // Sorted, largest first, then by name.
