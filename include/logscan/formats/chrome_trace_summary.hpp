@@ -191,7 +191,8 @@ private:
         ids_.clear();
         class_ids_.clear();
         memory_.clear();
-        last_class_ = last_cat_ = UINT32_MAX;
+        last_class_ = UINT32_MAX;
+        recent_.fill(UINT32_MAX);
     }
     void seen(std::uint64_t index, const json_value& ts) {
         r_.events = std::max(r_.events, index + 1);
@@ -216,13 +217,33 @@ private:
     }
     std::uint32_t symbol(const json_value& v) {
         const std::string_view s = v ? v->text : std::string_view{};
+        // (most texts are one of the few seen last: a slot of `recent_` by a cheap hash of
+        // the length and the first and last 8 bytes, checked, before the map's whole hash)
+        std::uint32_t& slot = recent_[recent_slot(s)];
+        if (slot < r_.symbols.size()) {
+            const std::string& t = r_.symbols[slot];
+            if (t.size() == s.size() && (s.empty() || std::memcmp(t.data(), s.data(), s.size()) == 0)) return slot;
+        }
         const auto it = ids_.find(s);
-        if (it != ids_.end()) return it->second;
+        if (it != ids_.end()) return slot = it->second;
         const auto id = static_cast<std::uint32_t>(r_.symbols.size());
         r_.symbols.emplace_back(s);
         memory_.push_back(summary_detail::memory_name(s) ? 1 : 0);
         ids_.emplace(r_.symbols.back(), id);
-        return id;
+        return slot = id;
+    }
+    static std::size_t recent_slot(std::string_view s) noexcept {
+        std::uint64_t h = s.size();
+        if (s.size() >= 8) {
+            std::uint64_t a, b;
+            std::memcpy(&a, s.data(), 8);
+            std::memcpy(&b, s.data() + s.size() - 8, 8);
+            h ^= a * 0x9E3779B97F4A7C15ull ^ b * 0xC2B2AE3D27D4EB4Full;
+        } else {
+            for (const char c : s) h = h * 131 + static_cast<unsigned char>(c);
+            h *= 0x9E3779B97F4A7C15ull;
+        }
+        return static_cast<std::size_t>(h >> 54); // (the top 10 bits: recent_'s 1024 slots)
     }
     // A stream number truncated to an integer (saturated beyond 64 bits; NaN: -1).
     static std::int64_t truncated(double d) noexcept {
@@ -261,10 +282,7 @@ private:
                     correlation = n.ok() ? n.value : -1;
                 }
             });
-        // (a category is most often the previous row's)
-        const std::string_view cat_text = cat->text;
-        if (last_cat_ >= r_.symbols.size() || r_.symbols[last_cat_] != cat_text) last_cat_ = symbol(cat);
-        const std::uint32_t n = symbol(name), c = row_class_of(last_cat_, stream);
+        const std::uint32_t n = symbol(name), c = row_class_of(symbol(cat), stream);
         r_.rows.push_back({*t, *d, correlation, n, c});
         if (stream == -1 && memory_[n] != 0)
             if (const auto k = integer_of(tid)) r_.tids.emplace_back(r_.rows.size() - 1, *k);
@@ -287,7 +305,12 @@ private:
     std::unordered_map<std::string, std::uint32_t, hash, std::equal_to<>> ids_;
     std::map<std::pair<std::uint32_t, std::int64_t>, std::uint32_t> class_ids_; // (few: the categories and streams)
     std::uint32_t last_class_ = UINT32_MAX; // the class of the previous row
-    std::uint32_t last_cat_ = UINT32_MAX;   // the category (symbol) of the previous row
+    std::array<std::uint32_t, 1024> recent_ = filled(); // symbols by recent_slot (UINT32_MAX: none)
+    static constexpr std::array<std::uint32_t, 1024> filled() noexcept {
+        std::array<std::uint32_t, 1024> a{};
+        a.fill(UINT32_MAX);
+        return a;
+    }
     std::vector<unsigned char> memory_;     // per symbol: a memory row's name (summary_detail::memory_name)
 };
 
