@@ -409,7 +409,7 @@ inline double span_sum(const std::vector<interval>& g) noexcept {
 
 // A row of the window: the rank's row, its times as the summary reads them.
 struct kept {
-    std::size_t row;
+    const rank_rows::row* row; // (its row, read in document order: no index into the deque)
     double ts, dur;
     std::int64_t stream;
 };
@@ -538,8 +538,7 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
         std::vector<char> sync_name(r.symbols.size(), 0);
         for (std::size_t i = 0; i < r.symbols.size(); ++i) sync_name[i] = r.symbols[i] == "Event Sync" || r.symbols[i] == "Context Sync";
         const auto gpu_side = [&](const rank_rows::row& w) { return (r.stream(w) >= 0 && w.correlation >= 0) || sync_name[w.name] != 0; };
-        const auto times_kept = [&](std::size_t i) -> std::uint64_t {
-            const rank_rows::row& w = r.rows[i];
+        const auto times_kept = [&](std::size_t i, const rank_rows::row& w) -> std::uint64_t {
             switch (how) {
             case window::every_row: return 1;
             case window::mtia_rule: return take[i] != 0 ? 1 : 0;
@@ -623,18 +622,25 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
             }
         }
         // f(kept row) for the kept rows in order
+        // (the rows walked in order, with their index: a deque's iterator, not its indexing)
         const auto for_each_kept = [&](auto&& f) {
-            for (std::size_t i = 0; i < r.rows.size(); ++i) {
-                const std::uint64_t n = times_kept(i);
-                if (n == 0) continue;
-                const auto [ts, dur] = times(r, r.rows[i]);
-                const auto it = stream_set.empty() ? stream_set.end() : stream_set.find(i);
-                const kept k{i, ts - shift, dur, it == stream_set.end() ? r.stream(r.rows[i]) : it->second};
-                for (std::uint64_t j = 0; j < n; ++j) f(k);
+            std::size_t i = 0;
+            for (const rank_rows::row& w : r.rows) {
+                const std::uint64_t n = times_kept(i, w);
+                if (n != 0) {
+                    const auto [ts, dur] = times(r, w);
+                    const auto it = stream_set.empty() ? stream_set.end() : stream_set.find(i);
+                    const kept k{&w, ts - shift, dur, it == stream_set.end() ? r.stream(w) : it->second};
+                    for (std::uint64_t j = 0; j < n; ++j) f(k);
+                }
+                ++i;
             }
         };
         s.kept_rows = 0;
-        for (std::size_t i = 0; i < r.rows.size(); ++i) s.kept_rows += times_kept(i);
+        {
+            std::size_t i = 0;
+            for (const rank_rows::row& w : r.rows) s.kept_rows += times_kept(i++, w);
+        }
 
         // kernels (6B.3): the kept rows on a stream
         std::array<std::vector<interval>, 4> by_type;
@@ -649,7 +655,7 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
         };
         std::uint64_t position = 0;
         for_each_kept([&](const kept& k) {
-            const auto& w = r.rows[k.row];
+            const auto& w = *k.row;
             ++position;
             if (sym(r.cat(w)) == "cpu_op") {
                 cpu_op_stats& c = ops[w.name];
@@ -675,7 +681,7 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
             if (st.count != 0) st.mean_us = st.sum_us / static_cast<double>(st.count);
         for_each_kept([&](const kept& k) { // (the deviations from each name's mean: a second pass, as pandas)
             if (k.stream == -1) return;
-            auto& [ssd, st] = names[r.rows[k.row].name];
+            auto& [ssd, st] = names[k.row->name];
             ssd += (k.dur - st.mean_us) * (k.dur - st.mean_us);
         });
         r.rows = {}; // (read: freed before the merges)
@@ -695,17 +701,27 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
                 }
             }
             std::stable_sort(marks.begin(), marks.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
-            std::map<std::string, std::int64_t> sums;
+            // (summed per set of types open, the label's bits; labelled once each, in the
+            // labels' order)
+            std::array<std::int64_t, 8> by_set{};
+            std::array<bool, 8> seen_set{};
             int running = 0;
             for (std::size_t i = 0; i + 1 < marks.size(); ++i) {
                 running += marks[i].second;
                 if (running <= 0) continue;
-                std::string label;
-                for (int b = 0; b < 3; ++b)
-                    if (running & (1 << b)) label += (label.empty() ? "" : " overlapping ") + std::string(name_of(static_cast<kernel_type>(b)));
                 const double d = std::trunc(marks[i + 1].first - marks[i].first);
                 const std::int64_t len = d != d ? 0 : d >= 9.2e18 ? INT64_MAX : d <= -9.2e18 ? INT64_MIN : static_cast<std::int64_t>(d);
-                add_saturated(sums[label], len);
+                const auto set = static_cast<std::size_t>(running & 7);
+                add_saturated(by_set[set], len);
+                seen_set[set] = true;
+            }
+            std::map<std::string, std::int64_t> sums;
+            for (std::size_t set = 0; set < 8; ++set) {
+                if (!seen_set[set]) continue;
+                std::string label;
+                for (unsigned b = 0; b < 3; ++b)
+                    if (set & (1u << b)) label += (label.empty() ? "" : " overlapping ") + std::string(name_of(static_cast<kernel_type>(b)));
+                sums[label] = by_set[set];
             }
             for (const auto& [label, sum] : sums) {
                 if (sum == 0) continue;
