@@ -371,6 +371,17 @@ TEST_CASE("json text helpers: string_text resolves escapes, for_each_member spli
                                 [&](std::string_view k, std::string_view v) { got.push_back(std::string(k) + "=" + std::string(v)); }));
     CHECK(got == std::vector<std::string>{R"("a"=1)", R"("b\"}"={"c":[1,"]",{}]})", R"("d"="x,y")", R"("e"=null)",
                                           R"("f"=-2.5e3)"});
+    // keys and strings past 16 bytes (read 16 at a time): an escaped quote or backslash at
+    // each place around a block's end, the escaped byte in the next block
+    for (std::size_t at = 10; at < 40; ++at) {
+        const std::string key = "\"" + std::string(at, 'k') + "\\\"" + std::string(20, 'q') + "\"";       // "kk..\"qq.."
+        const std::string value = "\"" + std::string(at, 'v') + "\\\\" + std::string(20, ',') + "\"";    // "vv..\\,,..": a backslash escaped, then commas
+        const std::string text = "{" + key + ":" + value + "," + key + ":[" + value + "]}";
+        got.clear();
+        CAPTURE(text);
+        CHECK(json::for_each_member(text, [&](std::string_view k, std::string_view v) { got.push_back(std::string(k) + "=" + std::string(v)); }));
+        CHECK(got == std::vector<std::string>{key + "=" + value, key + "=[" + value + "]"});
+    }
     got.clear();
     CHECK(json::for_each_member("{}", [&](std::string_view, std::string_view) { got.push_back("?"); }));
     CHECK(got.empty());

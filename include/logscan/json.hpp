@@ -2325,7 +2325,8 @@ constexpr std::size_t string_end(std::string_view text, std::size_t at) noexcept
 /// The end of the value that starts at `text[at]` in a compact JSON text (as the reader
 /// accepted it, no blanks outside strings): the index just past it.
 constexpr std::size_t value_end(std::string_view text, std::size_t at) noexcept {
-    if (at < text.size() && text[at] != '"' && text[at] != '{' && text[at] != '[') { // a number, true, false, null
+    if (at < text.size() && (whole_scan::number_start(text[at]) || text[at] == 't' || text[at] == 'f' || text[at] == 'n')) {
+        // a number, true, false, null: to the next ',', '}' or ']'
         std::size_t i = at;
         while (i < text.size() && text[i] != ',' && text[i] != '}' && text[i] != ']') ++i;
         return i;

@@ -554,7 +554,7 @@ private:
     // text is between its quotes.
     static json_value plain_value_of(bool present, std::string_view raw) noexcept {
         if (!present || raw.empty() || raw == "null") return std::nullopt;
-        if (raw.front() != '"') return string_or_json{raw, true};
+        if (raw.front() != '"' || raw.size() < 2) return string_or_json{raw, true}; // (< 2: no token, never here)
         return string_or_json{std::string_view(raw.data() + 1, raw.size() - 2), false};
     }
     json_value value_of(bool present, std::string_view raw) noexcept {
