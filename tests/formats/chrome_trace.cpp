@@ -219,6 +219,22 @@ TEST_CASE("chrome_trace::the C++ records: values as text, numbers readable, raw 
     CHECK(v.pid == 2);
     CHECK(!v.ts_int); // (a fraction)
     CHECK(!ct::number_of(ct::json_value{logscan::string_or_json{"1500", false}})); // (a string is no number)
+    // plain integers read at once up to 16 digits below 2^53, the others as any number: the
+    // same doubles (2^53 = 9007199254740992; 2^53 + 1 rounds to it, to even)
+    const auto num = [](std::string_view t) { return ct::number_of(ct::json_value{logscan::string_or_json{t, true}}); };
+    CHECK(num("0") == 0.0);
+    CHECK(num("7") == 7.0);
+    CHECK(num("1695835542514261") == 1695835542514261.0);
+    CHECK(num("9007199254740992") == 9007199254740992.0);
+    CHECK(num("9007199254740993") == 9007199254740992.0);
+    CHECK(num("9999999999999999") == 1e16);
+    CHECK(num("12345678901234567") == 12345678901234568.0);
+    CHECK(num("-12") == -12.0);
+    CHECK(num("12.5") == 12.5);
+    CHECK(num("1e3") == 1000.0);
+    CHECK(!num("12a"));  // (no number token)
+    CHECK(!num("012"));  // (a leading zero: no JSON number)
+    CHECK(!num("1e400")); // (beyond the double range)
     CHECK(v.args_json);
     CHECK(v.index == 0);
 }

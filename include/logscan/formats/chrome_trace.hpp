@@ -102,6 +102,14 @@ using json_object = json_value;
 /// number beyond the double range, `1e400`), correctly rounded.
 inline std::optional<double> number_of(const json_value& v) noexcept {
     if (!v || !v->json) return std::nullopt;
+    // (most `ts` and `dur`: a plain integer of at most 16 digits, below 2^53: that double exactly)
+    if (const std::string_view t = v->text; !t.empty() && t.size() <= 16 && t[0] >= '1' && t[0] <= '9') {
+        std::uint64_t m = 0;
+        std::size_t digits = 0;
+        if (json::internal::scan_digits(t.data(), t.data() + t.size(), m, digits) == t.data() + t.size() &&
+            m <= (std::uint64_t{1} << 53))
+            return static_cast<double>(m);
+    }
     const auto n = json::number_token(v->text);
     if (!n) return std::nullopt;
     const double d = n->to_double();
