@@ -2295,22 +2295,10 @@ constexpr bool is_text(std::string_view token, std::string_view plain) noexcept 
 /// backslashes).
 constexpr std::size_t string_end(std::string_view text, std::size_t at) noexcept {
     std::size_t i = at + 1;
-#if LOGSCAN_SSE2
-    if (!std::is_constant_evaluated()) { // 16 bytes at once: the first quote or backslash
-        while (i < text.size() && text.size() - i >= 16) {
-            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(text.data() + i));
-            const auto quotes = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('"'))));
-            const auto special = quotes | static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8('\\'))));
-            if (special == 0) {
-                i += 16;
-                continue;
-            }
-            const auto k = static_cast<unsigned>(__builtin_ctz(special));
-            if ((quotes >> k) & 1u) return i + k + 1;
-            i += k + 2; // (a backslash and the byte it escapes)
-        }
+    if (!std::is_constant_evaluated()) { // (the reader's scan of a string without escapes: 16 bytes at once)
+        const char* const q = internal::plain_string_end(text.data() + i, text.data() + text.size(), false);
+        if (q != nullptr) return static_cast<std::size_t>(q - text.data()) + 1;
     }
-#endif
     for (; i < text.size();) {
         const std::size_t q = text.find('"', i);
         if (q == std::string_view::npos) return text.size();

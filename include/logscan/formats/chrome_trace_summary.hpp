@@ -192,7 +192,7 @@ private:
         class_ids_.clear();
         memory_.clear();
         last_class_ = UINT32_MAX;
-        recent_.fill(UINT32_MAX);
+        recent_.fill(0);
     }
     void seen(std::uint64_t index, const json_value& ts) {
         r_.events = std::max(r_.events, index + 1);
@@ -200,37 +200,30 @@ private:
         const bool number = ts && ts->json && !ts->text.empty() && (ts->text[0] == '-' || (ts->text[0] >= '0' && ts->text[0] <= '9'));
         if (!r_.round && (!ts || (number && fraction_or_exponent(ts->text)))) r_.round = true;
     }
-    // Whether a number's token has a fraction or an exponent (one pass, no table of three).
+    // Whether a number's token has a fraction or an exponent (num.hpp's classification).
     static bool fraction_or_exponent(std::string_view token) noexcept {
-        std::size_t i = 0;
-        for (; i + 8 <= token.size(); i += 8) { // (8 bytes at once: '.', 'e' or 'E' (| 0x20: 'e') among them)
-            std::uint64_t x;
-            std::memcpy(&x, token.data() + i, 8);
-            x |= 0x2020202020202020ull;
-            const std::uint64_t dot = x ^ 0x2E2E2E2E2E2E2E2Eull, e = x ^ 0x6565656565656565ull;
-            constexpr std::uint64_t ones = 0x0101010101010101ull, high = 0x8080808080808080ull;
-            if ((((dot - ones) & ~dot) | ((e - ones) & ~e)) & high) return true;
-        }
-        for (; i < token.size(); ++i)
-            if (token[i] == '.' || (token[i] | 0x20) == 'e') return true;
-        return false;
+        return classify_number(token) == number_kind::floating;
     }
     std::uint32_t symbol(const json_value& v) {
         const std::string_view s = v ? v->text : std::string_view{};
         // (most texts are one of the few seen last: a slot of `recent_` by a cheap hash of
         // the length and the first and last 8 bytes, checked, before the map's whole hash)
-        std::uint32_t& slot = recent_[recent_slot(s)];
-        if (slot < r_.symbols.size()) {
-            const std::string& t = r_.symbols[slot];
-            if (t.size() == s.size() && (s.empty() || std::memcmp(t.data(), s.data(), s.size()) == 0)) return slot;
+        std::uint32_t& slot = recent_[recent_slot(s)]; // (the symbol + 1; 0: none)
+        if (slot != 0) {
+            const std::string& t = r_.symbols[slot - 1];
+            if (t.size() == s.size() && (s.empty() || std::memcmp(t.data(), s.data(), s.size()) == 0)) return slot - 1;
         }
         const auto it = ids_.find(s);
-        if (it != ids_.end()) return slot = it->second;
+        if (it != ids_.end()) {
+            slot = it->second + 1;
+            return it->second;
+        }
         const auto id = static_cast<std::uint32_t>(r_.symbols.size());
         r_.symbols.emplace_back(s);
         memory_.push_back(summary_detail::memory_name(s) ? 1 : 0);
         ids_.emplace(r_.symbols.back(), id);
-        return slot = id;
+        slot = id + 1;
+        return id;
     }
     static std::size_t recent_slot(std::string_view s) noexcept {
         std::uint64_t h = s.size();
@@ -305,12 +298,7 @@ private:
     std::unordered_map<std::string, std::uint32_t, hash, std::equal_to<>> ids_;
     std::map<std::pair<std::uint32_t, std::int64_t>, std::uint32_t> class_ids_; // (few: the categories and streams)
     std::uint32_t last_class_ = UINT32_MAX; // the class of the previous row
-    std::array<std::uint32_t, 1024> recent_ = filled(); // symbols by recent_slot (UINT32_MAX: none)
-    static constexpr std::array<std::uint32_t, 1024> filled() noexcept {
-        std::array<std::uint32_t, 1024> a{};
-        a.fill(UINT32_MAX);
-        return a;
-    }
+    std::array<std::uint32_t, 1024> recent_{}; // symbols + 1 by recent_slot (0: none)
     std::vector<unsigned char> memory_;     // per symbol: a memory row's name (summary_detail::memory_name)
 };
 
