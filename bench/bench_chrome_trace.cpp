@@ -6,9 +6,10 @@
 // that reads every field of every record; simdjson On-Demand (when found) loading the file and
 // walking every member of every event (strings read, numbers as their text, objects walked); and
 // Python's ijson reading the events, once (it is slow). Then `logscan summary --json` on that
-// trace (HTA's figures, formats.md 6B) against Python's json.load alone, the two taking turns
-// --runs times, the best of each kept, with the peak resident memory of both
-// (/usr/bin/time -f %M). The goals (issue: the
+// trace (HTA's figures, formats.md 6B), and with --threads N (N the hardware threads, at least
+// 2: the file read in parts, which must print the same JSON), against Python's json.load alone,
+// the three taking turns --runs times, the best of each kept, with the peak resident memory of
+// each (/usr/bin/time -f %M). The goals (issue: the
 // chrome-trace format): parse >= 0.75 of the reader alone and >= 1.0x simdjson On-Demand;
 // summary >= 30x faster than json.load; summary under 128 MB.
 //
@@ -29,6 +30,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include "bench_util.hpp"
@@ -199,7 +201,7 @@ struct measured {
     long max_rss_kib;
     int status;
 };
-measured run_measured(std::vector<std::string> args) {
+measured run_measured(std::vector<std::string> args, const std::string& out = "/dev/null") {
     const std::string rss_file = bench::temp_file("", "logscan_bench_rss");
     args.insert(args.begin(), {"/usr/bin/time", "-f", "%M", "-o", rss_file});
     std::vector<char*> argv;
@@ -207,7 +209,7 @@ measured run_measured(std::vector<std::string> args) {
     argv.push_back(nullptr);
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+    posix_spawn_file_actions_addopen(&fa, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     const auto t0 = std::chrono::steady_clock::now();
     pid_t pid = 0;
     int status = 0;
@@ -277,7 +279,9 @@ int main(int argc, char** argv) {
     const std::string py = ::access("/usr/bin/python3", X_OK) == 0 ? "/usr/bin/python3" : "python3";
     // json.load and the summary take turns too, the best of each kept (one slow turn of
     // either, the host's, would move their ratio by a third)
-    measured s{1e300, 0, 0};
+    measured s{1e300, 0, 0}, sp{1e300, 0, 0}; // (sp: with --threads, the file read in parts)
+    const unsigned threads = std::max(2u, std::thread::hardware_concurrency());
+    const std::string one_out = bench::temp_file("", "logscan_bench_summary1"), parts_out = bench::temp_file("", "logscan_bench_summaryN");
     for (int turn = 0; turn < std::max(1, o.runs); ++turn) {
         if (python) {
             const measured j = run_measured({py, "-c",
@@ -285,11 +289,19 @@ int main(int argc, char** argv) {
             if (json_load == 0 || j.seconds < json_load) json_load = j.seconds;
             json_load_rss = std::max(json_load_rss, j.max_rss_kib);
         }
-        const measured one = run_measured({LOGSCAN_BENCH_CLI, "summary", "--json", path});
+        const measured one = run_measured({LOGSCAN_BENCH_CLI, "summary", "--json", path}, turn == 0 ? one_out : "/dev/null");
         if (one.status != 0) s.status = one.status;
         s.seconds = std::min(s.seconds, one.seconds);
         s.max_rss_kib = std::max(s.max_rss_kib, one.max_rss_kib);
+        const measured parted = run_measured({LOGSCAN_BENCH_CLI, "summary", "--json", "--threads", std::to_string(threads), path},
+                                             turn == 0 ? parts_out : "/dev/null");
+        if (parted.status != 0) sp.status = parted.status;
+        sp.seconds = std::min(sp.seconds, parted.seconds);
+        sp.max_rss_kib = std::max(sp.max_rss_kib, parted.max_rss_kib);
     }
+    const bool same_summary = bench::read_file(one_out) == bench::read_file(parts_out) && !bench::read_file(one_out).empty();
+    std::remove(one_out.c_str());
+    std::remove(parts_out.c_str());
     if (python) {
         t.add("python3 json.load", json_load, false, "peak " + std::to_string(json_load_rss / 1024) + " MiB");
         const measured i = run_measured({py, "-c",
@@ -303,6 +315,12 @@ int main(int argc, char** argv) {
         status = 1;
     }
     t.add("logscan summary --json (HTA's figures)", s.seconds, false, "peak " + std::to_string(s.max_rss_kib / 1024) + " MiB");
+    t.add("logscan summary --json --threads " + std::to_string(threads), sp.seconds, false,
+          "peak " + std::to_string(sp.max_rss_kib / 1024) + " MiB" + (same_summary ? ", the same JSON" : ", OTHER JSON"));
+    if (sp.status != 0 || !same_summary) {
+        std::fprintf(stderr, "logscan summary --threads %u failed (%d) or printed other figures than one thread\n", threads, sp.status);
+        status = 1;
+    }
     t.print();
     std::printf("  records: %llu (simdjson: %llu events)\n", static_cast<unsigned long long>(v.n),
                 static_cast<unsigned long long>(simd_events));
@@ -314,8 +332,10 @@ int main(int argc, char** argv) {
     }
 #endif
     if (python && json_load > 0)
-        std::printf("  summary: %.1fx faster than json.load alone; peak memory %ld MiB (json.load: %ld MiB)\n", json_load / s.seconds,
-                    s.max_rss_kib / 1024, json_load_rss / 1024);
+        std::printf("  summary: %.1fx faster than json.load alone (--threads %u: %.1fx); peak memory %ld MiB (--threads %u: %ld MiB; "
+                    "json.load: %ld MiB)\n",
+                    json_load / s.seconds, threads, json_load / sp.seconds, s.max_rss_kib / 1024, threads, sp.max_rss_kib / 1024,
+                    json_load_rss / 1024);
     std::remove(path.c_str());
     return status;
 }

@@ -8,8 +8,12 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
 #include <memory>
 #include <string>
+#include <string_view>
 
 #include "support/chunking.hpp"
 #include "support/string_writer.hpp"
@@ -89,4 +93,19 @@ TEST_CASE("parallel::parse_in_parts gives the one-thread output for every splitt
         }
     });
     CHECK(formats == 3); // megengine-log, paddle-log, tvm-profile
+}
+
+TEST_CASE("parallel: a part's newlines counted in blocks equal a count byte by byte") {
+    // (lengths around the 16-byte blocks and the 255-block sums; all newlines, none, a mix)
+    std::string all(255 * 16 * 2 + 37, '\n'), mix;
+    for (std::size_t i = 0; i < all.size(); ++i) mix += (i * 7919 % 13 < 4) ? '\n' : 'x';
+    for (const std::string* s : {&all, &mix})
+        for (const std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{15}, std::size_t{16}, std::size_t{17}, std::size_t{255 * 16 - 1},
+                                    std::size_t{255 * 16}, std::size_t{255 * 16 + 1}, std::size_t{255 * 16 * 2 + 5}, s->size()}) {
+            const std::string_view v = std::string_view(*s).substr(0, n);
+            CHECK(logscan::internal::newlines(v) == static_cast<std::uint64_t>(std::count(v.begin(), v.end(), '\n')));
+            CHECK(logscan::internal::newlines(v.substr(std::min<std::size_t>(3, v.size()))) ==
+                  static_cast<std::uint64_t>(std::count(v.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(3, v.size())), v.end(), '\n')));
+        }
+    CHECK(logscan::internal::newlines(all) == all.size());
 }

@@ -23,6 +23,7 @@
 #ifndef LOGSCAN_COMMAND_SUMMARY_HPP
 #define LOGSCAN_COMMAND_SUMMARY_HPP
 
+#include <logscan/formats/chrome_trace_parts.hpp>
 #include <logscan/formats/chrome_trace_summary.hpp>
 #include <logscan/formats/detect.hpp>
 
@@ -33,6 +34,7 @@
 #include <cstring>
 #include <map>
 #include <numeric>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -503,8 +505,21 @@ struct chrome_trace_summary : ls::chrome_trace::rank_reader {
         "ops; --json prints them as one JSON object (formats.md 6B.11)";
     static constexpr bool whole_job = true;
     std::vector<ls::chrome_trace::rank_rows> ranks;
+    std::optional<ls::chrome_trace::rank_rows> parted; // (the file read in parts: its rows)
     void begin_file(const char* path) { start(path); }
-    void end_file() { ranks.push_back(take()); }
+    void end_file() {
+        ranks.push_back(parted ? std::move(*parted) : take());
+        parted.reset();
+    }
+    // --threads: the file read in parts on several threads (chrome_trace_parts.hpp: the rows
+    // one thread reads); the parse's outcome, the records and the error records read.
+    std::tuple<logscan::error, std::uint64_t, std::uint64_t> read_in_parts(logscan::source_ref src, const logscan::parts_options& po,
+                                                                           const char* path) {
+        ls::chrome_trace::parts_read r = ls::chrome_trace::read_rank_in_parts(src, path, po);
+        const std::uint64_t errors = r.rows.errors.size();
+        parted = std::move(r.rows);
+        return {r.result, r.records, errors};
+    }
     std::size_t files() const noexcept { return ranks.size(); }
 
     // (once: the ranks' rows are handed over; files that claim one rank are said first)

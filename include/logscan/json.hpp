@@ -1066,6 +1066,24 @@ public:
     /// True when the input read so far ends inside a string, a number or a literal (what
     /// `finish()` then completes, or reports as cut).
     bool in_token() const noexcept { return tok_ != tok_none; }
+    /// True when the input read so far ends between values, with nothing in progress (no
+    /// token, capture or skip, no error): the next byte that is not blank is to begin a value
+    /// (after `[`, after `,` in an array, or after `:`). Where a reader that has read the
+    /// document's opening up to its container can take over (a parse in parts).
+    bool at_value() const noexcept {
+        return !done_ && !finished_ && tok_ == tok_none && !capturing_ && skip_depth_ == 0 &&
+               (state_ == st_value || state_ == st_value_or_close);
+    }
+    /// Counts the positions of what is fed next as if it began at byte `offset` of the input,
+    /// at column `column` of line `lines_before + 1` (call it between values: `at_value()`):
+    /// a reader fed a made-up opening before a part of a document gives its errors the part's
+    /// positions; one fed a document after bytes dropped before it (a byte order mark), the
+    /// input's.
+    void start_at(std::uint64_t lines_before, std::uint64_t offset, std::uint64_t column = 1) noexcept {
+        base_ = offset;
+        line_ = lines_before + 1;
+        line_start_ = offset - (column - 1);
+    }
     /// The outcome so far: no error, or the first error (or `stopped`).
     const error& result() const noexcept { return result_; }
     /// True while no error occurred and no callback stopped the parse.

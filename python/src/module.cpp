@@ -8,6 +8,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <logscan/formats/chrome_trace_parts.hpp>
 #include <logscan/formats/chrome_trace_summary.hpp>
 #include <logscan/formats/detect.hpp>
 #include <logscan/formats/registry.hpp>
@@ -423,7 +424,7 @@ py::object detect(const std::string& kind, py::object obj) {
 
 // summary(): what `logscan summary --json` prints, as JSON text (the package loads it).
 std::string summary_json(const std::vector<std::pair<std::string, py::object>>& inputs, const std::optional<std::string>& format,
-                         std::size_t top_cpu_ops, std::size_t max_line) {
+                         std::size_t top_cpu_ops, std::size_t max_line, unsigned threads, std::size_t part_bytes) {
     namespace ct = logscan::chrome_trace;
     std::vector<ct::rank_rows> ranks;
     if (inputs.empty()) throw py::value_error("summary() needs one input at least (the ranks of one job)");
@@ -434,15 +435,27 @@ std::string summary_json(const std::vector<std::pair<std::string, py::object>>& 
             throw py::value_error(in.name() + ": " + (f.empty() ? std::string("empty input") : f) +
                                   ": summary() gives the figures of chrome-trace inputs (the ranks of one job); the other "
                                   "formats' summaries are text reports (logscan summary)");
-        ct::rank_reader reader(in.name());
         logscan::error e;
-        {
-            py::gil_scoped_release nogil;
-            e = ct::parse(in, reader, {.max_line = max_line});
+        if (threads > 1) { // (in parts on `threads` threads: chrome_trace_parts.hpp, the same rows)
+            ct::parts_read r;
+            {
+                py::gil_scoped_release nogil;
+                r = ct::read_rank_in_parts(in, in.name(), {.threads = threads, .part_bytes = part_bytes}, {.max_line = max_line});
+            }
+            e = r.result;
+            if (logscan::source_failed(e)) raise_io(in, e);
+            warn_break(in, e, 2);
+            ranks.push_back(std::move(r.rows));
+        } else {
+            ct::rank_reader reader(in.name());
+            {
+                py::gil_scoped_release nogil;
+                e = ct::parse(in, reader, {.max_line = max_line});
+            }
+            if (logscan::source_failed(e)) raise_io(in, e); // (a read, a cut or corrupt gzip stream)
+            warn_break(in, e, 2);
+            ranks.push_back(reader.take());
         }
-        if (logscan::source_failed(e)) raise_io(in, e); // (a read, a cut or corrupt gzip stream)
-        warn_break(in, e, 2);
-        ranks.push_back(reader.take());
         if (const std::size_t n = ranks.back().errors.size(); n != 0) {
             const std::string m = in.name() + ": " + std::to_string(n) + " error record(s); the figures are of the events read";
             if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), 2) != 0) throw py::error_already_set();
@@ -476,7 +489,7 @@ PYBIND11_MODULE(_logscan, m) {
     m.def("columns", &lp::columns_of, py::arg("kind"), py::arg("obj"), py::arg("format"), py::arg("types"),
           py::arg("max_line"));
     m.def("summary_json", &lp::summary_json, py::arg("inputs"), py::arg("format"), py::arg("top_cpu_ops"),
-          py::arg("max_line"));
+          py::arg("max_line"), py::arg("threads"), py::arg("part_bytes"));
     py::class_<lp::record_iterator> iterator_type(m, "RecordIterator");
     iterator_type
         .def(py::init<const std::string&, py::object, const std::optional<std::string>&,

@@ -290,6 +290,12 @@ def test_summary_is_htas_and_the_commands(name):
 
     assert no_file(got) == no_file(expected)
     assert got == json.loads(run("summary", "--json", path).stdout)
+    # read in parts of 3000 bytes on 2 threads, from the path and from a file object
+    assert logscan.summary(path, threads=2, part_size=3000) == got
+    with open(path, "rb") as f:
+        assert no_file(logscan.summary(f, threads=3, part_size=3000)) == no_file(got)
+    with pytest.raises(ValueError, match="threads"):
+        logscan.summary(path, threads=0)
 
 
 def test_summary_of_ranks():

@@ -329,6 +329,11 @@ TEST_CASE("chrome_trace::the document: members in place, two traceEvents, breaks
     CHECK(run("\xEF\xBB\xBF[{\"ph\":\"i\"}]").size() == 1);
     CHECK(outcome("\xEF\xBB\xBF[]").ok());
     CHECK(!outcome("\xEF\xBB[]").ok()); // (part of a mark is no mark)
+    // an error's position counts the mark's bytes (offset 8 is the `}` after `, `; column 9)
+    const logscan::error after_mark = outcome("\xEF\xBB\xBF[{}, }");
+    CHECK(after_mark.line == 1);
+    CHECK(after_mark.offset == 8);
+    CHECK(after_mark.column == 9);
     CHECK(run("\xEF") == std::vector<std::string>{R"({"type":"error","index":null,"message":M})"}); // (once: fuzz finding)
 }
 

@@ -16,13 +16,15 @@
 #                                          across the cuts), from a file and from a pipe
 #   check_cli.py chrome-summary LOGSCAN EXPECTED_DIR TRACE...
 #                                          `summary --json` of each trace (a file, and a pipe
-#                                          with --format) equals EXPECTED_DIR/<stem>.summary.json
+#                                          with --format; each also read in parts on 2 threads)
+#                                          equals EXPECTED_DIR/<stem>.summary.json
 #                                          (HTA's figures, formats.md 6B) apart from `file`;
 #                                          the text report and --svg charts (valid SVG) work
 #   check_cli.py chrome-summary-ref LOGSCAN JOB...
 #                                          each JOB (its files joined by ',': the ranks of one
 #                                          job) gives the same `summary --json` as the
-#                                          independent reference, tests/reference/chrome_summary.py
+#                                          independent reference, tests/reference/chrome_summary.py,
+#                                          and with --threads 2 exactly what one thread prints
 import csv
 import io
 import json
@@ -296,7 +298,10 @@ def chrome_summary(logscan, expected_dir, traces):
             r.pop('file')
         with open(t, 'rb') as f:
             data = f.read()
-        for how, args, stdin in (('file', [t], None), ('pipe', ['--format', 'chrome-trace', '-'], data)):
+        # (threads: the file read in parts of 2000 bytes on 2 threads, and a pipe so)
+        for how, args, stdin in (('file', [t], None), ('pipe', ['--format', 'chrome-trace', '-'], data),
+                                 ('threads', ['--threads', '2', '--part-size', '2000', t], None),
+                                 ('threads, pipe', ['--threads', '2', '--part-size', '2000', '--format', 'chrome-trace', '-'], data)):
             r = run([logscan, 'summary', '--json'] + args, stdin=stdin)
             check(r.returncode == 0, f'{name} ({how}): exit status {r.returncode}: {r.stderr!r}')
             try:
@@ -305,7 +310,7 @@ def chrome_summary(logscan, expected_dir, traces):
                 check(False, f'{name} ({how}): not one JSON document: {r.stdout[:200]!r}')
                 continue
             files = [x.pop('file', None) for x in got['ranks']]
-            check(files == [name if how == 'file' else '-'], f'{name} ({how}): file {files}')
+            check(files == [name if 'pipe' not in how else '-'], f'{name} ({how}): file {files}')
             check(got == expected, f'{name} ({how}): the figures differ from HTA\'s')
         with tempfile.TemporaryDirectory() as d:
             r = run([logscan, 'summary', '--svg', d, t])
@@ -323,6 +328,10 @@ def chrome_summary_ref(logscan, jobs):
         files = job.split(',')
         mine = run([logscan, 'summary', '--json'] + files)
         theirs = run([sys.executable, ref] + files)
+        # (each file read in parts of 100 bytes on 2 threads: the same output, errors and all)
+        parted = run([logscan, 'summary', '--json', '--threads', '2', '--part-size', '100'] + files)
+        check((parted.returncode, parted.stdout) == (mine.returncode, mine.stdout),
+              f'{job}: --threads 2 gives another summary:\n{parted.stdout!r}\n{mine.stdout!r}')
         try:
             a, b = json.loads(mine.stdout), json.loads(theirs.stdout)
         except ValueError:

@@ -492,6 +492,14 @@ public:
         return out;
     }
 
+    // Between two events of traceEvents, with no B open and nothing captured or broken: a
+    // core started in the events (the parser's start_in_events) reads on as this one does.
+    bool between_events() const noexcept {
+        return !broke_ && in_events_ && depth_ == events_depth_ && !capturing_ && !in_member_ && open_n_ == 0;
+    }
+    // The elements of traceEvents read so far.
+    std::uint64_t events_read() const noexcept { return index_; }
+
 private:
     enum class top : unsigned char { none, object, array };
 
@@ -996,7 +1004,10 @@ public:
                     break;
                 }
                 chunk.remove_prefix(1);
-                if (++bom_ == 3) bom_ = 4; // (a whole mark: dropped)
+                if (++bom_ == 3) { // (a whole mark: dropped; positions still count its bytes)
+                    bom_ = 4;
+                    reader_.start_at(0, 3, 4);
+                }
             }
             if (chunk.empty()) return flow::proceed;
         }
@@ -1025,6 +1036,25 @@ public:
     void fuse_objects(bool on) noexcept { core_.fuse_objects = on; }
     /// Events read in one pass so far (a statistic, for tests and benchmarks).
     std::uint64_t whole_objects() const noexcept { return core_.whole_objects; }
+
+    /// Starts the parse in the middle of a document (a parse in parts: chrome_trace_parts.hpp):
+    /// what is fed next is the rest of its `traceEvents` from an event's first byte, which is
+    /// byte `offset` of the input and begins line `lines_before + 1` (errors say so);
+    /// `bare_array`: the document is the array of events, else an object holding
+    /// `traceEvents`. Events are indexed from 0 (the caller adds the events before). Call it
+    /// before the first `feed`.
+    void start_in_events(bool bare_array, std::uint64_t lines_before, std::uint64_t offset) {
+        if (done_ || bom_ != 0) return;
+        bom_ = 4;
+        (void)give(bare_array ? std::string_view("[") : std::string_view("{\"traceEvents\":["));
+        reader_.start_at(lines_before, offset);
+    }
+    /// True when the input so far ends between two events of `traceEvents` (after its `[` or a
+    /// `,`, blanks aside) with no `B` open and no error: a parser started there by
+    /// `start_in_events` reads what follows as this one would (but for the indices).
+    bool at_rest() const noexcept { return !done_ && reader_.at_value() && core_.between_events(); }
+    /// The elements of `traceEvents` read so far (since `start_in_events`, if called).
+    std::uint64_t events_read() const noexcept { return core_.events_read(); }
 
 private:
     flow give(std::string_view chunk) {

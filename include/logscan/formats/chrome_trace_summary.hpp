@@ -80,6 +80,11 @@ constexpr bool memory_name(std::string_view n) noexcept {
     return n.starts_with("Memcpy") || n.starts_with("hipMemcpy") || n.starts_with("Memset") || n.starts_with("hipMemset") ||
            n.starts_with("dma");
 }
+// A std::string key looked up by a string_view.
+struct text_hash {
+    using is_transparent = void;
+    std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+};
 } // namespace summary_detail
 
 /// The kernel type of a kernel's name, HTA's `get_kernel_type` (formats.md 6B.5).
@@ -139,6 +144,14 @@ struct rank_rows {
     std::uint32_t cat(const row& w) const noexcept { return classes[w.cls].cat; }
 };
 
+/// One rank's rows gathered from the readers of its input's parts, in input order
+/// (`rank_reader::hand_over`): the same `rank_rows` as one reader of the whole input gives.
+struct rank_parts {
+    rank_rows rows; ///< what was handed over so far
+    std::unordered_map<std::string, std::uint32_t, summary_detail::text_hash, std::equal_to<>> symbol_ids{}; ///< (rows.symbols' indices)
+    std::map<std::pair<std::uint32_t, std::int64_t>, std::uint32_t> class_ids{};                              ///< (rows.classes' indices)
+};
+
 /// The visitor that reads one rank's trace for the summary (`chrome_trace::parse(src,
 /// reader)`), then `take()`. Allocates as it reads (see the file comment).
 class rank_reader {
@@ -164,7 +177,9 @@ public:
             if (json::is_text(key, "\"rank\"")) {
                 const auto n = parse_number<std::int64_t>(value);
                 r_.rank = n.ok() && n.value >= 0 ? n.value : 0;
+                rank_seen_ = true;
             } else if (json::is_text(key, "\"backend\"")) {
+                backend_seen_ = true;
                 char buf[256];
                 const auto s = json::string_text(value, buf);
                 r_.mtia_backend = s ? s->find("mtia:hccl") != std::string_view::npos
@@ -185,6 +200,43 @@ public:
         return std::move(r_);
     }
 
+    /// A parse in parts (chrome_trace_parts.hpp): moves what was read since the last call into
+    /// `to`, which holds the rows of the input before this reader's, whose events this reader's
+    /// indices do not count (`index_base` of them): names and (category, stream) classes
+    /// become `to`'s, error indices and the event count are offset, the other figures added.
+    /// This reader reads on (its tables stay: they name its rows until the next call).
+    void hand_over(rank_parts& to, std::uint64_t index_base) {
+        rank_rows& t = to.rows;
+        for (std::size_t i = to_symbol_.size(); i < r_.symbols.size(); ++i) {
+            const auto [it, added] = to.symbol_ids.try_emplace(r_.symbols[i], static_cast<std::uint32_t>(t.symbols.size()));
+            if (added) t.symbols.push_back(r_.symbols[i]);
+            to_symbol_.push_back(it->second);
+        }
+        for (std::size_t i = to_class_.size(); i < r_.classes.size(); ++i) {
+            const rank_rows::row_class c{to_symbol_[r_.classes[i].cat], r_.classes[i].stream};
+            const auto [it, added] = to.class_ids.try_emplace({c.cat, c.stream}, static_cast<std::uint32_t>(t.classes.size()));
+            if (added) t.classes.push_back(c);
+            to_class_.push_back(it->second);
+        }
+        const std::size_t before = t.rows.size();
+        for (const rank_rows::row& w : r_.rows) t.rows.push_back({w.ts, w.dur, w.correlation, to_symbol_[w.name], to_class_[w.cls]});
+        for (const auto& [at, tid] : r_.tids) t.tids.emplace_back(before + at, tid);
+        for (logscan::error e : r_.errors) {
+            if (e.index) *e.index += index_base;
+            t.errors.push_back(e);
+        }
+        if (r_.events != 0) t.events = std::max(t.events, index_base + r_.events);
+        t.skipped += r_.skipped;
+        t.round = t.round || r_.round;
+        if (rank_seen_) t.rank = r_.rank;
+        if (backend_seen_) t.mtia_backend = r_.mtia_backend;
+        r_.rows.clear();
+        r_.tids.clear();
+        r_.errors.clear();
+        r_.skipped = 0;
+        rank_seen_ = backend_seen_ = false;
+    }
+
 private:
     // What the reader keeps beside the rows it gives (dropped with them)
     void forget() noexcept {
@@ -193,6 +245,9 @@ private:
         memory_.clear();
         last_class_ = UINT32_MAX;
         recent_.fill(0);
+        to_symbol_.clear();
+        to_class_.clear();
+        rank_seen_ = backend_seen_ = false;
     }
     void seen(std::uint64_t index, const json_value& ts) {
         r_.events = std::max(r_.events, index + 1);
@@ -290,16 +345,14 @@ private:
         return last_class_ = it->second;
     }
 
-    struct hash {
-        using is_transparent = void;
-        std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
-    };
     rank_rows r_;
-    std::unordered_map<std::string, std::uint32_t, hash, std::equal_to<>> ids_;
+    std::unordered_map<std::string, std::uint32_t, summary_detail::text_hash, std::equal_to<>> ids_;
     std::map<std::pair<std::uint32_t, std::int64_t>, std::uint32_t> class_ids_; // (few: the categories and streams)
     std::uint32_t last_class_ = UINT32_MAX; // the class of the previous row
     std::array<std::uint32_t, 1024> recent_{}; // symbols + 1 by recent_slot (0: none)
     std::vector<unsigned char> memory_;     // per symbol: a memory row's name (summary_detail::memory_name)
+    std::vector<std::uint32_t> to_symbol_, to_class_; // (hand_over: this reader's symbols and classes as the gathered rows')
+    bool rank_seen_ = false, backend_seen_ = false;   // (hand_over: distributedInfo's members read since the last)
 };
 
 /// The figures of one kernel name (formats.md 6B.8), or of one entry of HTA's table.
