@@ -168,7 +168,9 @@ def usage(logscan, sample):
     status(['stats', '--threads', 'x', sample], 2, '--threads needs a number from 1 to 256')
     status(['convert', '--part-size', '0', sample], 2, '--part-size needs a number of bytes')
     status(['convert', '--threads', '2', '--to', 'csv', '--type', 'opr', sample], 2, '--threads is for NDJSON output')
-    status(['summary', '--threads', '2', sample], 2, "unknown option '--threads'")
+    status(['summary', '--threads', '2', sample], 0, "megengine-profile's summary is read by one thread (--threads applies to chrome-trace)")
+    status(['summary', '--threads', '0', sample], 2, '--threads needs a number from 1 to 256')
+    status(['summary', '--part-size', '0', sample], 2, '--part-size needs a number of bytes from 1 to 2^30')
     # a misspelt record type is a usage error naming the types (the sample is a megengine-profile)
     status(['convert', '--type', 'calls', sample], 2, "'calls' is no record type of any format (types: opr, var,")
     status(['convert', '--format', 'megengine-profile', '--type', 'opr,call', sample], 2,
