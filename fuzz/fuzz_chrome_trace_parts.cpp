@@ -1,12 +1,15 @@
 // SPDX-License-Identifier: MIT
 // Fuzz target for a Chrome trace read for the summary in parts, in parallel
-// (formats/chrome_trace_parts.hpp, `logscan summary --threads`). Invariants (abort on
-// violation): no crash, hang, data race's corruption or undefined behaviour (ASan+UBSan); the
-// rank's summary JSON (its figures, errors with their positions and indices, events counted)
-// read in parts of an input-chosen size (1 to 256 bytes) on 2 threads equals the one read by
-// one reader, with small parser storage (events too large, B spans past the store).
+// (formats/chrome_trace_parts.hpp, `logscan summary --threads`). The first byte chooses the
+// part size (1 to 256 bytes), the second the source's piece size (1 to 256 bytes: a part of
+// a line with no end is cut where the pieces were). Invariants (abort on violation): no crash,
+// hang, deadlock or undefined behaviour (ASan+UBSan); read in parts on 2 threads, with small
+// parser storage (events too large, B spans past the store), the outcome, the records
+// counted, every error record (message, index, line, column, offset) and the rank's summary
+// JSON equal those of one reader of the same pieces.
 #include <logscan/formats/chrome_trace_parts.hpp>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <string>
@@ -17,6 +20,22 @@ namespace ct = logscan::chrome_trace;
 
 constexpr ct::options small{.scratch_capacity = 256, .open_capacity = 128};
 
+struct pieces {
+    std::string_view text;
+    std::size_t piece;
+    std::size_t at = 0;
+    logscan::chunk next() {
+        const std::size_t n = std::min(piece, text.size() - at);
+        at += n;
+        return logscan::chunk{text.substr(at - n, n)};
+    }
+};
+
+bool same(const logscan::error& a, const logscan::error& b) {
+    return a.code == b.code && a.line == b.line && a.column == b.column && a.offset == b.offset && a.message == b.message &&
+           a.index == b.index;
+}
+
 std::string summary_of(ct::rank_rows rows) {
     std::vector<ct::rank_rows> ranks;
     ranks.push_back(std::move(rows));
@@ -25,23 +44,24 @@ std::string summary_of(ct::rank_rows rows) {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-    if (size < 1) return 0;
-    const std::string_view in(reinterpret_cast<const char*>(data + 1), size - 1);
-    const std::size_t part = std::size_t{data[0]} + 1;
+    if (size < 2) return 0;
+    const std::string_view in(reinterpret_cast<const char*>(data + 2), size - 2);
+    const std::size_t part = std::size_t{data[0]} + 1, piece = std::size_t{data[1]} + 1;
 
     ct::rank_reader reader{"fuzz.json"};
-    ct::parser<ct::rank_reader> p(reader, small);
-    p.feed(in);
-    p.finish();
-    const logscan::error one = p.result();
-    const std::string expected = summary_of(reader.take());
+    ct::records::counting<ct::rank_reader> counted{reader};
+    pieces one_src{in, piece};
+    const logscan::error one = ct::parse(one_src, counted, small);
+    ct::rank_rows expected = reader.take();
 
-    logscan::memory_source src(in);
+    pieces src{in, piece};
     ct::parts_read got = ct::read_rank_in_parts(src, "fuzz.json", {.threads = 2, .part_bytes = part}, small);
-    const logscan::error& two = got.result;
-    if (two.code != one.code || two.line != one.line || two.column != one.column || two.offset != one.offset ||
-        two.message != one.message || two.index != one.index)
+    if (!same(got.result, one) || got.records != counted.records) std::abort();
+    if (got.rows.errors.size() != expected.errors.size()) std::abort();
+    for (std::size_t i = 0; i < expected.errors.size(); ++i)
+        if (!same(got.rows.errors[i], expected.errors[i])) std::abort();
+    if (got.rows.symbols != expected.symbols || got.rows.tids != expected.tids || got.rows.rows.size() != expected.rows.size())
         std::abort();
-    if (summary_of(std::move(got.rows)) != expected) std::abort();
+    if (summary_of(std::move(got.rows)) != summary_of(std::move(expected))) std::abort();
     return 0;
 }

@@ -12,6 +12,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -108,4 +109,57 @@ TEST_CASE("parallel: a part's newlines counted in blocks equal a count byte by b
                   static_cast<std::uint64_t>(std::count(v.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(3, v.size())), v.end(), '\n')));
         }
     CHECK(logscan::internal::newlines(all) == all.size());
+}
+
+namespace {
+// A slot whose parse throws on the part holding "boom" (and counts its lines otherwise).
+struct throwing_slot {
+    std::string bytes;
+    std::uint64_t lines_before = 0, offset = 0;
+    bool starts_line = true, parsed = false, at_rest = true;
+    std::uint64_t lines = 0;
+    void parse() {
+        if (bytes.find("boom") != std::string::npos) throw std::runtime_error("boom");
+        lines = logscan::internal::newlines(bytes);
+    }
+    void read(std::string_view more) { lines += logscan::internal::newlines(more); }
+    bool takes_over() const noexcept { return true; }
+    void finish() {}
+    std::uint64_t errors() const noexcept { return 0; }
+    void release() { lines = 0; }
+};
+} // namespace
+
+TEST_CASE("parallel: an exception in a worker or in drain reaches the caller, the workers joined") {
+    std::string text;
+    for (int i = 0; i < 2000; ++i) text += "line " + std::to_string(i) + "\n";
+    const std::string with_boom = text.substr(0, 9000) + "boom\n" + text.substr(9000);
+    const auto split = [](std::string_view, std::string_view) { return true; };
+    const auto make = [] { return std::make_unique<throwing_slot>(); };
+    std::uint64_t errors = 0, lines = 0;
+    logscan::parts_count count;
+    {
+        logscan::memory_source src(text);
+        const logscan::error e = logscan::parse_in_parts<throwing_slot>(src, {.threads = 2, .part_bytes = 500}, split, make,
+                                                                        [&](throwing_slot& s) { lines = s.lines; }, errors, count);
+        CHECK(e.ok());
+        CHECK(count.kept > 10);
+    }
+    for (const bool in_drain : {false, true}) {
+        CAPTURE(in_drain);
+        logscan::memory_source src(in_drain ? text : with_boom);
+        std::uint64_t drained = 0;
+        bool threw = false;
+        try {
+            (void)logscan::parse_in_parts<throwing_slot>(src, {.threads = 2, .part_bytes = 500}, split, make,
+                                                         [&](throwing_slot&) {
+                                                             if (in_drain && ++drained == 5) throw std::runtime_error("drain");
+                                                         },
+                                                         errors, count);
+        } catch (const std::runtime_error& x) {
+            threw = true;
+            CHECK(std::string(x.what()) == (in_drain ? "drain" : "boom"));
+        }
+        CHECK(threw);
+    }
 }

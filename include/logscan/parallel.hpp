@@ -44,6 +44,7 @@
 #include <condition_variable>
 #include <deque>
 #include <cstddef>
+#include <exception>
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -68,6 +69,7 @@ struct part_slot {
     std::optional<Parser<visitor_type>> parser;
     std::string bytes;                      // the part
     std::uint64_t lines_before = 0, offset = 0; // where it starts in the input
+    bool starts_line = true;                // it begins at a line's start (not where a part with no line end was cut)
     std::size_t max_line = logscan::line_buffer::default_capacity; // the parser's longest line
     bool parsed = false;                    // (guarded by the driver's mutex)
     bool at_rest = false;
@@ -88,8 +90,9 @@ struct part_slot {
         parser->feed(more);
         at_rest = parser->at_rest();
     }
-    // A part's fresh parser read it as the parser before would, when that one ends at rest.
-    bool takes_over() const noexcept { return true; }
+    // A part's fresh parser read it as the parser before would, when that one ends at rest
+    // (and the part begins a line: where start_at starts).
+    bool takes_over() const noexcept { return starts_line; }
     void finish() { parser->finish(); }
     std::uint64_t errors() const noexcept { return vis->errors; }
     void release() {
@@ -135,9 +138,11 @@ struct parts_count {
 };
 
 /// Parses `src` in parts with Slot (a part_slot, or a type with its members `bytes`,
-/// `lines_before`, `offset`, `parsed`, `at_rest`, `parse()`, `read(more)`, `takes_over()`
-/// (false: this part's fresh reading is not to be kept, the parser before reads it),
-/// `finish()`, `errors()`, `release()`); `make()` returns a new Slot (unique_ptr),
+/// `lines_before`, `offset`, `starts_line`, `parsed`, `at_rest`, `parse()`, `read(more)`,
+/// `takes_over()` (false: this part's fresh reading is not to be kept, the parser before
+/// reads it), `finish()`, `errors()`, `release()`, and optionally `stopped()` (true: the
+/// parser that has read everything kept so far ended, and nothing more is read from `src`));
+/// `make()` returns a new Slot (unique_ptr),
 /// `drain(slot)` takes what a kept part's output holds so far, in input order. Returns the
 /// source's error (everything read before it is parsed); adds the error records to `errors`
 /// and the parts to `count`. `split_point(previous, next)` is the format's.
@@ -163,7 +168,7 @@ logscan::error parse_in_parts(Source& src, const parts_options& o, Point split_p
     // reading: the next part's bytes (those after the last cut, then the source's)
     std::string carry;
     std::uint64_t lines_before = 0, offset = 0;
-    bool eof = false;
+    bool eof = false, line_start = true;
     logscan::error failure{};
     auto fill = [&](Slot* s) -> bool {
         s->bytes.swap(carry);
@@ -192,16 +197,20 @@ logscan::error parse_in_parts(Source& src, const parts_options& o, Point split_p
         s->bytes.resize(e);
         s->lines_before = lines_before;
         s->offset = offset;
+        s->starts_line = line_start;
+        line_start = b[e - 1] == '\n';
         lines_before += internal::newlines(s->bytes);
         offset += e;
         return true;
     };
 
-    // the workers: parse the queued parts, oldest first
+    // the workers: parse the queued parts, oldest first (an exception, such as bad_alloc, is
+    // kept and thrown again by this thread)
     std::mutex m;
     std::condition_variable work_cv, done_cv;
     std::deque<Slot*> queue;
     bool closing = false;
+    std::exception_ptr thrown;
     auto work = [&] {
         for (;;) {
             Slot* s = nullptr;
@@ -212,15 +221,34 @@ logscan::error parse_in_parts(Source& src, const parts_options& o, Point split_p
                 s = queue.front();
                 queue.pop_front();
             }
-            s->parse();
+            std::exception_ptr e;
+            try {
+                s->parse();
+            } catch (...) {
+                e = std::current_exception();
+            }
             {
                 std::lock_guard l(m);
                 s->parsed = true;
+                if (e && !thrown) thrown = e;
             }
             done_cv.notify_all();
         }
     };
     std::vector<std::jthread> workers;
+    // (on the way out, an exception's too: the workers are told to end before they are joined)
+    struct closer {
+        std::mutex& m;
+        std::condition_variable& cv;
+        bool& closing;
+        ~closer() {
+            {
+                std::lock_guard l(m);
+                closing = true;
+            }
+            cv.notify_all();
+        }
+    } close_on_exit{m, work_cv, closing};
     for (unsigned t = 0; t < threads; ++t) workers.emplace_back(work);
 
     // this thread: read and cut parts, then keep or redo them in order
@@ -247,6 +275,7 @@ logscan::error parse_in_parts(Source& src, const parts_options& o, Point split_p
         {
             std::unique_lock l(m);
             done_cv.wait(l, [&] { return s->parsed; });
+            if (thrown) std::rethrow_exception(thrown);
         }
         if (chain == nullptr || (chain->at_rest && s->takes_over())) {
             if (chain != nullptr) {
@@ -263,6 +292,8 @@ logscan::error parse_in_parts(Source& src, const parts_options& o, Point split_p
             ++count.redone;
         }
         drain(*chain);
+        if constexpr (requires { chain->stopped(); })
+            if (chain->stopped()) eof = true; // (nothing more is read: what is in flight is read again, to no effect)
     }
     {
         std::lock_guard l(m);

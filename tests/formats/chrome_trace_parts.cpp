@@ -16,6 +16,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <initializer_list>
 #include <string>
@@ -27,9 +28,27 @@ namespace ct = logscan::chrome_trace;
 
 namespace {
 
-ct::rank_rows one_reader(std::string_view text, logscan::error& result) {
+// The text in pieces of `piece` bytes, then (when `fail`) a read error instead of its end.
+struct pieces_source {
+    std::string_view text;
+    std::size_t piece = 1;
+    bool fail = false;
+    std::size_t at = 0;
+    logscan::chunk next() {
+        if (at == text.size()) return fail ? logscan::chunk{{}, logscan::error_code::io_error, 5} : logscan::chunk{};
+        const std::size_t n = std::min(piece, text.size() - at);
+        at += n;
+        return logscan::chunk{text.substr(at - n, n)};
+    }
+};
+
+ct::rank_rows one_reader(std::string_view text, logscan::error& result, std::uint64_t* records = nullptr,
+                         std::size_t piece = std::string_view::npos, bool fail = false) {
     ct::rank_reader reader{"f"};
-    result = ct::parse(text, reader);
+    ct::records::counting<ct::rank_reader> counted{reader};
+    pieces_source src{text, piece == std::string_view::npos ? std::max<std::size_t>(text.size(), 1) : piece, fail};
+    result = ct::parse(src, counted);
+    if (records != nullptr) *records = counted.records;
     return reader.take();
 }
 
@@ -62,15 +81,19 @@ void check_same(const ct::rank_rows& a, const ct::rank_rows& b) {
     for (std::size_t i = 0; i < a.errors.size(); ++i) CHECK(same_error(a.errors[i], b.errors[i]));
 }
 
-// The input read in parts of `part` bytes on `threads` threads, against one reader; the
-// driver's count of parts kept and read again.
-logscan::parts_count check_parts(std::string_view text, std::size_t part, unsigned threads = 2) {
+// The input read in parts of `part` bytes on `threads` threads, against one reader (both
+// from a source giving `piece` bytes at a time, then maybe failing); the driver's count of
+// parts kept and read again.
+logscan::parts_count check_parts(std::string_view text, std::size_t part, unsigned threads = 2,
+                                 std::size_t piece = std::string_view::npos, bool fail = false) {
     logscan::error one;
-    const ct::rank_rows expected = one_reader(text, one);
-    logscan::memory_source src(text);
+    std::uint64_t records = 0;
+    const ct::rank_rows expected = one_reader(text, one, &records, piece, fail);
+    pieces_source src{text, piece == std::string_view::npos ? std::max<std::size_t>(text.size(), 1) : piece, fail};
     const ct::parts_read got = ct::read_rank_in_parts(src, "f", {.threads = threads, .part_bytes = part});
     check_same(got.rows, expected);
     CHECK(same_error(got.result, one));
+    CHECK(got.records == records);
     return got.parts;
 }
 
@@ -171,6 +194,44 @@ TEST_CASE("chrome parts: distributedInfo after the events, a byte order mark, bl
     check_parts("\xEF\xBB", 100);
 }
 
+TEST_CASE("chrome parts: a trace on one line, read in pieces: a part cut inside the line is read again") {
+    // (json.dump's layout: no line end, so a part ends where the pieces did; an error's
+    // column counts from the line's start, not from the part's)
+    std::string one_line = "{\"traceEvents\":[";
+    for (int i = 0; i < 60; ++i) one_line += R"({"ph":"X","cat":"cpu_op","name":"op","pid":1,"tid":1,"ts":)" + std::to_string(i) + R"(,"dur":1},)";
+    for (const std::string& text : {one_line + "{\"ph\":\"X\"", one_line + "{\"ph\":\"i\",\"ts\":1}]}", one_line + "{\"ph\" 1}]}"}) {
+        for (const std::size_t piece : {std::size_t{1}, std::size_t{7}, std::size_t{64}, std::size_t{1000}})
+            for (const std::size_t part : {std::size_t{1}, std::size_t{50}, std::size_t{500}}) {
+                CAPTURE(piece);
+                CAPTURE(part);
+                check_parts(text, part, 2, piece);
+            }
+    }
+}
+
+TEST_CASE("chrome parts: a read that fails, before or after the document breaks") {
+    const std::string good = "{\"traceEvents\":[\n" + events(40);
+    const std::string broken = good + "{\"ph\":\"X\",}\n," + events(40, 40);
+    for (const std::size_t piece : {std::size_t{8}, std::size_t{100}, std::size_t{100000}})
+        for (const std::size_t part : {std::size_t{10}, std::size_t{300}}) {
+            CAPTURE(piece);
+            CAPTURE(part);
+            check_parts(good, part, 2, piece, true);   // (the failure is the outcome; the rows before it kept)
+            check_parts(broken, part, 2, piece, true); // (the break is: one parser reads no further)
+            check_parts(broken, part, 2, piece, false);
+            check_parts(good + "{\"ph\":\"X\",}\n,{", part, 2, piece, true); // (the failure read with the break's part)
+        }
+    logscan::error one;
+    (void)one_reader(broken, one, nullptr, 8, true);
+    CHECK(one.code == logscan::error_code::syntax); // (the case is what it says: the break comes first)
+}
+
+TEST_CASE("chrome parts: blanks past the first 64 KiB before the document: one parser reads it") {
+    const std::string text = std::string(70000, ' ') + "[\n" + events(200) + "{\"ph\":\"i\",\"ts\":1}\n]";
+    const logscan::parts_count c = check_parts(text, 1000, 2, 4096);
+    CHECK(c.kept == 1); // (the form unknown when the parts were made: every later part read again)
+}
+
 #if LOGSCAN_TEST_GZIP
 TEST_CASE("chrome parts: the public traces, read from their .gz as the command does") {
     for (const char* name : {"benchmark_result_2869224_1695835535_trace.json.gz", "event_sync_trace.json.gz",
@@ -193,6 +254,7 @@ TEST_CASE("chrome parts: the public traces, read from their .gz as the command d
         logscan::gzip_source<logscan::file_source> gz(file);
         const ct::parts_read got = ct::read_rank_in_parts(gz, "f", {.threads = 2, .part_bytes = 2048});
         check_same(got.rows, expected);
+        CHECK(same_error(got.result, one));
         CHECK(got.parts.kept > 1);
     }
 }

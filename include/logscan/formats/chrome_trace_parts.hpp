@@ -21,12 +21,14 @@
 /// by a fresh parser started in the events (`parser::start_in_events`, the document's form —
 /// an object or the bare array of events — taken from its first byte) and a `rank_reader` of
 /// its own. In input order, a part's rows are kept when the parser of the part before ended
-/// between two events with no `B` open (`parser::at_rest`), the part begins with an event and
-/// its own reading had no error; otherwise (a cut inside a string that looked like a line
-/// start, a `B` open across the cut, an error) the parser before reads the part, as one
-/// parser would have. Kept rows are handed over in order (`rank_reader::hand_over`: names,
-/// classes, event indices made the whole input's). Memory: at most `2 * threads` parts of
-/// about `part_bytes` at once, a parser and a reader's tables per part, and the rows.
+/// between two events with no `B` open (`parser::at_rest`), the part begins a line with an
+/// event and its own reading had no error; otherwise (a cut inside a string that looked like a line
+/// start, a `B` open across the cut, a part cut inside a long line, an error) the parser
+/// before reads the part, as one parser would have. Kept rows are handed over in order
+/// (`rank_reader::hand_over`: names, classes, event indices made the whole input's). Once
+/// the document breaks, nothing more is read (a later read failure is not seen, as with one
+/// parser). Memory: at most `2 * threads` parts of about `part_bytes` at once, a parser
+/// and a reader's tables per part, and the rows. An exception (`bad_alloc`) in a worker is thrown again here.
 #ifndef LOGSCAN_FORMATS_CHROME_TRACE_PARTS_HPP_INCLUDED
 #define LOGSCAN_FORMATS_CHROME_TRACE_PARTS_HPP_INCLUDED
 
@@ -61,8 +63,11 @@ using counted = records::counting<rank_reader>;
 struct slot {
     std::string bytes;
     std::uint64_t lines_before = 0, offset = 0;
+    bool starts_line = true;
     bool parsed = false, at_rest = false;
+    bool form_known = true;      // the document's first byte was found (else no fresh reading is kept)
     bool bare_array = false;     // the document is the array of events
+    bool broke = false;          // (its parser's document broke while it read, before finish)
     options opt{};
     rank_reader reader{};
     std::optional<counted> vis{};
@@ -77,20 +82,24 @@ struct slot {
         parser.emplace(*vis, opt);
         if (offset != 0) parser->start_in_events(bare_array, lines_before, offset);
         read(bytes);
-        fresh_ok = offset == 0 || (begins_event() && vis->errors == 0);
+        // (a fresh reading counts from a line's start, in a document of the form assumed, from
+        // an event, without an error: else the parser before reads the part)
+        fresh_ok = offset == 0 || (form_known && starts_line && begins_event() && vis->errors == 0);
     }
     void read(std::string_view more) {
         parser->feed(more);
         at_rest = parser->at_rest();
+        broke = !parser->result().ok();
     }
     bool takes_over() const noexcept { return fresh_ok; }
+    bool stopped() const noexcept { return broke; }
     void finish() { parser->finish(); }
     std::uint64_t errors() const noexcept { return vis->errors; }
     void release() {
         parser.reset();
         vis.reset();
         reader.start({});
-        at_rest = false;
+        at_rest = broke = false;
         handed = false;
         index_base = records_handed = 0;
     }
@@ -135,10 +144,11 @@ struct parts_read {
 /// the `rank_rows` one `rank_reader` named `file` would give, with the parse's outcome.
 template <byte_source Source>
 parts_read read_rank_in_parts(Source& src, std::string file, const parts_options& o, const options& opt = {}) {
-    // the document's form, from its first byte that is not blank (after a byte order mark)
+    // the document's form, from its first byte that is not blank (after a byte order mark), in
+    // its first 64 KiB (past them, no part's fresh reading is kept: one parser reads it all)
     parts_detail::peeked<Source> in{src};
-    bool bare_array = false;
-    for (;;) {
+    bool bare_array = false, form_known = false;
+    while (in.head.size() < (std::size_t{64} << 10)) {
         const chunk c = src.next();
         if (c.code != error_code::none || c.data.empty()) {
             in.held = c;
@@ -152,6 +162,7 @@ parts_read read_rank_in_parts(Source& src, std::string file, const parts_options
         if (h.starts_with(bom)) h.remove_prefix(bom.size());
         if (const std::size_t at = h.find_first_not_of(" \t\r\n"); at != std::string_view::npos) {
             bare_array = h[at] == '[';
+            form_known = true;
             break;
         }
     }
@@ -161,9 +172,11 @@ parts_read read_rank_in_parts(Source& src, std::string file, const parts_options
     gathered.rows.file = std::move(file);
     std::uint64_t events_before = 0; // the events of the parts handed over before the current parser's
     std::uint64_t errors = 0;
+    bool broke = false; // (the document broke before the end: one parser reads no further, a later read failure unseen)
     const auto make = [&] {
         auto s = std::make_unique<parts_detail::slot>();
         s->bare_array = bare_array;
+        s->form_known = form_known;
         s->opt = opt;
         return s;
     };
@@ -177,6 +190,7 @@ parts_read read_rank_in_parts(Source& src, std::string file, const parts_options
         out.records += s.vis->records - s.records_handed;
         s.records_handed = s.vis->records;
         out.result = s.parser->result();
+        broke = s.broke;
     };
     const error failure = parse_in_parts<parts_detail::slot>(in, o, split_point, make, drain, errors, out.parts);
     if (out.parts.kept == 0) { // (no byte at all: no part; the empty document's outcome)
@@ -186,7 +200,7 @@ parts_read read_rank_in_parts(Source& src, std::string file, const parts_options
         s.finish();
         drain(s);
     }
-    if (!failure.ok()) out.result = failure;
+    if (!failure.ok() && !broke) out.result = failure;
     out.rows = std::move(gathered.rows);
     return out;
 }
