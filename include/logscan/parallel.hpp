@@ -222,11 +222,15 @@ logscan::error parse_in_parts(Source& src, const parts_options& o, Point split_p
                 queue.pop_front();
             }
             std::exception_ptr e;
+#if defined(__cpp_exceptions) && __cpp_exceptions
             try {
                 s->parse();
             } catch (...) {
                 e = std::current_exception();
             }
+#else
+            s->parse(); // (no exceptions: a failed allocation ends the program, as elsewhere)
+#endif
             {
                 std::lock_guard l(m);
                 s->parsed = true;
@@ -275,7 +279,9 @@ logscan::error parse_in_parts(Source& src, const parts_options& o, Point split_p
         {
             std::unique_lock l(m);
             done_cv.wait(l, [&] { return s->parsed; });
+#if defined(__cpp_exceptions) && __cpp_exceptions
             if (thrown) std::rethrow_exception(thrown);
+#endif
         }
         if (chain == nullptr || (chain->at_rest && s->takes_over())) {
             if (chain != nullptr) {
