@@ -130,10 +130,11 @@ template <class Formats>
 std::string parted_summaries() {
     std::string s;
     logscan::for_each_format(Formats{}, [&]<class F>() {
-        if constexpr (requires(typename summary::of<F>::type& v, logscan::source_ref src, const logscan::parts_options& po) {
-                          v.read_in_parts(src, po, "");
-                      })
-            s += (s.empty() ? "" : ", ") + std::string(F::name);
+        if constexpr (requires { typename summary::of<F>::type; }) // (clang: a missing type in a requires' parameters is an error)
+            if constexpr (requires(typename summary::of<F>::type& v, logscan::source_ref src, const logscan::parts_options& po) {
+                              v.read_in_parts(src, po, "");
+                          })
+                s += (s.empty() ? "" : ", ") + std::string(F::name);
     });
     return s;
 }
