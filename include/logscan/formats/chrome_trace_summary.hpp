@@ -41,10 +41,12 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <deque>
+#include <iterator>
 #include <map>
+#include <memory>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -84,6 +86,81 @@ constexpr bool memory_name(std::string_view n) noexcept {
 struct text_hash {
     using is_transparent = void;
     std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
+};
+
+// A list that grows by blocks of N values (64 KiB of rows), allocated one at a time (a std::deque allocates
+// every 512 bytes: a call to malloc per 16 rows) and never moved: appending, indexing,
+// iterating. `clear` keeps the blocks for the values that come next.
+template <class T, std::size_t N = 2048>
+class block_list {
+public:
+    block_list() = default;
+    block_list(block_list&& o) noexcept { *this = std::move(o); }
+    block_list& operator=(block_list&& o) noexcept {
+        blocks_ = std::move(o.blocks_);
+        n_ = o.n_;
+        at_ = o.at_;
+        end_ = o.end_;
+        o.blocks_.clear();
+        o.n_ = 0;
+        o.at_ = o.end_ = nullptr;
+        return *this;
+    }
+
+    void push_back(const T& v) {
+        if (at_ == end_) next_block();
+        *at_++ = v;
+        ++n_;
+    }
+    std::size_t size() const noexcept { return n_; }
+    bool empty() const noexcept { return n_ == 0; }
+    const T& operator[](std::size_t i) const noexcept { return blocks_[i / N][i % N]; }
+    void clear() noexcept {
+        n_ = 0;
+        at_ = end_ = nullptr;
+    }
+
+    class const_iterator {
+    public:
+        using value_type = T;
+        using difference_type = std::ptrdiff_t;
+        using reference = const T&;
+        using pointer = const T*;
+        using iterator_category = std::forward_iterator_tag;
+        const_iterator() = default;
+        const T& operator*() const noexcept { return (*list_)[i_]; }
+        const T* operator->() const noexcept { return &(*list_)[i_]; }
+        const_iterator& operator++() noexcept {
+            ++i_;
+            return *this;
+        }
+        const_iterator operator++(int) noexcept {
+            const_iterator was = *this;
+            ++i_;
+            return was;
+        }
+        bool operator==(const const_iterator& o) const noexcept { return i_ == o.i_; }
+
+    private:
+        friend class block_list;
+        const_iterator(const block_list* list, std::size_t i) noexcept : list_(list), i_(i) {}
+        const block_list* list_ = nullptr;
+        std::size_t i_ = 0;
+    };
+    const_iterator begin() const noexcept { return {this, 0}; }
+    const_iterator end() const noexcept { return {this, n_}; }
+
+private:
+    void next_block() {
+        const std::size_t b = n_ / N; // (n_ is a multiple of N here)
+        if (b == blocks_.size()) blocks_.emplace_back(new T[N]);
+        at_ = blocks_[b].get();
+        end_ = at_ + N;
+    }
+    std::vector<std::unique_ptr<T[]>> blocks_;
+    std::size_t n_ = 0;
+    T* at_ = nullptr;
+    T* end_ = nullptr;
 };
 } // namespace summary_detail
 
@@ -137,7 +214,7 @@ struct rank_rows {
     std::vector<logscan::error> errors{}; ///< the error records (messages are static text)
     std::vector<std::string> symbols{};   ///< the rows' names and categories, once each
     std::vector<row_class> classes{};     ///< the rows' (category, stream) pairs, once each
-    std::deque<row> rows{}; ///< (a deque: no copy of them all as they grow)
+    summary_detail::block_list<row> rows{}; ///< (in blocks: no copy of them all as they grow)
     std::vector<std::pair<std::size_t, std::int64_t>> tids{}; ///< (row, integer tid) of memory-named rows on stream -1 (6B.4, MTIA)
 
     std::int64_t stream(const row& w) const noexcept { return classes[w.cls].stream; }
