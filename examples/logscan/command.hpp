@@ -799,8 +799,21 @@ int cmd_summary(const options& o) {
                                  path, static_cast<unsigned long long>(seen.e.line), static_cast<unsigned long long>(seen.e.column),
                                  static_cast<int>(seen.e.message.size()), seen.e.message.data());
                 if (!failed && seen.errors == 0 && check_yield(path, format, tally{seen.records, seen.text}) != 0) return 1;
-                if (seen.errors != 0)
-                    std::fprintf(stderr, "logscan: %s: %llu error record(s)\n", path, static_cast<unsigned long long>(seen.errors));
+                if (seen.errors != 0) {
+                    std::fprintf(stderr, "logscan: %s: %llu error record(s)", path, static_cast<unsigned long long>(seen.errors));
+                    // (the first one's place and words, where the report keeps them)
+                    if constexpr (requires { v.first_error(); }) {
+                        if (const logscan::error* first = v.first_error()) {
+                            std::fprintf(stderr, "; the first");
+                            if (first->index) std::fprintf(stderr, " at event %llu", static_cast<unsigned long long>(*first->index));
+                            if (first->line != 0)
+                                std::fprintf(stderr, " (%llu:%llu)", static_cast<unsigned long long>(first->line),
+                                             static_cast<unsigned long long>(first->column));
+                            std::fprintf(stderr, ": %.*s", static_cast<int>(first->message.size()), first->message.data());
+                        }
+                    }
+                    std::fprintf(stderr, "\n");
+                }
                 const bool clean = !failed && seen.errors == 0;
                 if (whole_job) return clean ? 0 : 1; // (printed once every file is read)
                 std::printf("%s: %.*s\n", path, static_cast<int>(format.size()), format.data());

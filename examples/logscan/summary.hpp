@@ -511,6 +511,11 @@ struct chrome_trace_summary : ls::chrome_trace::rank_reader {
         ranks.push_back(parted ? std::move(*parted) : take());
         parted.reset();
     }
+    // The file's first error record (for the command's note on standard error), if any.
+    const logscan::error* first_error() const noexcept {
+        const std::vector<logscan::error>& e = parted ? parted->errors : errors();
+        return e.empty() ? nullptr : &e.front();
+    }
     // --threads: the file read in parts on several threads (chrome_trace_parts.hpp: the rows
     // one thread reads); the parse's outcome, the records and the error records read.
     std::tuple<logscan::error, std::uint64_t, std::uint64_t> read_in_parts(logscan::source_ref src, const logscan::parts_options& po,

@@ -271,6 +271,8 @@ public:
         if (e.index && e.line == 0) r_.events = std::max(r_.events, *e.index + 1);
     }
 
+    /// The error records read so far (until `take`).
+    const std::vector<logscan::error>& errors() const noexcept { return r_.errors; }
     /// What was read (then `start` the next file).
     rank_rows take() {
         forget();
