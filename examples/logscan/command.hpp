@@ -411,6 +411,7 @@ struct options {
 template <class Formats>
 int parse_options(int argc, char** argv, options& o, const std::string& help, bool convert, bool summary = false) {
     if (summary) o.parts.part_bytes = summary_part_bytes;
+    bool part_size_given = false;
     for (int i = 2; i < argc; ++i) {
         const std::string_view a = argv[i];
         auto value = [&](std::string_view name, std::string& out) -> bool {
@@ -454,6 +455,7 @@ int parse_options(int argc, char** argv, options& o, const std::string& help, bo
             const auto v = logscan::parse_number<std::size_t>(n);
             if (!v.ok() || v.value == 0 || v.value > (std::size_t{1} << 30)) return usage_error<Formats>("--part-size needs a number of bytes from 1 to 2^30");
             o.parts.part_bytes = v.value;
+            part_size_given = true;
         } else if (is("--max-line")) {
             std::string n;
             if (!value("--max-line", n)) return usage_error<Formats>("--max-line needs a number of bytes");
@@ -486,6 +488,8 @@ int parse_options(int argc, char** argv, options& o, const std::string& help, bo
         if (std::string known = unknown_type<Formats>(t, o.format); !known.empty())
             return usage_error<Formats>("--type: '" + t + "' is no record type of " + (o.format.empty() ? std::string("any format") : o.format) +
                                " (" + known + ")");
+    if (part_size_given && o.parts.threads == 1) // (it would be ignored, in silence)
+        return usage_error<Formats>("--part-size is the size of a part with --threads N (N > 1); one thread reads the input whole");
     if (o.parts.threads > 1 && o.to == "csv") return usage_error<Formats>("--threads is for NDJSON output (and stats); CSV is written by one thread");
     return 0;
 }

@@ -170,6 +170,10 @@ def usage(logscan, sample):
     status(['convert', '--threads', '2', '--to', 'csv', '--type', 'opr', sample], 2, '--threads is for NDJSON output')
     status(['summary', '--threads', '2', sample], 0, "megengine-profile's summary is read by one thread (--threads applies to chrome-trace)")
     status(['summary', '--threads', '0', sample], 2, '--threads needs a number from 1 to 256')
+    # --part-size alone would be ignored: a usage error, for every command that takes it
+    for cmd in ('convert', 'stats', 'summary'):
+        status([cmd, '--part-size', '4096', sample], 2, '--part-size is the size of a part with --threads N (N > 1)')
+        status([cmd, '--threads', '1', '--part-size', '4096', sample], 2, 'one thread reads the input whole')
     status(['summary', '--part-size', '0', sample], 2, '--part-size needs a number of bytes from 1 to 2^30')
     # a misspelt record type is a usage error naming the types (the sample is a megengine-profile)
     status(['convert', '--type', 'calls', sample], 2, "'calls' is no record type of any format (types: opr, var,")
