@@ -72,7 +72,7 @@ std::string usage_text() {
            "                       [--with-filename] [--threads N] FILE...\n"
            "       logscan stats [--format ID] [--threads N] FILE...\n"
            "       logscan summary [--format ID] [--top K] [--top-cpu-ops N] [--json] [--svg DIR] [--threads N] FILE...\n"
-           "       (convert, stats and summary also take --max-line BYTES)\n"
+           "       (convert, stats and summary also take --max-line BYTES and --max-event BYTES)\n"
            "       logscan --help | --version | COMMAND --help\n"
            "\n"
            "FILE may be - for standard input. Formats (ID): " + format_names<Formats>() + ";\n"
@@ -95,21 +95,28 @@ std::string detect_help() {
                "Exit status 1 when a FILE cannot be read or is unknown.\n";
 }
 
-// The help of --threads, --part-size and --max-line.
+// The help of --max-event (the JSON formats' scratch_capacity).
+inline constexpr const char* max_event_help =
+    "  --max-event BYTES the largest event (chrome-trace) or object (megengine-profile) read whole\n"
+    "                    (default 65536); a larger one is an error record and reading goes on\n";
+
+// The help of --threads, --part-size, --max-line and --max-event.
 template <class Formats>
 std::string parts_help(const char* threads, const char* what) {
     return std::string("  --threads N       ") + threads + " each FILE in parts, N at a time (" + splittable_names<Formats>() +
            ";\n                    the " + what + " are the same as with one thread; default 1)\n"
            "  --part-size BYTES the size of a part with --threads (default 262144)\n"
            "  --max-line BYTES  the longest line read (default 1048576); a longer one is an error record\n"
-           "                    and reading goes on with the next line\n";
+           "                    and reading goes on with the next line\n"
+           + max_event_help;
 }
 
 template <class Formats>
 std::string convert_help() {
     return
     "usage: logscan convert [--format ID] [--to ndjson|csv] [--type T,...] [--out-dir DIR]\n"
-    "                       [--with-filename] [--threads N] [--part-size BYTES] [--max-line BYTES] FILE...\n"
+    "                       [--with-filename] [--threads N] [--part-size BYTES] [--max-line BYTES]\n"
+    "                       [--max-event BYTES] FILE...\n"
     "Converts each FILE (- for standard input), one after another, to records.\n"
     "  --format ID       the format (default: detected per FILE)\n"
     "  --to ndjson       one JSON object a line on standard output (the default)\n"
@@ -132,7 +139,7 @@ std::string parted_summaries() {
     logscan::for_each_format(Formats{}, [&]<class F>() {
         if constexpr (requires { typename summary::of<F>::type; }) // (clang: a missing type in a requires' parameters is an error)
             if constexpr (requires(typename summary::of<F>::type& v, logscan::source_ref src, const logscan::parts_options& po) {
-                              v.read_in_parts(src, po, "");
+                              v.read_in_parts(src, po, logscan::format_options{}, "");
                           })
                 s += (s.empty() ? "" : ", ") + std::string(F::name);
     });
@@ -142,7 +149,7 @@ std::string parted_summaries() {
 template <class Formats>
 std::string summary_help() {
     std::string s = "usage: logscan summary [--format ID] [--top K] [--top-cpu-ops N] [--json] [--svg DIR] [--threads N]\n"
-                    "                      [--part-size BYTES] [--max-line BYTES] FILE...\n"
+                    "                      [--part-size BYTES] [--max-line BYTES] [--max-event BYTES] FILE...\n"
                     "A report per FILE (per job: every FILE of a whole-job format together):\n";
     logscan::for_each_format(Formats{}, [&]<class F>() {
         if constexpr (requires { summary::of<F>::type::what; })
@@ -157,13 +164,14 @@ std::string summary_help() {
                "  --threads N       " + parted_summaries<Formats>() + ": each FILE read in parts, N at a time (the figures\n"
                "                    are the same as with one thread; default 1)\n"
                "  --part-size BYTES the size of a part with --threads (default " + std::to_string(summary_part_bytes) + ")\n"
-               "  --max-line BYTES  the longest line read (default 1048576)\n";
+               "  --max-line BYTES  the longest line read (default 1048576)\n" + max_event_help;
 }
 
 template <class Formats>
 std::string stats_help() {
     return
-    "usage: logscan stats [--format ID] [--threads N] [--part-size BYTES] [--max-line BYTES] FILE...\n"
+    "usage: logscan stats [--format ID] [--threads N] [--part-size BYTES] [--max-line BYTES]\n"
+    "                    [--max-event BYTES] FILE...\n"
     "Parses each FILE without writing records and prints the records per type, the text\n"
     "and error counts, bytes, elapsed time and throughput: the parse speed on your logs.\n"
     + parts_help<Formats>("parse", "counts");
@@ -272,9 +280,9 @@ bool is_gzip(const logscan::replay_source<Source>&) {
 // where and why is said on stderr, for input `shown` (nullptr: quiet).
 template <class Formats, class Writer>
 logscan::error run_format(std::string_view format, logscan::source_ref src, Writer& w, std::uint64_t& errors,
-                          std::size_t max_line, const char* shown) {
+                          const logscan::format_options& fo, const char* shown) {
     logscan::error e{};
-    logscan::with_format(Formats{}, format, [&]<class F>() { e = format_ops<F>::records(src, w, errors, max_line); });
+    logscan::with_format(Formats{}, format, [&]<class F>() { e = format_ops<F>::records(src, w, errors, fo); });
     // the source's failure (a read, a cut or corrupt gzip stream: no line) fails the input; a
     // JSON document's own break (its line) is a record, said below
     if (logscan::source_failed(e)) return e;
@@ -299,10 +307,10 @@ bool splittable(std::string_view format) {
 template <class Formats, class Out>
 logscan::error run_format_parts(std::string_view format, logscan::source_ref src, const logscan::parts_options& po,
                                 const typename Out::context& ctx, const std::function<void(Out&)>& drain,
-                                std::uint64_t& errors, logscan::parts_count& count, std::size_t max_line) {
+                                std::uint64_t& errors, logscan::parts_count& count, const logscan::format_options& fo) {
     logscan::error e{};
     logscan::with_format(Formats{}, format,
-                         [&]<class F>() { e = format_ops<F>::parts(src, po, ctx, drain, errors, count, max_line); });
+                         [&]<class F>() { e = format_ops<F>::parts(src, po, ctx, drain, errors, count, fo); });
     return e;
 }
 
@@ -403,7 +411,7 @@ struct options {
     bool json = false;            // (summary: --json)
     logscan::parts_options parts{1, std::size_t{256} << 10};
     std::vector<const char*> files;
-    std::size_t max_line = logscan::line_buffer::default_capacity; // --max-line
+    logscan::format_options parse{}; // the parsers' settings: --max-line, --max-event
 };
 
 // Parses the options of convert and stats; returns 0, or the usage error status (2) after
@@ -461,7 +469,13 @@ int parse_options(int argc, char** argv, options& o, const std::string& help, bo
             if (!value("--max-line", n)) return usage_error<Formats>("--max-line needs a number of bytes");
             const auto v = logscan::parse_number<std::size_t>(n);
             if (!v.ok() || v.value == 0 || v.value > (std::size_t{1} << 31)) return usage_error<Formats>("--max-line needs a number of bytes from 1 to 2^31");
-            o.max_line = v.value;
+            o.parse.max_line = v.value;
+        } else if (is("--max-event")) {
+            std::string n;
+            if (!value("--max-event", n)) return usage_error<Formats>("--max-event needs a number of bytes");
+            const auto v = logscan::parse_number<std::size_t>(n);
+            if (!v.ok() || v.value == 0 || v.value > (std::size_t{1} << 30)) return usage_error<Formats>("--max-event needs a number of bytes from 1 to 2^30");
+            o.parse.scratch_capacity = v.value;
         } else if (convert && is("--out-dir")) {
             if (!value("--out-dir", o.out_dir)) return usage_error<Formats>("--out-dir needs a value");
         } else if (convert && a == "--with-filename") {
@@ -561,14 +575,14 @@ int cmd_convert_ndjson(const options& o) {
                                                       p.fw.seen = {};
                                                       written = p.drain(stdout) && written;
                                                   },
-                                                  errors, count, o.max_line);
+                                                  errors, count, o.parse);
                 if (!written) {
                     std::fprintf(stderr, "logscan: writing the output failed\n");
                     return 1;
                 }
             } else {
                 w.seen = {};
-                e = run_format<Formats>(format, src, w, errors, o.max_line, path);
+                e = run_format<Formats>(format, src, w, errors, o.parse, path);
                 seen = w.seen;
             }
             if (!e.ok()) {
@@ -647,7 +661,7 @@ int cmd_convert_csv(options& o) {
             p.c_str(), o.format, prog,
             [&](std::string_view format, auto& src) {
                 std::uint64_t errors = 0;
-                return run_format<Formats>(format, src, cols, errors, o.max_line, nullptr).ok() ? 0 : 1;
+                return run_format<Formats>(format, src, cols, errors, o.parse, nullptr).ok() ? 0 : 1;
             },
             nullptr, true);
     logscan_cli::csv_writer w;
@@ -678,7 +692,7 @@ int cmd_convert_csv(options& o) {
             if (selects_nothing<Formats>(o.types, shown, format)) return 1;
             std::uint64_t errors = 0;
             w.seen = {};
-            const logscan::error e = run_format<Formats>(format, src, w, errors, o.max_line, shown);
+            const logscan::error e = run_format<Formats>(format, src, w, errors, o.parse, shown);
             if (!e.ok()) {
                 report_failure(shown, e);
                 return 1;
@@ -721,8 +735,8 @@ int cmd_stats(const options& o) {
                                                                             w.add(p.c);
                                                                             p.clear();
                                                                         },
-                                                                        errors, parts, o.max_line)
-                                         : run_format<Formats>(format, src, w, errors, o.max_line, path);
+                                                                        errors, parts, o.parse)
+                                         : run_format<Formats>(format, src, w, errors, o.parse, path);
             if (!e.ok()) {
                 report_failure(path, e);
                 return 1;
@@ -777,16 +791,16 @@ int cmd_summary(const options& o) {
             auto go = [&]<class F>(typename format_ops<F>::report& v, bool whole_job) {
                 summary_parse seen;
                 bool parted = false; // (a report that reads a file in parts, with --threads)
-                if constexpr (requires { v.read_in_parts(src, o.parts, path); }) {
+                if constexpr (requires { v.read_in_parts(src, o.parts, o.parse, path); }) {
                     if (o.parts.threads > 1) {
-                        std::tie(seen.e, seen.records, seen.errors) = v.read_in_parts(src, o.parts, path);
+                        std::tie(seen.e, seen.records, seen.errors) = v.read_in_parts(src, o.parts, o.parse, path);
                         parted = true;
                     }
                 } else if (o.parts.threads > 1) {
                     std::fprintf(stderr, "logscan: %s: %.*s's summary is read by one thread (--threads applies to %s)\n", path,
                                  static_cast<int>(format.size()), format.data(), parted_summaries<Formats>().c_str());
                 }
-                if (!parted) seen = format_ops<F>::summarize(src, v, o.max_line);
+                if (!parted) seen = format_ops<F>::summarize(src, v, o.parse);
                 // (a read failed, a gzip stream was cut or corrupt: reported, and the report is
                 // of the records read before it, as convert and stats keep them; errors in the
                 // input are records: counted)
@@ -814,6 +828,8 @@ int cmd_summary(const options& o) {
                                 std::fprintf(stderr, " (%llu:%llu)", static_cast<unsigned long long>(first->line),
                                              static_cast<unsigned long long>(first->column));
                             std::fprintf(stderr, ": %.*s", static_cast<int>(first->message.size()), first->message.data());
+                            if (first->message.find("scratch buffer") != std::string_view::npos)
+                                std::fprintf(stderr, " (--max-event BYTES reads it)");
                         }
                     }
                     std::fprintf(stderr, "\n");

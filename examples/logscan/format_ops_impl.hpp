@@ -12,9 +12,9 @@
 namespace logscan_cli::ops_detail {
 
 template <class F, class W>
-logscan::error records(logscan::source_ref src, W& w, std::uint64_t& errors, std::size_t max_line) {
+logscan::error records(logscan::source_ref src, W& w, std::uint64_t& errors, const logscan::format_options& fo) {
     typename F::template ndjson_visitor<W> v{w};
-    const logscan::error e = F::parse(src, v, {.max_line = max_line});
+    const logscan::error e = F::parse(src, v, fo);
     errors = v.errors;
     return e;
 }
@@ -22,19 +22,19 @@ logscan::error records(logscan::source_ref src, W& w, std::uint64_t& errors, std
 template <class F, class Out>
 logscan::error parts(logscan::source_ref src, const logscan::parts_options& po, const typename Out::context& ctx,
                      const std::function<void(Out&)>& drain, std::uint64_t& errors, logscan::parts_count& count,
-                     std::size_t max_line) {
+                     const logscan::format_options& fo) {
     if constexpr (F::splittable) {
         using slot = logscan::part_slot<F::template parser, F::template ndjson_visitor, Out>;
         return logscan::parse_in_parts<slot>(
             src, po, [](std::string_view a, std::string_view b) { return F::split_point(a, b); },
             [&] {
                 auto s = std::make_unique<slot>(ctx);
-                s->max_line = max_line;
+                s->options = fo;
                 return s;
             },
             [&](slot& s) { drain(s.out); }, errors, count);
     } else {
-        (void)src, (void)po, (void)ctx, (void)drain, (void)errors, (void)count, (void)max_line;
+        (void)src, (void)po, (void)ctx, (void)drain, (void)errors, (void)count, (void)fo;
         return {};
     }
 }
@@ -45,44 +45,44 @@ namespace logscan_cli {
 
 template <class F>
 logscan::error format_ops<F>::records(logscan::source_ref src, filter_writer<logscan::ndjson_file>& w, std::uint64_t& errors,
-                                      std::size_t max_line) {
-    return ops_detail::records<F>(src, w, errors, max_line);
+                                      const logscan::format_options& fo) {
+    return ops_detail::records<F>(src, w, errors, fo);
 }
 template <class F>
-logscan::error format_ops<F>::records(logscan::source_ref src, csv_columns& w, std::uint64_t& errors, std::size_t max_line) {
-    return ops_detail::records<F>(src, w, errors, max_line);
+logscan::error format_ops<F>::records(logscan::source_ref src, csv_columns& w, std::uint64_t& errors, const logscan::format_options& fo) {
+    return ops_detail::records<F>(src, w, errors, fo);
 }
 template <class F>
-logscan::error format_ops<F>::records(logscan::source_ref src, csv_writer& w, std::uint64_t& errors, std::size_t max_line) {
-    return ops_detail::records<F>(src, w, errors, max_line);
+logscan::error format_ops<F>::records(logscan::source_ref src, csv_writer& w, std::uint64_t& errors, const logscan::format_options& fo) {
+    return ops_detail::records<F>(src, w, errors, fo);
 }
 template <class F>
-logscan::error format_ops<F>::records(logscan::source_ref src, count_writer& w, std::uint64_t& errors, std::size_t max_line) {
-    return ops_detail::records<F>(src, w, errors, max_line);
+logscan::error format_ops<F>::records(logscan::source_ref src, count_writer& w, std::uint64_t& errors, const logscan::format_options& fo) {
+    return ops_detail::records<F>(src, w, errors, fo);
 }
 template <class F>
 logscan::error format_ops<F>::parts(logscan::source_ref src, const logscan::parts_options& po, const ndjson_part::context& ctx,
                                     const std::function<void(ndjson_part&)>& drain, std::uint64_t& errors,
-                                    logscan::parts_count& count, std::size_t max_line) {
-    return ops_detail::parts<F, ndjson_part>(src, po, ctx, drain, errors, count, max_line);
+                                    logscan::parts_count& count, const logscan::format_options& fo) {
+    return ops_detail::parts<F, ndjson_part>(src, po, ctx, drain, errors, count, fo);
 }
 template <class F>
 logscan::error format_ops<F>::parts(logscan::source_ref src, const logscan::parts_options& po, const count_part::context& ctx,
                                     const std::function<void(count_part&)>& drain, std::uint64_t& errors,
-                                    logscan::parts_count& count, std::size_t max_line) {
-    return ops_detail::parts<F, count_part>(src, po, ctx, drain, errors, count, max_line);
+                                    logscan::parts_count& count, const logscan::format_options& fo) {
+    return ops_detail::parts<F, count_part>(src, po, ctx, drain, errors, count, fo);
 }
 template <class F>
-summary_parse format_ops<F>::summarize(logscan::source_ref src, report& r, std::size_t max_line) {
+summary_parse format_ops<F>::summarize(logscan::source_ref src, report& r, const logscan::format_options& fo) {
     summary_parse p;
     if constexpr (!std::is_same_v<report, no_report>) {
         typename F::records::template counting<report> seen{r};
-        p.e = F::parse(src, seen, {.max_line = max_line});
+        p.e = F::parse(src, seen, fo);
         p.records = seen.records;
         p.text = seen.text;
         p.errors = seen.errors;
     } else {
-        (void)src, (void)r, (void)max_line;
+        (void)src, (void)r, (void)fo;
     }
     return p;
 }

@@ -519,8 +519,8 @@ struct chrome_trace_summary : ls::chrome_trace::rank_reader {
     // --threads: the file read in parts on several threads (chrome_trace_parts.hpp: the rows
     // one thread reads); the parse's outcome, the records and the error records read.
     std::tuple<logscan::error, std::uint64_t, std::uint64_t> read_in_parts(logscan::source_ref src, const logscan::parts_options& po,
-                                                                           const char* path) {
-        ls::chrome_trace::parts_read r = ls::chrome_trace::read_rank_in_parts(src, path, po);
+                                                                           const logscan::format_options& fo, const char* path) {
+        ls::chrome_trace::parts_read r = ls::chrome_trace::read_rank_in_parts(src, path, po, fo);
         const std::uint64_t errors = r.rows.errors.size();
         parted = std::move(r.rows);
         return {r.result, r.records, errors};

@@ -70,7 +70,7 @@ struct part_slot {
     std::string bytes;                      // the part
     std::uint64_t lines_before = 0, offset = 0; // where it starts in the input
     bool starts_line = true;                // it begins at a line's start (not where a part with no line end was cut)
-    std::size_t max_line = logscan::line_buffer::default_capacity; // the parser's longest line
+    logscan::format_options options{};      // the parser's settings (its longest line, ...)
     bool parsed = false;                    // (guarded by the driver's mutex)
     bool at_rest = false;
 
@@ -81,7 +81,7 @@ struct part_slot {
     void parse() {
         release();
         vis.emplace(visitor_type{out.writer()}); // (an aggregate: no parenthesised init in clang 14)
-        parser.emplace(*vis, logscan::format_options{.max_line = max_line});
+        parser.emplace(*vis, options);
         parser->start_at(lines_before, offset);
         read(bytes);
     }

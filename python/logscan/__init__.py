@@ -35,6 +35,9 @@ __all__ = ["detect", "records", "frames", "summary", "formats", "record_types"]
 #: The longest line (bytes) a line format reads whole; a longer one is an ``error`` record
 #: (the command's default, ``logscan --max-line``).
 DEFAULT_MAX_LINE = _logscan.default_max_line
+#: The largest event (chrome-trace) or object (megengine-profile) read whole; a larger one is
+#: an ``error`` record and reading goes on (the command's default, ``logscan --max-event``).
+DEFAULT_MAX_EVENT = _logscan.default_max_event
 
 
 def formats():
@@ -69,6 +72,12 @@ def _max_line(max_line):
     return max_line
 
 
+def _max_event(max_event):
+    if isinstance(max_event, bool) or not isinstance(max_event, int) or not 1 <= max_event <= 1 << 30:
+        raise ValueError("logscan: max_event is a number of bytes (an int from 1 to 2**30); got %r" % (max_event,))
+    return max_event
+
+
 def _types(types):
     if types is None:
         return None
@@ -92,10 +101,12 @@ def detect(source):
     return _logscan.detect(kind, obj)
 
 
-def records(source, format=None, types=None, max_line=DEFAULT_MAX_LINE):
+def records(source, format=None, types=None, max_line=DEFAULT_MAX_LINE, max_event=DEFAULT_MAX_EVENT):
     """An iterator of the input's records, each a dict exactly as the NDJSON contract writes it.
 
-    ``types``: the record types wanted (a name or a list; ``None``: all). The input is parsed
+    ``types``: the record types wanted (a name or a list; ``None``: all). ``max_line``: the
+    longest line read whole, ``max_event``: the largest JSON event or object read whole (a
+    longer one is an ``error`` record and reading goes on). The input is parsed
     a batch of records at a time (about 4096) and each dict made when it is asked for, so
     memory stays bounded on any size of input.
     An input of blank lines only yields nothing. Where the input fails (a read error, a cut
@@ -104,10 +115,10 @@ def records(source, format=None, types=None, max_line=DEFAULT_MAX_LINE):
     ends the iteration early and lets the input go (a file opened by path is closed). One
     iterator is read by one thread at a time (another thread's ``next`` raises
     ``ValueError``)."""
-    return _logscan.RecordIterator(*_input(source), format, _types(types), _max_line(max_line))
+    return _logscan.RecordIterator(*_input(source), format, _types(types), _max_line(max_line), _max_event(max_event))
 
 
-def frames(source, format=None, types=None, max_line=DEFAULT_MAX_LINE):
+def frames(source, format=None, types=None, max_line=DEFAULT_MAX_LINE, max_event=DEFAULT_MAX_EVENT):
     """One ``pandas.DataFrame`` per record type of the input: ``{type: DataFrame}``.
 
     Built column by column in C++ from the record descriptions (no dict per record). Columns
@@ -118,12 +129,13 @@ def frames(source, format=None, types=None, max_line=DEFAULT_MAX_LINE):
     (at most half as many distinct values as rows; a column whose distinct values pass 4096
     and half its rows so far is ``object`` from there), else ``object``; a column that mixes
     kinds (a value printed as text that is sometimes a number) is ``object``, ``None`` where
-    missing. Types without records have no frame."""
+    missing. Types without records have no frame. ``max_line`` and ``max_event`` as for
+    ``records``."""
     import numpy as np
     import pandas as pd
 
     out = {}
-    for type_name, (rows, columns) in _logscan.columns(*_input(source), format, _types(types), _max_line(max_line)).items():
+    for type_name, (rows, columns) in _logscan.columns(*_input(source), format, _types(types), _max_line(max_line), _max_event(max_event)).items():
         data = {}
         for name, kind, values, categories in columns:
             if kind == "category":
@@ -134,7 +146,8 @@ def frames(source, format=None, types=None, max_line=DEFAULT_MAX_LINE):
     return out
 
 
-def summary(sources, format=None, top_cpu_ops=20, max_line=DEFAULT_MAX_LINE, threads=1, part_size=1 << 20):
+def summary(sources, format=None, top_cpu_ops=20, max_line=DEFAULT_MAX_LINE, threads=1, part_size=1 << 20,
+            max_event=DEFAULT_MAX_EVENT):
     """The figures ``logscan summary --json`` prints, as a dict.
 
     ``sources``: one input or a list of them, the ranks of one job (Chrome traces: PyTorch
@@ -143,7 +156,8 @@ def summary(sources, format=None, top_cpu_ops=20, max_line=DEFAULT_MAX_LINE, thr
     breakdown and the top ``top_cpu_ops`` CPU ops. An input of another format raises
     ``ValueError`` (their summaries are text reports: the ``logscan summary`` command).
     ``threads`` > 1 reads each input in parts of about ``part_size`` bytes on that many
-    threads (``logscan summary --threads``): the same figures, sooner on a large trace."""
+    threads (``logscan summary --threads``): the same figures, sooner on a large trace.
+    ``max_event``: the largest event read whole (a larger one is an ``error`` record)."""
     if isinstance(sources, (str, bytes, bytearray, memoryview, _os.PathLike)) or hasattr(sources, "read"):
         sources = [sources]
     if isinstance(top_cpu_ops, bool) or not isinstance(top_cpu_ops, int) or top_cpu_ops < 0:
@@ -152,4 +166,5 @@ def summary(sources, format=None, top_cpu_ops=20, max_line=DEFAULT_MAX_LINE, thr
         raise ValueError("logscan: threads is a number of threads (an int from 1 to 256); got %r" % (threads,))
     if isinstance(part_size, bool) or not isinstance(part_size, int) or not 1 <= part_size <= 1 << 30:
         raise ValueError("logscan: part_size is a number of bytes (an int from 1 to 2**30); got %r" % (part_size,))
-    return _json.loads(_logscan.summary_json([_input(s) for s in sources], format, top_cpu_ops, _max_line(max_line), threads, part_size))
+    return _json.loads(_logscan.summary_json([_input(s) for s in sources], format, top_cpu_ops, _max_line(max_line),
+                                              _max_event(max_event), threads, part_size))

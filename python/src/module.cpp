@@ -156,12 +156,19 @@ private:
     bool ended_ = false;
 };
 
+// The parsers' settings from the package's max_line and max_event (the command's --max-line
+// and --max-event).
+logscan::format_options options_of(std::size_t max_line, std::size_t max_event) {
+    logscan::format_options o;
+    o.max_line = max_line;
+    o.scratch_capacity = max_event;
+    return o;
+}
+
 template <class W>
-std::unique_ptr<parse_run> make_run(const std::string& format, input& in, W& w, std::size_t max_line) {
+std::unique_ptr<parse_run> make_run(const std::string& format, input& in, W& w, const logscan::format_options& fo) {
     std::unique_ptr<parse_run> r;
-    logscan::with_format(formats{}, format, [&]<class F>() {
-        r = std::make_unique<parse_run_of<F, W>>(in, w, logscan::format_options{.max_line = max_line});
-    });
+    logscan::with_format(formats{}, format, [&]<class F>() { r = std::make_unique<parse_run_of<F, W>>(in, w, fo); });
     return r;
 }
 
@@ -170,13 +177,13 @@ std::unique_ptr<parse_run> make_run(const std::string& format, input& in, W& w, 
 class record_iterator {
 public:
     record_iterator(const std::string& kind, py::object obj, const std::optional<std::string>& format,
-                    const std::optional<std::vector<std::string>>& types, std::size_t max_line)
+                    const std::optional<std::vector<std::string>>& types, std::size_t max_line, std::size_t max_event)
         : in_(std::make_unique<input>(kind, obj)) {
         format_ = open_format(*in_, format);
         if (format_.empty()) return;
         wanted_ = types_of(format_, types);
         tape_ = std::make_unique<tape>(wanted_);
-        run_ = make_run(format_, *in_, *tape_, max_line);
+        run_ = make_run(format_, *in_, *tape_, options_of(max_line, max_event));
     }
     const std::string& format() const { return format_; }
 
@@ -381,14 +388,14 @@ py::tuple column_to_python(column& c, std::size_t rows) {
 
 // {type: [(name, kind, data, categories), ...]} for frames(); `format` set to the format read.
 py::dict columns_of(const std::string& kind, py::object obj, const std::optional<std::string>& format,
-                    const std::optional<std::vector<std::string>>& types, std::size_t max_line) {
+                    const std::optional<std::vector<std::string>>& types, std::size_t max_line, std::size_t max_event) {
     input in(kind, obj);
     const std::string f = open_format(in, format);
     py::dict out;
     if (f.empty()) return out;
     const type_set wanted = types_of(f, types);
     columns cols(wanted);
-    std::unique_ptr<parse_run> run = make_run(f, in, cols, max_line);
+    std::unique_ptr<parse_run> run = make_run(f, in, cols, options_of(max_line, max_event));
     {
         py::gil_scoped_release nogil;
         run->step({});
@@ -424,7 +431,8 @@ py::object detect(const std::string& kind, py::object obj) {
 
 // summary(): what `logscan summary --json` prints, as JSON text (the package loads it).
 std::string summary_json(const std::vector<std::pair<std::string, py::object>>& inputs, const std::optional<std::string>& format,
-                         std::size_t top_cpu_ops, std::size_t max_line, unsigned threads, std::size_t part_bytes) {
+                         std::size_t top_cpu_ops, std::size_t max_line, std::size_t max_event, unsigned threads,
+                         std::size_t part_bytes) {
     namespace ct = logscan::chrome_trace;
     std::vector<ct::rank_rows> ranks;
     if (inputs.empty()) throw py::value_error("summary() needs one input at least (the ranks of one job)");
@@ -440,7 +448,8 @@ std::string summary_json(const std::vector<std::pair<std::string, py::object>>& 
             ct::parts_read r;
             {
                 py::gil_scoped_release nogil;
-                r = ct::read_rank_in_parts(in, in.name(), {.threads = threads, .part_bytes = part_bytes}, {.max_line = max_line});
+                r = ct::read_rank_in_parts(in, in.name(), {.threads = threads, .part_bytes = part_bytes},
+                                         options_of(max_line, max_event));
             }
             e = r.result;
             if (logscan::source_failed(e)) raise_io(in, e);
@@ -450,7 +459,7 @@ std::string summary_json(const std::vector<std::pair<std::string, py::object>>& 
             ct::rank_reader reader(in.name());
             {
                 py::gil_scoped_release nogil;
-                e = ct::parse(in, reader, {.max_line = max_line});
+                e = ct::parse(in, reader, options_of(max_line, max_event));
             }
             if (logscan::source_failed(e)) raise_io(in, e); // (a read, a cut or corrupt gzip stream)
             warn_break(in, e, 2);
@@ -484,17 +493,18 @@ PYBIND11_MODULE(_logscan, m) {
     m.doc() = "logscan's C++ core (use the logscan package: logscan.records, logscan.frames, ...)";
     m.def("formats", &lp::format_names, "The formats logscan reads, in the order that breaks detection ties.");
     m.attr("default_max_line") = logscan::format_options{}.max_line; // (the command's)
+    m.attr("default_max_event") = logscan::format_options{}.scratch_capacity;
     m.def("record_types", &lp::record_types, py::arg("format"), "The record types of a format.");
     m.def("detect", &lp::detect, py::arg("kind"), py::arg("obj"));
     m.def("columns", &lp::columns_of, py::arg("kind"), py::arg("obj"), py::arg("format"), py::arg("types"),
-          py::arg("max_line"));
+          py::arg("max_line"), py::arg("max_event"));
     m.def("summary_json", &lp::summary_json, py::arg("inputs"), py::arg("format"), py::arg("top_cpu_ops"),
-          py::arg("max_line"), py::arg("threads"), py::arg("part_bytes"));
+          py::arg("max_line"), py::arg("max_event"), py::arg("threads"), py::arg("part_bytes"));
     py::class_<lp::record_iterator> iterator_type(m, "RecordIterator");
     iterator_type
         .def(py::init<const std::string&, py::object, const std::optional<std::string>&,
-                      const std::optional<std::vector<std::string>>&, std::size_t>(),
-             py::arg("kind"), py::arg("obj"), py::arg("format"), py::arg("types"), py::arg("max_line"))
+                      const std::optional<std::vector<std::string>>&, std::size_t, std::size_t>(),
+             py::arg("kind"), py::arg("obj"), py::arg("format"), py::arg("types"), py::arg("max_line"), py::arg("max_event"))
         .def_property_readonly("format", &lp::record_iterator::format)
         .def("__iter__", [](py::object self) { return self; })
         .def("__next__", [](lp::record_iterator& it) {

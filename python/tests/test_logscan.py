@@ -61,8 +61,8 @@ def cli_format(path):
     return r.stdout.decode().rsplit(": ", 1)[1].strip()
 
 
-def cli_records(path, fmt):
-    r = run("convert", "--format", fmt, path)
+def cli_records(path, fmt, *options):
+    r = run("convert", "--format", fmt, *options, path)
     return [json.loads(line) for line in r.stdout.decode("utf-8").splitlines()]
 
 
@@ -623,6 +623,30 @@ def test_max_line_is_the_commands():
         logscan.records(p, max_line=-1)
     with pytest.raises(ValueError, match="one input at least"):
         logscan.summary([])
+
+
+def test_max_event_is_the_commands(tmp_path):
+    # a chrome-trace event of about 100 kB: an error record under the default (64 KiB), whole
+    # under a larger max_event, in records(), frames() and summary() as in the command
+    name = "k" * 100000
+    trace = ('{"traceEvents":[\n{"ph":"X","cat":"kernel","name":"%s","pid":1,"tid":2,"ts":1,"dur":2,"args":{"stream":7}},\n'
+             '{"ph":"X","cat":"kernel","name":"b","pid":1,"tid":2,"ts":5,"dur":3,"args":{"stream":7}}\n]}\n' % name).encode()
+    p = tmp_path / "big.json"
+    p.write_bytes(trace)
+    assert logscan.DEFAULT_MAX_EVENT == 65536
+    assert [r["type"] for r in logscan.records(p)] == ["error", "span"]
+    assert list(logscan.records(p)) == cli_records(str(p), "chrome-trace")
+    assert [r.get("name") for r in logscan.records(p, max_event=200000)] == [name, "b"]
+    assert list(logscan.records(p, max_event=200000)) == cli_records(str(p), "chrome-trace", "--max-event", "200000")
+    assert list(logscan.frames(trace, max_event=200000)["span"]["name"]) == [name, "b"]
+    assert "error" in logscan.frames(trace)
+    with pytest.warns(RuntimeWarning, match="1 error record"):
+        assert logscan.summary(trace)["ranks"][0]["kernels"]["count"] == 1
+    for threads in (1, 2):
+        assert logscan.summary(trace, max_event=200000, threads=threads, part_size=64)["ranks"][0]["kernels"]["count"] == 2
+    for bad in (0, -1, 1 << 31, True, "1"):
+        with pytest.raises(ValueError, match="max_event"):
+            logscan.records(p, max_event=bad)
 
 
 def test_a_number_beyond_range_is_null_everywhere(tmp_path):

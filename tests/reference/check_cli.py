@@ -196,6 +196,27 @@ def usage(logscan, sample):
     status(['summary', '--max-line', '3145728', '--format', 'megengine-log', '-'], 0, stdin=big)
     status(['summary', '--format', 'megengine-log', '-'], 1, stdin=big)
     status(['convert', '--max-line', '0', sample], 2, '--max-line needs a number of bytes')
+    # --max-event: a chrome-trace event of about 100 kB is an error record by default (64 KiB;
+    # exit 1, the next event still read), a span under a larger limit, in convert, stats and
+    # summary (one thread and two) alike
+    trace = ('{"traceEvents":[\n{"ph":"X","cat":"kernel","name":"%s","pid":1,"tid":2,"ts":1,"dur":2,"args":{"stream":7}},\n'
+             '{"ph":"X","cat":"kernel","name":"b","pid":1,"tid":2,"ts":5,"dur":3,"args":{"stream":7}}\n]}\n' % ('k' * 100000)).encode()
+    for limit, want_status in (([], 1), (['--max-event', '200000'], 0)):
+        r = run([logscan, 'convert', '--format', 'chrome-trace'] + limit + ['-'], trace)
+        recs = [json.loads(l) for l in r.stdout.decode().splitlines()]
+        got = [(x['type'], x.get('index'), len(x.get('name') or '')) for x in recs]
+        want = [('error', 0, 0), ('span', None, 1)] if want_status else [('span', None, 100000), ('span', None, 1)]
+        check(r.returncode == want_status and got == want, f'--max-event {limit}: exit {r.returncode}, {got}')
+        status(['stats', '--format', 'chrome-trace'] + limit + ['-'], want_status, stdin=trace)
+        for threads in ([], ['--threads', '2', '--part-size', '64']):
+            r = run([logscan, 'summary', '--json', '--format', 'chrome-trace'] + threads + limit + ['-'], trace)
+            rank = json.loads(r.stdout)['ranks'][0]
+            check(r.returncode == want_status and rank['kernels']['count'] == 2 - want_status,
+                  f'summary {threads} {limit}: exit {r.returncode}, kernels {rank["kernels"]}')
+            hint = '-: 1 error record(s); the first at event 0: event too large for the scratch buffer (--max-event BYTES reads it)\n'
+            check(r.stderr.decode().endswith(hint) if want_status else r.stderr == b'', f'summary {threads} {limit}: {r.stderr!r}')
+    status(['convert', '--max-event', '0', sample], 2, '--max-event needs a number of bytes from 1 to 2^30')
+    status(['summary', '--max-event', 'x', sample], 2, '--max-event needs a number of bytes from 1 to 2^30')
     # a format that one thread reads says so, and its output is the one-thread output
     status(['convert', '--threads', '2', sample], 0, 'megengine-profile is read by one thread')
     status(['--version'], 0, out='logscan ')
