@@ -97,15 +97,16 @@ std::string detect_help() {
 
 // The help of --max-event (the JSON formats' scratch_capacity).
 inline constexpr const char* max_event_help =
-    "  --max-event BYTES the largest event (chrome-trace) or object (megengine-profile) read whole\n"
-    "                    (default 65536); a larger one is an error record and reading goes on\n";
+    "  --max-event BYTES the largest event (chrome-trace) or object (megengine-profile, tvm-profile's\n"
+    "                    Report.json) read whole (default 65536); a larger one is an error record\n"
+    "                    and reading goes on\n";
 
 // The help of --threads, --part-size, --max-line and --max-event.
 template <class Formats>
 std::string parts_help(const char* threads, const char* what) {
     return std::string("  --threads N       ") + threads + " each FILE in parts, N at a time (" + splittable_names<Formats>() +
            ";\n                    the " + what + " are the same as with one thread; default 1)\n"
-           "  --part-size BYTES the size of a part with --threads (default 262144)\n"
+           "  --part-size BYTES the size of a part with --threads N, N > 1 (default 262144)\n"
            "  --max-line BYTES  the longest line read (default 1048576); a longer one is an error record\n"
            "                    and reading goes on with the next line\n"
            + max_event_help;
@@ -163,7 +164,7 @@ std::string summary_help() {
                "  --svg DIR  also write charts as DIR/<file name>.<chart>.svg (a whole job: DIR/<format>.<chart>.svg)\n"
                "  --threads N       " + parted_summaries<Formats>() + ": each FILE read in parts, N at a time (the figures\n"
                "                    are the same as with one thread; default 1)\n"
-               "  --part-size BYTES the size of a part with --threads (default " + std::to_string(summary_part_bytes) + ")\n"
+               "  --part-size BYTES the size of a part with --threads N, N > 1 (default " + std::to_string(summary_part_bytes) + ")\n"
                "  --max-line BYTES  the longest line read (default 1048576)\n" + max_event_help;
 }
 
@@ -502,8 +503,8 @@ int parse_options(int argc, char** argv, options& o, const std::string& help, bo
         if (std::string known = unknown_type<Formats>(t, o.format); !known.empty())
             return usage_error<Formats>("--type: '" + t + "' is no record type of " + (o.format.empty() ? std::string("any format") : o.format) +
                                " (" + known + ")");
-    if (part_size_given && o.parts.threads == 1) // (it would be ignored, in silence)
-        return usage_error<Formats>("--part-size is the size of a part with --threads N (N > 1); one thread reads the input whole");
+    if (part_size_given && o.parts.threads == 1) // (ignored, not in silence; not an error: --threads "$(nproc)" may be 1)
+        std::fprintf(stderr, "logscan: note: --part-size applies with --threads N (N > 1); one thread reads each input whole\n");
     if (o.parts.threads > 1 && o.to == "csv") return usage_error<Formats>("--threads is for NDJSON output (and stats); CSV is written by one thread");
     return 0;
 }
@@ -818,21 +819,11 @@ int cmd_summary(const options& o) {
                                  static_cast<int>(seen.e.message.size()), seen.e.message.data());
                 if (!failed && seen.errors == 0 && check_yield(path, format, tally{seen.records, seen.text}) != 0) return 1;
                 if (seen.errors != 0) {
-                    std::fprintf(stderr, "logscan: %s: %llu error record(s)", path, static_cast<unsigned long long>(seen.errors));
                     // (the first one's place and words, where the report keeps them)
-                    if constexpr (requires { v.first_error(); }) {
-                        if (const logscan::error* first = v.first_error()) {
-                            std::fprintf(stderr, "; the first");
-                            if (first->index) std::fprintf(stderr, " at event %llu", static_cast<unsigned long long>(*first->index));
-                            if (first->line != 0)
-                                std::fprintf(stderr, " (%llu:%llu)", static_cast<unsigned long long>(first->line),
-                                             static_cast<unsigned long long>(first->column));
-                            std::fprintf(stderr, ": %.*s", static_cast<int>(first->message.size()), first->message.data());
-                            if (first->message.find("scratch buffer") != std::string_view::npos)
-                                std::fprintf(stderr, " (--max-event BYTES reads it)");
-                        }
-                    }
-                    std::fprintf(stderr, "\n");
+                    std::string note;
+                    if constexpr (requires { v.error_note(); }) note = v.error_note();
+                    if (note.empty()) note = std::to_string(seen.errors) + " error record(s)";
+                    std::fprintf(stderr, "logscan: %s: %s\n", path, note.c_str());
                 }
                 const bool clean = !failed && seen.errors == 0;
                 if (whole_job) return clean ? 0 : 1; // (printed once every file is read)

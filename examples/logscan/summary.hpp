@@ -511,10 +511,10 @@ struct chrome_trace_summary : ls::chrome_trace::rank_reader {
         ranks.push_back(parted ? std::move(*parted) : take());
         parted.reset();
     }
-    // The file's first error record (for the command's note on standard error), if any.
-    const logscan::error* first_error() const noexcept {
-        const std::vector<logscan::error>& e = parted ? parted->errors : errors();
-        return e.empty() ? nullptr : &e.front();
+    // The file's error records said for the command's note on standard error (the first, and
+    // events too large: the option that reads them).
+    std::string error_note() const {
+        return ls::chrome_trace::error_note(parted ? parted->errors : errors(), "--max-event BYTES");
     }
     // --threads: the file read in parts on several threads (chrome_trace_parts.hpp: the rows
     // one thread reads); the parse's outcome, the records and the error records read.

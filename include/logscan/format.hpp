@@ -65,7 +65,9 @@ struct format_options {
     std::size_t max_line = line_buffer::default_capacity;
     std::size_t max_io = 4096;          ///< chainer-memtrace: most inputs + outputs of one function
     std::size_t text_capacity = 65536;  ///< chainer-memtrace: bytes of one function's roles and type
-    /// megengine-profile: bytes of scratch space for one object's strings, lists and `param` text.
+    /// The JSON formats: bytes of scratch space for one object (megengine-profile: its strings,
+    /// lists and `param` text; tvm-profile's `Report.json()`: a call) or event (chrome-trace);
+    /// a larger one is an error record (code `too_long`) and reading goes on.
     std::size_t scratch_capacity = std::size_t{64} << 10;
     /// chrome-trace: bytes for the `B` events still open (each kept until its `E`: its name,
     /// category, thread, `ts`, `args` and other members).

@@ -465,8 +465,9 @@ std::string summary_json(const std::vector<std::pair<std::string, py::object>>& 
             warn_break(in, e, 2);
             ranks.push_back(reader.take());
         }
-        if (const std::size_t n = ranks.back().errors.size(); n != 0) {
-            const std::string m = in.name() + ": " + std::to_string(n) + " error record(s); the figures are of the events read";
+        if (!ranks.back().errors.empty()) {
+            const std::string m = in.name() + ": " + ct::error_note(ranks.back().errors, "max_event=BYTES") +
+                                  "; the figures are of the events read";
             if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), 2) != 0) throw py::error_already_set();
         }
     }

@@ -560,6 +560,12 @@ TEST_CASE("chrome_trace::bounded storage: an event too large, B events past the 
     REQUIRE(r.size() == 3);
     CHECK(r[1] == R"({"type":"error","index":1,"message":M})");
     CHECK(of_type(r, "instant").size() == 2);
+    struct codes { // (its code says which limit: too_long, as the line formats' long lines)
+        std::vector<logscan::error_code> seen;
+        void on_error(const logscan::error& e) { seen.push_back(e.code); }
+    } c;
+    (void)ct::parse(std::string_view(doc), c, ct::options{.scratch_capacity = 256});
+    CHECK(c.seen == std::vector<logscan::error_code>{logscan::error_code::too_long});
     // B events: a B keeps its pid, tid, name, cat, ts, args and other members' text: here
     // 1 + 1 + 16 (`"block number N"`) + 1 = 19 bytes, so a store of 64 holds three; the others
     // are errors at their index, and so are the E's that close them (the innermost: the first

@@ -11,6 +11,7 @@
 #include <doctest/doctest.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "support/chunking.hpp"
@@ -44,6 +45,49 @@ std::vector<std::pair<std::string, std::int64_t>> type_times(const std::vector<c
 using times = std::vector<std::pair<std::string, std::int64_t>>;
 
 } // namespace
+
+TEST_CASE("chrome summary: the rows' block list (blocks of 4 here): append, index, iterate, clear, copy, move") {
+    ct::summary_detail::block_list<int, 4> l;
+    CHECK(l.empty());
+    CHECK(l.begin() == l.end());
+    for (int i = 0; i < 10; ++i) l.push_back(i * i); // (three blocks, the last one half full)
+    REQUIRE(l.size() == 10);
+    for (int i = 0; i < 10; ++i) CHECK(l[static_cast<std::size_t>(i)] == i * i);
+    std::vector<int> walked(l.begin(), l.end());
+    CHECK(walked == std::vector<int>{0, 1, 4, 9, 16, 25, 36, 49, 64, 81});
+    const ct::summary_detail::block_list<int, 4> copy = l; // (its own blocks)
+    l.clear(); // (the blocks kept: the next values overwrite them)
+    CHECK(l.size() == 0);
+    CHECK(l.begin() == l.end());
+    for (int i = 0; i < 6; ++i) l.push_back(-i);
+    CHECK(std::vector<int>(l.begin(), l.end()) == std::vector<int>{0, -1, -2, -3, -4, -5});
+    CHECK(std::vector<int>(copy.begin(), copy.end()) == walked);
+    ct::summary_detail::block_list<int, 4> moved = std::move(l);
+    CHECK(moved.size() == 6);
+    CHECK(moved[5] == -5);
+    CHECK(l.size() == 0); // NOLINT (a moved-from list is empty)
+    l.push_back(7);       // (and usable)
+    CHECK(std::vector<int>(l.begin(), l.end()) == std::vector<int>{7});
+    moved = copy; // (copy assignment)
+    CHECK(std::vector<int>(moved.begin(), moved.end()) == walked);
+    ct::summary_detail::block_list<int, 4>& same = moved;
+    moved = std::move(same); // (onto itself: unchanged)
+    CHECK(moved.size() == 10);
+}
+
+TEST_CASE("chrome summary: the note on error records (error_note): the first one's place and words, events too large") {
+    CHECK(ct::error_note({}, "--max-event BYTES").empty());
+    logscan::error a{logscan::error_code::syntax, 0, 0, 0, "E without an open B on its thread", 0};
+    a.index = 11;
+    logscan::error b{logscan::error_code::too_long, 0, 0, 0, "event too large for the scratch buffer", 0};
+    b.index = 12;
+    logscan::error cut{logscan::error_code::unexpected_end, 9, 26, 200, "unterminated string", 0};
+    cut.index = 5;
+    CHECK(ct::error_note({a, b, b}, "--max-event BYTES") ==
+          "3 error record(s); the first at event index 11: E without an open B on its thread; 2 event(s) larger than the scratch "
+          "buffer, skipped (--max-event BYTES reads them)");
+    CHECK(ct::error_note({cut}, "x") == "1 error record(s); the first at event index 5 (9:26): unterminated string");
+}
 
 TEST_CASE("chrome summary: HTA's kernel types (formats.md 6B.5)") {
     using k = ct::kernel_type;

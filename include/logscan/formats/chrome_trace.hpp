@@ -504,8 +504,8 @@ private:
     enum class top : unsigned char { none, object, array };
 
     flow report(const error& e) { return report_error(vis_, e); }
-    static error error_at(std::optional<std::uint64_t> index, std::string_view message) noexcept {
-        error e{error_code::syntax, 0, 0, 0, message, 0};
+    static error error_at(std::optional<std::uint64_t> index, std::string_view message, error_code code = error_code::syntax) noexcept {
+        error e{code, 0, 0, 0, message, 0};
         e.index = index;
         return e;
     }
@@ -552,7 +552,7 @@ private:
     flow deliver(std::optional<std::uint64_t> index, Make&& make) {
         if constexpr (Event::template named<V>()) {
             const auto r = make();
-            if (work_.overflow) return report(error_at(index, "event too large for the scratch buffer"));
+            if (work_.overflow) return report(error_at(index, "event too large for the scratch buffer", error_code::too_long));
             if constexpr (Event::template callable<V, decltype(r)>()) {
                 return ::logscan::internal::call_as_flow([&]() -> decltype(auto) { return Event::invoke(vis_, r); });
             } else {
@@ -616,7 +616,7 @@ private:
 
     // -- top-level members --
     flow member_done() {
-        if (ev_.overflow) return report(error_at(std::nullopt, "top-level value too large for the scratch buffer"));
+        if (ev_.overflow) return report(error_at(std::nullopt, "top-level value too large for the scratch buffer", error_code::too_long));
         const std::string_view raw(ev_.buf, ev_.used);
         return deliver<on_trace_info_event>(std::nullopt, [&] { return trace_info{key_, value_of(true, raw)}; });
     }
@@ -626,7 +626,7 @@ private:
     flow element_done() {
         const std::uint64_t index = index_++;
         if (!element_object_) return report(error_at(index, "event is not a JSON object"));
-        if (ev_.overflow) return report(error_at(index, "event too large for the scratch buffer"));
+        if (ev_.overflow) return report(error_at(index, "event too large for the scratch buffer", error_code::too_long));
         const std::string_view text(ev_.buf, ev_.used);
         const auto members = [&](auto&& f) {
             json::for_each_member(text, [&](std::string_view k, std::string_view v) { f(key_of_token(k), k, v); });
@@ -743,7 +743,7 @@ private:
         });
         if (any_extra) (void)work_.keep("}");
         const std::string_view extra_text(work_.buf + extra_from, work_.used - extra_from);
-        if (work_.overflow) return report(error_at(index, "event too large for the scratch buffer"));
+        if (work_.overflow) return report(error_at(index, "event too large for the scratch buffer", error_code::too_long));
         const auto has = [&](key k) { return at.has(k); };
         const auto val = [&](key k) { return Plain ? plain_value_of(has(k), at[k]) : value_of(has(k), at[k]); };
         const auto obj = val;

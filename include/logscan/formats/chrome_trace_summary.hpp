@@ -90,13 +90,24 @@ struct text_hash {
 
 // A list that grows by blocks of N values (64 KiB of rows), allocated one at a time (a std::deque allocates
 // every 512 bytes: a call to malloc per 16 rows) and never moved: appending, indexing,
-// iterating. `clear` keeps the blocks for the values that come next.
+// iterating, copying. `clear` keeps the blocks for the values that come next.
 template <class T, std::size_t N = 2048>
 class block_list {
 public:
     block_list() = default;
+    block_list(const block_list& o) {
+        for (const T& v : o) push_back(v);
+    }
+    block_list& operator=(const block_list& o) {
+        if (this != &o) {
+            block_list copy(o);
+            *this = std::move(copy);
+        }
+        return *this;
+    }
     block_list(block_list&& o) noexcept { *this = std::move(o); }
     block_list& operator=(block_list&& o) noexcept {
+        if (this == &o) return *this;
         blocks_ = std::move(o.blocks_);
         n_ = o.n_;
         at_ = o.at_;
@@ -153,7 +164,10 @@ public:
 private:
     void next_block() {
         const std::size_t b = n_ / N; // (n_ is a multiple of N here)
-        if (b == blocks_.size()) blocks_.emplace_back(new T[N]);
+        if (b == blocks_.size()) {
+            std::unique_ptr<T[]> block(new T[N]); // (T trivial: left uninitialised until written)
+            blocks_.push_back(std::move(block));
+        }
         at_ = blocks_[b].get();
         end_ = at_ + N;
     }
@@ -529,7 +543,7 @@ inline double span_sum(const std::vector<interval>& g) noexcept {
 
 // A row of the window: the rank's row, its times as the summary reads them.
 struct kept {
-    const rank_rows::row* row; // (its row, read in document order: no index into the deque)
+    const rank_rows::row* row; // (its row, read in document order: no index into the list)
     double ts, dur;
     std::int64_t stream;
 };
@@ -742,7 +756,7 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
             }
         }
         // f(kept row) for the kept rows in order
-        // (the rows walked in order, with their index: a deque's iterator, not its indexing)
+        // (the rows walked in order, with their index: the list's iterator, not its indexing)
         const auto for_each_kept = [&](auto&& f) {
             std::size_t i = 0;
             for (const rank_rows::row& w : r.rows) {
@@ -970,6 +984,27 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
         return a.rank < b.rank;
     });
     return job;
+}
+
+/// A rank's error records said for people (a note on standard error, a warning), empty when
+/// there is none: `N error record(s); the first at event index K (LINE:COLUMN): MESSAGE`, the
+/// place as the record has it (an index in `traceEvents`, 0 first; a line and column where the
+/// JSON text broke); then, when events were larger than the parser's scratch buffer (code
+/// `too_long`: they were skipped), `; N event(s) larger than the scratch buffer, skipped
+/// (SETTING reads them)`, `setting` saying how to raise it (`--max-event BYTES`).
+inline std::string error_note(const std::vector<logscan::error>& errors, std::string_view setting) {
+    if (errors.empty()) return {};
+    const logscan::error& first = errors.front();
+    std::string s = std::to_string(errors.size()) + " error record(s); the first";
+    if (first.index) s += " at event index " + std::to_string(*first.index);
+    if (first.line != 0) s += " (" + std::to_string(first.line) + ":" + std::to_string(first.column) + ")";
+    s += ": ";
+    s += first.message;
+    const auto large = static_cast<std::size_t>(
+        std::count_if(errors.begin(), errors.end(), [](const logscan::error& e) { return e.code == error_code::too_long; }));
+    if (large != 0)
+        s += "; " + std::to_string(large) + " event(s) larger than the scratch buffer, skipped (" + std::string(setting) + " reads them)";
+    return s;
 }
 
 /// The job's summary as formats.md 6B.11's JSON object (one line, no newline at its end).
