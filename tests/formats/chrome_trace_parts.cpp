@@ -172,6 +172,28 @@ TEST_CASE("chrome parts: a B open across a cut, objects inside an event over lin
     }
 }
 
+TEST_CASE("chrome parts: events inside an event's args, which a part's own reading takes for rows, are no one's rows") {
+    // (a part cut at the inner lines reads fake rows, then an error: its reading is dropped;
+    // the slot that read it reads later parts, and its names must not reach the rows)
+    std::string text = "{\"traceEvents\":[\n" + events(40);
+    for (int i = 0; i < 6; ++i) {
+        text += "{\"ph\":\"X\",\"cat\":\"kernel\",\"name\":\"holder\",\"pid\":0,\"tid\":7,\"ts\":1,\"dur\":2,\"args\":{\"list\":[\n";
+        for (int j = 0; j < 3; ++j)
+            text += R"({"ph":"X","cat":"cpu_op","name":"fake)" + std::to_string(i * 3 + j) + R"(","pid":1,"tid":1,"ts":5,"dur":1},)" "\n";
+        text += R"({"ph":"X","cat":"cpu_op","name":"fake_last","pid":1,"tid":1,"ts":5,"dur":1}]}},)" "\n";
+        text += events(40, 40 * (i + 1));
+    }
+    text += R"({"ph":"X","cat":"cpu_op","name":"last","pid":1,"tid":1,"ts":99999,"dur":1})" "\n]}\n";
+    for (const std::size_t part : std::initializer_list<std::size_t>{60, 150, 400, 1000}) {
+        for (const unsigned threads : {1u, 2u, 3u}) {
+            CAPTURE(part);
+            CAPTURE(threads);
+            const logscan::parts_count c = check_parts(text, part, threads);
+            CHECK(c.redone > 0); // (the inner lines' parts were read again)
+        }
+    }
+}
+
 TEST_CASE("chrome parts: a document that breaks in a later part; a bare array with and without its ]") {
     const std::string head = "{\"traceEvents\":[\n" + events(60);
     check_parts(head + "{\"ph\":\"X\",\"name\":\"cut\",\"ts\":1,\n" + events(30, 60), 100);   // (a key expected: the break)

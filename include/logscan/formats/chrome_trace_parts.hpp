@@ -27,8 +27,9 @@
 /// before reads the part, as one parser would have. Kept rows are handed over in order
 /// (`rank_reader::hand_over`: names, classes, event indices made the whole input's). Once
 /// the document breaks, nothing more is read (a later read failure is not seen, as with one
-/// parser). Memory: at most `2 * threads` parts of about `part_bytes` at once, a parser
-/// and a reader's tables per part, and the rows. An exception (`bad_alloc`) in a worker is thrown again here.
+/// parser). Memory: at most `2 * threads` parts of about `part_bytes` at once, each with a
+/// parser and a reader (whose names and classes stay from part to part while its readings
+/// are kept: each name looked up once per reader, not per part), and the rows. An exception (`bad_alloc`) in a worker is thrown again here.
 #ifndef LOGSCAN_FORMATS_CHROME_TRACE_PARTS_HPP_INCLUDED
 #define LOGSCAN_FORMATS_CHROME_TRACE_PARTS_HPP_INCLUDED
 
@@ -74,10 +75,12 @@ struct slot {
     std::optional<chrome_trace::parser<counted>> parser{};
     bool fresh_ok = true;        // (this part's own reading may be kept)
     bool handed = false;         // (its rows went to the gathered ones at least once)
+    bool clean = true;           // (its reader holds nothing but names and classes the gathered rows have)
     std::uint64_t index_base = 0, records_handed = 0;
 
     void parse() {
         release();
+        clean = false;
         vis.emplace(reader);
         parser.emplace(*vis, opt);
         if (offset != 0) parser->start_in_events(bare_array, lines_before, offset);
@@ -98,7 +101,13 @@ struct slot {
     void release() {
         parser.reset();
         vis.reset();
-        reader.start({});
+        // (a reading handed over: the reader keeps its tables for the next part, which then
+        // looks each name up once; one dropped, whose rows may be no one reader's: forgotten)
+        if (!clean) {
+            if (handed) reader.next_part();
+            else reader.start({});
+            clean = true;
+        }
         at_rest = broke = false;
         handed = false;
         index_base = records_handed = 0;

@@ -285,6 +285,18 @@ public:
         if (e.index && e.line == 0) r_.events = std::max(r_.events, *e.index + 1);
     }
 
+    /// A parse in parts: starts this reader on another part of the same input, every row it
+    /// read handed over (`hand_over`): its names and classes stay, with what they are in the
+    /// gathered rows (a reader that reads many parts looks each name up once).
+    void next_part() {
+        r_.rows.clear();
+        r_.tids.clear();
+        r_.errors.clear();
+        r_.events = r_.skipped = 0;
+        r_.round = false;
+        rank_seen_ = backend_seen_ = false;
+    }
+
     /// The error records read so far (until `take`).
     const std::vector<logscan::error>& errors() const noexcept { return r_.errors; }
     /// What was read (then `start` the next file).
