@@ -74,6 +74,19 @@ TEST_CASE("visit::errors reach on_error when present") {
     CHECK(logscan::report_error(n, e) == logscan::flow::proceed);
 }
 
+namespace user_code { // a program's own function of the same name, called unqualified
+int own_calls = 0;
+[[maybe_unused]] void report_error(const char*, const logscan::error&) { ++own_calls; }
+void use(char* path, const logscan::error& e) { report_error(path, e); } // (char*: a template's V& would match it better)
+} // namespace user_code
+
+TEST_CASE("visit::a user's own report_error is the one called (the library's is never found by argument-dependent lookup)") {
+    char path[] = "train.log";
+    const logscan::error e{logscan::error_code::open_failed, 0, 0, 0, "cannot open file", 2};
+    user_code::use(path, e);
+    CHECK(user_code::own_calls == 1);
+}
+
 TEST_CASE("error::every code has a distinct name") {
     using logscan::error_code;
     const error_code all[] = {error_code::none, error_code::line_too_long, error_code::io_error,

@@ -86,14 +86,18 @@ constexpr bool all_at_rest(const Tuple& t) noexcept {
 }
 } // namespace internal
 
-/// The `text` record of a line (formats.md's common rules): the line with its trailing
-/// spaces removed, to the visitor's `on_text`; a blank line yields nothing.
-template <class Visitor>
-flow text_record(Visitor& vis, const line& l) {
-    const std::string_view t = internal::trim_right(l.text);
-    if (t.empty()) return flow::proceed;
-    return LOGSCAN_VISIT(vis, on_text, line{t, l.number, l.offset});
-}
+/// `text_record(vis, l)`: the `text` record of a line (formats.md's common rules): the line
+/// with its trailing spaces removed, to the visitor's `on_text`; a blank line yields nothing.
+/// (A function object, as `report_error`: never found by argument-dependent lookup.)
+struct text_record_fn {
+    template <class Visitor>
+    flow operator()(Visitor& vis, const line& l) const {
+        const std::string_view t = internal::trim_right(l.text);
+        if (t.empty()) return flow::proceed;
+        return LOGSCAN_VISIT(vis, on_text, line{t, l.number, l.offset});
+    }
+};
+inline constexpr text_record_fn text_record{};
 
 /// The push parser of a line format around its core (see the file comment): `feed(chunk)`
 /// any number of times (chunks may split lines anywhere), then `finish()`. Holds the visitor

@@ -186,11 +186,17 @@ LOGSCAN_EVENT(on_error, "void on_error(const logscan::error&)");
 template <class V>
 concept has_on_error = requires(V& v, const error& e) { v.on_error(e); };
 
-/// Delivers an error record to the visitor if it has `on_error`.
-template <class V>
-LOGSCAN_FORCE_INLINE constexpr flow report_error(V& vis, const error& e) {
-    return LOGSCAN_VISIT(vis, on_error, e);
-}
+/// `report_error(vis, e)`: delivers an error record to the visitor if it has `on_error`.
+/// (A function object, not a function template: argument-dependent lookup never finds it,
+/// so a function of the user's own named `report_error`, called with a `logscan::error`, is
+/// the one called.)
+struct report_error_fn {
+    template <class V>
+    LOGSCAN_FORCE_INLINE constexpr flow operator()(V& vis, const error& e) const {
+        return LOGSCAN_VISIT(vis, on_error, e);
+    }
+};
+inline constexpr report_error_fn report_error{};
 
 /// A visitor with no callbacks: every event is ignored (the input is only validated).
 struct null_visitor : validate_only {};
