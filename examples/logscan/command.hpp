@@ -509,6 +509,19 @@ int parse_options(int argc, char** argv, options& o, const std::string& help, bo
     return 0;
 }
 
+// A summary's note on its input's error records: `N error record(s); the first at line L:C:
+// MESSAGE`, and the option that reads a line or an object too long for the defaults.
+inline std::string error_note(std::uint64_t errors, const logscan::error& first) {
+    std::string s = std::to_string(errors) + " error record(s)";
+    if (first.ok()) return s; // (not kept: a count only)
+    s += "; the first";
+    if (first.line != 0) s += " at line " + std::to_string(first.line) + (first.column != 0 ? ":" + std::to_string(first.column) : "");
+    s += ": " + std::string(first.message);
+    if (first.code == logscan::error_code::line_too_long) s += " (--max-line BYTES reads longer lines)";
+    else if (first.code == logscan::error_code::too_long) s += " (--max-event BYTES reads larger objects)";
+    return s;
+}
+
 // The note for --threads on a format that one thread reads.
 template <class Formats>
 void one_thread_note(const options& o, const char* path, std::string_view format) {
@@ -822,7 +835,7 @@ int cmd_summary(const options& o) {
                     // (the first one's place and words, where the report keeps them)
                     std::string note;
                     if constexpr (requires { v.error_note(); }) note = v.error_note();
-                    if (note.empty()) note = std::to_string(seen.errors) + " error record(s)";
+                    if (note.empty()) note = error_note(seen.errors, seen.first);
                     std::fprintf(stderr, "logscan: %s: %s\n", path, note.c_str());
                 }
                 const bool clean = !failed && seen.errors == 0;

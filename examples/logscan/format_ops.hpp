@@ -79,6 +79,7 @@ struct report_of<F> {
 struct summary_parse {
     logscan::error e{};
     std::uint64_t records = 0, text = 0, errors = 0;
+    logscan::error first{}; // the first error record
 };
 
 template <class F>

@@ -81,6 +81,7 @@ summary_parse format_ops<F>::summarize(logscan::source_ref src, report& r, const
         p.records = seen.records;
         p.text = seen.text;
         p.errors = seen.errors;
+        p.first = seen.first_error;
     } else {
         (void)src, (void)r, (void)fo;
     }

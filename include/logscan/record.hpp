@@ -360,6 +360,7 @@ public:
     std::uint64_t records = 0; ///< records other than `text` and `error`
     std::uint64_t text = 0;    ///< `text` records
     std::uint64_t errors = 0;  ///< `error` records
+    error first_error{};       ///< the first `error` record (none: `ok()`)
 
     counting_records(Inner& in) noexcept : inner(in) {} // (implicit: `counting<V> c{v}`)
 
@@ -367,8 +368,11 @@ public:
     template <class Event, class R>
     flow on_record(Event, const R& r) {
         if constexpr (std::is_same_v<Event, on_text_event>) ++text;
-        else if constexpr (std::is_same_v<Event, on_error_event>) ++errors;
-        else ++records;
+        else if constexpr (std::is_same_v<Event, on_error_event>) {
+            if (errors++ == 0) first_error = r;
+        } else {
+            ++records;
+        }
         if constexpr (Event::template named<Inner>())
             return internal::call_as_flow([&]() -> decltype(auto) { return Event::invoke(inner, r); });
         else

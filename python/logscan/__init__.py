@@ -83,7 +83,14 @@ def _types(types):
         return None
     if isinstance(types, str):
         return [types]
-    return list(types)
+    try:
+        types = list(types)
+    except TypeError:
+        raise TypeError("logscan: types is a record type's name or a list of them; got %r" % (types,)) from None
+    for t in types:
+        if not isinstance(t, str):
+            raise TypeError("logscan: types holds record types' names (str); got %r in %r" % (t, types))
+    return types
 
 
 def detect(source):
@@ -130,7 +137,8 @@ def frames(source, format=None, types=None, max_line=DEFAULT_MAX_LINE, max_event
     and half its rows so far is ``object`` from there), else ``object``; a column that mixes
     kinds (a value printed as text that is sometimes a number) is ``object``, ``None`` where
     missing. Types without records have no frame. ``max_line`` and ``max_event`` as for
-    ``records``."""
+    ``records``. An input given a ``format`` it is not (only ``text`` came of it) is said
+    with a ``RuntimeWarning``, as the command says it."""
     import numpy as np
     import pandas as pd
 
@@ -143,6 +151,13 @@ def frames(source, format=None, types=None, max_line=DEFAULT_MAX_LINE, max_event
             else:
                 data[name] = values
         out[type_name] = pd.DataFrame(data, index=pd.RangeIndex(rows), copy=False)
+    if format is not None and "text" in out and not set(out) - {"text", "error"}:
+        # (an input of another kind given with format=: said, as the command says it)
+        import warnings
+
+        warnings.warn(
+            "logscan: no %s records; %d non-blank line(s) were text" % (format, len(out["text"])), RuntimeWarning, stacklevel=2
+        )
     return out
 
 

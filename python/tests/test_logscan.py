@@ -625,6 +625,26 @@ def test_max_line_is_the_commands():
         logscan.summary([])
 
 
+def test_types_and_a_format_that_does_not_fit_are_said():
+    p = os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt")  # a paddle-log
+    for bad in (("train_step", 3), 7, [None]):
+        with pytest.raises(TypeError, match="logscan: types"):
+            logscan.records(p, types=bad)
+        with pytest.raises(TypeError, match="logscan: types"):
+            logscan.frames(p, types=bad)
+    # given as tvm-profile it is all text: a warning with the count the command gives
+    want = run("stats", "--format", "tvm-profile", p).stderr.decode()
+    n = sum(1 for line in open(p, "rb").read().split(b"\n") if line.strip())
+    assert f"no tvm-profile records; {n} non-blank lines were text" in want
+    with pytest.warns(RuntimeWarning, match=f"no tvm-profile records; {n} non-blank line"):
+        f = logscan.frames(p, format="tvm-profile")
+    assert list(f) == ["text"] and len(f["text"]) == n
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        logscan.frames(p)  # (detected: no warning)
+        logscan.frames(p, format="paddle-log")
+
+
 def test_max_event_is_the_commands(tmp_path):
     # a chrome-trace event of about 100 kB: an error record under the default (64 KiB), whole
     # under a larger max_event, in records(), frames() and summary() as in the command

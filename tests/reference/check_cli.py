@@ -195,6 +195,10 @@ def usage(logscan, sample):
     status(['stats', '--threads', '2', '--max-line', '3145728', '--format', 'megengine-log', '-'], 0, stdin=big)
     status(['summary', '--max-line', '3145728', '--format', 'megengine-log', '-'], 0, stdin=big)
     status(['summary', '--format', 'megengine-log', '-'], 1, stdin=big)
+    # the summary's note names the first error record (its line, from the input: the long one is
+    # line 2) and the option that reads it
+    status(['summary', '--format', 'megengine-log', '-'], 1, '-: 1 error record(s); the first at line 2:', stdin=big)
+    status(['summary', '--format', 'megengine-log', '-'], 1, '(--max-line BYTES reads longer lines)', stdin=big)
     status(['convert', '--max-line', '0', sample], 2, '--max-line needs a number of bytes')
     # --max-event: a chrome-trace event of about 100 kB is an error record by default (64 KiB;
     # exit 1, the next event still read), a span under a larger limit, in convert, stats and
