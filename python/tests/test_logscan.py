@@ -331,10 +331,12 @@ def test_parsing_releases_the_gil():
 
         def parse():
             started.set()
-            start = time.perf_counter()
-            _logscan.columns("bytes", data, "megengine-log", ["mem_alloc"], 1 << 20)  # (few records: parsing is all)
-            took.append(time.perf_counter() - start)
-            done.set()
+            try:
+                start = time.perf_counter()
+                _logscan.columns("bytes", data, "megengine-log", ["mem_alloc"], 1 << 20, 1 << 16)  # (few records: parsing is all)
+                took.append(time.perf_counter() - start)
+            finally:
+                done.set()  # (also when the call fails: the loop below must end)
 
         t = threading.Thread(target=parse)
         t.start()
@@ -345,6 +347,7 @@ def test_parsing_releases_the_gil():
             longest = max(longest, now - last)
             last = now
         t.join()
+        assert took, "the parse failed (see the thread's exception above)"
         if took[0] >= 0.2:
             break
         copies *= 2
