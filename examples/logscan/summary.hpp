@@ -486,8 +486,8 @@ struct tvm_profile_summary {
                             r.model.empty() ? "?" : r.model.c_str(), r.device.empty() ? "?" : r.device.c_str(), mean);
             const auto top = top_k(r.kernels, s.top);
             for (const auto& [name, us] : top)
-                std::printf("    %-60s %12.2f us %6.2f%%\n", fit(name, 60).c_str(), us,
-                            std::isfinite(r.sum_us) && r.sum_us > 0 ? 100 * us / r.sum_us : 0.0);
+                std::printf("    %-60s %12.2f us %s\n", fit(name, 60).c_str(), us, // (no Sum row: `-`, not 0.00%)
+                            percent(std::isfinite(r.sum_us) && r.sum_us > 0 ? 100 * us / r.sum_us : std::nan(""), 7).c_str());
             chart_bars(s, "top-kernels-" + std::to_string(k++) + "-" + r.model, "Top fused kernels: " + r.model + " on " + r.device,
                        top, "us", ok);
         }

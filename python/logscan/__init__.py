@@ -125,7 +125,7 @@ def records(source, format=None, types=None, max_line=DEFAULT_MAX_LINE, max_even
     return _logscan.RecordIterator(*_input(source), format, _types(types), _max_line(max_line), _max_event(max_event))
 
 
-def frames(source, format=None, types=None, max_line=DEFAULT_MAX_LINE, max_event=DEFAULT_MAX_EVENT):
+def frames(source, format=None, types=None, max_line=DEFAULT_MAX_LINE, max_event=DEFAULT_MAX_EVENT, partial=False):
     """One ``pandas.DataFrame`` per record type of the input: ``{type: DataFrame}``.
 
     Built column by column in C++ from the record descriptions (no dict per record). Columns
@@ -138,12 +138,15 @@ def frames(source, format=None, types=None, max_line=DEFAULT_MAX_LINE, max_event
     kinds (a value printed as text that is sometimes a number) is ``object``, ``None`` where
     missing. Types without records have no frame. ``max_line`` and ``max_event`` as for
     ``records``. An input given a ``format`` it is not (only ``text`` came of it) is said
-    with a ``RuntimeWarning``, as the command says it."""
+    with a ``RuntimeWarning``, as the command says it. Where the input fails (a read error, a
+    cut or corrupt gzip stream: a killed job's trace) ``OSError`` is raised; with
+    ``partial=True`` the frames of the records read before it are returned instead, and the
+    failure is a ``RuntimeWarning``."""
     import numpy as np
     import pandas as pd
 
     out = {}
-    for type_name, (rows, columns) in _logscan.columns(*_input(source), format, _types(types), _max_line(max_line), _max_event(max_event)).items():
+    for type_name, (rows, columns) in _logscan.columns(*_input(source), format, _types(types), _max_line(max_line), _max_event(max_event), bool(partial)).items():
         data = {}
         for name, kind, values, categories in columns:
             if kind == "category":
@@ -162,7 +165,7 @@ def frames(source, format=None, types=None, max_line=DEFAULT_MAX_LINE, max_event
 
 
 def summary(sources, format=None, top_cpu_ops=20, max_line=DEFAULT_MAX_LINE, threads=1, part_size=1 << 20,
-            max_event=DEFAULT_MAX_EVENT):
+            max_event=DEFAULT_MAX_EVENT, partial=False):
     """The figures ``logscan summary --json`` prints, as a dict.
 
     ``sources``: one input or a list of them, the ranks of one job (Chrome traces: PyTorch
@@ -172,7 +175,9 @@ def summary(sources, format=None, top_cpu_ops=20, max_line=DEFAULT_MAX_LINE, thr
     ``ValueError`` (their summaries are text reports: the ``logscan summary`` command).
     ``threads`` > 1 reads each input in parts of about ``part_size`` bytes on that many
     threads (``logscan summary --threads``): the same figures, sooner on a large trace.
-    ``max_event``: the largest event read whole (a larger one is an ``error`` record)."""
+    ``max_event``: the largest event read whole (a larger one is an ``error`` record).
+    ``partial=True``: an input that fails (a cut ``.gz``) counts with the events read before
+    the failure, said with a ``RuntimeWarning``, instead of raising ``OSError``."""
     if isinstance(sources, (str, bytes, bytearray, memoryview, _os.PathLike)) or hasattr(sources, "read"):
         sources = [sources]
     if isinstance(top_cpu_ops, bool) or not isinstance(top_cpu_ops, int) or top_cpu_ops < 0:
@@ -182,4 +187,4 @@ def summary(sources, format=None, top_cpu_ops=20, max_line=DEFAULT_MAX_LINE, thr
     if isinstance(part_size, bool) or not isinstance(part_size, int) or not 1 <= part_size <= 1 << 30:
         raise ValueError("logscan: part_size is a number of bytes (an int from 1 to 2**30); got %r" % (part_size,))
     return _json.loads(_logscan.summary_json([_input(s) for s in sources], format, top_cpu_ops, _max_line(max_line),
-                                              _max_event(max_event), threads, part_size))
+                                              _max_event(max_event), threads, part_size, bool(partial)))

@@ -48,8 +48,8 @@ std::vector<std::string> record_types(const std::string& format) {
 
 // An I/O failure as OSError (its errno subclass: FileNotFoundError, ...), with the file name.
 // (Any failure of the source: a read, a corrupt or cut gzip stream.)
-[[noreturn]] void raise_io(input& in, const logscan::error& e) {
-    in.raise_python_error(); // (a file-like's own exception first)
+// (its errno and words)
+std::pair<int, std::string> io_failure(const input& in, const logscan::error& e) {
     int err = e.sys_errno;
     std::string what = err != 0 ? std::string(std::strerror(err)) : std::string(e.message);
     if (in.gzip() && e.code == logscan::error_code::unexpected_end) {
@@ -58,9 +58,21 @@ std::vector<std::string> record_types(const std::string& format) {
     } else if (in.gzip() && e.code == logscan::error_code::syntax) {
         what = "corrupt gzip data (the records before it were read)";
     }
-    if (err == 0) err = EIO;
+    return {err == 0 ? EIO : err, what};
+}
+[[noreturn]] void raise_io(input& in, const logscan::error& e) {
+    in.raise_python_error(); // (a file-like's own exception first)
+    const auto [err, what] = io_failure(in, e);
     PyErr_SetObject(PyExc_OSError, py::make_tuple(err, what, in.filename()).ptr());
     throw py::error_already_set();
+}
+// The same for frames() and summary(), which with `partial` keep what was read before the
+// failure and say it with a RuntimeWarning instead (a killed job's cut trace, a damaged disk).
+void fail_io(input& in, const logscan::error& e, bool partial) {
+    if (!partial) raise_io(in, e);
+    in.raise_python_error();
+    const std::string m = in.name() + ": " + io_failure(in, e).second + "; partial=True: what was read before it is kept";
+    if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), 2) != 0) throw py::error_already_set();
 }
 
 // Opens `in`, reads its head and names its format (given, or detected). Empty string: the
@@ -388,7 +400,8 @@ py::tuple column_to_python(column& c, std::size_t rows) {
 
 // {type: [(name, kind, data, categories), ...]} for frames(); `format` set to the format read.
 py::dict columns_of(const std::string& kind, py::object obj, const std::optional<std::string>& format,
-                    const std::optional<std::vector<std::string>>& types, std::size_t max_line, std::size_t max_event) {
+                    const std::optional<std::vector<std::string>>& types, std::size_t max_line, std::size_t max_event,
+                    bool partial) {
     input in(kind, obj);
     const std::string f = open_format(in, format);
     py::dict out;
@@ -400,7 +413,7 @@ py::dict columns_of(const std::string& kind, py::object obj, const std::optional
         py::gil_scoped_release nogil;
         run->step({});
     }
-    if (!run->source_error.ok()) raise_io(in, run->source_error);
+    if (!run->source_error.ok()) fail_io(in, run->source_error, partial);
     warn_break(in, run->result, 2);
     for (table& t : cols.tables()) {
         py::list cs;
@@ -432,7 +445,7 @@ py::object detect(const std::string& kind, py::object obj) {
 // summary(): what `logscan summary --json` prints, as JSON text (the package loads it).
 std::string summary_json(const std::vector<std::pair<std::string, py::object>>& inputs, const std::optional<std::string>& format,
                          std::size_t top_cpu_ops, std::size_t max_line, std::size_t max_event, unsigned threads,
-                         std::size_t part_bytes) {
+                         std::size_t part_bytes, bool partial) {
     namespace ct = logscan::chrome_trace;
     std::vector<ct::rank_rows> ranks;
     if (inputs.empty()) throw py::value_error("summary() needs one input at least (the ranks of one job)");
@@ -452,7 +465,7 @@ std::string summary_json(const std::vector<std::pair<std::string, py::object>>& 
                                          options_of(max_line, max_event));
             }
             e = r.result;
-            if (logscan::source_failed(e)) raise_io(in, e);
+            if (logscan::source_failed(e)) fail_io(in, e, partial);
             warn_break(in, e, 2);
             ranks.push_back(std::move(r.rows));
         } else {
@@ -461,7 +474,7 @@ std::string summary_json(const std::vector<std::pair<std::string, py::object>>& 
                 py::gil_scoped_release nogil;
                 e = ct::parse(in, reader, options_of(max_line, max_event));
             }
-            if (logscan::source_failed(e)) raise_io(in, e); // (a read, a cut or corrupt gzip stream)
+            if (logscan::source_failed(e)) fail_io(in, e, partial); // (a read, a cut or corrupt gzip stream)
             warn_break(in, e, 2);
             ranks.push_back(reader.take());
         }
@@ -498,9 +511,9 @@ PYBIND11_MODULE(_logscan, m) {
     m.def("record_types", &lp::record_types, py::arg("format"), "The record types of a format.");
     m.def("detect", &lp::detect, py::arg("kind"), py::arg("obj"));
     m.def("columns", &lp::columns_of, py::arg("kind"), py::arg("obj"), py::arg("format"), py::arg("types"),
-          py::arg("max_line"), py::arg("max_event"));
+          py::arg("max_line"), py::arg("max_event"), py::arg("partial"));
     m.def("summary_json", &lp::summary_json, py::arg("inputs"), py::arg("format"), py::arg("top_cpu_ops"),
-          py::arg("max_line"), py::arg("max_event"), py::arg("threads"), py::arg("part_bytes"));
+          py::arg("max_line"), py::arg("max_event"), py::arg("threads"), py::arg("part_bytes"), py::arg("partial"));
     py::class_<lp::record_iterator> iterator_type(m, "RecordIterator");
     iterator_type
         .def(py::init<const std::string&, py::object, const std::optional<std::string>&,

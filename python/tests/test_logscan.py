@@ -552,6 +552,34 @@ def test_a_cut_gzip_stream(tmp_path):
     assert r.returncode == 1 and b"unexpected end" in r.stderr  # the command does not pass it silently
 
 
+def test_partial_keeps_what_a_cut_gzip_stream_gave(tmp_path):
+    # frames() and summary() raise on a cut stream; with partial=True they keep the records
+    # read before the cut (as many as records() yields before its OSError), with a warning
+    whole = gzip.compress(open(os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt"), "rb").read())
+    p = tmp_path / "cut.log.gz"
+    p.write_bytes(whole[: len(whole) // 2])
+    got = collections.Counter()
+    with pytest.raises(OSError, match="gzip stream cut short"):
+        for r in logscan.records(p):
+            got[r["type"]] += 1
+    with pytest.raises(OSError, match="gzip stream cut short"):
+        logscan.frames(p)
+    with pytest.warns(RuntimeWarning, match="gzip stream cut short .*; partial=True: what was read before it is kept"):
+        f = logscan.frames(p, partial=True)
+    assert {t: len(d) for t, d in f.items()} == dict(got) and sum(got.values()) > 100
+    trace = open(os.path.join(SRC, "samples", "chrome", "event_sync_trace.json.gz"), "rb").read()
+    t = tmp_path / "cut.json.gz"
+    t.write_bytes(trace[: len(trace) // 2])
+    with pytest.raises(OSError, match="gzip stream cut short"):
+        logscan.summary(t)
+    for threads in (1, 2):
+        with pytest.warns(RuntimeWarning, match="gzip stream cut short"):
+            s = logscan.summary(t, partial=True, threads=threads)
+        cli = run("summary", "--json", str(t))  # (the command: the figures of what was read, exit 1)
+        assert cli.returncode == 1
+        assert s["ranks"][0]["events"] == json.loads(cli.stdout)["ranks"][0]["events"] > 0
+
+
 def test_a_gzip_stream_cut_inside_the_head_keeps_what_it_gave(tmp_path):
     # cut so early that it fails while the head for detection is read (16 KiB): the records of
     # the bytes it did give come first, as they come from those bytes as plain text, then the
