@@ -220,6 +220,11 @@ def usage(logscan, sample):
             hint = ('-: 1 error record(s); the first at event index 0: event too large for the scratch buffer; 1 event(s) larger '
                     'than the scratch buffer, skipped (--max-event BYTES reads them)\n')
             check(r.stderr.decode().endswith(hint) if want_status else r.stderr == b'', f'summary {threads} {limit}: {r.stderr!r}')
+    # a tvm-profile report cut before its Sum row: a kernel's share is `-`, never 0.00%
+    head = b''.join(open(os.path.join(os.path.dirname(sample), '004_d73c77cb3fb2895c.txt'), 'rb').readlines()[:12])
+    r = run([logscan, 'summary', '--format', 'tvm-profile', '-'], head)
+    shares = [l.split()[-1] for l in r.stdout.decode().splitlines() if l.strip().startswith('vm_mod_')]
+    check(len(shares) >= 5 and set(shares) == {'-'}, f'tvm summary without a Sum row: {shares}')
     status(['convert', '--max-event', '0', sample], 2, '--max-event needs a number of bytes from 1 to 2^30')
     status(['summary', '--max-event', 'x', sample], 2, '--max-event needs a number of bytes from 1 to 2^30')
     # a format that one thread reads says so, and its output is the one-thread output
