@@ -23,7 +23,8 @@
 /// \endcode
 ///
 /// Memory (unlike the format modules, this is an analysis: it allocates): `rank_reader` keeps
-/// 32 bytes per row (formats.md 6B.1: the events with `ts`, `dur` and `cat`), its names,
+/// 32 bytes per row (formats.md 6B.1: the events with `ts`, `dur` and `cat`; in blocks of 64
+/// KiB, so at least one block per reader that read a row), its names,
 /// categories and (category, stream) pairs once each, and nothing of the other events;
 /// `summarize` then needs, for one rank at a time, 8 bytes per CPU-side row with a
 /// correlation (the window's join) and 16 per kernel. Rows are kept because the window
