@@ -249,7 +249,7 @@ def small_files_figure(tmp):
     lib = logscan._logscan
     t_stats = best(lambda: subprocess.run([CLI, "stats", "--format", fmt] + [sample] * times, capture_output=True, check=True)) / times
     t_frames = best(lambda: [logscan.frames(sample, format=fmt) for _ in range(times)]) / times
-    t_parse = best(lambda: [lib.columns(*logscan._input(sample), fmt, None, logscan.DEFAULT_MAX_LINE) for _ in range(times)]) / times
+    t_parse = best(lambda: [lib.columns(*logscan._input(sample), fmt, None, logscan.DEFAULT_MAX_LINE, logscan.DEFAULT_MAX_EVENT, False) for _ in range(times)]) / times
     print(f"  many small files: frames() of one {fmt} dump ({os.path.getsize(sample) / 1e6:.1f} MB) {t_frames * 1e3:.2f} ms per call,"
           f" its columns without pandas {t_parse * 1e3:.2f} ms, `logscan stats` {t_stats * 1e3:.2f} ms per file"
           f" ({times} files): pandas' construction of the frames is {(t_frames - t_parse) * 1e3:.2f} ms")

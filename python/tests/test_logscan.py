@@ -333,7 +333,7 @@ def test_parsing_releases_the_gil():
             started.set()
             try:
                 start = time.perf_counter()
-                _logscan.columns("bytes", data, "megengine-log", ["mem_alloc"], 1 << 20, 1 << 16)  # (few records: parsing is all)
+                _logscan.columns("bytes", data, "megengine-log", ["mem_alloc"], 1 << 20, 1 << 16, False)  # (few records: parsing is all)
                 took.append(time.perf_counter() - start)
             finally:
                 done.set()  # (also when the call fails: the loop below must end)
