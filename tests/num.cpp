@@ -1137,6 +1137,45 @@ TEST_CASE("num::decimal_difference is exact in decimal, in plain notation") {
     }
 }
 
+TEST_CASE("num::shape_memo gives what shape_list::assign gives, its text repeated or not") {
+    // Lines of a shape dump: each list in a buffer of its own (freed after its step: the memo
+    // keeps a copy of the text, never a pointer into the input), often the list before again,
+    // followed by other bytes; valid and invalid lists, dtypes, long lists, lists longer than
+    // the memo keeps. Every figure of the memo's list must be the plain parse's, at the new text.
+    std::mt19937 rng(20261204);
+    const std::string_view lists[] = {"(4, 3, 224, 224)", "(4, 512, 28, 28)", "(32,)", "()", "(1,,2)", "(4, 1000)",
+                                      "float32[1, 784]", "{128,128,3,3}", "(1, 2, 3, 4, 5, 6, 7, 8, 9, 10)",
+                                      "(123456789, 123456789, 123456789, 123456789, 123456789, 1)", "(-1, 3)",
+                                      "(99999999999999999999)", "(4, 3", "[1, 2)"};
+    const std::string_view after[] = {"\n", "", ", float32[2]", "\n data@1: (4, 3, 224, 224)\n", " x"};
+    logscan::shape_memo memo;
+    std::string before(lists[0]);
+    std::size_t hits = 0;
+    for (int round = 0; round < 4000; ++round) {
+        const std::string list = rng() % 3 != 0 ? before : std::string(lists[rng() % std::size(lists)]);
+        hits += list == before;
+        const std::string text = std::string(rng() % 2 ? "  " : "") + list + std::string(after[rng() % std::size(after)]);
+        const std::size_t at = text.find_first_not_of(' ');
+        const char* first = text.data() + at;
+        const char* last = text.data() + text.size();
+        INFO(text);
+        logscan::shape_list got, want;
+        memo.assign(got, first, last);
+        want.assign(first, last);
+        REQUIRE(got.ok() == want.ok());
+        CHECK(got.error() == want.error());
+        CHECK(got.ptr() == want.ptr());
+        CHECK(got.size() == want.size());
+        CHECK(got.brackets().data() == want.brackets().data());
+        CHECK(got.brackets() == want.brackets());
+        CHECK(got.dtype().data() == want.dtype().data());
+        CHECK(got.dtype() == want.dtype());
+        CHECK(std::vector<std::int64_t>(got.begin(), got.end()) == std::vector<std::int64_t>(want.begin(), want.end()));
+        before = list;
+    }
+    CHECK(hits > 1000); // (the repeats were exercised)
+}
+
 TEST_CASE("num::shape lists keep their first dims; longer ones and copies iterate the same") {
     static_assert(logscan::shape_list::inline_dims == 8);
     for (std::string_view t : {"(1, 2, 3, 4, 5, 6, 7, 8)", "(1, 2, 3, 4, 5, 6, 7, 8, 9)",

@@ -1399,6 +1399,15 @@ private:
         ptr_ = close + 1;
         ec_ = std::errc{};
     }
+    friend class shape_memo;
+    // The same list read from a copy of its text at `to` (its text was at `from`).
+    constexpr void rebase(const char* from, const char* to) noexcept {
+        const auto moved = [&](const char* q) { return q == nullptr ? q : to + (q - from); };
+        open_ = moved(open_);
+        close_ = moved(close_);
+        ptr_ = moved(ptr_);
+        if (!dtype_.empty()) dtype_ = std::string_view(moved(dtype_.data()), dtype_.size());
+    }
 
     const char* open_ = nullptr;
     const char* close_ = nullptr;
@@ -1409,6 +1418,58 @@ private:
     std::int64_t kept_[inline_dims]{}; // the first dims
 };
 
+
+/// The last well-formed shape list read, with a copy of its text (up to `capacity` bytes):
+/// the same text again is not parsed again. What the lines of a shape dump print one after
+/// another, the same shape for every replica of a var (`conv1@0: (4, 64, 112, 112)`,
+/// `conv1@1: (4, 64, 112, 112)`, ...), costs one compare. `assign(list, first, last)` gives
+/// `list` what `list.assign(first, last)` does (a well-formed list is decided by its bytes up
+/// to its closer, whatever follows them); a memo belongs to one reader (it is not shared
+/// between threads).
+class shape_memo {
+public:
+    /// The longest text remembered.
+    static constexpr std::size_t capacity = 48;
+    /// `list.assign(first, last)`, from the memo when [first, last) begins with its text.
+    LOGSCAN_FORCE_INLINE constexpr void assign(shape_list& list, const char* first, const char* last) noexcept {
+        if (size_ != 0 && static_cast<std::size_t>(last - first) >= size_ && same(first)) {
+            list = kept_;
+            list.rebase(text_, first);
+            return;
+        }
+        list.assign(first, last);
+        size_ = 0;
+        if (!list.ok() || static_cast<std::size_t>(list.ptr() - first) > capacity) return;
+        size_ = static_cast<std::size_t>(list.ptr() - first);
+        for (std::size_t i = 0; i < size_; ++i) text_[i] = first[i];
+        kept_ = list;
+        kept_.rebase(first, text_);
+    }
+    /// Forgets the text remembered.
+    constexpr void clear() noexcept { size_ = 0; }
+
+private:
+    constexpr bool same(const char* p) const noexcept {
+        if (std::is_constant_evaluated()) {
+            for (std::size_t i = 0; i < size_; ++i)
+                if (p[i] != text_[i]) return false;
+            return true;
+        }
+        if (size_ < 8) return std::memcmp(p, text_, size_) == 0;
+        // (8 bytes at a time, the last 8 overlapping: no call for a text this short)
+        const auto word = [](const char* q) {
+            std::uint64_t w;
+            std::memcpy(&w, q, 8);
+            return w;
+        };
+        std::uint64_t diff = word(p + size_ - 8) ^ word(text_ + size_ - 8);
+        for (std::size_t i = 0; i + 8 < size_; i += 8) diff |= word(p + i) ^ word(text_ + i);
+        return diff == 0;
+    }
+    char text_[capacity]{};
+    std::size_t size_ = 0;
+    shape_list kept_{};
+};
 
 /// Parses a shape list at the start of [first, last) (see `shape_list`); `ptr()` of the
 /// result is one past its closing bracket, e.g. at the `,` in

@@ -383,6 +383,7 @@ struct state {
     V& vis;
     var_shape shape{};        // a var_shape record, its replica and dims read in place by the var-shape reader
     bool shape_read = false;  // (set by the reader, taken by the record)
+    shape_memo shapes{};      // (the var-shape reader's: the shape of the line before)
     // the `text` record of a line (trailing spaces removed; blank lines yield nothing)
     flow text(const line& l) { return text_record(vis, l); }
     // `shape` with the replica and dims of this line: the reader's, when it read this very
@@ -810,7 +811,7 @@ constexpr bool read_static_storage(std::string_view t, std::array<std::string_vi
 // then true): a well-formed list holds no parenthesis, so parsing it is the pattern's `[^()]*`
 // check too.
 constexpr const char* read_var_shape_line(const char* p, const char* const e, std::array<std::string_view, 4>& g,
-                                          var_shape& r, bool& shape_read) noexcept {
+                                          var_shape& r, bool& shape_read, shape_memo& shapes) noexcept {
     shape_read = false;
     r.replica = std::nullopt;
     bool replica_fits = true;
@@ -830,7 +831,7 @@ constexpr const char* read_var_shape_line(const char* p, const char* const e, st
     }
     if (e - p < 4 || p[0] != ':' || p[1] != ' ' || p[2] != '(') return nullptr; // : (...)
     shape_list& shape = r.shape;
-    shape.assign(p + 2, e);
+    shapes.assign(shape, p + 2, e); // (the line before's shape again: not parsed again)
     const char* const end = shape.ptr();
     if (!shape.ok() || (end != e && *end != '\n')) return nullptr;
     shape_read = replica_fits;
@@ -1249,7 +1250,7 @@ auto make_rules(state<V>& st) {
                 return var_shape_record(st, ctx.whole(), var, replica, shape);
             })
             .fused([&st](const char* p, const char* e, std::array<std::string_view, 4>& g) {
-                return read_var_shape_line(p, e, g, st.shape, st.shape_read);
+                return read_var_shape_line(p, e, g, st.shape, st.shape_read, st.shapes);
             })
             .in_modes(1u << var_shapes)
             .when(shapes),
