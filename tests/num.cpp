@@ -11,6 +11,7 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <memory>
 #include <random>
 #include <sstream>
 #include <string>
@@ -1174,6 +1175,48 @@ TEST_CASE("num::shape_memo gives what shape_list::assign gives, its text repeate
         before = list;
     }
     CHECK(hits > 1000); // (the repeats were exercised)
+
+    // a list of the same length and the same last bytes as the one remembered, another head;
+    // the remembered list cut at the end of its buffer (exact-size heap blocks: an over-read
+    // trips ASan); a copy of a memo answers from its own text
+    const auto check = [](logscan::shape_memo& m, std::string_view t, std::vector<std::int64_t> dims, bool ok) {
+        INFO(t);
+        const std::unique_ptr<char[]> block(new char[t.size() + 1]);
+        std::memcpy(block.get(), t.data(), t.size());
+        logscan::shape_list got;
+        m.assign(got, block.get(), block.get() + t.size());
+        REQUIRE(got.ok() == ok);
+        if (!ok) return;
+        CHECK(std::vector<std::int64_t>(got.begin(), got.end()) == dims);
+        CHECK(got.brackets().data() == block.get());
+        CHECK(got.ptr() == block.get() + t.find(')') + 1);
+    };
+    logscan::shape_memo m;
+    check(m, "(4, 3, 224, 224)", {4, 3, 224, 224}, true);
+    check(m, "(8, 3, 224, 224)", {8, 3, 224, 224}, true);
+    check(m, "(8, 3, 224, 224)\n", {8, 3, 224, 224}, true);
+    check(m, "(8, 3, 224, 22", {}, false);
+    check(m, "(8, 3, 224, 224)", {8, 3, 224, 224}, true);
+    check(m, "(8, 3, 224, 224", {}, false);
+    check(m, "(8, 3, 224, 224)", {8, 3, 224, 224}, true);
+    logscan::shape_memo copy = m;
+    check(copy, "(8, 3, 224, 224)", {8, 3, 224, 224}, true);
+    logscan::shape_memo assigned;
+    assigned = copy;
+    check(assigned, "(8, 3, 224, 224) x", {8, 3, 224, 224}, true);
+    check(m, "(9, 3, 224, 224)", {9, 3, 224, 224}, true);
+
+    // in a constant expression too (the memo's compare without memcmp)
+    static_assert([] {
+        constexpr std::string_view a = "(2, 3)\n", b = "(2, 3), (5, 7)";
+        logscan::shape_memo mm;
+        logscan::shape_list l;
+        mm.assign(l, a.data(), a.data() + a.size());
+        mm.assign(l, b.data(), b.data() + b.size());
+        std::int64_t sum = 0;
+        for (const std::int64_t d : l) sum = sum * 10 + d;
+        return l.ok() && sum == 23 && l.ptr() == b.data() + 6;
+    }());
 }
 
 TEST_CASE("num::shape lists keep their first dims; longer ones and copies iterate the same") {

@@ -1430,6 +1430,17 @@ class shape_memo {
 public:
     /// The longest text remembered.
     static constexpr std::size_t capacity = 48;
+    constexpr shape_memo() noexcept = default;
+    /// A copy remembers the same text (its list then points into the copy's own text).
+    constexpr shape_memo(const shape_memo& o) noexcept { *this = o; }
+    constexpr shape_memo& operator=(const shape_memo& o) noexcept {
+        if (this == &o) return *this;
+        for (std::size_t i = 0; i < o.size_; ++i) text_[i] = o.text_[i];
+        size_ = o.size_;
+        kept_ = o.kept_;
+        if (size_ != 0) kept_.rebase(o.text_, text_);
+        return *this;
+    }
     /// `list.assign(first, last)`, from the memo when [first, last) begins with its text.
     LOGSCAN_FORCE_INLINE constexpr void assign(shape_list& list, const char* first, const char* last) noexcept {
         if (size_ != 0 && static_cast<std::size_t>(last - first) >= size_ && same(first)) {
