@@ -1138,6 +1138,48 @@ TEST_CASE("num::decimal_difference is exact in decimal, in plain notation") {
     }
 }
 
+TEST_CASE("num::form_list gives the first form that fits, as trying each in order does") {
+    // Forms that begin with a literal byte, with a conversion (%u, %f, %s: any first byte), with
+    // `%%`; texts printed with them, cut, or changed at one byte. The answer must be the first
+    // form scan_form fits, with the same values.
+    constexpr std::array<std::string_view, 9> forms = {"iter %u/%u: %fms", "%fms  %fms (device=%f)", "=== total time: %fms",
+                                                       "%% done: %u", "=== prepare: %fms; going to warmup", "%s",
+                                                       "warmup %u: %fms", "%u items", ""};
+    constexpr logscan::form_list<forms.size()> list(forms);
+    static_assert(list.forms()[3] == "%% done: %u");
+    const std::string_view printed[] = {"iter 3/20: 12.004ms", "1.5ms  2.5ms (device=3.5)", "=== total time: 7.25ms",
+                                        "% done: 42", "=== prepare: 0.109ms; going to warmup", "warmup 2: 1.0ms",
+                                        "12 items", "", "nanms  -infms (device=nan)", "x"};
+    std::mt19937 rng(20261204);
+    for (int round = 0; round < 3000; ++round) {
+        std::string t(printed[rng() % std::size(printed)]);
+        if (!t.empty() && rng() % 3 == 0) t.resize(rng() % t.size());
+        if (!t.empty() && rng() % 3 == 0) t[rng() % t.size()] = "%=ix1 "[rng() % 6];
+        INFO(t);
+        int want = -1;
+        logscan::form_values wv;
+        for (std::size_t i = 0; i < forms.size() && want < 0; ++i)
+            if (logscan::scan_form(t, forms[i], wv)) want = static_cast<int>(i);
+        logscan::form_values gv;
+        const int got = list.scan(t, gv);
+        REQUIRE(got == want);
+        if (got < 0) continue;
+        CHECK(gv.nu == wv.nu);
+        CHECK(gv.nf == wv.nf);
+        for (std::size_t i = 0; i < gv.nu; ++i) CHECK(gv.u[i] == wv.u[i]);
+        for (std::size_t i = 0; i < gv.nf; ++i) CHECK((gv.f[i] == wv.f[i] || (gv.f[i] != gv.f[i] && wv.f[i] != wv.f[i])));
+        CHECK(gv.s == wv.s);
+    }
+    // the forms' own examples, read by the contract's text: which form and which values
+    logscan::form_values v;
+    CHECK(list.scan("=== total time: 7.25ms", v) == 2);
+    CHECK(v.f[0] == 7.25);
+    CHECK(list.scan("% done: 42", v) == 3);
+    CHECK(v.u[0] == 42);
+    CHECK(list.scan("12 items", v) == 5); // (`%s` before `%u items`: the first form that fits)
+    CHECK(list.scan("", v) == 5);
+}
+
 TEST_CASE("num::shape_memo gives what shape_list::assign gives, its text repeated or not") {
     // Lines of a shape dump: each list in a buffer of its own (freed after its step: the memo
     // keeps a copy of the text, never a pointer into the input), often the list before again,

@@ -883,6 +883,12 @@ inline constexpr lar_form lar_forms[] = {
     {"=== going to run for %u times; output vars:", lar_kind::run, {unprinted, unprinted, 0, empty_text}},
     {"run testcase: %u", lar_kind::run, {0, unprinted, unprinted, unprinted}},
 };
+// The forms of `lar_forms`, tried in order where a line's first byte can begin them.
+inline constexpr form_list<std::size(lar_forms)> lar_form_list{[] {
+    std::array<std::string_view, std::size(lar_forms)> forms{};
+    for (std::size_t i = 0; i < forms.size(); ++i) forms[i] = lar_forms[i].form;
+    return forms;
+}()};
 
 // The load_and_run record of `text` (a line that is no header line, or a header's message)
 // when one of `lar_forms` fits all of it (`matched` then true), built only when wanted.
@@ -890,8 +896,9 @@ template <class V>
 flow lar_record(state<V>& st, std::uint64_t number, std::string_view text, bool& matched) {
     matched = false;
     form_values v;
-    for (const lar_form& f : lar_forms) {
-        if (!scan_form(text, f.form, v)) continue;
+    const int which = lar_form_list.scan(text, v);
+    if (which >= 0) {
+        const lar_form& f = lar_forms[static_cast<std::size_t>(which)];
         matched = true;
         const auto& a = f.at;
         const auto u = [&](signed char i) { return i < 0 ? std::optional<std::uint64_t>() : std::optional<std::uint64_t>(v.u[i]); };
