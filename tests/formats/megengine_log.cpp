@@ -973,6 +973,60 @@ TEST_CASE("megengine_log::the load_and_run lines' gate read by hand decides as i
     CHECK(declined > 3000);
 }
 
+TEST_CASE("megengine_log::a memory row's tail read by hand is its pattern's match") {
+    // read_row_tail stands in for the row tail's pattern (read_row's assisted_match): on texts
+    // built from the tail's pieces and their damaged neighbours, it takes a text only where the
+    // pattern matches it, with the same groups, and it takes the well-formed tails
+    const char* pieces[] = {"MiB(", "MiB", "Mi", "(", ")", "%)", "%", "bytes)", "bytes", " ", "  ", "\t", "64", "0.00",
+                            "100.00", "-nan", "inf", "x", "MiBMiB(", "1e5"};
+    std::uint64_t seed = 20261204;
+    std::size_t taken = 0;
+    for (int round = 0; round < 30000; ++round) {
+        std::string t;
+        if (round % 2 == 0) {
+            t = test_support::pieces_text(seed, pieces, 12);
+        } else { // a tail's slots in order, each slot one of its forms or a damaged one
+            const char* slots[][6] = {{"MiB(", "MiB(", "MiB(", "MiB", "Mib(", "MiB( "},
+                                      {"", " ", "   ", "\t", "", ""},
+                                      {"64", "205520896", "0", "", "1.5", "x"},
+                                      {"bytes)", "bytes)", "bytes)", "bytes", "bytes) ", "byte)"},
+                                      {"", " ", "    ", "", "\t", ""},
+                                      {"0.00", "196.00", "nan", "-inf", "", "1(2"},
+                                      {"MiB(", "MiB(", "MiB(", "MiB", "MiB)", "MiBMiB("},
+                                      {"", " ", "  ", "", "", "\t"},
+                                      {"100.00", "37.50", "-nan", "", "1%2", "4 5"},
+                                      {"%)", "%)", "%)", "%", ")", "%))"},
+                                      {"", " ", "      ", "", "", ""},
+                                      {"832.06", "0.00", "inf", "", "M", "1e5"},
+                                      {"MiB(", "MiB(", "MiB(", "MiB", "iB(", "MiB(("},
+                                      {"", " ", "", "", "", ""},
+                                      {"424.52", "37.50", "nan", "", "%", "1"},
+                                      {"%)", "%)", "%)", "%", "%) ", "%)x"}};
+            for (const auto& slot : slots) {
+                seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                const auto pick = (seed >> 33) % 16; // (mostly a well-formed piece)
+                t += slot[pick < 11 ? pick % 3 : 3 + pick % 3];
+            }
+        }
+        std::array<std::string_view, 6> g{};
+        const bool hand = ml::detail::read_row_tail(t, g);
+        const auto m = logscan::match<ml::detail::row_tail_pattern>(t);
+        if (hand && !m) FAIL_CHECK("taken, not the pattern's: '" << t << "'");
+        if (hand && m)
+            for (std::size_t i = 0; i < g.size(); ++i)
+                if (g[i].data() != m[i].data() || g[i].size() != m[i].size()) FAIL_CHECK("group " << i << " of '" << t << "'");
+        if (!hand && m) FAIL_CHECK("declined, the pattern's: '" << t << "'");
+        taken += hand;
+    }
+    CHECK(taken > 300); // (built tails: about one in 25 whole)
+    for (std::string_view t : {"MiB(        64bytes)      0.00MiB(100.00%)      0.00MiB( 37.50%)",
+                               "MiB(205520896bytes)196.00MiB(100.00%)832.06MiB(424.52%)",
+                               "MiB( 205520896bytes)    196.00MiB(-nan%)    nanMiB(inf%)"}) {
+        std::array<std::string_view, 6> g{};
+        CHECK(ml::detail::read_row_tail(t, g));
+    }
+}
+
 TEST_CASE("megengine_log::an opr seq's pairs found by hand are the pair pattern's matches") {
     // opr_seq::pairs walks the text by hand; search_all of its pattern is the definition: on
     // texts built from keys, `=`, values and every kind of blank, the same matches in order

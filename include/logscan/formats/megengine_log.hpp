@@ -487,6 +487,54 @@ constexpr bool row_value(std::string_view t, bool minus, double& v) noexcept {
     return true;
 }
 
+// The tail of a memory-table row from its third `MiB(` from the right, `MiB( *B bytes) *L
+// MiB( *P%) *U MiB( *Q%)` (read_row's pattern, without its blanks), read in one pass: each
+// value a run of bytes that are not a space, `(`, `)` or `%`, which ends where the pattern
+// needs it to end (a run before `MiB(` ends with `MiB` and the `(` that ends the run; one
+// before `%)` at the `%`), so the groups are the pattern's. Groups: whole text, B, L, P, U, Q.
+inline constexpr fixed_string row_tail_pattern{R"(MiB\( *(\d+)bytes\) *([^ ()%]+)MiB\( *([^ ()%]+)%\) *([^ ()%]+)MiB\( *([^ ()%]+)%\))"};
+constexpr bool read_row_tail(std::string_view t, std::array<std::string_view, 6>& g) noexcept {
+    std::size_t i = 0;
+    const auto literal = [&](std::string_view s) {
+        if (t.substr(i, s.size()) != s) return false;
+        i += s.size();
+        return true;
+    };
+    const auto spaces = [&] {
+        while (i < t.size() && t[i] == ' ') ++i;
+    };
+    const auto value = [&](std::string_view& out, bool mib) { // ([^ ()%]+) then MiB\( or %\)
+        const std::size_t b = i;
+        while (i < t.size() && t[i] != ' ' && t[i] != '(' && t[i] != ')' && t[i] != '%') ++i;
+        const std::string_view run = t.substr(b, i - b);
+        if (mib) {
+            if (run.size() < 4 || !run.ends_with("MiB") || i == t.size() || t[i] != '(') return false;
+            out = run.substr(0, run.size() - 3);
+            ++i;
+            return true;
+        }
+        out = run;
+        return !run.empty() && literal("%)");
+    };
+    if (!literal("MiB(")) return false;
+    spaces();
+    const std::size_t d = i;
+    while (i < t.size() && internal::is_digit(t[i])) ++i;
+    if (i == d) return false;
+    g[1] = t.substr(d, i - d);
+    if (!literal("bytes)")) return false;
+    spaces();
+    if (!value(g[2], true)) return false;
+    spaces();
+    if (!value(g[3], false)) return false;
+    spaces();
+    if (!value(g[4], true)) return false;
+    spaces();
+    if (!value(g[5], false) || i != t.size()) return false;
+    g[0] = t;
+    return true;
+}
+
 // A memory-table row, read from the right (formats.md section 1): the line ends with
 // `AMiB(Bbytes)LMiB(P%)UMiB(Q%)`, spaces allowed before each number; the comp node is
 // everything before A, trimmed (`%9s` never cuts: `CompNode("gpu0:0" from "xpu0:0")` runs
@@ -497,7 +545,7 @@ inline bool read_row(const line& l, mem_alloc& r) noexcept {
     std::size_t mib = t.rfind("MiB("); // (the third from the right starts the tail)
     for (int k = 0; k < 2 && mib != std::string_view::npos; ++k) mib = mib == 0 ? std::string_view::npos : t.rfind("MiB(", mib - 1);
     if (mib == std::string_view::npos) return false;
-    const auto tail = match<R"(MiB\( *(\d+)bytes\) *([^ ()%]+)MiB\( *([^ ()%]+)%\) *([^ ()%]+)MiB\( *([^ ()%]+)%\))">(t.substr(mib));
+    const auto tail = assisted_match<row_tail_pattern>(t.substr(mib), read_row_tail);
     if (!tail) return false;
     auto [all, bytes_text, lo, lo_pct, up, up_pct] = tail;
     const auto bytes = parse_number<std::uint64_t>(bytes_text);
