@@ -8,6 +8,8 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -522,6 +524,23 @@ TEST_CASE("copy_bytes (config.hpp): every length from 0 to 40 copies exactly tho
         CHECK(dst.substr(0, 2) == "..");
         CHECK(dst.substr(2, n) == src.substr(0, n));
         CHECK(dst.substr(2 + n) == std::string(46 - n, '.'));
+    }
+}
+
+TEST_CASE("same_bytes (config.hpp): every length from 0 to 40, a difference at every place is seen") {
+    // (text_cursor's literals and shape_memo's texts: short runs compared a few words at a time)
+    std::string a;
+    for (int i = 0; i < 40; ++i) a.push_back(static_cast<char>('A' + i));
+    for (std::size_t n = 0; n <= 40; ++n) {
+        const std::unique_ptr<char[]> x(new char[n == 0 ? 1 : n]), y(new char[n == 0 ? 1 : n]); // (exact size: an over-read trips ASan)
+        std::memcpy(x.get(), a.data(), n);
+        std::memcpy(y.get(), a.data(), n);
+        CHECK(logscan::internal::same_bytes(x.get(), y.get(), n));
+        for (std::size_t at = 0; at < n; ++at) {
+            y[at] = static_cast<char>(y[at] ^ 0x20);
+            CHECK_FALSE(logscan::internal::same_bytes(x.get(), y.get(), n));
+            y[at] = x[at];
+        }
     }
 }
 

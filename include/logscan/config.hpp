@@ -91,6 +91,32 @@ LOGSCAN_FORCE_INLINE void copy_bytes(char* dst, const char* src, std::size_t n) 
     }
 }
 
+/// Whether the `n` bytes at `a` and at `b` are the same: up to 32 compared a few words at a
+/// time, the first and last words overlapping (no call for the short literals and texts the
+/// readers compare), a longer run by memcmp.
+LOGSCAN_FORCE_INLINE bool same_bytes(const char* a, const char* b, std::size_t n) noexcept {
+    const auto w8 = [](const char* q) {
+        std::uint64_t w;
+        std::memcpy(&w, q, 8);
+        return w;
+    };
+    if (n >= 8) {
+        if (n > 32) return std::memcmp(a, b, n) == 0;
+        std::uint64_t d = (w8(a) ^ w8(b)) | (w8(a + n - 8) ^ w8(b + n - 8));
+        if (n > 16) d |= (w8(a + 8) ^ w8(b + 8)) | (w8(a + n - 16) ^ w8(b + n - 16));
+        return d == 0;
+    }
+    if (n >= 4) {
+        std::uint32_t x, y, u, v;
+        std::memcpy(&x, a, 4);
+        std::memcpy(&y, b, 4);
+        std::memcpy(&u, a + n - 4, 4);
+        std::memcpy(&v, b + n - 4, 4);
+        return ((x ^ y) | (u ^ v)) == 0;
+    }
+    return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
+}
+
 /// A non-finite number word, one rule for every format (formats.md, common rules): `nan`,
 /// `-nan`, `inf`, `-inf`, `+inf`, `infinity`, `-infinity`, in any letter case, sets `v` to NaN
 /// or +-infinity and is true; any other text (`+nan`, `nanx`, ``) is false.

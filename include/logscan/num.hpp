@@ -1466,16 +1466,7 @@ private:
                 if (p[i] != text_[i]) return false;
             return true;
         }
-        if (size_ < 8) return std::memcmp(p, text_, size_) == 0;
-        // (8 bytes at a time, the last 8 overlapping: no call for a text this short)
-        const auto word = [](const char* q) {
-            std::uint64_t w;
-            std::memcpy(&w, q, 8);
-            return w;
-        };
-        std::uint64_t diff = word(p + size_ - 8) ^ word(text_ + size_ - 8);
-        for (std::size_t i = 0; i + 8 < size_; i += 8) diff |= word(p + i) ^ word(text_ + i);
-        return diff == 0;
+        return internal::same_bytes(p, text_, size_);
     }
     char text_[capacity]{};
     std::size_t size_ = 0;
@@ -1683,7 +1674,9 @@ public:
     constexpr std::string_view rest_view() const noexcept { return {p_, static_cast<std::size_t>(e_ - p_)}; }
     /// The exact bytes `s` (`literal("MiB(")`).
     constexpr bool literal(std::string_view s) noexcept {
-        if (static_cast<std::size_t>(e_ - p_) < s.size() || std::string_view(p_, s.size()) != s) return false;
+        if (static_cast<std::size_t>(e_ - p_) < s.size()) return false;
+        if (std::is_constant_evaluated() ? std::string_view(p_, s.size()) != s : !internal::same_bytes(p_, s.data(), s.size()))
+            return false;
         p_ += s.size();
         return true;
     }
