@@ -943,6 +943,28 @@ TEST_CASE("num::shape lists") {
     CHECK(sizes == std::vector<std::size_t>{5, 6, 2});
 }
 
+TEST_CASE("num::scan_form's %f reads every decimal as the general parser does") {
+    // Decimals of 1 to 20 digits, with and without a fraction and a sign, followed by what a
+    // form prints next: the value and the end are parse_number's on the number's own text.
+    std::mt19937 rng(20261204);
+    for (int round = 0; round < 20000; ++round) {
+        std::string num = rng() % 4 == 0 ? "-" : "";
+        const std::size_t whole = 1 + rng() % 12, fraction = rng() % 3 == 0 ? 0 : 1 + rng() % 9;
+        for (std::size_t i = 0; i < whole; ++i) num += static_cast<char>('0' + rng() % 10);
+        if (fraction != 0) num += '.';
+        for (std::size_t i = 0; i < fraction; ++i) num += static_cast<char>('0' + rng() % 10);
+        const std::string_view after[] = {"ms", "", " ms", ",", ")", "e", ".", "x"};
+        const std::string text = num + std::string(after[rng() % std::size(after)]);
+        INFO(text);
+        logscan::form_values v;
+        const std::string form = "%f" + text.substr(num.size());
+        REQUIRE(logscan::scan_form(text, form, v));
+        const auto want = logscan::parse_number<double>(num);
+        REQUIRE(want.ok());
+        CHECK(std::memcmp(&v.f[0], &want.value, sizeof(double)) == 0); // (the same double, -0.0 too)
+    }
+}
+
 TEST_CASE("num::scan_form reads a line against the printf form that printed it") {
     logscan::form_values v;
     REQUIRE(logscan::scan_form("iter 3/20: 12.004ms (exec=2.118,device=11.870)", "iter %u/%u: %fms (exec=%f,device=%f)", v));

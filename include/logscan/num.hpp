@@ -1787,6 +1787,9 @@ constexpr const char* scan_f(const char* p, const char* const e, double& v) noex
     const char* q = p;
     if (q != e && *q == '-') ++q;
     if (q != e && is_digit(*q)) {
+        // (what logs print, a short plain decimal: read in one pass; it ends where the scan
+        // below does, `\d+(?:\.\d+)?`, and its value is the general parser's)
+        if (const char* const s = short_decimal(q, e, false, q != p, v)) return s;
         while (q != e && is_digit(*q)) ++q;
         if (e - q >= 2 && q[0] == '.' && is_digit(q[1])) {
             q += 2;
