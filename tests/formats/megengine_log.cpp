@@ -973,6 +973,39 @@ TEST_CASE("megengine_log::the load_and_run lines' gate read by hand decides as i
     CHECK(declined > 3000);
 }
 
+TEST_CASE("megengine_log::the newer memory statistics line read by hand decides as its pattern does") {
+    // read_alloc_stats implements its rule's pattern whole (`read_by`: the pattern is never
+    // run): on texts built from the line's pieces and damaged neighbours, it takes a text
+    // exactly when the pattern matches it, with the same groups
+    const char* pieces[] = {"static memory allocation: nr_opr=", "static memory allocation:", " nr_var=", " realtime=",
+                            "msec", " (plan", "(plan", " alloc", ")", "57", "1.25", "0.", ".5", " ", "x", "1e3", "-1"};
+    std::uint64_t seed = 20261204;
+    std::size_t taken = 0;
+    for (int round = 0; round < 30000; ++round) {
+        std::string t;
+        if (round % 2 == 0) {
+            t = test_support::pieces_text(seed, pieces, 12);
+        } else { // the line's slots in order, each its piece or, now and then, another
+            const char* slots[] = {"static memory allocation: nr_opr=", "57", " nr_var=", "83", " realtime=", "1.25",
+                                   "msec", " (plan", "0.94", " alloc", "0.31", ")"};
+            for (const char* slot : slots) {
+                seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                const auto pick = (seed >> 33) % 40;
+                t += pick < 37 ? slot : pieces[pick % std::size(pieces)];
+            }
+        }
+        std::array<std::string_view, 6> g{};
+        const bool hand = ml::detail::read_alloc_stats(t, g);
+        const auto m = logscan::match<ml::detail::alloc_stats_pattern>(t);
+        if (hand != static_cast<bool>(m)) FAIL_CHECK("text '" << t << "'");
+        if (hand && m)
+            for (std::size_t i = 0; i < g.size(); ++i)
+                if (g[i].data() != m[i].data() || g[i].size() != m[i].size()) FAIL_CHECK("group " << i << " of '" << t << "'");
+        taken += hand;
+    }
+    CHECK(taken > 1000);
+}
+
 TEST_CASE("megengine_log::a memory row's tail read by hand is its pattern's match") {
     // read_row_tail stands in for the row tail's pattern (read_row's assisted_match): on texts
     // built from the tail's pieces and their damaged neighbours, it takes a text only where the

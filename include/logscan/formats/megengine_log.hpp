@@ -722,6 +722,22 @@ constexpr bool read_opr_seq(std::string_view t, std::array<std::string_view, 3>&
     g[0] = t;
     return true;
 }
+// `static memory allocation: nr_opr=N nr_var=N realtime=Tmsec[ ](planT allocT)` (newer
+// releases): the rule's reader (`read_by`: the pattern is never run, nor compiled into the
+// parser).
+#define LOGSCAN_MEGENGINE_ALLOC_STATS                                                                        \
+    R"(static memory allocation: nr_opr=(\d+) nr_var=(\d+) realtime=)" LOGSCAN_MEGENGINE_NUM R"(msec ?\(plan)" \
+        LOGSCAN_MEGENGINE_NUM R"( alloc)" LOGSCAN_MEGENGINE_NUM R"(\))"
+inline constexpr fixed_string alloc_stats_pattern{LOGSCAN_MEGENGINE_ALLOC_STATS}; // (for tests)
+constexpr bool read_alloc_stats(std::string_view t, std::array<std::string_view, 6>& g) noexcept {
+    text_cursor c(t);
+    if (!(c.literal("static memory allocation: nr_opr=") && c.digits(g[1]) && c.literal(" nr_var=") && c.digits(g[2]) &&
+          c.literal(" realtime=") && c.decimal(g[3]) && c.literal("msec") && (c.literal(" (plan") || c.literal("(plan")) &&
+          c.decimal(g[4]) && c.literal(" alloc") && c.decimal(g[5]) && c.literal(")") && c.at_end()))
+        return false;
+    g[0] = t;
+    return true;
+}
 // `static mem alloc: nr_opr=N nr_var=N realtime=Tmsec[ ](siT mp+reT ompT allocT)`
 constexpr bool read_mem_alloc_stats(std::string_view t, std::array<std::string_view, 8>& g) noexcept {
     text_cursor c(t);
@@ -1175,9 +1191,7 @@ auto make_rules(state<V>& st) {
                     return t == "static memory allocation:";
                 })
                 .when(table),
-            rule<R"(static memory allocation: nr_opr=(\d+) nr_var=(\d+) realtime=)" LOGSCAN_MEGENGINE_NUM
-                 R"(msec ?\(plan)" LOGSCAN_MEGENGINE_NUM R"( alloc)" LOGSCAN_MEGENGINE_NUM R"(\))",
-                 "static memory allocation: nr_opr=57 nr_var=83 realtime=1.25msec (plan0.94 alloc0.31)">(
+            rule<LOGSCAN_MEGENGINE_ALLOC_STATS, "static memory allocation: nr_opr=57 nr_var=83 realtime=1.25msec (plan0.94 alloc0.31)">(
                 [&](const auto& m, rule_context& ctx) {
                     return LOGSCAN_VISIT_LAZY(st.vis, on_mem_alloc_stats, mem_alloc_stats, [&] {
                         auto [all, nr_opr, nr_var, real, plan, alloc] = m;
@@ -1187,6 +1201,7 @@ auto make_rules(state<V>& st) {
                                                number_or<double>(plan, 0)};
                     });
                 })
+                .read_by(read_alloc_stats)
                 .when(wants_any<V, on_mem_alloc_stats_event>),
             rule<R"(static mem alloc: nr_opr=(\d+) nr_var=(\d+) realtime=)" LOGSCAN_MEGENGINE_NUM
                  R"(msec ?\(si)" LOGSCAN_MEGENGINE_NUM R"( mp\+re)" LOGSCAN_MEGENGINE_NUM R"( omp)" LOGSCAN_MEGENGINE_NUM
@@ -1324,6 +1339,7 @@ auto make_rules(state<V>& st) {
 
 #undef LOGSCAN_MEGENGINE_NUM
 #undef LOGSCAN_MEGENGINE_LAR
+#undef LOGSCAN_MEGENGINE_ALLOC_STATS
 
 template <class V>
 using rules_t = decltype(make_rules(std::declval<state<V>&>()));
