@@ -843,6 +843,11 @@ inline constexpr bool wants_tables =
 constexpr bool is_level(std::string_view lv) noexcept {
     return lv == "INFO" || lv == "WARNING" || lv == "DEBUG" || lv == "ERROR" || lv == "CRITICAL";
 }
+// The two log forms' patterns (their rules' readers below decide: `read_by`, so neither
+// pattern's matcher is compiled into the parser; the tests hold each reader to its pattern).
+inline constexpr fixed_string log_pattern{R"(\[(\d\d/\d\d) (\d\d:\d\d:\d\d)\] (\S+) (DEBUG|INFO|WARNING|ERROR|CRITICAL):(?: (.*))?)"};
+inline constexpr fixed_string legacy_log_pattern{
+    R"((\d\d\d\d-\d\d-\d\d) (\d\d:\d\d:\d\d,\d\d\d)-(DEBUG|INFO|WARNING|ERROR|CRITICAL):(?: (.*))?)"};
 // `[MM/DD HH:MM:SS] LOGGER LEVEL: MESSAGE`; groups: line, date, time, logger, level, message.
 constexpr bool read_log_line(std::string_view t, std::array<std::string_view, 6>& g) noexcept {
     const char* p = t.data();
@@ -961,8 +966,7 @@ auto make_rules(state<V>& st) {
     };
     constexpr bool logs = wants_any<V, on_log_event, on_train_step_event> || wants_tables<V>; // (a log line ends a table)
     return rule_set(
-        rule<R"(\[(\d\d/\d\d) (\d\d:\d\d:\d\d)\] (\S+) (DEBUG|INFO|WARNING|ERROR|CRITICAL):(?: (.*))?)",
-             "[09/20 12:00:35] ppdet.data.source.coco INFO: Load [25000 samples valid, 0 samples invalid]",
+        rule<log_pattern, "[09/20 12:00:35] ppdet.data.source.coco INFO: Load [25000 samples valid, 0 samples invalid]",
              "[09/20 12:00:35] reader WARNING: Shared memory size is less than 1G">(
             [&](const auto& m, rule_context& ctx) {
                 if (st.settle() == flow::stop) return flow::stop;
@@ -972,10 +976,9 @@ auto make_rules(state<V>& st) {
                 });
             })
             .template then<5>(steps())
-            .assisted(read_log_line)
+            .read_by(read_log_line)
             .when(logs),
-        rule<R"((\d\d\d\d-\d\d-\d\d) (\d\d:\d\d:\d\d,\d\d\d)-(DEBUG|INFO|WARNING|ERROR|CRITICAL):(?: (.*))?)",
-             "2021-03-14 09:30:12,001-INFO: Save model to ckpt/yolo_tiny_demo/model_final">(
+        rule<legacy_log_pattern, "2021-03-14 09:30:12,001-INFO: Save model to ckpt/yolo_tiny_demo/model_final">(
             [&](const auto& m, rule_context& ctx) {
                 if (st.settle() == flow::stop) return flow::stop;
                 return LOGSCAN_VISIT_LAZY(st.vis, on_log, log, [&] {
@@ -984,7 +987,7 @@ auto make_rules(state<V>& st) {
                 });
             })
             .template then<4>(steps())
-            .assisted(read_legacy_log)
+            .read_by(read_legacy_log)
             .when(logs));
 }
 
