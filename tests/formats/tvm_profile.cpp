@@ -14,6 +14,7 @@
 
 #include "support/alloc_counter.hpp"
 #include "support/chunking.hpp"
+#include "support/random_text.hpp"
 #include "support/string_writer.hpp"
 #include "support/wanted.hpp"
 
@@ -763,4 +764,38 @@ TEST_CASE("tvm_profile::blank lines before a document or lines: held without all
     CHECK(l.errors == 0);
     logscan::test::check_chunk_invariance(doc, run_chunks);
     logscan::test::check_chunk_invariance(lines, run_chunks);
+}
+
+TEST_CASE("tvm_profile::the report's first line read by hand decides as its pattern does") {
+    // read_run implements its rule's pattern whole (`read_by`): on texts built from the line's
+    // slots, each now and then another piece, and on texts of random pieces, it takes a text
+    // exactly when the pattern matches it, with the same groups
+    const char* pieces[] = {"Evaluate vm inference cost of ", "Evaluate vm", " on ", " on", "on ", " ", "  ", "\t", "\v",
+                            "resnet18", "cpu(0)", "é", "\x01", "x"};
+    const std::vector<std::vector<const char*>> slots = {
+        {"Evaluate vm inference cost of "}, {"resnet18", "mobilenet_v2", "a"}, {" on "}, {"cpu(0)", "cuda(1)", "x"},
+        {"", "", " ", "   "}};
+    std::uint64_t seed = 20261204;
+    std::size_t taken = 0;
+    for (int round = 0; round < 30000; ++round) {
+        std::string t;
+        if (round % 2 == 0) {
+            t = test_support::pieces_text(seed, pieces, 8);
+        } else {
+            for (const auto& slot : slots) {
+                seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                const auto pick = (seed >> 33) % 40;
+                t += pick < 32 ? slot[pick % slot.size()] : pieces[(seed >> 45) % std::size(pieces)]; // (any piece)
+            }
+        }
+        std::array<std::string_view, 3> g{};
+        const bool hand = logscan::tvm_profile::detail::read_run(t, g);
+        const auto m = logscan::match<logscan::tvm_profile::detail::run_pattern>(t);
+        if (hand != static_cast<bool>(m)) FAIL_CHECK("text '" << t << "'");
+        if (hand && m)
+            for (std::size_t i = 0; i < g.size(); ++i)
+                if (g[i].data() != m[i].data() || g[i].size() != m[i].size()) FAIL_CHECK("group " << i << " of '" << t << "'");
+        taken += hand;
+    }
+    CHECK(taken > 1000);
 }

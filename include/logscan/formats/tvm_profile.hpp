@@ -767,15 +767,41 @@ private:
 // A rule runs only when the visitor wants what it yields (`when`, rules.hpp), or the text its
 // lines would otherwise be: the report table is not even started for a visitor that wants
 // none of its rows, notes or errors.
+// `Evaluate vm inference cost of MODEL on DEVICE`, its rule's reader (`read_by`: the pattern
+// is never run, nor compiled into the parser; the tests hold the reader to it): MODEL and
+// DEVICE runs of bytes that are not whitespace, the first ended by ` on `, the second by the
+// spaces that end the line. Groups: line, MODEL, DEVICE.
+inline constexpr fixed_string run_pattern{R"(Evaluate vm inference cost of (\S+) on (\S+) *)"};
+constexpr bool read_run(std::string_view t, std::array<std::string_view, 3>& g) noexcept {
+    constexpr std::string_view head = "Evaluate vm inference cost of ";
+    if (!t.starts_with(head)) return false;
+    const auto word = [&](std::size_t i) { // the end of the run of non-whitespace at i
+        while (i < t.size() && t[i] != ' ' && t[i] != '\t' && t[i] != '\n' && t[i] != '\r' && t[i] != '\f' && t[i] != '\v') ++i;
+        return i;
+    };
+    const std::size_t model = head.size(), model_end = word(model);
+    if (model_end == model || t.substr(model_end, 4) != " on ") return false;
+    const std::size_t device = model_end + 4, device_end = word(device);
+    if (device_end == device) return false;
+    std::size_t i = device_end;
+    while (i < t.size() && t[i] == ' ') ++i;
+    if (i != t.size()) return false;
+    g[1] = t.substr(model, model_end - model);
+    g[2] = t.substr(device, device_end - device);
+    g[0] = t;
+    return true;
+}
+
 template <class V>
 auto make_rules(state<V>& st, table_t<V>& table) {
     return rule_set(
-        rule<R"(Evaluate vm inference cost of (\S+) on (\S+) *)", "Evaluate vm inference cost of resnet18 on cpu(0)">(
+        rule<run_pattern, "Evaluate vm inference cost of resnet18 on cpu(0)">(
             [&](const auto& m, rule_context& ctx) {
                 return LOGSCAN_VISIT_LAZY(st.vis, on_run, run, [&] {
                     return run{ctx.current.number, m.template get<1>(), m.template get<2>()};
                 });
             })
+            .read_by(read_run)
             .when(wants_any<V, on_run_event, on_text_event>),
         // (X and Y: decimals, or non-finite words: null)
         rule<R"(Mean .* time \(std dev\): (\d+(?:\.\d+)?|[-+]?[A-Za-z]+) ms \((\d+(?:\.\d+)?|[-+]?[A-Za-z]+) ms\) *)",
