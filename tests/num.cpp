@@ -13,6 +13,7 @@
 #include <limits>
 #include <memory>
 #include <random>
+#include <span>
 #include <sstream>
 #include <string>
 #include <string_view>
@@ -1164,42 +1165,57 @@ TEST_CASE("num::form_list gives the first form that fits, as trying each in orde
     // Forms that begin with a literal byte, with a conversion (%u, %f, %s: any first byte), with
     // `%%`; texts printed with them, cut, or changed at one byte. The answer must be the first
     // form scan_form fits, with the same values.
-    constexpr std::array<std::string_view, 9> forms = {"iter %u/%u: %fms", "%fms  %fms (device=%f)", "=== total time: %fms",
-                                                       "%% done: %u", "=== prepare: %fms; going to warmup", "%s",
-                                                       "warmup %u: %fms", "%u items", ""};
-    constexpr logscan::form_list<forms.size()> list(forms);
-    static_assert(list.forms()[3] == "%% done: %u");
+    // (two lists: without `%s`, where a text may fit no form; with `%s` last, which fits the rest)
+    constexpr std::array<std::string_view, 9> all = {"iter %u/%u: %fms", "%fms  %fms (device=%f)", "=== total time: %fms",
+                                                     "%% done: %u", "=== prepare: %fms; going to warmup", "warmup %u: %fms",
+                                                     "%u items", "", "%s"};
+    constexpr std::array<std::string_view, 8> some = {all[0], all[1], all[2], all[3], all[4], all[5], all[6], all[7]};
+    constexpr logscan::form_list<all.size()> with_s(all);
+    constexpr logscan::form_list<some.size()> without_s(some);
+    static_assert(with_s.forms()[3] == "%% done: %u");
     const std::string_view printed[] = {"iter 3/20: 12.004ms", "1.5ms  2.5ms (device=3.5)", "=== total time: 7.25ms",
                                         "% done: 42", "=== prepare: 0.109ms; going to warmup", "warmup 2: 1.0ms",
                                         "12 items", "", "nanms  -infms (device=nan)", "x"};
     std::mt19937 rng(20261204);
+    std::array<std::size_t, 10> seen{}; // (how often each answer, -1 to 8, came)
     for (int round = 0; round < 3000; ++round) {
         std::string t(printed[rng() % std::size(printed)]);
         if (!t.empty() && rng() % 3 == 0) t.resize(rng() % t.size());
         if (!t.empty() && rng() % 3 == 0) t[rng() % t.size()] = "%=ix1 "[rng() % 6];
         INFO(t);
-        int want = -1;
-        logscan::form_values wv;
-        for (std::size_t i = 0; i < forms.size() && want < 0; ++i)
-            if (logscan::scan_form(t, forms[i], wv)) want = static_cast<int>(i);
-        logscan::form_values gv;
-        const int got = list.scan(t, gv);
-        REQUIRE(got == want);
-        if (got < 0) continue;
-        CHECK(gv.nu == wv.nu);
-        CHECK(gv.nf == wv.nf);
-        for (std::size_t i = 0; i < gv.nu; ++i) CHECK(gv.u[i] == wv.u[i]);
-        for (std::size_t i = 0; i < gv.nf; ++i) CHECK((gv.f[i] == wv.f[i] || (gv.f[i] != gv.f[i] && wv.f[i] != wv.f[i])));
-        CHECK(gv.s == wv.s);
+        const auto check = [&](const auto& list, std::span<const std::string_view> forms) {
+            int want = -1;
+            logscan::form_values wv;
+            for (std::size_t i = 0; i < forms.size() && want < 0; ++i)
+                if (logscan::scan_form(t, forms[i], wv)) want = static_cast<int>(i);
+            logscan::form_values gv;
+            const int got = list.scan(t, gv);
+            REQUIRE(got == want);
+            ++seen[static_cast<std::size_t>(got + 1)];
+            if (got < 0) return;
+            CHECK(gv.nu == wv.nu);
+            CHECK(gv.nf == wv.nf);
+            for (std::size_t i = 0; i < gv.nu; ++i) CHECK(gv.u[i] == wv.u[i]);
+            for (std::size_t i = 0; i < gv.nf; ++i) CHECK((gv.f[i] == wv.f[i] || (gv.f[i] != gv.f[i] && wv.f[i] != wv.f[i])));
+            CHECK(gv.s == wv.s);
+        };
+        check(with_s, all);
+        check(without_s, some);
     }
+    for (std::size_t i = 0; i < seen.size(); ++i) CHECK_MESSAGE(seen[i] > 10, "answer " << static_cast<int>(i) - 1 << " seldom seen");
     // the forms' own examples, read by the contract's text: which form and which values
     logscan::form_values v;
-    CHECK(list.scan("=== total time: 7.25ms", v) == 2);
+    CHECK(with_s.scan("=== total time: 7.25ms", v) == 2);
     CHECK(v.f[0] == 7.25);
-    CHECK(list.scan("% done: 42", v) == 3);
+    CHECK(with_s.scan("% done: 42", v) == 3);
     CHECK(v.u[0] == 42);
-    CHECK(list.scan("12 items", v) == 5); // (`%s` before `%u items`: the first form that fits)
-    CHECK(list.scan("", v) == 5);
+    CHECK(with_s.scan("12 items", v) == 6);
+    CHECK(v.u[0] == 12);
+    CHECK(with_s.scan("", v) == 7);
+    CHECK(with_s.scan("x", v) == 8);
+    CHECK(v.s == "x");
+    CHECK(without_s.scan("x", v) == -1);
+    CHECK(without_s.scan("warmup 2: 1.0ms", v) == 5);
 }
 
 TEST_CASE("num::shape_memo gives what shape_list::assign gives, its text repeated or not") {

@@ -1819,7 +1819,8 @@ constexpr const char* scan_f(const char* p, const char* const e, double& v) noex
 /// `%s` the rest of the text, possibly empty (last in a form); `%%` a `%`; any other byte of
 /// `form` stands for itself. True when all of `text` fits, its values in `out` (at most 4
 /// `%u` and 6 `%f`; a form with more, or another conversion, fits nothing). A `%f` value is
-/// converted by the run-time parser (not in constant expressions).
+/// read in one pass when it is a short plain decimal (up to 15 digits, as logs print them),
+/// else by the run-time parser (not in constant expressions).
 /// \code
 /// logscan::form_values v;
 /// if (logscan::scan_form("iter 3/20: 12.004ms (exec=2.118,device=11.870)",
@@ -1875,7 +1876,7 @@ constexpr bool scan_form(std::string_view text, std::string_view form, form_valu
 /// \endcode
 template <std::size_t N>
 class form_list {
-    static_assert(N <= 64, "logscan::form_list: at most 64 forms");
+    static_assert(N >= 1 && N <= 64, "logscan::form_list: 1 to 64 forms");
 
 public:
     constexpr explicit form_list(const std::array<std::string_view, N>& forms) noexcept : forms_(forms) {
