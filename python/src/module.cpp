@@ -290,10 +290,15 @@ private:
 template <class T>
 py::array_t<T> array_over(column& c, std::size_t rows) {
     static_assert(sizeof(T) == sizeof(std::int64_t));
-    std::unique_ptr<void, void (*)(void*)> data(c.take_values(), [](void* p) { std::free(p); });
-    if (data == nullptr) return py::array_t<T>(static_cast<py::ssize_t>(rows)); // (no rows)
-    py::capsule owner(data.get(), [](void* p) { std::free(p); });
-    T* const values = static_cast<T*>(data.release()); // (the capsule owns it now)
+    auto block = std::make_unique<value_block>(c.take_values());
+    if (block->data == nullptr) return py::array_t<T>(static_cast<py::ssize_t>(rows)); // (no rows)
+    T* const values = static_cast<T*>(block->data);
+    py::capsule owner(block.get(), [](void* p) {
+        auto* b = static_cast<value_block*>(p);
+        b->free();
+        delete b;
+    });
+    (void)block.release(); // (the capsule owns it now)
     return py::array_t<T>({static_cast<py::ssize_t>(rows)}, {static_cast<py::ssize_t>(sizeof(T))}, values, owner);
 }
 
@@ -339,10 +344,10 @@ py::tuple column_to_python(column& c, std::size_t rows) {
         return py::make_tuple(name, "bool", a, py::none());
     }
     // strings: each distinct one used made once (a cell overwritten by a key given twice may
-    // have left one unused)
-    std::vector<char> used(c.pool.size(), 0);
-    std::size_t distinct = 0;
-    for (std::size_t i = 0; i < rows; ++i) {
+    // have left one unused; else every pooled string is used)
+    std::vector<char> used(c.pool.size(), c.overwritten() ? 0 : 1);
+    std::size_t distinct = c.overwritten() ? 0 : c.pool.size();
+    for (std::size_t i = 0; c.overwritten() && i < rows; ++i) {
         const cell k = c.kind(i);
         const auto x = static_cast<std::size_t>(c.value(i));
         if ((k == cell::string || k == cell::big_integer) && !used[x]) {
@@ -359,6 +364,7 @@ py::tuple column_to_python(column& c, std::size_t rows) {
         py::dict index;
         py::list cats;
         std::vector<std::int64_t> code_of(strs.size(), -1);
+        bool same = true; // every pool code its category's code (the usual case: nothing to rewrite)
         for (std::size_t i = 0; i < strs.size(); ++i) {
             if (!used[i]) continue;
             PyObject* at = PyDict_GetItemWithError(index.ptr(), strs[i].ptr());
@@ -370,9 +376,11 @@ py::tuple column_to_python(column& c, std::size_t rows) {
             } else {
                 code_of[i] = PyLong_AsLongLong(at);
             }
+            same = same && code_of[i] == static_cast<std::int64_t>(i);
         }
         std::int64_t* v = c.values();
-        for (std::size_t i = 0; i < rows; ++i) v[i] = c.kind(i) == cell::null ? -1 : code_of[static_cast<std::size_t>(v[i])];
+        if (!same || nulls)
+            for (std::size_t i = 0; i < rows; ++i) v[i] = c.kind(i) == cell::null ? -1 : code_of[static_cast<std::size_t>(v[i])];
         return py::make_tuple(name, "category", array_over<std::int64_t>(c, rows), cats);
     }
     py::array a(py::dtype("O"), std::vector<py::ssize_t>{n});

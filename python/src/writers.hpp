@@ -25,6 +25,9 @@
 #include <logscan/utf8.hpp>
 
 #include <cmath>
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -38,6 +41,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -521,6 +525,90 @@ private:
 // A cell's kind; a column remembers which kinds it holds.
 enum class cell : std::uint8_t { null, integer, uinteger, floating, boolean, string, big_integer };
 
+// A column's values: int64 cells end to end, grown by doubling. Up to 64 KiB from malloc
+// (realloc); past that, on Linux, its own anonymous mapping (whole 2 MiB units), grown by
+// mremap, which moves the pages without copying them and leaves the new ones untouched until
+// written. (glibc's realloc copies a large block once its dynamic mmap threshold has risen
+// above it: a twelfth of frames()' time on megengine-log. Transparent huge pages, asked for
+// with madvise, made a process's first frames() 1.2-2x slower here: the kernel compacts
+// memory to find them.) `take` hands the block over as a `value_block`, which frees it the
+// way it was made (numpy's array then owns it).
+struct value_block {
+    void* data = nullptr;
+    std::size_t bytes = 0; // the mapping's length; 0: malloc'd
+    void free() noexcept {
+#if defined(__linux__)
+        if (bytes != 0) {
+            ::munmap(data, bytes);
+            data = nullptr;
+            return;
+        }
+#endif
+        std::free(data);
+        data = nullptr;
+    }
+};
+
+class value_buffer {
+public:
+    value_buffer() = default;
+    value_buffer(const value_buffer&) = delete;
+    value_buffer& operator=(const value_buffer&) = delete;
+    ~value_buffer() { block_.free(); }
+    void swap(value_buffer& o) noexcept {
+        std::swap(block_, o.block_);
+        std::swap(capacity_, o.capacity_);
+    }
+    std::int64_t* data() const noexcept { return static_cast<std::int64_t*>(block_.data); }
+    std::size_t capacity() const noexcept { return capacity_; }
+    // Room for `cells` cells at least (doubling; the values kept).
+    void grow(std::size_t cells) {
+        std::size_t cap = capacity_ == 0 ? 256 : capacity_;
+        while (cap < cells) cap *= 2;
+        const std::size_t bytes = cap * sizeof(std::int64_t);
+#if defined(__linux__)
+        constexpr std::size_t unit = std::size_t{2} << 20, mapped_from = std::size_t{64} << 10;
+        if (bytes > mapped_from) {
+            const std::size_t len = (bytes + unit - 1) & ~(unit - 1);
+            void* p = MAP_FAILED;
+            if (block_.bytes != 0) {
+                p = ::mremap(block_.data, block_.bytes, len, MREMAP_MAYMOVE);
+            } else {
+                p = ::mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+                if (p != MAP_FAILED) {
+                    if (block_.data != nullptr) std::memcpy(p, block_.data, capacity_ * sizeof(std::int64_t));
+                    block_.free();
+                }
+            }
+            if (p == MAP_FAILED) throw std::bad_alloc();
+            block_ = {p, len};
+            capacity_ = len / sizeof(std::int64_t);
+            return;
+        }
+#endif
+        void* p = std::realloc(block_.data, bytes);
+        if (p == nullptr) throw std::bad_alloc();
+        block_.data = p;
+        capacity_ = cap;
+    }
+    // Gives the block up (the caller frees it with value_block::free); the buffer is then empty.
+    value_block take() noexcept {
+        const value_block b = block_;
+        block_ = {};
+        capacity_ = 0;
+        return b;
+    }
+    void clear() noexcept {
+        block_.free();
+        block_ = {};
+        capacity_ = 0;
+    }
+
+private:
+    value_block block_;
+    std::size_t capacity_ = 0; // cells
+};
+
 // A column's cells: their values end to end in one buffer that grows by doubling (realloc:
 // a large one is moved by the kernel, not copied), handed to numpy as the column's array
 // where the values are its dtype already (take_values). A cell is a value (an integer, a
@@ -544,6 +632,7 @@ struct column {
             pool = std::move(o.pool);
             last_shape = std::move(o.last_shape);
             last_shape_code = o.last_shape_code;
+            buf_.swap(o.buf_);
             values_ = std::exchange(o.values_, nullptr);
             kinds_ = std::exchange(o.kinds_, nullptr);
             size_ = std::exchange(o.size_, 0);
@@ -573,6 +662,8 @@ struct column {
     static constexpr std::size_t distinct_from = 4096;
     // False when the strings were kept without a look-up (text_code): not a category.
     bool interned() const noexcept { return !distinct_; }
+    // False when no cell was given twice: then every string in `pool` is some cell's.
+    bool overwritten() const noexcept { return overwritten_; }
     // A bit per cell kind present.
     unsigned kinds_seen() const noexcept {
         if (!overwritten_) return seen_;
@@ -599,16 +690,16 @@ struct column {
     std::int64_t value(std::size_t i) const noexcept { return values_[i]; }
     // The values' buffer, to be rewritten in place (a double's bits for each cell, ...).
     std::int64_t* values() noexcept { return values_; }
-    // Gives up the values' buffer (std::malloc'd: the caller frees it); the column is then empty.
-    std::int64_t* take_values() noexcept {
-        std::int64_t* v = values_;
+    // Gives up the values' buffer (the caller frees it: value_block::free); the column is then empty.
+    value_block take_values() noexcept {
+        const value_block v = buf_.take();
         values_ = nullptr;
         release();
         return v;
     }
     // Frees the cells and forgets them: an empty column of the same name.
     void release() noexcept {
-        std::free(values_);
+        buf_.clear();
         std::free(kinds_);
         values_ = nullptr;
         kinds_ = nullptr;
@@ -644,10 +735,9 @@ private:
         mixed_ = true;
     }
     void grow() {
-        const std::size_t cap = capacity_ == 0 ? 256 : capacity_ * 2;
-        auto* v = static_cast<std::int64_t*>(std::realloc(values_, cap * sizeof(std::int64_t)));
-        if (v == nullptr) throw std::bad_alloc();
-        values_ = v;
+        buf_.grow(capacity_ + 1);
+        values_ = buf_.data();
+        const std::size_t cap = buf_.capacity();
         if (mixed_) {
             auto* k = static_cast<cell*>(std::realloc(kinds_, cap));
             if (k == nullptr) throw std::bad_alloc();
@@ -655,7 +745,8 @@ private:
         }
         capacity_ = cap;
     }
-    std::int64_t* values_ = nullptr; // std::malloc'd
+    value_buffer buf_;
+    std::int64_t* values_ = nullptr; // buf_'s
     cell* kinds_ = nullptr;          // std::malloc'd (mixed_)
     std::size_t size_ = 0, capacity_ = 0;
     cell first_ = static_cast<cell>(0xff); // the first cell's kind (none yet: no kind's value)
@@ -669,6 +760,22 @@ struct table {
     std::string type;
     std::vector<column> columns;
     std::size_t rows = 0;
+    // The column of that (flattened) name: found, or made (empty) at the end.
+    std::size_t column_named(std::string_view name) {
+        const auto it = by_name.find(name);
+        if (it != by_name.end()) return it->second;
+        columns.emplace_back();
+        columns.back().name = name;
+        by_name.emplace(columns.back().name, columns.size() - 1);
+        return columns.size() - 1;
+    }
+    // Each column's index by its name (a record type whose rows differ, as Chainer's
+    // parameter objects from one function type to the next, finds its columns in one probe).
+    struct name_hash {
+        using is_transparent = void;
+        std::size_t operator()(std::string_view s) const noexcept { return static_cast<std::size_t>(hash_text(s)); }
+    };
+    std::unordered_map<std::string, std::size_t, name_hash, std::equal_to<>> by_name;
     // The columns of the last row, in order: the next row's guess. A top-level key whose text
     // is at the same address as in the last row (a field's name: static) is that column
     // without a compare.
@@ -889,16 +996,23 @@ private:
         if (t_ != nullptr && t_->type == type) return *t_;
         for (table& t : tables_)
             if (t.type == type) return t;
-        tables_.push_back(table{std::string(type), {}, 0, {}, {}, {}});
+        tables_.emplace_back().type = type;
         t_ = nullptr; // (the vector may have moved)
         return tables_.back();
     }
     // The flattened name of the current key: "args.External id".
-    std::string column_name() const {
-        if (prefix_.empty()) return std::string(key_);
-        std::string n = prefix_.back();
+    void column_name(std::string& n) const {
+        if (prefix_.empty()) {
+            n.assign(key_);
+            return;
+        }
+        n.assign(prefix_.back());
         n += '.';
         n += key_;
+    }
+    std::string column_name() const {
+        std::string n;
+        column_name(n);
         return n;
     }
     // A declared field's column (begin_kind, field_at): made, or found by its name, the first time.
@@ -909,12 +1023,7 @@ private:
     }
     column& new_direct_column(std::size_t slot, std::string_view name) {
         table& t = *t_;
-        std::size_t i = 0;
-        while (i < t.columns.size() && t.columns[i].name != name) ++i;
-        if (i == t.columns.size()) {
-            t.columns.emplace_back();
-            t.columns.back().name = name;
-        }
+        const std::size_t i = t.column_named(name);
         if (slot >= t.direct.size()) t.direct.resize(slot + 1, 0);
         t.direct[slot] = i + 1;
         return t.columns[i];
@@ -931,13 +1040,7 @@ private:
             std::string name(field);
             name += '.';
             name += key;
-            std::size_t c = 0;
-            while (c < t.columns.size() && t.columns[c].name != name) ++c;
-            if (c == t.columns.size()) {
-                t.columns.emplace_back();
-                t.columns.back().name = std::move(name);
-            }
-            m.known.push_back({std::string(key), c});
+            m.known.push_back({std::string(key), t.column_named(name)});
         }
         if (i >= m.last.size()) m.last.resize(i + 1);
         m.last[i] = j;
@@ -1004,24 +1107,25 @@ private:
     }
     column& current_column() {
         table& t = *t_;
-        // the usual case: the same column as at this position in the last row
-        if (position_ < t.last_order.size()) {
-            const table::slot& s = t.last_order[position_];
-            if (static_key_ && prefix_.empty() && s.key == key_.data() && s.size == key_.size()) return t.columns[s.column];
-            column& c = t.columns[s.column];
-            if (matches(c.name)) return c;
-        }
-        const std::string name = column_name();
         std::size_t i = 0;
-        while (i < t.columns.size() && t.columns[i].name != name) ++i;
-        if (i == t.columns.size()) {
-            t.columns.emplace_back();
-            t.columns.back().name = name;
+        // the usual case: the same column as at this position in the last row
+        if (position_ < t.last_order.size() && guessed(t, t.last_order[position_])) {
+            i = t.last_order[position_].column;
+        } else {
+            // else the column of that name
+            column_name(name_);
+            i = t.column_named(name_);
+            const table::slot s{static_key_ && prefix_.empty() ? key_.data() : nullptr, key_.size(), i};
+            if (position_ < t.last_order.size()) t.last_order[position_] = s;
+            else t.last_order.push_back(s);
         }
-        const table::slot s{static_key_ && prefix_.empty() ? key_.data() : nullptr, key_.size(), i};
-        if (position_ < t.last_order.size()) t.last_order[position_] = s;
-        else t.last_order.push_back(s);
         return t.columns[i];
+    }
+    // The last row's column at this position is the current key's: a declared field's name
+    // at the same address, or the same name.
+    bool guessed(const table& t, const table::slot& s) const {
+        if (static_key_ && prefix_.empty() && s.key == key_.data() && s.size == key_.size()) return true;
+        return matches(t.columns[s.column].name);
     }
     bool matches(const std::string& name) const {
         if (prefix_.empty()) return name == key_;
@@ -1052,6 +1156,7 @@ private:
     std::size_t position_ = 0;
     std::string json_text_;
     std::string shape_text_;
+    std::string name_; // (current_column's scratch)
     std::vector<std::size_t> kind_table_; // a record type's table by the format's kind index (+2; 1: not wanted)
     char json_buf_[4096];
     std::optional<logscan::ndjson_writer<sink>> json_; // an array's JSON text (a fresh writer per top-level array)

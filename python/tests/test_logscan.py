@@ -232,6 +232,25 @@ def test_large_input_in_batches():
     assert [r["type"] for r in many] == [r["type"] for r in one] * 5
 
 
+def test_columns_past_their_first_buffers():
+    # 80 copies of the megengine-log sample: 314,080 var_shape rows, so each of that frame's
+    # columns outgrows its malloc'd buffer (64 KiB: 8192 rows), then its first mapping (2 MiB:
+    # 262,144 rows) and is moved by mremap; every value is the one copy's, copy after copy
+    path = os.path.join(SRC, "samples", "000_cf8afa6c099f806b.txt")
+    data = open(path, "rb").read()
+    lines = data.count(b"\n")
+    one, many = logscan.frames(data), logscan.frames(data * 80)
+    for t, f in one.items():
+        g = many[t]
+        assert len(g) == 80 * len(f), t
+        assert list(g.columns) == list(f.columns), t
+        for c in f.columns:
+            want = f[c].tolist() * 80 if c != "line" else [n + k * lines for k in range(80) for n in f[c].tolist()]
+            assert [cell(v) for v in g[c].tolist()] == [cell(v) for v in want], (t, c)
+            assert g[c].dtype == f[c].dtype, (t, c)
+    assert len(many["var_shape"]) > 262144
+
+
 def test_errors():
     with pytest.raises(FileNotFoundError) as e:
         list(logscan.records("/nonexistent/logscan.log"))
