@@ -19,6 +19,7 @@
 #include "support/alloc_counter.hpp"
 #include "support/chunking.hpp"
 #include "support/random_text.hpp"
+#include "support/reader_vs_pattern.hpp"
 #include "support/string_writer.hpp"
 #include "support/wanted.hpp"
 
@@ -963,11 +964,7 @@ TEST_CASE("megengine_log::the load_and_run lines' gate read by hand decides as i
     std::size_t taken = 0, declined = 0;
     for (int round = 0; round < 30000; ++round) {
         const std::string t = test_support::pieces_text(seed, pieces, 4);
-        std::array<std::string_view, 1> g{};
-        const bool hand = ml::detail::read_lar_start(t, g);
-        const auto m = logscan::match<ml::detail::lar_pattern>(t);
-        if (hand != static_cast<bool>(m) || (hand && g[0] != m.template get<0>())) FAIL_CHECK("text '" << t << "'");
-        ++(hand ? taken : declined);
+        ++(test_support::decides_as_pattern<ml::detail::lar_pattern, 1>(t, ml::detail::read_lar_start) ? taken : declined);
     }
     CHECK(taken > 3000); // (both ways often)
     CHECK(declined > 3000);
@@ -979,29 +976,16 @@ TEST_CASE("megengine_log::the newer memory statistics line read by hand decides 
     // exactly when the pattern matches it, with the same groups
     const char* pieces[] = {"static memory allocation: nr_opr=", "static memory allocation:", " nr_var=", " realtime=",
                             "msec", " (plan", "(plan", " alloc", ")", "57", "1.25", "0.", ".5", " ", "x", "1e3", "-1"};
+    // (the line's slots in order, each its piece or, now and then, another)
+    const std::vector<std::vector<const char*>> slots = {
+        {"static memory allocation: nr_opr="}, {"57"}, {" nr_var="}, {"83"}, {" realtime="}, {"1.25"},
+        {"msec"}, {" (plan"}, {"0.94"}, {" alloc"}, {"0.31"}, {")"}};
     std::uint64_t seed = 20261204;
     std::size_t taken = 0;
     for (int round = 0; round < 30000; ++round) {
-        std::string t;
-        if (round % 2 == 0) {
-            t = test_support::pieces_text(seed, pieces, 12);
-        } else { // the line's slots in order, each its piece or, now and then, another
-            const char* slots[] = {"static memory allocation: nr_opr=", "57", " nr_var=", "83", " realtime=", "1.25",
-                                   "msec", " (plan", "0.94", " alloc", "0.31", ")"};
-            for (const char* slot : slots) {
-                seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-                const auto pick = (seed >> 33) % 40;
-                t += pick < 34 ? slot : pieces[(seed >> 45) % std::size(pieces)]; // (any piece)
-            }
-        }
-        std::array<std::string_view, 6> g{};
-        const bool hand = ml::detail::read_alloc_stats(t, g);
-        const auto m = logscan::match<ml::detail::alloc_stats_pattern>(t);
-        if (hand != static_cast<bool>(m)) FAIL_CHECK("text '" << t << "'");
-        if (hand && m)
-            for (std::size_t i = 0; i < g.size(); ++i)
-                if (g[i].data() != m[i].data() || g[i].size() != m[i].size()) FAIL_CHECK("group " << i << " of '" << t << "'");
-        taken += hand;
+        const std::string t = round % 2 == 0 ? test_support::pieces_text(seed, pieces, 12)
+                                             : test_support::slots_text(seed, slots, pieces, 34, 40);
+        taken += test_support::decides_as_pattern<ml::detail::alloc_stats_pattern, 6>(t, ml::detail::read_alloc_stats);
     }
     CHECK(taken > 1000);
 }
@@ -1036,20 +1020,12 @@ TEST_CASE("megengine_log::a memory row's tail read by hand is its pattern's matc
                                       {"424.52", "37.50", "nan", "", "%", "1"},
                                       {"%)", "%)", "%)", "%", "%) ", "%)x"}};
             for (const auto& slot : slots) {
-                seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+                seed = test_support::lcg_next(seed);
                 const auto pick = (seed >> 33) % 16; // (mostly a well-formed piece)
                 t += slot[pick < 11 ? pick % 3 : 3 + pick % 3];
             }
         }
-        std::array<std::string_view, 6> g{};
-        const bool hand = ml::detail::read_row_tail(t, g);
-        const auto m = logscan::match<ml::detail::row_tail_pattern>(t);
-        if (hand && !m) FAIL_CHECK("taken, not the pattern's: '" << t << "'");
-        if (hand && m)
-            for (std::size_t i = 0; i < g.size(); ++i)
-                if (g[i].data() != m[i].data() || g[i].size() != m[i].size()) FAIL_CHECK("group " << i << " of '" << t << "'");
-        if (!hand && m) FAIL_CHECK("declined, the pattern's: '" << t << "'");
-        taken += hand;
+        taken += test_support::decides_as_pattern<ml::detail::row_tail_pattern, 6>(t, ml::detail::read_row_tail);
     }
     CHECK(taken > 300); // (built tails: about one in 25 whole)
     for (std::string_view t : {"MiB(        64bytes)      0.00MiB(100.00%)      0.00MiB( 37.50%)",

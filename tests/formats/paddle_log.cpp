@@ -16,6 +16,7 @@
 #include "support/alloc_counter.hpp"
 #include "support/chunking.hpp"
 #include "support/random_text.hpp"
+#include "support/reader_vs_pattern.hpp"
 #include "support/string_writer.hpp"
 #include "support/wanted.hpp"
 
@@ -661,41 +662,19 @@ TEST_CASE("paddle_log::the log lines' readers decide as their patterns do") {
     // pattern matches it, with the same groups
     const char* pieces[] = {"[09/20 12:00:35]", "[09/20", " ", "\t", "\v", "ppdet.coco", "INFO", "INFOX", "WARNING",
                             "CRITICAL", "ERR", ":", ": ", "msg", "2021-03-14 09:30:12,001-", "2021-03-14", "-", "é", "\x01", "9"};
-    const auto check = [&](auto read, auto match, std::size_t groups, std::vector<std::vector<const char*>> slots) {
+    const auto check = [&](auto decides, const std::vector<std::vector<const char*>>& slots) {
         std::uint64_t seed = 20261204;
         std::size_t taken = 0;
-        for (int round = 0; round < 30000; ++round) {
-            std::string t;
-            if (round % 2 == 0) {
-                t = test_support::pieces_text(seed, pieces, 8);
-            } else {
-                for (const auto& slot : slots) {
-                    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-                    const auto pick = (seed >> 33) % 48;
-                    t += pick < 40 ? slot[pick % slot.size()] : pieces[(seed >> 45) % std::size(pieces)]; // (any piece)
-                }
-            }
-            std::array<std::string_view, 6> g{};
-            const bool hand = read(t, g);
-            const auto m = match(t);
-            if (hand != static_cast<bool>(m)) FAIL_CHECK("text '" << t << "'");
-            if (hand && m)
-                for (std::size_t i = 0; i < groups; ++i)
-                    if (g[i].data() != m[i].data() || g[i].size() != m[i].size()) FAIL_CHECK("group " << i << " of '" << t << "'");
-            taken += hand;
-        }
+        for (int round = 0; round < 30000; ++round)
+            taken += decides(round % 2 == 0 ? test_support::pieces_text(seed, pieces, 8)
+                                            : test_support::slots_text(seed, slots, pieces, 40, 48));
         CHECK(taken > 1000);
     };
-    check([](std::string_view t, std::array<std::string_view, 6>& g) { return pl::detail::read_log_line(t, g); },
-          [](std::string_view t) { return logscan::match<pl::detail::log_pattern>(t); }, 6,
+    check([](const std::string& t) { return test_support::decides_as_pattern<pl::detail::log_pattern, 6>(t, pl::detail::read_log_line); },
           {{"[09/20 12:00:35] "}, {"ppdet.data.source.coco", "reader", "a"}, {" "}, {"INFO", "WARNING", "DEBUG", "ERROR", "CRITICAL"},
            {":"}, {" Load [25000 samples]", "", " ", "  two"}});
-    check([](std::string_view t, std::array<std::string_view, 6>& g) {
-              std::array<std::string_view, 5> h{};
-              const bool ok = pl::detail::read_legacy_log(t, h);
-              std::copy(h.begin(), h.end(), g.begin());
-              return ok;
+    check([](const std::string& t) {
+              return test_support::decides_as_pattern<pl::detail::legacy_log_pattern, 5>(t, pl::detail::read_legacy_log);
           },
-          [](std::string_view t) { return logscan::match<pl::detail::legacy_log_pattern>(t); }, 5,
           {{"2021-03-14 09:30:12,001-"}, {"INFO", "WARNING", "DEBUG", "ERROR", "CRITICAL"}, {":"}, {" Save model", "", " "}});
 }

@@ -15,6 +15,7 @@
 #include "support/alloc_counter.hpp"
 #include "support/chunking.hpp"
 #include "support/random_text.hpp"
+#include "support/reader_vs_pattern.hpp"
 #include "support/string_writer.hpp"
 #include "support/wanted.hpp"
 
@@ -778,24 +779,9 @@ TEST_CASE("tvm_profile::the report's first line read by hand decides as its patt
     std::uint64_t seed = 20261204;
     std::size_t taken = 0;
     for (int round = 0; round < 30000; ++round) {
-        std::string t;
-        if (round % 2 == 0) {
-            t = test_support::pieces_text(seed, pieces, 8);
-        } else {
-            for (const auto& slot : slots) {
-                seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-                const auto pick = (seed >> 33) % 40;
-                t += pick < 32 ? slot[pick % slot.size()] : pieces[(seed >> 45) % std::size(pieces)]; // (any piece)
-            }
-        }
-        std::array<std::string_view, 3> g{};
-        const bool hand = logscan::tvm_profile::detail::read_run(t, g);
-        const auto m = logscan::match<logscan::tvm_profile::detail::run_pattern>(t);
-        if (hand != static_cast<bool>(m)) FAIL_CHECK("text '" << t << "'");
-        if (hand && m)
-            for (std::size_t i = 0; i < g.size(); ++i)
-                if (g[i].data() != m[i].data() || g[i].size() != m[i].size()) FAIL_CHECK("group " << i << " of '" << t << "'");
-        taken += hand;
+        const std::string t = round % 2 == 0 ? test_support::pieces_text(seed, pieces, 8)
+                                             : test_support::slots_text(seed, slots, pieces, 32, 40);
+        taken += test_support::decides_as_pattern<logscan::tvm_profile::detail::run_pattern, 3>(t, logscan::tvm_profile::detail::read_run);
     }
     CHECK(taken > 1000);
 }
