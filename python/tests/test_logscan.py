@@ -414,6 +414,16 @@ def test_one_iterator_shared_by_two_threads():
     assert all("already executing" in e for e in errors)
 
 
+def test_an_iterator_made_without_its_init_is_a_type_error():
+    # next() reads the C++ iterator straight from the instance (the type is final): one never
+    # initialised is said, not read
+    it = logscan._logscan.RecordIterator.__new__(logscan._logscan.RecordIterator)
+    with pytest.raises(TypeError, match="without its __init__"):
+        next(it)
+    with pytest.raises(TypeError):
+        type("Sub", (logscan._logscan.RecordIterator,), {})
+
+
 def test_records_is_an_iterator_that_makes_each_dict_when_asked():
     # a record handed out is held by nothing else (no batch of live dicts behind it, which the
     # garbage collector would promote and walk); the iterator is its own, ends for good, and
