@@ -325,10 +325,8 @@ inline void report_failure(const char* path, const logscan::error& e) {
 // A non-empty input that yielded nothing of its format, only `text` (a file of another kind
 // given with --format, or detected from a few lines): said on standard error, status 1.
 inline int check_yield(const char* path, std::string_view format, const logscan_cli::tally& t) {
-    if (t.records != 0 || t.text == 0) return 0;
-    std::fprintf(stderr, "logscan: %s: no %.*s records; %llu non-blank line%s text\n", path,
-                 static_cast<int>(format.size()), format.data(), static_cast<unsigned long long>(t.text),
-                 t.text == 1 ? " was" : "s were");
+    if (!t.only_text()) return 0;
+    std::fprintf(stderr, "logscan: %s\n", t.only_text_message(path, format).c_str());
     return 1;
 }
 

@@ -11,6 +11,7 @@
 #ifndef LOGSCAN_COMMAND_WRITERS_HPP
 #define LOGSCAN_COMMAND_WRITERS_HPP
 
+#include <logscan/formats/registry.hpp>
 #include <logscan/json.hpp>
 #include <logscan/ndjson.hpp>
 #include <logscan/utf8.hpp>
@@ -36,19 +37,8 @@ struct type_filter {
     }
 };
 
-// What an input yielded, for the check that it held something of its format: records of
-// the format (neither `text` nor `error`) and `text` records (non-blank lines).
-struct tally {
-    std::uint64_t records = 0, text = 0;
-    void count(std::string_view type) {
-        if (type == "text") ++text;
-        else if (type != "error") ++records;
-    }
-    void add(const tally& o) {
-        records += o.records;
-        text += o.text;
-    }
-};
+// What an input yielded, for the check that it held something of its format.
+using tally = logscan::yield_tally;
 
 // An NDJSON writer that renders into a std::string (for JSON text inside CSV cells).
 struct string_sink {

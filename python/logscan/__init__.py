@@ -83,6 +83,8 @@ def _types(types):
         return None
     if isinstance(types, str):
         return [types]
+    if isinstance(types, (bytes, bytearray, memoryview)):
+        raise TypeError("logscan: types is a record type's name (str) or a list of them; got %s %r" % (type(types).__name__, types))
     try:
         types = list(types)
     except TypeError:
@@ -90,6 +92,8 @@ def _types(types):
     for t in types:
         if not isinstance(t, str):
             raise TypeError("logscan: types holds record types' names (str); got %r in %r" % (t, types))
+    if not types:
+        raise ValueError("logscan: types is empty, so no record would be read (None reads every type)")
     return types
 
 
@@ -97,9 +101,19 @@ def detect(source):
     """The format of an input (``'paddle-log'``, ...), or ``None`` when it is none of them.
 
     Reads the input's first 16 KiB (decompressed when it is gzip). A file-like object is read
-    from where it stands and, when it is seekable, put back there."""
+    from where it stands and put back there; one that is not seekable (a pipe, a stream) is a
+    ``ValueError``, since what was read could not be put back: ``records(stream).format``
+    names its format without losing any of it."""
     kind, obj = _input(source)
-    if kind == "file" and getattr(obj, "seekable", lambda: False)():
+    if kind == "file":
+        if not getattr(obj, "seekable", lambda: False)():
+            # (what it read could not be put back: a records() or frames() after it would
+            # silently miss the input's head)
+            raise ValueError(
+                "logscan: detect() reads the head of a file-like object and puts it back, which this one (not seekable: "
+                "a pipe, a socket, a stream) cannot do; records() and frames() detect the format themselves, and "
+                "records(stream).format names it with nothing of the stream lost"
+            )
         at = obj.tell()
         try:
             return _logscan.detect(kind, obj)
@@ -111,17 +125,19 @@ def detect(source):
 def records(source, format=None, types=None, max_line=DEFAULT_MAX_LINE, max_event=DEFAULT_MAX_EVENT):
     """An iterator of the input's records, each a dict exactly as the NDJSON contract writes it.
 
-    ``types``: the record types wanted (a name or a list; ``None``: all). ``max_line``: the
+    ``types``: the record types wanted (a name or a non-empty list; ``None``: all). ``max_line``: the
     longest line read whole, ``max_event``: the largest JSON event or object read whole (a
     longer one is an ``error`` record and reading goes on). The input is parsed
     a batch of records at a time (about 4096) and each dict made when it is asked for, so
     memory stays bounded on any size of input.
     An input of blank lines only yields nothing. Where the input fails (a read error, a cut
     gzip stream), the records before are yielded, then ``OSError`` is raised; where a JSON
-    document breaks, its records before the break, then a ``RuntimeWarning``. ``close()``
-    ends the iteration early and lets the input go (a file opened by path is closed). One
-    iterator is read by one thread at a time (another thread's ``next`` raises
-    ``ValueError``)."""
+    document breaks, its records before the break, then a ``RuntimeWarning``; an input read
+    as a format it is not (only ``text`` came of it), a ``RuntimeWarning`` after its records,
+    as ``frames`` says it. ``close()`` ends the iteration early and lets the input go (a file
+    opened by path is closed), as does the end of a ``with logscan.records(...) as it:``
+    block. ``.format`` is the format read (given or detected). One iterator is read by one
+    thread at a time (another thread's ``next`` raises ``ValueError``)."""
     return _logscan.RecordIterator(*_input(source), format, _types(types), _max_line(max_line), _max_event(max_event))
 
 
@@ -133,12 +149,15 @@ def frames(source, format=None, types=None, max_line=DEFAULT_MAX_LINE, max_event
     (``cells.Duration (us)``, ``args.External id``), arrays as their JSON text; in the order
     they first appear. Integer columns stay ``int64`` where no value is missing, numbers with
     a missing value are ``float64`` with ``NaN``; strings are a ``category`` when repeated
-    (at most half as many distinct values as rows; a column whose distinct values pass 4096
-    and half its rows so far is ``object`` from there), else ``object``; a column that mixes
+    in a frame of 16 rows or more (at most half as many distinct values as rows; a column
+    whose distinct values pass 4096 and half its rows so far is ``object`` from there), else
+    ``object`` (so a short file's column may be ``object`` where a long one's is a
+    ``category``: ``astype("category")`` makes them alike); a column that mixes
     kinds (a value printed as text that is sometimes a number) is ``object``, ``None`` where
     missing. Types without records have no frame. ``max_line`` and ``max_event`` as for
-    ``records``. An input given a ``format`` it is not (only ``text`` came of it) is said
-    with a ``RuntimeWarning``, as the command says it. Where the input fails (a read error, a
+    ``records``. An input read as a format it is not (only ``text`` came of it: a file of
+    another kind given a ``format``) is said with a ``RuntimeWarning`` naming the input, as
+    the command says it. Where the input fails (a read error, a
     cut or corrupt gzip stream: a killed job's trace) ``OSError`` is raised; with
     ``partial=True`` the frames of the records read before it are returned instead, and the
     failure is a ``RuntimeWarning``."""
@@ -154,13 +173,6 @@ def frames(source, format=None, types=None, max_line=DEFAULT_MAX_LINE, max_event
             else:
                 data[name] = values
         out[type_name] = pd.DataFrame(data, index=pd.RangeIndex(rows), copy=False)
-    if format is not None and "text" in out and not set(out) - {"text", "error"}:
-        # (an input of another kind given with format=: said, as the command says it)
-        import warnings
-
-        warnings.warn(
-            "logscan: no %s records; %d non-blank line(s) were text" % (format, len(out["text"])), RuntimeWarning, stacklevel=2
-        )
     return out
 
 

@@ -121,6 +121,14 @@ void warn_break(const input& in, const logscan::error& e, int level) {
     if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), level) != 0) throw py::error_already_set(); // (warnings as errors)
 }
 
+// An input read as a format it is not (nothing of the format came of it, only text): said
+// as the command says it, with the input's name. `level`: as for warn_break.
+void warn_only_text(const input& in, const std::string& format, const logscan::yield_tally& seen, int level) {
+    if (!seen.only_text()) return;
+    const std::string m = "logscan: " + seen.only_text_message(in.name(), format);
+    if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), level) != 0) throw py::error_already_set();
+}
+
 // One parse of one input by format F into writer W, fed a chunk at a time.
 struct parse_run {
     virtual ~parse_run() = default;
@@ -224,7 +232,13 @@ public:
                 broken_ = false;
                 warn_break(*in_, run_->result, 1); // (level 1: the frame reading the records)
             }
-            if (!run_ || done_) return py::object();
+            if (!run_ || done_) {
+                if (run_ && !said_) { // (once every record is handed out)
+                    said_ = true;
+                    warn_only_text(*in_, format_, tape_->seen, 1);
+                }
+                return py::object();
+            }
             tape_->clear();
             bool ended;
             {
@@ -283,7 +297,7 @@ private:
     type_set wanted_;
     std::unique_ptr<tape> tape_;
     std::unique_ptr<parse_run> run_;
-    bool done_ = false, failed_ = false, broken_ = false, busy_ = false;
+    bool done_ = false, failed_ = false, broken_ = false, busy_ = false, said_ = false;
 };
 
 // ---------------------------------------------------------------------------------------
@@ -427,6 +441,7 @@ py::dict columns_of(const std::string& kind, py::object obj, const std::optional
     }
     if (!run->source_error.ok()) fail_io(in, run->source_error, partial);
     warn_break(in, run->result, 2);
+    warn_only_text(in, f, cols.seen, 2);
     for (table& t : cols.tables()) {
         py::list cs;
         for (column& c : t.columns) {
@@ -539,6 +554,9 @@ PYBIND11_MODULE(_logscan, m) {
             return r;
         })
         .def("close", &lp::record_iterator::close,
-             "Ends the iteration early: the input is closed and the next call raises StopIteration.");
+             "Ends the iteration early: the input is closed and the next call raises StopIteration.")
+        .def("__enter__", [](py::object self) { return self; })
+        .def("__exit__", [](lp::record_iterator& it, py::args) { it.close(); return false; },
+             "Closes the iterator (a `with` block over records(): its input closed at the end of the block).");
     lp::record_iterator::install_next(iterator_type);
 }

@@ -19,6 +19,7 @@
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 
+#include <logscan/formats/registry.hpp>
 #include <logscan/json.hpp>
 #include <logscan/ndjson.hpp>
 #include <logscan/num.hpp>
@@ -264,6 +265,7 @@ private:
 class tape {
 public:
     explicit tape(const type_set& wanted) : wanted_(wanted) {}
+    logscan::yield_tally seen; // every record, wanted or not
     std::size_t records() const noexcept { return records_; }
     std::size_t bytes() const noexcept { return ops_.size(); }
     void clear() noexcept {
@@ -274,6 +276,7 @@ public:
 
     // --- the NDJSON writer's calls
     void begin(std::string_view type) { // (a record type's name: in static storage)
+        seen.count(type);
         on_ = wanted_.wants(type);
         if (!on_) return;
         put_op(op::begin);
@@ -805,11 +808,13 @@ public:
     explicit columns(const type_set& wanted) : wanted_(wanted) {}
     columns(const columns&) = delete;
     columns& operator=(const columns&) = delete;
+    logscan::yield_tally seen; // every record, wanted or not
 
     std::vector<table>& tables() noexcept { return tables_; }
 
     // --- the NDJSON writer's calls
     void begin(std::string_view type) {
+        seen.count(type);
         on_ = wanted_.wants(type);
         if (!on_) return;
         t_ = &table_of(type);
@@ -874,6 +879,7 @@ public:
     // the other fields (objects, maps, arrays, JSON text) through the calls above.
     // Starts a record of the format's `kind`-th type; false when it is not wanted.
     LOGSCAN_FORCE_INLINE bool begin_kind(std::size_t kind, std::string_view type, std::optional<std::uint64_t> line) {
+        seen.count(type);
         if (kind >= kind_table_.size()) kind_table_.resize(kind + 1, 0);
         if (kind_table_[kind] == 0) {
             std::size_t at = 1;

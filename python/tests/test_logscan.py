@@ -387,7 +387,7 @@ def test_read_returning_a_non_buffer_is_a_type_error():
             return [1]
 
     with pytest.raises(TypeError, match="read\\(\\) returned list"):
-        logscan.detect(R())
+        logscan.records(R())  # (detecting its format)
     with pytest.raises(TypeError, match="not bytes"):
         list(logscan.records(R(), format="paddle-log"))
 
@@ -412,6 +412,43 @@ def test_one_iterator_shared_by_two_threads():
         t.join()
     assert len(got[0]) + len(got[1]) == total  # every record once, no crash
     assert all("already executing" in e for e in errors)
+
+
+def test_detect_refuses_a_stream_it_cannot_put_back():
+    # what detect() reads of a pipe could not be put back: a records() after it would miss the
+    # head without a word, so it is refused before anything is read; records(stream).format
+    # names the format and loses nothing
+    data = open(os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt"), "rb").read()
+
+    class Stream:  # (read only: no seek, as a socket or an HTTP body)
+        def __init__(self, b):
+            self.b = io.BytesIO(b)
+
+        def read(self, n=-1):
+            return self.b.read(n)
+
+    s = Stream(data)
+    with pytest.raises(ValueError, match="not seekable"):
+        logscan.detect(s)
+    assert s.b.tell() == 0
+    it = logscan.records(s)
+    assert it.format == "paddle-log"
+    assert [r["line"] for r in it] == [r["line"] for r in logscan.records(data)]
+    r, w = os.pipe()
+    os.write(w, data[:1000])
+    os.close(w)
+    with open(r, "rb") as pipe:
+        with pytest.raises(ValueError, match="not seekable"):
+            logscan.detect(pipe)
+
+
+def test_records_in_a_with_block_closes_its_input():
+    p = os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt")
+    f = open(p, "rb")
+    with logscan.records(f) as it:
+        assert next(it)["type"]
+    assert list(it) == []  # (closed: ended)
+    f.close()
 
 
 def test_an_iterator_made_without_its_init_is_a_type_error():
@@ -529,7 +566,8 @@ def test_a_deep_array_does_not_blank_the_next_ones():
 
 def test_memoryview_with_strides():
     mv = memoryview(b"aXbXcX\n")[::2]
-    assert [r["text"] for r in logscan.records(mv, format="paddle-log")] == ["abc"]
+    with pytest.warns(RuntimeWarning, match="no paddle-log records; 1 non-blank line was text"):
+        assert [r["text"] for r in logscan.records(mv, format="paddle-log")] == ["abc"]
 
 
 def test_a_key_given_twice():
@@ -692,17 +730,43 @@ def test_types_and_a_format_that_does_not_fit_are_said():
             logscan.records(p, types=bad)
         with pytest.raises(TypeError, match="logscan: types"):
             logscan.frames(p, types=bad)
-    # given as tvm-profile it is all text: a warning with the count the command gives
-    want = run("stats", "--format", "tvm-profile", p).stderr.decode()
+    for bad in (b"log", bytearray(b"log")):  # (bytes are no name: said, not read as a list of ints)
+        with pytest.raises(TypeError, match="logscan: types .* got (bytes|bytearray)"):
+            logscan.records(p, types=bad)
+    for empty in ([], ()):  # (a filter that came out empty reads nothing, said: not every type)
+        with pytest.raises(ValueError, match="types is empty"):
+            logscan.records(p, types=empty)
+        with pytest.raises(ValueError, match="types is empty"):
+            logscan.frames(p, types=empty)
+    # given as tvm-profile it is all text: the command's words (the file named, the count of
+    # its non-blank lines), from frames() and, after its records, from records(); whatever
+    # types are wanted
+    said = run("stats", "--format", "tvm-profile", p).stderr.decode()
     n = sum(1 for line in open(p, "rb").read().split(b"\n") if line.strip())
-    assert f"no tvm-profile records; {n} non-blank lines were text" in want
-    with pytest.warns(RuntimeWarning, match=f"no tvm-profile records; {n} non-blank line"):
+    want = f"logscan: {p}: no tvm-profile records; {n} non-blank lines were text"
+    assert want + "\n" in said
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
         f = logscan.frames(p, format="tvm-profile")
+        assert [str(x.message) for x in w] == [want] and w[0].category is RuntimeWarning
     assert list(f) == ["text"] and len(f["text"]) == n
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        it = logscan.records(p, format="tvm-profile")
+        got = [next(it) for _ in range(n)]
+        assert w == [] and all(r["type"] == "text" for r in got)  # (not before the records)
+        assert list(it) == []
+        assert [str(x.message) for x in w] == [want]
+    for wanted in ("run", ["text", "call"]):
+        with pytest.warns(RuntimeWarning, match=f"{n} non-blank lines were text"):
+            logscan.frames(p, format="tvm-profile", types=wanted)
+    with pytest.warns(RuntimeWarning, match="<bytes>: no tvm-profile records; 1 non-blank line was text"):
+        assert list(logscan.records(b"hello\n", format="tvm-profile"))[0]["type"] == "text"
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         logscan.frames(p)  # (detected: no warning)
         logscan.frames(p, format="paddle-log")
+        list(logscan.records(p, format="paddle-log", types="text"))  # (records of the format, not wanted: no warning)
 
 
 def test_max_event_is_the_commands(tmp_path):

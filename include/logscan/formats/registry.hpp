@@ -18,6 +18,8 @@
 #define LOGSCAN_FORMATS_REGISTRY_HPP_INCLUDED
 
 #include <cstddef>
+#include <cstdint>
+#include <string>
 #include <string_view>
 
 #include "chainer_memtrace.hpp"
@@ -71,6 +73,35 @@ template <class... F>
 constexpr bool has_format(format_list<F...>, std::string_view name) noexcept {
     return ((F::name == name) || ...);
 }
+
+/// What an input yielded, to tell an input that holds nothing of its format (a file of
+/// another kind given a format, or detected from a few lines): records of the format (neither
+/// `text` nor `error`) and `text` records (its non-blank lines). Count every record, wanted
+/// or not.
+struct yield_tally {
+    std::uint64_t records = 0, text = 0;
+    void count(std::string_view type) noexcept {
+        if (type == "text") ++text;
+        else if (type != "error") ++records;
+    }
+    void add(const yield_tally& o) noexcept {
+        records += o.records;
+        text += o.text;
+    }
+    /// Nothing of the format, and some text: the input is not what it was read as.
+    bool only_text() const noexcept { return records == 0 && text != 0; }
+    /// What the command and the Python module say of such an input `name` read as `format`:
+    /// "NAME: no FORMAT records; N non-blank lines were text".
+    std::string only_text_message(std::string_view name, std::string_view format) const {
+        std::string m(name);
+        m += ": no ";
+        m += format;
+        m += " records; ";
+        m += std::to_string(text);
+        m += text == 1 ? " non-blank line was text" : " non-blank lines were text";
+        return m;
+    }
+};
 
 } // namespace logscan
 
