@@ -103,6 +103,7 @@ TEST_CASE("gzip::concatenated members, a cut stream, corrupt data, an empty inpu
         logscan::chunk end;
         const std::string got = drain(s, &end);
         CHECK(end.code == logscan::error_code::unexpected_end);
+        CHECK(logscan::chunk_error(end).message == "gzip stream cut short"); // (its words, not the code's name)
         CHECK(!got.empty());
         CHECK(text.starts_with(got));
     }
@@ -115,6 +116,7 @@ TEST_CASE("gzip::concatenated members, a cut stream, corrupt data, an empty inpu
         (void)drain(s, &end);
         CHECK(end.code == logscan::error_code::syntax);
         CHECK(end.sys_errno == EILSEQ);
+        CHECK(logscan::chunk_error(end).message == "corrupt gzip data");
         CHECK(s.next().code == logscan::error_code::syntax); // (and stays so)
     }
     { // nothing at all: nothing

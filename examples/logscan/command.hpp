@@ -318,7 +318,8 @@ logscan::error run_format_parts(std::string_view format, logscan::source_ref src
 
 inline void report_failure(const char* path, const logscan::error& e) {
     std::fprintf(stderr, "logscan: %s: %.*s", path, static_cast<int>(e.message.size()), e.message.data());
-    if (e.sys_errno != 0) std::fprintf(stderr, " (%s)", std::strerror(e.sys_errno));
+    // (the errno's words where the message is only the code's name: a read, an open)
+    if (e.sys_errno != 0 && e.message == logscan::to_string(e.code)) std::fprintf(stderr, " (%s)", std::strerror(e.sys_errno));
     std::fprintf(stderr, "\n");
 }
 

@@ -17,8 +17,9 @@
 ///
 /// Concatenated gzip members (what `cat a.gz b.gz` gives) are read one after the other.
 /// Errors, as the source's chunk (so `pump` returns them after finishing the consumer, and the
-/// records read before stand): corrupt data is `syntax` (`sys_errno` `EILSEQ`), a stream that
-/// ends inside a member `unexpected_end`, the inner source's errors as they are. Allocation:
+/// records read before stand): corrupt data is `syntax` (`sys_errno` `EILSEQ`, the message
+/// "corrupt gzip data"), a stream that ends inside a member `unexpected_end` ("gzip stream cut
+/// short"), the inner source's errors as they are. Allocation:
 /// the output buffer and an arena for zlib's state and window, once, at construction; nothing
 /// while reading.
 #ifndef LOGSCAN_GZIP_HPP_INCLUDED
@@ -47,6 +48,8 @@ constexpr bool is_gzip(std::string_view head) noexcept {
 template <byte_source Inner>
 class gzip_source {
 public:
+    /// The messages of its failures' chunks (and so of the errors `parse` returns).
+    static constexpr std::string_view cut_message = "gzip stream cut short", corrupt_message = "corrupt gzip data";
     /// Default size of the output buffer.
     static constexpr std::size_t default_buffer_size = std::size_t{256} << 10;
 
@@ -89,11 +92,11 @@ public:
                 pending_.remove_prefix(n);
             }
             if (z_.avail_in == 0 && inner_done_) {
-                if (in_member_) return failed_ = chunk{{}, error_code::unexpected_end, 0}; // (cut inside a member)
+                if (in_member_) return failed_ = chunk{{}, error_code::unexpected_end, 0, cut_message}; // (cut inside a member)
                 return {};
             }
             if (!in_member_) { // a member begins (the first, or one after another)
-                if (member_ended_ && inflateReset(&z_) != Z_OK) return failed_ = chunk{{}, error_code::syntax, EILSEQ};
+                if (member_ended_ && inflateReset(&z_) != Z_OK) return failed_ = chunk{{}, error_code::syntax, EILSEQ, corrupt_message};
                 in_member_ = true;
             }
             z_.next_out = reinterpret_cast<Bytef*>(out_);
@@ -104,7 +107,7 @@ public:
                 in_member_ = false;
                 member_ended_ = true;
             } else if ((r != Z_OK && r != Z_BUF_ERROR) || (produced == 0 && z_.avail_in != 0 && r == Z_BUF_ERROR)) {
-                return failed_ = chunk{{}, error_code::syntax, EILSEQ}; // (corrupt, or no progress with input left)
+                return failed_ = chunk{{}, error_code::syntax, EILSEQ, corrupt_message}; // (corrupt, or no progress with input left)
             }
             if (produced != 0) return {{out_, produced}, error_code::none, 0};
         }

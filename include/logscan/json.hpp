@@ -1986,7 +1986,7 @@ error parse(Source& src, Visitor& vis, const options& opt = {}) {
     reader<Visitor> r(vis, opt);
     for (;;) {
         const chunk c = src.next();
-        if (c.code != error_code::none) return {c.code, 0, 0, r.bytes(), to_string(c.code), c.sys_errno};
+        if (c.code != error_code::none) return chunk_error(c, r.bytes());
         if (c.data.empty()) break;
         if (r.feed(c.data) == flow::stop) return r.result();
     }

@@ -176,7 +176,7 @@ logscan::error parse_in_parts(Source& src, const parts_options& o, Point split_p
         while (!eof && s->bytes.size() < part + part / 2) {
             const logscan::chunk c = src.next();
             if (c.code != logscan::error_code::none) {
-                failure = {c.code, 0, 0, 0, logscan::to_string(c.code), c.sys_errno};
+                failure = logscan::chunk_error(c);
                 eof = true;
             } else if (c.data.empty()) {
                 eof = true;

@@ -49,10 +49,18 @@ struct chunk {
     std::string_view data{};          ///< the bytes; empty at the end of the input or on error
     error_code code = error_code::none; ///< `io_error` / `open_failed` on failure
     int sys_errno = 0;                ///< errno of a failure
+    /// What failed, where the code's name says too little ("gzip stream cut short"): a static
+    /// string; empty: the code's name (`to_string`).
+    std::string_view message{};
 
     /// True at the end of the input (no error, no bytes).
     constexpr bool at_end() const noexcept { return data.empty() && code == error_code::none; }
 };
+
+/// The error of a failed chunk `c` (a source's failure: no line), at byte `offset` of the input.
+constexpr error chunk_error(const chunk& c, std::uint64_t offset = 0) noexcept {
+    return {c.code, 0, 0, offset, c.message.empty() ? to_string(c.code) : c.message, c.sys_errno};
+}
 
 /// A buffer already in memory, handed out whole as a single chunk.
 class memory_source {
@@ -233,7 +241,7 @@ error pump(Source& src, Consumer& consumer) {
         const chunk c = src.next();
         if (c.code != error_code::none) {
             (void)consumer.finish();
-            return {c.code, 0, 0, 0, to_string(c.code), c.sys_errno};
+            return chunk_error(c);
         }
         if (c.data.empty()) break;
         if (consumer.feed(c.data) == flow::stop) return {error_code::stopped, 0, 0, 0, to_string(error_code::stopped), 0};

@@ -50,14 +50,11 @@ std::vector<std::string> record_types(const std::string& format) {
 // (Any failure of the source: a read, a corrupt or cut gzip stream.)
 // (its errno and words)
 std::pair<int, std::string> io_failure(const input& in, const logscan::error& e) {
-    int err = e.sys_errno;
-    std::string what = err != 0 ? std::string(std::strerror(err)) : std::string(e.message);
-    if (in.gzip() && e.code == logscan::error_code::unexpected_end) {
-        err = EIO;
-        what = "gzip stream cut short (the records before the cut were read)";
-    } else if (in.gzip() && e.code == logscan::error_code::syntax) {
-        what = "corrupt gzip data (the records before it were read)";
-    }
+    // (a gzip stream's own failure: its words, gzip.hpp's, as the command says them)
+    const bool stream = in.gzip() && (e.code == logscan::error_code::unexpected_end || e.code == logscan::error_code::syntax);
+    const int err = e.sys_errno;
+    std::string what = err != 0 && !stream ? std::string(std::strerror(err)) : std::string(e.message);
+    if (stream) what += " (the records before it were read)";
     return {err == 0 ? EIO : err, what};
 }
 [[noreturn]] void raise_io(input& in, const logscan::error& e) {
@@ -153,7 +150,7 @@ public:
             if (full && full()) return false;
             const logscan::chunk c = in_.next();
             if (c.code != logscan::error_code::none) {
-                source_error = {c.code, 0, 0, 0, logscan::to_string(c.code), c.sys_errno};
+                source_error = logscan::chunk_error(c);
                 end();
             } else if (c.data.empty()) {
                 end();

@@ -104,7 +104,7 @@ error read_head(Source& src, std::string& head, bool& more) {
         const chunk c = src.next();
         if (c.code != error_code::none) {
             more = false;
-            return {c.code, 0, 0, 0, to_string(c.code), c.sys_errno};
+            return chunk_error(c);
         }
         if (c.data.empty()) {
             more = false;
@@ -118,7 +118,7 @@ error read_head(Source& src, std::string& head, bool& more) {
 /// The chunk a `replay_source` hands out after a head that `read_head` ended with `e`: the
 /// end when `e` is no error, else `e` as the source's failure.
 constexpr chunk head_failure(const error& e) noexcept {
-    return e.ok() ? chunk{} : chunk{{}, e.code, e.sys_errno};
+    return e.ok() ? chunk{} : chunk{{}, e.code, e.sys_errno, e.message};
 }
 
 } // namespace logscan
