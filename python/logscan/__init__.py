@@ -106,7 +106,8 @@ def detect(source):
     names its format without losing any of it."""
     kind, obj = _input(source)
     if kind == "file":
-        if not getattr(obj, "seekable", lambda: False)():
+        seekable = getattr(obj, "seekable", None)
+        if not (seekable() if seekable is not None else hasattr(obj, "seek") and hasattr(obj, "tell")):
             # (what it read could not be put back: a records() or frames() after it would
             # silently miss the input's head)
             raise ValueError(

@@ -223,6 +223,7 @@ public:
             // it are handed out)
             if (failed_) {
                 failed_ = false;
+                said_ = true; // (the input's failure is what is said of it)
                 raise_io(*in_, run_->source_error);
             }
             if (broken_) {
@@ -305,14 +306,22 @@ private:
 template <class T>
 py::array_t<T> array_over(column& c, std::size_t rows) {
     static_assert(sizeof(T) == sizeof(std::int64_t));
-    auto block = std::make_unique<value_block>(c.take_values());
-    if (block->data == nullptr) return py::array_t<T>(static_cast<py::ssize_t>(rows)); // (no rows)
-    T* const values = static_cast<T*>(block->data);
-    py::capsule owner(block.get(), [](void* p) {
+    const auto free_block = [](void* p) {
         auto* b = static_cast<value_block*>(p);
         b->free();
         delete b;
-    });
+    };
+    value_block taken = c.take_values();
+    std::unique_ptr<value_block, decltype(free_block)> block(nullptr, free_block);
+    try {
+        block.reset(new value_block(taken));
+    } catch (...) {
+        taken.free(); // (the values too, not only their holder)
+        throw;
+    }
+    if (block->data == nullptr) return py::array_t<T>(static_cast<py::ssize_t>(rows)); // (no rows)
+    T* const values = static_cast<T*>(block->data);
+    py::capsule owner(block.get(), free_block); // (until it is made, `block` frees the values)
     (void)block.release(); // (the capsule owns it now)
     return py::array_t<T>({static_cast<py::ssize_t>(rows)}, {static_cast<py::ssize_t>(sizeof(T))}, values, owner);
 }
@@ -436,9 +445,9 @@ py::dict columns_of(const std::string& kind, py::object obj, const std::optional
         py::gil_scoped_release nogil;
         run->step({});
     }
-    if (!run->source_error.ok()) fail_io(in, run->source_error, partial);
+    if (!run->source_error.ok()) fail_io(in, run->source_error, partial); // (partial: its warning, the only one)
     warn_break(in, run->result, 2);
-    warn_only_text(in, f, cols.seen, 2);
+    if (run->source_error.ok()) warn_only_text(in, f, cols.seen, 2);
     for (table& t : cols.tables()) {
         py::list cs;
         for (column& c : t.columns) {

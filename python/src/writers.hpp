@@ -612,8 +612,7 @@ private:
     std::size_t capacity_ = 0; // cells
 };
 
-// A column's cells: their values end to end in one buffer that grows by doubling (realloc:
-// a large one is moved by the kernel, not copied), handed to numpy as the column's array
+// A column's cells: their values end to end in one buffer (value_buffer), handed to numpy as the column's array
 // where the values are its dtype already (take_values). A cell is a value (an integer, a
 // double's bits, a string's code in `pool`) and a kind; while every cell has the kind of the
 // first (the usual case: a declared field) the kind is kept once for the column, else per

@@ -427,6 +427,15 @@ def test_detect_refuses_a_stream_it_cannot_put_back():
         def read(self, n=-1):
             return self.b.read(n)
 
+    class Seeks(Stream):  # (seek and tell, no seekable(): put back as before)
+        def seek(self, n):
+            return self.b.seek(n)
+
+        def tell(self):
+            return self.b.tell()
+
+    k = Seeks(data)
+    assert logscan.detect(k) == "paddle-log" and k.tell() == 0
     s = Stream(data)
     with pytest.raises(ValueError, match="not seekable"):
         logscan.detect(s)
@@ -615,6 +624,13 @@ def test_a_cut_gzip_stream(tmp_path):
             got.append(r)
     assert e.value.filename == str(p)
     assert len(got) > 100
+    # read as a format it is not, all text and then the cut: the cut is said, and after it nothing
+    it = logscan.records(p, format="tvm-profile")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        with pytest.raises(OSError, match="gzip stream cut short"):
+            list(it)
+        assert list(it) == []
     r = run("convert", str(p))
     # the command does not pass it silently, and says it in the same words
     assert r.returncode == 1 and f"logscan: {p}: gzip stream cut short\n".encode() in r.stderr
@@ -777,6 +793,11 @@ def test_types_and_a_format_that_does_not_fit_are_said():
         logscan.frames(p)  # (detected: no warning)
         logscan.frames(p, format="paddle-log")
         list(logscan.records(p, format="paddle-log", types="text"))  # (records of the format, not wanted: no warning)
+        # text and an error record (a line past max_line): the error says it, as in the
+        # command, which says only "1 error record(s)"
+        long = b"hello\n" + b"x" * 100 + b"\nworld\n"
+        assert [r["type"] for r in logscan.records(long, format="tvm-profile", max_line=50)] == ["text", "error", "text"]
+        assert sorted(logscan.frames(long, format="tvm-profile", max_line=50)) == ["error", "text"]
 
 
 def test_max_event_is_the_commands(tmp_path):

@@ -76,20 +76,24 @@ constexpr bool has_format(format_list<F...>, std::string_view name) noexcept {
 
 /// What an input yielded, to tell an input that holds nothing of its format (a file of
 /// another kind given a format, or detected from a few lines): records of the format (neither
-/// `text` nor `error`) and `text` records (its non-blank lines). Count every record, wanted
-/// or not.
+/// `text` nor `error`), `text` records (its non-blank lines) and `error` records. Count every
+/// record, wanted or not.
 struct yield_tally {
-    std::uint64_t records = 0, text = 0;
+    std::uint64_t records = 0, text = 0, errors = 0;
     void count(std::string_view type) noexcept {
         if (type == "text") ++text;
-        else if (type != "error") ++records;
+        else if (type == "error") ++errors;
+        else ++records;
     }
     void add(const yield_tally& o) noexcept {
         records += o.records;
         text += o.text;
+        errors += o.errors;
     }
-    /// Nothing of the format, and some text: the input is not what it was read as.
-    bool only_text() const noexcept { return records == 0 && text != 0; }
+    /// Nothing of the format and no error record, only text: the input is not what it was
+    /// read as. (An input with error records is said by those; one whose source failed, by
+    /// its failure: neither is said this way too.)
+    bool only_text() const noexcept { return records == 0 && errors == 0 && text != 0; }
     /// What the command and the Python module say of such an input `name` read as `format`:
     /// "NAME: no FORMAT records; N non-blank lines were text".
     std::string only_text_message(std::string_view name, std::string_view format) const {
