@@ -494,35 +494,24 @@ constexpr bool row_value(std::string_view t, bool minus, double& v) noexcept {
 // before `%)` at the `%`), so the groups are the pattern's. Groups: whole text, B, L, P, U, Q.
 inline constexpr fixed_string row_tail_pattern{R"(MiB\( *(\d+)bytes\) *([^ ()%]+)MiB\( *([^ ()%]+)%\) *([^ ()%]+)MiB\( *([^ ()%]+)%\))"};
 constexpr bool read_row_tail(std::string_view t, std::array<std::string_view, 6>& g) noexcept {
-    std::size_t i = 0;
-    const auto literal = [&](std::string_view s) {
-        if (t.substr(i, s.size()) != s) return false;
-        i += s.size();
-        return true;
-    };
+    text_cursor c(t);
     const auto spaces = [&] {
-        while (i < t.size() && t[i] == ' ') ++i;
+        while (c.literal(" ")) {}
     };
     const auto value = [&](std::string_view& out, bool mib) { // ([^ ()%]+) then MiB\( or %\)
-        const std::size_t b = i;
-        while (i < t.size() && t[i] != ' ' && t[i] != '(' && t[i] != ')' && t[i] != '%') ++i;
-        const std::string_view run = t.substr(b, i - b);
+        std::string_view run;
+        (void)c.until<" ()%">(run);
         if (mib) {
-            if (run.size() < 4 || !run.ends_with("MiB") || i == t.size() || t[i] != '(') return false;
+            if (run.size() < 4 || !run.ends_with("MiB") || !c.literal("(")) return false;
             out = run.substr(0, run.size() - 3);
-            ++i;
             return true;
         }
         out = run;
-        return !run.empty() && literal("%)");
+        return !run.empty() && c.literal("%)");
     };
-    if (!literal("MiB(")) return false;
+    if (!c.literal("MiB(")) return false;
     spaces();
-    const std::size_t d = i;
-    while (i < t.size() && internal::is_digit(t[i])) ++i;
-    if (i == d) return false;
-    g[1] = t.substr(d, i - d);
-    if (!literal("bytes)")) return false;
+    if (!c.digits(g[1]) || !c.literal("bytes)")) return false;
     spaces();
     if (!value(g[2], true)) return false;
     spaces();
@@ -530,7 +519,7 @@ constexpr bool read_row_tail(std::string_view t, std::array<std::string_view, 6>
     spaces();
     if (!value(g[4], true)) return false;
     spaces();
-    if (!value(g[5], false) || i != t.size()) return false;
+    if (!value(g[5], false) || !c.at_end()) return false;
     g[0] = t;
     return true;
 }
