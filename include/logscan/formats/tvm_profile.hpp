@@ -773,21 +773,12 @@ private:
 // spaces that end the line. Groups: line, MODEL, DEVICE.
 inline constexpr fixed_string run_pattern{R"(Evaluate vm inference cost of (\S+) on (\S+) *)"};
 constexpr bool read_run(std::string_view t, std::array<std::string_view, 3>& g) noexcept {
-    constexpr std::string_view head = "Evaluate vm inference cost of ";
-    if (!t.starts_with(head)) return false;
-    const auto word = [&](std::size_t i) { // the end of the run of non-whitespace at i
-        while (i < t.size() && t[i] != ' ' && t[i] != '\t' && t[i] != '\n' && t[i] != '\r' && t[i] != '\f' && t[i] != '\v') ++i;
-        return i;
-    };
-    const std::size_t model = head.size(), model_end = word(model);
-    if (model_end == model || t.substr(model_end, 4) != " on ") return false;
-    const std::size_t device = model_end + 4, device_end = word(device);
-    if (device_end == device) return false;
-    std::size_t i = device_end;
-    while (i < t.size() && t[i] == ' ') ++i;
-    if (i != t.size()) return false;
-    g[1] = t.substr(model, model_end - model);
-    g[2] = t.substr(device, device_end - device);
+    text_cursor c(t);
+    if (!(c.literal("Evaluate vm inference cost of ") && c.until<" \t\n\r\f\v">(g[1]) && !g[1].empty() && c.literal(" on ") &&
+          c.until<" \t\n\r\f\v">(g[2]) && !g[2].empty()))
+        return false;
+    while (c.literal(" ")) {}
+    if (!c.at_end()) return false;
     g[0] = t;
     return true;
 }
