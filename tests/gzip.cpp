@@ -45,6 +45,8 @@ std::string drain(Source& s, logscan::chunk* last = nullptr) {
     }
 }
 
+constexpr std::size_t gzip_default = logscan::gzip_source<logscan::memory_source>::default_buffer_size;
+
 std::string compressed(std::string_view name) {
     return logscan::test::read_file(logscan::test::sample_path("chrome/" + std::string(name)));
 }
@@ -118,6 +120,38 @@ TEST_CASE("gzip::concatenated members, a cut stream, corrupt data, an empty inpu
         CHECK(end.sys_errno == EILSEQ);
         CHECK(logscan::chunk_error(end).message == "corrupt gzip data");
         CHECK(s.next().code == logscan::error_code::syntax); // (and stays so)
+    }
+    { // a member whose check fails (its CRC-32 changed): every byte it holds, then corrupt
+        // data (the last bytes and the failed check come from one inflate call: they were lost)
+        for (const std::size_t at : {gz.size() - 8, gz.size() - 5, gz.size() - 1}) { // (CRC-32, then the length)
+            std::string bad = gz;
+            bad[at] = static_cast<char>(bad[at] ^ 0x5a);
+            for (const std::size_t out : {gzip_default, std::size_t{1000}}) {
+                INFO("byte " << at << ", output buffer " << out);
+                logscan::memory_source m(bad);
+                logscan::gzip_source<logscan::memory_source> s(m, out);
+                logscan::chunk end;
+                CHECK(drain(s, &end) == text);
+                CHECK(end.code == logscan::error_code::syntax);
+                CHECK(logscan::chunk_error(end).message == "corrupt gzip data");
+            }
+        }
+    }
+    { // rest_failure: what a source ends with, the rest of it read
+        logscan::memory_source m(gz);
+        logscan::gzip_source<logscan::memory_source> s(m, 1000);
+        CHECK(!s.next().data.empty()); // (a parse that stopped early)
+        CHECK(logscan::rest_failure(s).ok());
+        CHECK(logscan::rest_failure(s).ok()); // (at its end: nothing more)
+        std::string bad = gz;
+        bad[gz.size() - 8] = static_cast<char>(bad[gz.size() - 8] ^ 0x5a);
+        logscan::memory_source b(bad);
+        logscan::gzip_source<logscan::memory_source> t(b, 1000);
+        CHECK(!t.next().data.empty());
+        const logscan::error e = logscan::rest_failure(t);
+        CHECK(e.code == logscan::error_code::syntax);
+        CHECK(e.message == "corrupt gzip data");
+        CHECK(logscan::source_failed(e));
     }
     { // nothing at all: nothing
         logscan::memory_source m("");

@@ -247,12 +247,27 @@ template <class Source>
 struct counted_source {
     Source& inner;
     progress& p;
+    bool gzip = false; // (the input is decompressed: its data is checked at its end)
     logscan::chunk next() {
         logscan::chunk c = inner.next();
         p.add(c.data.size());
         return c;
     }
 };
+template <class Source>
+bool is_gzip(const counted_source<Source>& src) {
+    return src.gzip;
+}
+
+// Where a JSON document of a gzip input broke: the rest of the stream is read, and its
+// failure returned (corrupt data decompresses to bytes that may break the document, and
+// only the stream's check, at its end, finds it: logscan::rest_failure). No error for any
+// other input, or a stream that ends clean.
+template <class Source>
+logscan::error failure_after_break(Source& src, const logscan::error& e) {
+    if (!is_gzip(src) || e.line == 0 || e.code == logscan::error_code::stopped || logscan::source_failed(e)) return {};
+    return logscan::rest_failure(src);
+}
 
 // An input as the command reads it: decompressed when its first bytes are gzip's (1f 8b), files
 // and pipes alike (logscan/gzip.hpp, when the command is built with zlib: LOGSCAN_CLI_GZIP).
@@ -280,18 +295,20 @@ bool is_gzip(const logscan::replay_source<Source>&) {
 // in the input are records (counted): the returned error is the source's (I/O) only. Where a
 // JSON document breaks, its record says only that (formats.md: `invalid JSON document`), so
 // where and why is said on stderr, for input `shown` (nullptr: quiet).
-template <class Formats, class Writer>
-logscan::error run_format(std::string_view format, logscan::source_ref src, Writer& w, std::uint64_t& errors,
+template <class Formats, class Writer, class Source>
+logscan::error run_format(std::string_view format, Source& src, Writer& w, std::uint64_t& errors,
                           const logscan::format_options& fo, const char* shown) {
     logscan::error e{};
     logscan::with_format(Formats{}, format, [&]<class F>() { e = format_ops<F>::records(src, w, errors, fo); });
     // the source's failure (a read, a cut or corrupt gzip stream: no line) fails the input; a
     // JSON document's own break (its line) is a record, said below
     if (logscan::source_failed(e)) return e;
-    if (shown != nullptr && e.line != 0 && e.code != logscan::error_code::stopped)
+    if (shown != nullptr && e.line != 0 && e.code != logscan::error_code::stopped) {
         std::fprintf(stderr, "logscan: %s:%llu:%llu: %.*s (the document breaks there; the records before it are written)\n",
                      shown, static_cast<unsigned long long>(e.line), static_cast<unsigned long long>(e.column),
                      static_cast<int>(e.message.size()), e.message.data());
+        return failure_after_break(src, e); // (a corrupt gzip stream: what broke the document)
+    }
     return {};
 }
 
@@ -316,11 +333,16 @@ logscan::error run_format_parts(std::string_view format, logscan::source_ref src
     return e;
 }
 
+// A source's failure in words: its message, with the errno's words where the message is
+// only the code's name (a read, an open).
+inline std::string failure_text(const logscan::error& e) {
+    std::string t(e.message);
+    if (e.sys_errno != 0 && e.message == logscan::to_string(e.code)) t += std::string(" (") + std::strerror(e.sys_errno) + ")";
+    return t;
+}
+
 inline void report_failure(const char* path, const logscan::error& e) {
-    std::fprintf(stderr, "logscan: %s: %.*s", path, static_cast<int>(e.message.size()), e.message.data());
-    // (the errno's words where the message is only the code's name: a read, an open)
-    if (e.sys_errno != 0 && e.message == logscan::to_string(e.code)) std::fprintf(stderr, " (%s)", std::strerror(e.sys_errno));
-    std::fprintf(stderr, "\n");
+    std::fprintf(stderr, "logscan: %s: %s\n", path, failure_text(e).c_str());
 }
 
 // A non-empty input that yielded nothing of its format, only `text` (a file of another kind
@@ -388,7 +410,7 @@ int with_format(const char* path, std::string_view forced, progress& prog, F&& f
         logscan::replay_source<S> replay{head, src};
         replay.inner_done = !more;
         replay.end = logscan::head_failure(h);
-        counted_source<logscan::replay_source<S>> counted{replay, prog};
+        counted_source<logscan::replay_source<S>> counted{replay, prog, is_gzip(src)};
         status = f(format, counted);
         return {};
     });
@@ -552,15 +574,24 @@ int cmd_detect(int argc, char** argv) {
             auto src = input_of(file);
             return logscan::read_head(src, head, more);
         });
-        if (!e.ok()) {
+        // (an input that fails after some bytes, a cut gzip stream: its format told from them
+        // when they show it, and the failure said; status 1 either way)
+        const logscan::detection d =
+            head.empty() ? logscan::detection{}
+                         : logscan::detect_format<Formats>(std::string_view(head).substr(0, logscan::detect_bytes),
+                                                           more || head.size() > logscan::detect_bytes);
+        if (!e.ok() && d.format.empty()) {
             report_failure(path, e);
             status = 1;
             continue;
         }
-        const logscan::detection d = logscan::detect_format<Formats>(std::string_view(head).substr(0, logscan::detect_bytes),
-                                                            more || head.size() > logscan::detect_bytes);
         std::printf("%s: %s\n", path, d.format.empty() ? "unknown" : std::string(d.format).c_str());
-        if (d.format.empty()) status = 1;
+        if (!e.ok()) {
+            std::fflush(stdout);
+            std::fprintf(stderr, "logscan: %s: %s after %zu bytes (the format is told from them)\n", path,
+                         failure_text(e).c_str(), head.size());
+        }
+        if (d.format.empty() || !e.ok()) status = 1;
     }
     return status;
 }
@@ -815,6 +846,15 @@ int cmd_summary(const options& o) {
                                  static_cast<int>(format.size()), format.data(), parted_summaries<Formats>().c_str());
                 }
                 if (!parted) seen = format_ops<F>::summarize(src, v, o.parse);
+                // (a JSON document's break: said; in a gzip input, the rest of the stream is
+                // read, whose check may find the corrupt data that broke it)
+                const bool broke = !logscan::source_failed(seen.e) && seen.e.line != 0 && seen.e.code != logscan::error_code::stopped;
+                if (broke)
+                    std::fprintf(stderr, "logscan: %s:%llu:%llu: %.*s (the document breaks there; the summary is of the records before it)\n",
+                                 path, static_cast<unsigned long long>(seen.e.line), static_cast<unsigned long long>(seen.e.column),
+                                 static_cast<int>(seen.e.message.size()), seen.e.message.data());
+                if (broke)
+                    if (const logscan::error rest = failure_after_break(src, seen.e); !rest.ok()) seen.e = rest;
                 // (a read failed, a gzip stream was cut or corrupt: reported, and the report is
                 // of the records read before it, as convert and stats keep them; errors in the
                 // input are records: counted)
@@ -826,10 +866,6 @@ int cmd_summary(const options& o) {
                     std::fprintf(stderr, "logscan: %s: the summary is of the %llu record(s) read before that\n", path,
                                  static_cast<unsigned long long>(seen.records));
                 }
-                if (!failed && seen.e.line != 0 && seen.e.code != logscan::error_code::stopped) // (a JSON document's break)
-                    std::fprintf(stderr, "logscan: %s:%llu:%llu: %.*s (the document breaks there; the summary is of the records before it)\n",
-                                 path, static_cast<unsigned long long>(seen.e.line), static_cast<unsigned long long>(seen.e.column),
-                                 static_cast<int>(seen.e.message.size()), seen.e.message.data());
                 if (!failed && seen.errors == 0 && check_yield(path, format, tally{seen.records, seen.text}) != 0) return 1;
                 if (seen.errors != 0) {
                     // (the first one's place and words, where the report keeps them)

@@ -19,7 +19,9 @@
 /// Errors, as the source's chunk (so `pump` returns them after finishing the consumer, and the
 /// records read before stand): corrupt data is `syntax` (`sys_errno` `EILSEQ`, the message
 /// "corrupt gzip data"), a stream that ends inside a member `unexpected_end` ("gzip stream cut
-/// short"), the inner source's errors as they are. Allocation:
+/// short"), the inner source's errors as they are. Every byte decompressed before corrupt
+/// data is found is handed out before the error: a member whose check (its CRC-32 and length,
+/// at its end) fails has given all its bytes, then "corrupt gzip data". Allocation:
 /// the output buffer and an arena for zlib's state and window, once, at construction; nothing
 /// while reading.
 #ifndef LOGSCAN_GZIP_HPP_INCLUDED
@@ -107,7 +109,11 @@ public:
                 in_member_ = false;
                 member_ended_ = true;
             } else if ((r != Z_OK && r != Z_BUF_ERROR) || (produced == 0 && z_.avail_in != 0 && r == Z_BUF_ERROR)) {
-                return failed_ = chunk{{}, error_code::syntax, EILSEQ, corrupt_message}; // (corrupt, or no progress with input left)
+                // (corrupt, or no progress with input left; the bytes this call made before it
+                // found that, up to the member's check at its end, are handed out first)
+                failed_ = chunk{{}, error_code::syntax, EILSEQ, corrupt_message};
+                if (produced != 0) return {{out_, produced}, error_code::none, 0};
+                return failed_;
             }
             if (produced != 0) return {{out_, produced}, error_code::none, 0};
         }

@@ -231,6 +231,20 @@ constexpr bool source_failed(const error& e) noexcept {
             e.code == error_code::unexpected_end);
 }
 
+/// Reads what is left of `src`, discarding it, and returns the failure the source ends with
+/// (no error at a clean end; a source already at its end reads nothing). For a parse that
+/// stopped before the end of its input, where the input checks its data as it is read: a
+/// gzip stream's corrupt data may decompress to bytes that break a JSON document, and only
+/// the stream's check, at its end, says that it was corrupt (gzip.hpp).
+template <byte_source Source>
+error rest_failure(Source& src) {
+    for (;;) {
+        const chunk c = src.next();
+        if (c.code != error_code::none) return chunk_error(c);
+        if (c.data.empty()) return {};
+    }
+}
+
 /// Feeds every chunk of `src` to `consumer` and finishes it. Returns an error with code
 /// `none`; the source's error (`io_error`, `open_failed`, with errno), after finishing the
 /// consumer so that nothing already read is lost; or `stopped` when the consumer stopped.

@@ -100,7 +100,10 @@ def _types(types):
 def detect(source):
     """The format of an input (``'paddle-log'``, ...), or ``None`` when it is none of them.
 
-    Reads the input's first 16 KiB (decompressed when it is gzip). A file-like object is read
+    Reads the input's first 16 KiB (decompressed when it is gzip). An input that fails after
+    some bytes (a gzip stream cut short) is named from them when they show its format, with a
+    ``RuntimeWarning`` that says the failure, as ``logscan detect`` does; when they do not, the
+    failure is raised (``OSError``). A file-like object is read
     from where it stands and put back there; one that is not seekable (a pipe, a stream) is a
     ``ValueError``, since what was read could not be put back: ``records(stream).format``
     names its format without losing any of it."""

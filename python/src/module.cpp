@@ -49,17 +49,19 @@ std::vector<std::string> record_types(const std::string& format) {
 // An I/O failure as OSError (its errno subclass: FileNotFoundError, ...), with the file name.
 // (Any failure of the source: a read, a corrupt or cut gzip stream.)
 // (its errno and words)
-std::pair<int, std::string> io_failure(const input& in, const logscan::error& e) {
+// (`read`: what is said of a gzip stream's own failure, the bytes before it)
+std::pair<int, std::string> io_failure(const input& in, const logscan::error& e,
+                                       std::string_view read = " (the records before it were read)") {
     // (a gzip stream's own failure: its words, gzip.hpp's, as the command says them)
     const bool stream = in.gzip() && (e.code == logscan::error_code::unexpected_end || e.code == logscan::error_code::syntax);
     const int err = e.sys_errno;
     std::string what = err != 0 && !stream ? std::string(std::strerror(err)) : std::string(e.message);
-    if (stream) what += " (the records before it were read)";
+    if (stream) what += read;
     return {err == 0 ? EIO : err, what};
 }
-[[noreturn]] void raise_io(input& in, const logscan::error& e) {
+[[noreturn]] void raise_io(input& in, const logscan::error& e, std::string_view read = " (the records before it were read)") {
     in.raise_python_error(); // (a file-like's own exception first)
-    const auto [err, what] = io_failure(in, e);
+    const auto [err, what] = io_failure(in, e, read);
     PyErr_SetObject(PyExc_OSError, py::make_tuple(err, what, in.filename()).ptr());
     throw py::error_already_set();
 }
@@ -467,12 +469,34 @@ py::object detect(const std::string& kind, py::object obj) {
         py::gil_scoped_release nogil;
         e = in.read_head();
     }
-    if (!e.ok()) raise_io(in, e);
-    if (!in.head_error().ok()) raise_io(in, in.head_error()); // (as `logscan detect`: a cut input is said)
+    constexpr std::string_view untold = " (before the format could be told)";
+    if (!e.ok()) raise_io(in, e, untold);
     bool blank = false;
     const std::string_view f = in.detect(blank);
+    if (!in.head_error().ok()) { // (a cut gzip stream: as `logscan detect`, said)
+        if (f.empty()) raise_io(in, in.head_error(), untold); // (no format in what it gave: its failure is what to say)
+        // (the format its bytes show, and a warning with the failure)
+        const std::string m = in.name() + ": " + io_failure(in, in.head_error(), "").second + " after " +
+                              std::to_string(in.head_size()) + " bytes (the format is told from them)";
+        if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), 2) != 0) throw py::error_already_set();
+    }
     if (f.empty()) return py::none();
     return py::str(std::string(f));
+}
+
+// After a parse that read up to where its document broke, or failed: the break said (a
+// warning), then the source's failure (a read, a cut or corrupt gzip stream) raised, or with
+// `partial` said. In a gzip input the rest of the stream is read after a break: its check
+// may find the corrupt data that broke the document (logscan::rest_failure), as the command
+// does.
+void check_after_break(input& in, const logscan::error& result, bool partial) {
+    warn_break(in, result, 2);
+    logscan::error e = result;
+    if (in.gzip() && !logscan::source_failed(e) && e.line != 0 && e.code != logscan::error_code::stopped) {
+        py::gil_scoped_release nogil;
+        if (const logscan::error rest = logscan::rest_failure(in); !rest.ok()) e = rest;
+    }
+    if (logscan::source_failed(e)) fail_io(in, e, partial);
 }
 
 // summary(): what `logscan summary --json` prints, as JSON text (the package loads it).
@@ -498,8 +522,7 @@ std::string summary_json(const std::vector<std::pair<std::string, py::object>>& 
                                          options_of(max_line, max_event));
             }
             e = r.result;
-            if (logscan::source_failed(e)) fail_io(in, e, partial);
-            warn_break(in, e, 2);
+            check_after_break(in, e, partial);
             ranks.push_back(std::move(r.rows));
         } else {
             ct::rank_reader reader(in.name());
@@ -507,8 +530,7 @@ std::string summary_json(const std::vector<std::pair<std::string, py::object>>& 
                 py::gil_scoped_release nogil;
                 e = ct::parse(in, reader, options_of(max_line, max_event));
             }
-            if (logscan::source_failed(e)) fail_io(in, e, partial); // (a read, a cut or corrupt gzip stream)
-            warn_break(in, e, 2);
+            check_after_break(in, e, partial);
             ranks.push_back(reader.take());
         }
         if (!ranks.back().errors.empty()) {

@@ -645,6 +645,92 @@ def test_a_cut_gzip_stream(tmp_path):
     assert r.returncode == 1 and f"logscan: {q}: corrupt gzip data".encode() in r.stderr
 
 
+def cut_inside_the_head(tmp_path, sample, n):
+    """The sample gzip-compressed and cut after n bytes, so that it fails while the head for
+    detection (16 KiB) is read: (its path, the whole stream, the bytes the cut one gives)."""
+    text = open(os.path.join(SRC, "samples", sample), "rb").read()
+    whole = gzip.compress(text)
+    p = tmp_path / "cut.log.gz"
+    p.write_bytes(whole[:n])
+    given = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(whole[:n])
+    assert 0 < len(given) < 16384 and text.startswith(given)
+    return p, whole, given
+
+
+def corrupt_inside(data):
+    """A gzip stream of `data` with one byte changed inside its deflate data such that it still
+    inflates, to other bytes, and only the stream's check at its end finds it."""
+    z = gzip.compress(data, mtime=0)
+    for at in range(len(z) // 2, len(z) - 8):
+        y = bytearray(z)
+        y[at] ^= 0x5A
+        try:
+            out = zlib.decompressobj(-zlib.MAX_WBITS).decompress(bytes(y[10:-8]))  # (raw deflate: no check)
+        except zlib.error:
+            continue
+        if len(out) == len(data) and out != data:
+            return bytes(y), out
+    raise AssertionError("no such byte")
+
+
+def test_corrupt_gzip_data_that_breaks_a_json_document_is_said(tmp_path):
+    # the document breaks where the changed bytes come out; the stream's check, at its end,
+    # says why: the command and summary() read on to it (helper-33's report)
+    data = gzip.decompress(open(os.path.join(SRC, "samples", "chrome", "benchmark_result_2869224_1695835535_trace.json.gz"), "rb").read())
+    bad, out = corrupt_inside(data)
+    with pytest.raises(json.JSONDecodeError):
+        json.loads(out)
+    p = tmp_path / "trace.json.gz"
+    p.write_bytes(bad)
+    for args in (("convert",), ("convert", "--to", "csv", "--type", "span"), ("stats",), ("summary", "--json"), ("summary", "--json", "--threads", "2")):
+        r = run(*args, str(p))
+        assert r.returncode == 1, args
+        assert b"the document breaks there" in r.stderr and f"logscan: {p}: corrupt gzip data\n".encode() in r.stderr, args
+    for threads in (1, 2):
+        with pytest.warns(RuntimeWarning, match="the document breaks there"):
+            with pytest.raises(OSError, match="corrupt gzip data"):
+                logscan.summary(p, threads=threads)
+    with pytest.raises(OSError, match="corrupt gzip data"):
+        list(logscan.records(p))
+
+
+def test_a_gzip_member_whose_check_fails_gives_every_byte_first(tmp_path):
+    # its CRC-32 changed: all its records, then the failure (the last bytes and the failed
+    # check come from one inflate call; they were dropped)
+    raw = open(os.path.join(SRC, "samples", "chrome", "event_sync_trace.json.gz"), "rb").read()
+    bad = bytearray(raw)
+    bad[-8] ^= 0x5A
+    p = tmp_path / "trace.json.gz"
+    p.write_bytes(bytes(bad))
+    want = list(logscan.records(gzip.decompress(raw)))
+    got = []
+    with pytest.raises(OSError, match="corrupt gzip data"):
+        for r in logscan.records(p):
+            got.append(r)
+    assert got == want and len(want) > 50
+    r = run("convert", str(p))
+    assert r.returncode == 1 and f"logscan: {p}: corrupt gzip data\n".encode() in r.stderr
+    assert [json.loads(x) for x in r.stdout.splitlines()] == want
+
+
+def test_detect_names_the_format_of_a_cut_gzip_stream_and_says_the_cut(tmp_path):
+    # the head a cut stream gave shows its format: named, and the cut said (status 1)
+    p, whole, given = cut_inside_the_head(tmp_path, "000_cf8afa6c099f806b.txt", 1000)
+    r = run("detect", str(p))
+    assert r.returncode == 1
+    assert r.stdout == f"{p}: megengine-log\n".encode()
+    assert r.stderr == f"logscan: {p}: gzip stream cut short after {len(given)} bytes (the format is told from them)\n".encode()
+    with pytest.warns(RuntimeWarning, match=f"gzip stream cut short after {len(given)} bytes") as w:
+        assert logscan.detect(p) == "megengine-log"
+    assert w[0].filename == __file__  # (said where the user called it)
+    q = tmp_path / "early.log.gz"
+    q.write_bytes(whole[:10])  # (nothing of it came: the cut is what is said)
+    with pytest.raises(OSError, match="gzip stream cut short \\(before the format could be told\\)"):
+        logscan.detect(q)
+    r = run("detect", str(q))
+    assert r.returncode == 1 and r.stdout == b"" and r.stderr == f"logscan: {q}: gzip stream cut short\n".encode()
+
+
 def test_partial_keeps_what_a_cut_gzip_stream_gave(tmp_path):
     # frames() and summary() raise on a cut stream; with partial=True they keep the records
     # read before the cut (as many as records() yields before its OSError), with a warning
@@ -677,12 +763,7 @@ def test_a_gzip_stream_cut_inside_the_head_keeps_what_it_gave(tmp_path):
     # cut so early that it fails while the head for detection is read (16 KiB): the records of
     # the bytes it did give come first, as they come from those bytes as plain text, then the
     # failure; the command's convert and summary keep them too (helper-23 found zero records)
-    text = open(os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt"), "rb").read()
-    whole = gzip.compress(text)
-    p = tmp_path / "cut.log.gz"
-    p.write_bytes(whole[:3000])
-    given = zlib.decompressobj(16 + zlib.MAX_WBITS).decompress(whole[:3000])
-    assert 0 < len(given) < 16384 and text.startswith(given)
+    p, whole, given = cut_inside_the_head(tmp_path, "003_1c776201c8b5b83e.txt", 3000)
     want = list(logscan.records(given))
     assert len(want) > 10
     got = []
