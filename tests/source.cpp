@@ -190,3 +190,61 @@ TEST_CASE("source_failed: the source's failure, not the input's own break") {
     CHECK_FALSE(logscan::source_failed(error{error_code::unexpected_end, 9, 1, 80, "unexpected end", 0}));
     CHECK_FALSE(logscan::source_failed(error{error_code::syntax, 0, 0, 0, "traceEvents is not an array", 0})); // (chrome-trace's shape)
 }
+
+TEST_CASE("source::byte_order_mark drops a UTF-8 mark that begins the input, whatever the chunks; other bytes pass as they were") {
+    // (input, what passes on, whether a mark was dropped)
+    const struct {
+        std::string_view in, out;
+        bool dropped;
+    } cases[] = {{"\xEF\xBB\xBF[06 15:13:35] x\n", "[06 15:13:35] x\n", true},
+                 {"\xEF\xBB\xBF", "", true},
+                 {"\xEF\xBB\xBF\xEF\xBB\xBFz", "\xEF\xBB\xBFz", true}, // (one mark: the first)
+                 {"\xEF\xBBx", "\xEF\xBBx", false},
+                 {"\xEF\xBB", "\xEF\xBB", false}, // (the input ends inside: given at finish)
+                 {"\xEF", "\xEF", false},
+                 {"x\xEF\xBB\xBF", "x\xEF\xBB\xBF", false}, // (only at the start)
+                 {"", "", false},
+                 {"abc", "abc", false}};
+    for (const auto& c : cases) {
+        INFO(std::string(c.in));
+        logscan::test::check_chunk_invariance(c.in, [&](logscan::test::chunk_list chunks) {
+            logscan::byte_order_mark bom;
+            std::string out;
+            int marks = 0;
+            std::size_t at_mark = 0; // (bytes passed on when the mark was dropped: none)
+            const auto give = [&](std::string_view s) {
+                CHECK(!s.empty());
+                out.append(s);
+                return logscan::flow::proceed;
+            };
+            for (std::string_view ch : chunks) {
+                CHECK(bom.feed(ch, give, [&] {
+                    ++marks;
+                    at_mark = out.size();
+                }) == logscan::flow::proceed);
+            }
+            CHECK(bom.finish(give) == logscan::flow::proceed);
+            CHECK(bom.settled());
+            CHECK(marks == (c.dropped ? 1 : 0));
+            CHECK(bom.dropped() == c.dropped);
+            CHECK(at_mark == 0);
+            return out;
+        });
+        logscan::byte_order_mark bom;
+        std::string out;
+        const auto give = [&](std::string_view s) {
+            out.append(s);
+            return logscan::flow::proceed;
+        };
+        (void)bom.feed(c.in, give, [] {});
+        (void)bom.finish(give);
+        CHECK(out == c.out);
+    }
+    // a later part of an input: nothing dropped; a stop from `give` is returned
+    logscan::byte_order_mark later;
+    CHECK(later.at_start());
+    later.settle();
+    CHECK((later.settled() && !later.at_start() && !later.dropped()));
+    logscan::byte_order_mark stopping;
+    CHECK(stopping.feed("\xEF\xBBx", [](std::string_view) { return logscan::flow::stop; }, [] {}) == logscan::flow::stop);
+}

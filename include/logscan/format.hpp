@@ -112,8 +112,45 @@ public:
     line_parser(const line_parser&) = delete;
     line_parser& operator=(const line_parser&) = delete;
 
-    /// Feeds the next chunk. Returns `flow::stop` once a callback has stopped the parse.
+    /// Feeds the next chunk. Returns `flow::stop` once a callback has stopped the parse. A
+    /// UTF-8 byte order mark that begins the input is dropped (its line is read without it;
+    /// offsets still count its bytes).
     flow feed(std::string_view chunk) {
+        if (LOGSCAN_UNLIKELY(!bom_.settled()))
+            return bom_.feed(chunk, [&](std::string_view c) { return feed_lines(c); }, [&] { splitter_.start_at(0, 3); });
+        return feed_lines(chunk);
+    }
+    /// Ends the input (the last line may lack its newline).
+    flow finish() {
+        if (bom_.finish([&](std::string_view c) { return feed_lines(c); }) == flow::stop) return flow::stop;
+        if constexpr (requires { core_.escape_free(true); }) core_.escape_free(escape_free_); // (the last line's chunks)
+        if (splitter_.finish() == flow::stop || stopped_) return flow::stop;
+        if constexpr (requires { core_.finish(); }) return note(core_.finish());
+        return flow::proceed;
+    }
+    /// True when a callback stopped the parse.
+    bool stopped() const noexcept { return stopped_; }
+    /// For parsing one input in parts (see the format's `split_point`): numbers lines and
+    /// offsets as if `lines_before` lines and `offset` bytes came before the first chunk (a
+    /// part that does not start the input has no byte order mark to drop). Call before `feed`.
+    void start_at(std::uint64_t lines_before, std::uint64_t offset) noexcept {
+        if (lines_before != 0 || offset != 0) bom_.settle();
+        splitter_.start_at(lines_before, offset);
+    }
+    /// True when nothing read so far can change a later record and `finish()` would add none:
+    /// between lines, not stopped, and every reader of the core at rest. A fresh parser given
+    /// the rest of the input (with `start_at`) then yields what this one would.
+    bool at_rest() const noexcept
+        requires requires(const Core& c) { internal::all_at_rest(c.readers()); }
+    {
+        return splitter_.at_line_start() && !stopped_ && (bom_.settled() || bom_.at_start()) &&
+               internal::all_at_rest(core_.readers());
+    }
+    /// The format's core (its readers' counters, for tests and benchmarks).
+    const Core& core() const noexcept { return core_; }
+
+private:
+    flow feed_lines(std::string_view chunk) {
         if constexpr (requires { core_.escape_free(true); }) {
             // A core that removes colour sequences learns, from one memchr over the chunk,
             // that its lines hold none (the line carried in from earlier chunks too), and
@@ -124,31 +161,6 @@ public:
         }
         return splitter_.feed(chunk);
     }
-    /// Ends the input (the last line may lack its newline).
-    flow finish() {
-        if constexpr (requires { core_.escape_free(true); }) core_.escape_free(escape_free_); // (the last line's chunks)
-        if (splitter_.finish() == flow::stop || stopped_) return flow::stop;
-        if constexpr (requires { core_.finish(); }) return note(core_.finish());
-        return flow::proceed;
-    }
-    /// True when a callback stopped the parse.
-    bool stopped() const noexcept { return stopped_; }
-    /// For parsing one input in parts (see the format's `split_point`): numbers lines and
-    /// offsets as if `lines_before` lines and `offset` bytes came before the first chunk.
-    /// Call before `feed`.
-    void start_at(std::uint64_t lines_before, std::uint64_t offset) noexcept { splitter_.start_at(lines_before, offset); }
-    /// True when nothing read so far can change a later record and `finish()` would add none:
-    /// between lines, not stopped, and every reader of the core at rest. A fresh parser given
-    /// the rest of the input (with `start_at`) then yields what this one would.
-    bool at_rest() const noexcept
-        requires requires(const Core& c) { internal::all_at_rest(c.readers()); }
-    {
-        return splitter_.at_line_start() && !stopped_ && internal::all_at_rest(core_.readers());
-    }
-    /// The format's core (its readers' counters, for tests and benchmarks).
-    const Core& core() const noexcept { return core_; }
-
-private:
     flow note(flow f) noexcept {
         if (f == flow::stop) stopped_ = true;
         return f;
@@ -169,6 +181,7 @@ private:
     };
 
     Core core_;
+    byte_order_mark bom_;
     bool stopped_ = false;
     bool escape_free_ = false; // the chunks since the current line began hold no ESC byte
     line_buffer carry_;

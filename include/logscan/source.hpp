@@ -220,6 +220,59 @@ struct replay_source {
     }
 };
 
+/// A UTF-8 byte order mark (`EF BB BF`, what Windows editors and PowerShell's
+/// `Set-Content -Encoding UTF8` put first) at the start of an input fed in chunks, dropped.
+/// The input's first chunks go through `feed(chunk, give, on_mark)`: `give(bytes)` (a
+/// `flow`) takes what follows the mark; `on_mark()` runs once a whole mark was dropped, before
+/// anything after it is given (positions after it count its 3 bytes). A mark may be split
+/// between chunks; bytes that begin like one and are not one are given as they were, and
+/// `finish(give)` gives those of an input that ended inside them. Once `settled()` (the first
+/// byte that is not the mark's is past, or `settle()`: the input does not start here) it
+/// only passes chunks on, and a caller feeds its own reader directly.
+class byte_order_mark {
+public:
+    /// True once nothing more is held or dropped.
+    constexpr bool settled() const noexcept { return state_ >= done; }
+    /// True when a whole mark was dropped.
+    constexpr bool dropped() const noexcept { return state_ == mark_dropped; }
+    /// True before the first byte (nothing fed, not settled).
+    constexpr bool at_start() const noexcept { return state_ == 0; }
+    /// The input does not start here (a later part of it): nothing is dropped.
+    constexpr void settle() noexcept {
+        if (state_ < done) state_ = done;
+    }
+    /// Feeds the next chunk (see the class comment).
+    template <class Give, class OnMark>
+    flow feed(std::string_view chunk, Give&& give, OnMark&& on_mark) {
+        while (state_ < done && !chunk.empty()) {
+            if (chunk.front() != mark[state_]) { // (not a mark: the bytes held so far, then the rest)
+                const std::size_t held = state_;
+                state_ = done;
+                if (held != 0 && give(std::string_view(mark, held)) == flow::stop) return flow::stop;
+                break;
+            }
+            chunk.remove_prefix(1);
+            if (++state_ == done) {
+                state_ = mark_dropped;
+                on_mark();
+            }
+        }
+        return chunk.empty() ? flow::proceed : give(chunk);
+    }
+    /// Ends the input: the bytes of a mark begun and not finished are given.
+    template <class Give>
+    flow finish(Give&& give) {
+        const std::size_t held = state_ < done ? state_ : 0;
+        settle();
+        return held != 0 ? give(std::string_view(mark, held)) : flow::proceed;
+    }
+
+private:
+    static constexpr char mark[3] = {'\xEF', '\xBB', '\xBF'};
+    static constexpr unsigned char done = 3, mark_dropped = 4;
+    unsigned char state_ = 0; // (0-2: the bytes of a mark seen so far)
+};
+
 /// True when `e`, as a format's `parse` returns it, is its source's failure (a read, an open,
 /// a corrupt or cut gzip stream: gzip.hpp) rather than the input's own (a JSON document's
 /// break has its line; a format's break of the document's shape, such as chrome-trace's

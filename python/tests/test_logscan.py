@@ -645,6 +645,20 @@ def test_a_cut_gzip_stream(tmp_path):
     assert r.returncode == 1 and f"logscan: {q}: corrupt gzip data".encode() in r.stderr
 
 
+@pytest.mark.parametrize("sample", ["000_cf8afa6c099f806b.txt", "002_925085f7148f0ebf.txt", "003_1c776201c8b5b83e.txt", "004_d73c77cb3fb2895c.txt"])
+def test_a_utf8_byte_order_mark_first_is_passed_over(tmp_path, sample):
+    # (what Windows editors and PowerShell's Set-Content -Encoding UTF8 write first): the same
+    # records as without it, detected the same, in the command and the module
+    text = open(os.path.join(SRC, "samples", sample), "rb").read()
+    p = tmp_path / sample
+    p.write_bytes(b"\xef\xbb\xbf" + text)
+    want = list(logscan.records(text))
+    assert list(logscan.records(p)) == want
+    assert logscan.detect(p) == logscan.detect(io.BytesIO(text))
+    r = run("convert", str(p))
+    assert r.returncode == 0 and [json.loads(x) for x in r.stdout.splitlines()] == want
+
+
 def cut_inside_the_head(tmp_path, sample, n):
     """The sample gzip-compressed and cut after n bytes, so that it fails while the head for
     detection (16 KiB) is read: (its path, the whole stream, the bytes the cut one gives)."""

@@ -30,6 +30,9 @@ TEST_CASE("detect::each sample by its own detector, the others score 0") {
         const std::string h = head_of(c.file);
         CHECK(logscan::detect_format(h).format == c.format);
         for (const auto& d : logscan::detectors) CHECK((d.detect(h, true) > 0) == (d.name == c.format));
+        // a UTF-8 byte order mark first is passed over (the line formats drop it; a
+        // megengine-profile document that begins with one breaks there, formats.md section 2)
+        CHECK(logscan::detect_format("\xEF\xBB\xBF" + h).format == c.format);
     }
 }
 

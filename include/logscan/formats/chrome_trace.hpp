@@ -994,34 +994,15 @@ public:
     /// Feeds the next chunk. Returns `flow::stop` once the parse has ended.
     flow feed(std::string_view chunk) {
         if (done_) return flow::stop;
-        if (bom_ < 3) { // (the first bytes: a byte order mark, maybe split, is dropped)
-            static constexpr char mark[3] = {'\xEF', '\xBB', '\xBF'};
-            while (bom_ < 3 && !chunk.empty()) {
-                if (chunk.front() != mark[bom_]) {
-                    const std::size_t held = bom_;
-                    bom_ = 3;
-                    if (held != 0 && give(std::string_view(mark, held)) == flow::stop) return flow::stop;
-                    break;
-                }
-                chunk.remove_prefix(1);
-                if (++bom_ == 3) { // (a whole mark: dropped; positions still count its bytes)
-                    bom_ = 4;
-                    reader_.start_at(0, 3, 4);
-                }
-            }
-            if (chunk.empty()) return flow::proceed;
-        }
+        if (!bom_.settled()) // (the first bytes: a byte order mark, maybe split, is dropped; positions still count its bytes)
+            return bom_.feed(chunk, [&](std::string_view c) { return give(c); }, [&] { reader_.start_at(0, 3, 4); });
         return give(chunk);
     }
     /// Ends the input.
     flow finish() {
         if (done_) return flow::stop;
-        if (bom_ > 0 && bom_ < 3) { // (the input was a piece of a mark: those bytes are the document)
-            static constexpr char mark[3] = {'\xEF', '\xBB', '\xBF'};
-            const std::size_t held = bom_;
-            bom_ = 3;
-            if (give(std::string_view(mark, held)) == flow::stop) return flow::stop; // (a break: ended there)
-        }
+        // (an input that was a piece of a mark: those bytes are the document; a break: ended there)
+        if (bom_.finish([&](std::string_view c) { return give(c); }) == flow::stop) return flow::stop;
         done_ = true;
         core_.finishing(reader_.in_token());
         (void)reader_.finish();
@@ -1044,8 +1025,8 @@ public:
     /// `traceEvents`. Events are indexed from 0 (the caller adds the events before). Call it
     /// before the first `feed`.
     void start_in_events(bool bare_array, std::uint64_t lines_before, std::uint64_t offset) {
-        if (done_ || bom_ != 0) return;
-        bom_ = 4;
+        if (done_ || !bom_.at_start()) return;
+        bom_.settle();
         (void)give(bare_array ? std::string_view("[") : std::string_view("{\"traceEvents\":["));
         reader_.start_at(lines_before, offset);
     }
@@ -1079,7 +1060,7 @@ private:
     detail::core<Visitor> core_;
     json::reader<detail::core<Visitor>> reader_;
     error result_{};
-    std::size_t bom_ = 0;
+    byte_order_mark bom_;
     bool done_ = false;
 };
 

@@ -30,7 +30,10 @@
 ///   (`---->  Profiling Report  <----`), each possibly indented;
 /// - `megengine-log`: `[DD HH:MM:SS N@FILE:LOGGER] ...` lines, colour sequences allowed.
 /// Lines that are none of these (warnings, a shell command, compiler debug prints) count for
-/// nothing, so a file that starts with some is still recognised by the lines that follow.
+/// nothing, so a file that starts with some is still recognised by the lines that follow. A
+/// UTF-8 byte order mark that begins the head is passed over, as the line formats and
+/// chrome-trace drop it (a megengine-profile document may not begin with one: formats.md
+/// section 2; it breaks there).
 #ifndef LOGSCAN_FORMATS_DETECT_HPP_INCLUDED
 #define LOGSCAN_FORMATS_DETECT_HPP_INCLUDED
 
@@ -74,6 +77,7 @@ inline constexpr auto detectors = detectors_of(all_formats{});
 /// them, so a last partial line is ignored), among the formats of `List`; see the file comment.
 template <class List = all_formats>
 detection detect_format(std::string_view head, bool cut = true) noexcept {
+    if (head.starts_with("\xEF\xBB\xBF")) head.remove_prefix(3); // (a byte order mark)
     detection best{{}, 0};
     for (const format_detector& d : detectors_of(List{})) {
         const std::size_t s = d.detect(head, cut);
