@@ -8,6 +8,7 @@
 #include "logscan/error.hpp"
 #include "logscan/visit.hpp"
 #include "logscan/source.hpp"
+#include "logscan/utf16.hpp"
 #include "logscan/num.hpp"
 #include "logscan/lines.hpp"
 #include "logscan/table.hpp"

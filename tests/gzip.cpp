@@ -32,18 +32,7 @@ struct pieces_source {
     }
 };
 
-template <class Source>
-std::string drain(Source& s, logscan::chunk* last = nullptr) {
-    std::string out;
-    for (;;) {
-        const logscan::chunk c = s.next();
-        if (c.code != logscan::error_code::none || c.data.empty()) {
-            if (last) *last = c;
-            return out;
-        }
-        out.append(c.data);
-    }
-}
+using logscan::test::drain;
 
 constexpr std::size_t gzip_default = logscan::gzip_source<logscan::memory_source>::default_buffer_size;
 
@@ -134,6 +123,7 @@ TEST_CASE("gzip::concatenated members, a cut stream, corrupt data, an empty inpu
                 CHECK(drain(s, &end) == text);
                 CHECK(end.code == logscan::error_code::syntax);
                 CHECK(logscan::chunk_error(end).message == "corrupt gzip data");
+                CHECK(s.next().code == logscan::error_code::syntax); // (and stays so)
             }
         }
     }

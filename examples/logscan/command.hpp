@@ -23,6 +23,7 @@
 #include <logscan/formats/registry.hpp>
 #include <logscan/ndjson.hpp>
 #include <logscan/parallel.hpp>
+#include <logscan/utf16.hpp>
 #if LOGSCAN_CLI_GZIP
 #include <logscan/gzip.hpp>
 #endif
@@ -93,7 +94,8 @@ std::string detect_help() {
         s += "  " + name + " " + std::string(F::detect_signals) + "\n";
     });
     return s + "The format with the most signal lines wins; other lines (warnings, commands) do not count.\n"
-               "Exit status 1 when a FILE cannot be read or is unknown.\n";
+               "Exit status 1 when a FILE cannot be read or is unknown, or fails after the bytes that told its\n"
+               "format (a .gz cut short: its format is printed, the failure said on standard error).\n";
 }
 
 // The help of --max-event (the JSON formats' scratch_capacity).
@@ -254,42 +256,47 @@ struct counted_source {
         return c;
     }
 };
-template <class Source>
-bool is_gzip(const counted_source<Source>& src) {
-    return src.gzip;
-}
 
-// Where a JSON document of a gzip input broke: the rest of the stream is read, and its
-// failure returned (corrupt data decompresses to bytes that may break the document, and
-// only the stream's check, at its end, finds it: logscan::rest_failure). No error for any
-// other input, or a stream that ends clean.
+// Where a JSON document of a gzip input broke (`e`, at a line or in its shape): the rest of
+// the stream is read (not counted as read for the parse), and its failure returned: corrupt
+// data decompresses to bytes that may break the document, and only the stream's check, at
+// its end, finds it (logscan::rest_failure). No error for any other input or outcome, or a
+// stream that ends clean.
 template <class Source>
-logscan::error failure_after_break(Source& src, const logscan::error& e) {
-    if (!is_gzip(src) || e.line == 0 || e.code == logscan::error_code::stopped || logscan::source_failed(e)) return {};
-    return logscan::rest_failure(src);
+logscan::error failure_after_break(counted_source<Source>& src, const logscan::error& e) {
+    if (!src.gzip || e.ok() || e.code == logscan::error_code::stopped || logscan::source_failed(e)) return {};
+    return logscan::rest_failure(src.inner);
 }
 
 // An input as the command reads it: decompressed when its first bytes are gzip's (1f 8b), files
-// and pipes alike (logscan/gzip.hpp, when the command is built with zlib: LOGSCAN_CLI_GZIP).
-#if LOGSCAN_CLI_GZIP
+// and pipes alike (logscan/gzip.hpp, when the command is built with zlib: LOGSCAN_CLI_GZIP),
+// and read as UTF-8 when it is UTF-16 with its byte order mark (logscan/utf16.hpp: what
+// Windows PowerShell 5.1 writes for `... > train.log`). Not movable: made in place.
 template <class Source>
-logscan::maybe_gzip_source<Source> input_of(Source& file) {
-    return logscan::maybe_gzip_source<Source>(file);
+struct cli_input {
+#if LOGSCAN_CLI_GZIP
+    using bytes_source = logscan::maybe_gzip_source<Source>;
+    explicit cli_input(Source& file) : bytes(file), text(bytes) {}
+    bool gzip() const noexcept { return bytes.gzip(); }
+#else
+    using bytes_source = logscan::replay_source<Source>;
+    explicit cli_input(Source& file) : bytes{{}, file, true, false}, text(bytes) {}
+    bool gzip() const noexcept { return false; }
+#endif
+    cli_input(const cli_input&) = delete;
+    cli_input& operator=(const cli_input&) = delete;
+    logscan::chunk next() { return text.next(); }
+    bytes_source bytes;
+    logscan::maybe_utf16_source<bytes_source> text;
+};
+template <class Source>
+cli_input<Source> input_of(Source& file) {
+    return cli_input<Source>(file);
 }
 template <class Source>
-bool is_gzip(const logscan::maybe_gzip_source<Source>& src) {
+bool is_gzip(const cli_input<Source>& src) {
     return src.gzip();
 }
-#else
-template <class Source>
-logscan::replay_source<Source> input_of(Source& file) {
-    return logscan::replay_source<Source>{{}, file, true, false};
-}
-template <class Source>
-bool is_gzip(const logscan::replay_source<Source>&) {
-    return false;
-}
-#endif
 
 // Runs the format's ndjson_visitor over `src` into writer `w`; counts error records. Errors
 // in the input are records (counted): the returned error is the source's (I/O) only. Where a
@@ -302,14 +309,12 @@ logscan::error run_format(std::string_view format, Source& src, Writer& w, std::
     logscan::with_format(Formats{}, format, [&]<class F>() { e = format_ops<F>::records(src, w, errors, fo); });
     // the source's failure (a read, a cut or corrupt gzip stream: no line) fails the input; a
     // JSON document's own break (its line) is a record, said below
-    if (logscan::source_failed(e)) return e;
-    if (shown != nullptr && e.line != 0 && e.code != logscan::error_code::stopped) {
+    if (logscan::source_failed(e) || shown == nullptr) return logscan::source_failed(e) ? e : logscan::error{};
+    if (e.line != 0 && e.code != logscan::error_code::stopped)
         std::fprintf(stderr, "logscan: %s:%llu:%llu: %.*s (the document breaks there; the records before it are written)\n",
                      shown, static_cast<unsigned long long>(e.line), static_cast<unsigned long long>(e.column),
                      static_cast<int>(e.message.size()), e.message.data());
-        return failure_after_break(src, e); // (a corrupt gzip stream: what broke the document)
-    }
-    return {};
+    return failure_after_break(src, e); // (a corrupt gzip stream: what broke the document)
 }
 
 // --threads: the formats whose inputs can be cut into parts parsed in parallel.
@@ -387,7 +392,7 @@ int with_format(const char* path, std::string_view forced, progress& prog, F&& f
         // (a failure after some bytes, a cut gzip stream: those bytes are read, then the failure)
         const logscan::error h = logscan::read_head(src, head, more);
         if (!h.ok() && head.empty()) return h;
-        if (is_gzip(src)) prog.total = 0; // (the file's size is not the bytes read)
+        if (is_gzip(src) || src.text.utf16()) prog.total = 0; // (the file's size is not the bytes read)
         std::string_view format = forced;
         if (format.empty()) {
             format = logscan::detect_format<Formats>(std::string_view(head).substr(0, logscan::detect_bytes),
@@ -848,13 +853,11 @@ int cmd_summary(const options& o) {
                 if (!parted) seen = format_ops<F>::summarize(src, v, o.parse);
                 // (a JSON document's break: said; in a gzip input, the rest of the stream is
                 // read, whose check may find the corrupt data that broke it)
-                const bool broke = !logscan::source_failed(seen.e) && seen.e.line != 0 && seen.e.code != logscan::error_code::stopped;
-                if (broke)
+                if (!logscan::source_failed(seen.e) && seen.e.line != 0 && seen.e.code != logscan::error_code::stopped)
                     std::fprintf(stderr, "logscan: %s:%llu:%llu: %.*s (the document breaks there; the summary is of the records before it)\n",
                                  path, static_cast<unsigned long long>(seen.e.line), static_cast<unsigned long long>(seen.e.column),
                                  static_cast<int>(seen.e.message.size()), seen.e.message.data());
-                if (broke)
-                    if (const logscan::error rest = failure_after_break(src, seen.e); !rest.ok()) seen.e = rest;
+                if (const logscan::error rest = failure_after_break(src, seen.e); !rest.ok()) seen.e = rest;
                 // (a read failed, a gzip stream was cut or corrupt: reported, and the report is
                 // of the records read before it, as convert and stats keep them; errors in the
                 // input are records: counted)

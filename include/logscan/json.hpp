@@ -684,30 +684,6 @@ LOGSCAN_FORCE_INLINE const char* json_blanks(const char* p, const char* const en
     return end;
 }
 
-// Code point cp (at most 0x10FFFF) as UTF-8 into out[0, 4): the number of bytes.
-constexpr std::size_t encode_utf8(std::uint32_t cp, char* out) noexcept {
-    if (cp < 0x80) {
-        out[0] = static_cast<char>(cp);
-        return 1;
-    }
-    if (cp < 0x800) {
-        out[0] = static_cast<char>(0xC0 | (cp >> 6));
-        out[1] = static_cast<char>(0x80 | (cp & 0x3F));
-        return 2;
-    }
-    if (cp < 0x10000) {
-        out[0] = static_cast<char>(0xE0 | (cp >> 12));
-        out[1] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-        out[2] = static_cast<char>(0x80 | (cp & 0x3F));
-        return 3;
-    }
-    out[0] = static_cast<char>(0xF0 | (cp >> 18));
-    out[1] = static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out[2] = static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out[3] = static_cast<char>(0x80 | (cp & 0x3F));
-    return 4;
-}
-
 } // namespace internal
 
 /// An object offered to a visitor's `on_whole_object` (see the file comment): what it is
@@ -1637,7 +1613,7 @@ private:
     }
     bool append_code_point(std::uint32_t cp) {
         char buf[4];
-        return append(buf, internal::encode_utf8(cp, buf));
+        return append(buf, logscan::internal::encode_utf8(cp, buf));
     }
 
     // The byte-by-byte string machine; resumable at any byte.
@@ -2258,7 +2234,7 @@ constexpr std::optional<std::string_view> string_text(std::string_view token, st
         }
         const bool unicode = in[i + 1] == 'u';
         const std::uint32_t cp = internal::escape_point(in, i);
-        if (unicode) n += internal::encode_utf8(cp, out.data() + n);
+        if (unicode) n += logscan::internal::encode_utf8(cp, out.data() + n);
         else out[n++] = static_cast<char>(cp);
     }
     return std::string_view(out.data(), n);

@@ -289,13 +289,21 @@ constexpr bool source_failed(const error& e) noexcept {
 /// stopped before the end of its input, where the input checks its data as it is read: a
 /// gzip stream's corrupt data may decompress to bytes that break a JSON document, and only
 /// the stream's check, at its end, says that it was corrupt (gzip.hpp).
-template <byte_source Source>
-error rest_failure(Source& src) {
-    for (;;) {
+/// `go_on()` is asked every 64 chunks whether to go on (false: the reading ends there with a
+/// `stopped` error; a caller that checks for an interrupt).
+template <byte_source Source, class GoOn>
+error rest_failure(Source& src, GoOn&& go_on) {
+    for (unsigned n = 1;; ++n) {
         const chunk c = src.next();
         if (c.code != error_code::none) return chunk_error(c);
         if (c.data.empty()) return {};
+        if (n % 64 == 0 && !go_on()) return {error_code::stopped, 0, 0, 0, to_string(error_code::stopped), 0};
     }
+}
+/// The same, to the end.
+template <byte_source Source>
+error rest_failure(Source& src) {
+    return rest_failure(src, [] { return true; });
 }
 
 /// Feeds every chunk of `src` to `consumer` and finishes it. Returns an error with code

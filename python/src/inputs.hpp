@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 // The Python module's inputs: a path (a file, read with the library's file_source), bytes in
 // memory, or a binary file-like object (its read(n) called with the GIL held); each
-// decompressed when its first bytes are gzip's (logscan/gzip.hpp), as the command does; the
+// decompressed when its first bytes are gzip's (logscan/gzip.hpp) and read as UTF-8 when it is
+// UTF-16 with its byte order mark (logscan/utf16.hpp), as the command does; the
 // head read for detection and handed out again first (logscan::replay_source).
 #ifndef LOGSCAN_PYTHON_INPUTS_HPP
 #define LOGSCAN_PYTHON_INPUTS_HPP
@@ -11,6 +12,7 @@
 #include <logscan/formats/detect.hpp>
 #include <logscan/gzip.hpp>
 #include <logscan/source.hpp>
+#include <logscan/utf16.hpp>
 
 #include <memory>
 #include <optional>
@@ -134,18 +136,21 @@ private:
     std::string failure_;
 };
 
+// `Inner` as the command reads an input: decompressed when it is gzip, read as UTF-8 when it
+// is UTF-16 with its byte order mark (logscan/utf16.hpp).
 template <class Inner>
 class gz_over final : public any_source {
 public:
     template <class... A>
-    explicit gz_over(A&&... a) : inner_(std::forward<A>(a)...), gz_(inner_) {}
-    logscan::chunk next() override { return gz_.next(); }
+    explicit gz_over(A&&... a) : inner_(std::forward<A>(a)...), gz_(inner_), text_(gz_) {}
+    logscan::chunk next() override { return text_.next(); }
     bool gzip() const noexcept override { return gz_.gzip(); }
     Inner& inner() { return inner_; }
 
 private:
     Inner inner_;
     logscan::maybe_gzip_source<Inner> gz_;
+    logscan::maybe_utf16_source<logscan::maybe_gzip_source<Inner>> text_;
 };
 
 // What the caller passed, resolved by the package (logscan/__init__.py): ("path", the path's

@@ -474,6 +474,7 @@ py::object detect(const std::string& kind, py::object obj) {
     bool blank = false;
     const std::string_view f = in.detect(blank);
     if (!in.head_error().ok()) { // (a cut gzip stream: as `logscan detect`, said)
+        in.raise_python_error();   // (a file-like's own exception: raised as it was)
         if (f.empty()) raise_io(in, in.head_error(), untold); // (no format in what it gave: its failure is what to say)
         // (the format its bytes show, and a warning with the failure)
         const std::string m = in.name() + ": " + io_failure(in, in.head_error(), "").second + " after " +
@@ -492,9 +493,20 @@ py::object detect(const std::string& kind, py::object obj) {
 void check_after_break(input& in, const logscan::error& result, bool partial) {
     warn_break(in, result, 2);
     logscan::error e = result;
-    if (in.gzip() && !logscan::source_failed(e) && e.line != 0 && e.code != logscan::error_code::stopped) {
-        py::gil_scoped_release nogil;
-        if (const logscan::error rest = logscan::rest_failure(in); !rest.ok()) e = rest;
+    if (in.gzip() && !e.ok() && !logscan::source_failed(e) && e.code != logscan::error_code::stopped) {
+        // (GIL released; an interrupt, Ctrl-C, ends the reading: asked every 64 chunks)
+        bool interrupted = false;
+        logscan::error rest;
+        {
+            py::gil_scoped_release nogil;
+            rest = logscan::rest_failure(in, [&] {
+                py::gil_scoped_acquire gil;
+                interrupted = PyErr_CheckSignals() != 0;
+                return !interrupted;
+            });
+        }
+        if (interrupted) throw py::error_already_set();
+        if (!rest.ok()) e = rest;
     }
     if (logscan::source_failed(e)) fail_io(in, e, partial);
 }

@@ -659,6 +659,27 @@ def test_a_utf8_byte_order_mark_first_is_passed_over(tmp_path, sample):
     assert r.returncode == 0 and [json.loads(x) for x in r.stdout.splitlines()] == want
 
 
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be"])
+def test_utf16_with_its_byte_order_mark_is_read_as_utf8(tmp_path, encoding):
+    # what Windows PowerShell 5.1 writes for `python tools/train.py > train.log` (UTF-16, little
+    # endian, the mark FF FE first); gzip-compressed too: the records of the UTF-8 text
+    text = open(os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt"), "rb").read()
+    encoded = text.decode("utf-8").encode(encoding)
+    if encoding == "utf-16-be":
+        encoded = b"\xfe\xff" + encoded
+    assert encoded[:2] in (b"\xff\xfe", b"\xfe\xff")
+    want = list(logscan.records(text))
+    for name, data in (("train.log", encoded), ("train.log.gz", gzip.compress(encoded))):
+        p = tmp_path / name
+        p.write_bytes(data)
+        assert logscan.detect(p) == "paddle-log"
+        assert list(logscan.records(p)) == want
+        assert list(logscan.records(data)) == want
+        r = run("convert", str(p))
+        assert r.returncode == 0 and [json.loads(x) for x in r.stdout.splitlines()] == want
+    assert {t: len(f) for t, f in logscan.frames(encoded).items()} == {t: len(f) for t, f in logscan.frames(text).items()}
+
+
 def cut_inside_the_head(tmp_path, sample, n):
     """The sample gzip-compressed and cut after n bytes, so that it fails while the head for
     detection (16 KiB) is read: (its path, the whole stream, the bytes the cut one gives)."""
@@ -672,8 +693,9 @@ def cut_inside_the_head(tmp_path, sample, n):
 
 
 def corrupt_inside(data):
-    """A gzip stream of `data` with one byte changed inside its deflate data such that it still
-    inflates, to other bytes, and only the stream's check at its end finds it."""
+    """A gzip stream of `data` (a JSON document) with one byte changed inside its deflate data
+    such that it still inflates, to other bytes that break the document, and only the stream's
+    check at its end finds it."""
     z = gzip.compress(data, mtime=0)
     for at in range(len(z) // 2, len(z) - 8):
         y = bytearray(z)
@@ -683,7 +705,10 @@ def corrupt_inside(data):
         except zlib.error:
             continue
         if len(out) == len(data) and out != data:
-            return bytes(y), out
+            try:
+                json.loads(out)
+            except ValueError:
+                return bytes(y), out  # (the bytes it gives break the document)
     raise AssertionError("no such byte")
 
 
@@ -692,8 +717,6 @@ def test_corrupt_gzip_data_that_breaks_a_json_document_is_said(tmp_path):
     # says why: the command and summary() read on to it (helper-33's report)
     data = gzip.decompress(open(os.path.join(SRC, "samples", "chrome", "benchmark_result_2869224_1695835535_trace.json.gz"), "rb").read())
     bad, out = corrupt_inside(data)
-    with pytest.raises(json.JSONDecodeError):
-        json.loads(out)
     p = tmp_path / "trace.json.gz"
     p.write_bytes(bad)
     for args in (("convert",), ("convert", "--to", "csv", "--type", "span"), ("stats",), ("summary", "--json"), ("summary", "--json", "--threads", "2")):
@@ -706,6 +729,15 @@ def test_corrupt_gzip_data_that_breaks_a_json_document_is_said(tmp_path):
                 logscan.summary(p, threads=threads)
     with pytest.raises(OSError, match="corrupt gzip data"):
         list(logscan.records(p))
+    # a break of the document's shape (no line) in a stream whose check fails: said too
+    z = bytearray(gzip.compress(b'{"traceEvents": 5, "pad": "' + b"x" * 100000 + b'"}', mtime=0))
+    z[-8] ^= 0x5A  # (its CRC-32)
+    q = tmp_path / "shape.json.gz"
+    q.write_bytes(bytes(z))
+    r = run("convert", "--format", "chrome-trace", str(q))
+    assert r.returncode == 1 and f"logscan: {q}: corrupt gzip data\n".encode() in r.stderr
+    with pytest.raises(OSError, match="corrupt gzip data"):
+        logscan.summary(q, format="chrome-trace")
 
 
 def test_a_gzip_member_whose_check_fails_gives_every_byte_first(tmp_path):

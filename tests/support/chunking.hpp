@@ -23,6 +23,8 @@
 
 #include <doctest/doctest.h>
 
+#include <logscan/source.hpp>
+
 // doctest prints vectors of strings (event traces) in failure messages.
 namespace doctest {
 template <>
@@ -122,6 +124,21 @@ auto check_chunk_invariance(std::string_view input, Run&& run, int random_rounds
 std::string read_file(const std::string& path);
 /// Path of a bundled sample by its file name, e.g. sample_path("000_cf8afa6c099f806b.txt").
 std::string sample_path(std::string_view name);
+
+/// Everything a byte source hands out, to its end or failure; `last` (if given) gets the
+/// chunk that ended it.
+template <class Source>
+std::string drain(Source& s, logscan::chunk* last = nullptr) {
+    std::string out;
+    for (;;) {
+        const logscan::chunk c = s.next();
+        if (c.code != logscan::error_code::none || c.data.empty()) {
+            if (last) *last = c;
+            return out;
+        }
+        out.append(c.data);
+    }
+}
 
 } // namespace logscan::test
 
