@@ -399,7 +399,7 @@ int with_format(const char* path, std::string_view forced, progress& prog, F&& f
                                             more || head.size() > logscan::detect_bytes)
                          .format;
             if (format.empty() && !h.ok()) return h; // (no format in what it gave: its failure is what to say)
-            if (format.empty() && !more && head.find_first_not_of(" \t\r\n") == std::string::npos) {
+            if (format.empty() && !more && logscan::blank_input(head)) {
                 // nothing but blank lines: no format to tell, and no record in any
                 if (!quiet) std::fprintf(stderr, "logscan: %s: empty input, no records\n", shown);
                 return {};

@@ -196,7 +196,9 @@ private:
 /// that byte the document parser is fed the blanks (they yield nothing there) and the line
 /// parser's are held (4 KiB; a line of blanks may yield a record, `\r` inside it as text):
 /// given to it once the input is lines, dropped once it is a document. (Past 4 KiB of leading
-/// blanks the line parser is fed them as they come.) An input of blanks only is lines. `at_rest()` (cutting an input into parts) holds only once the input is
+/// blanks the line parser is fed them as they come.) An input of blanks only is lines. A UTF-8
+/// byte order mark that begins the input is dropped before that byte is looked for (both
+/// parsers count positions after its 3 bytes). `at_rest()` (cutting an input into parts) holds only once the input is
 /// lines, and a part that does not start the input (`start_at` past its first byte) is
 /// lines whatever its first byte.
 template <class Document, class Lines, char Opening = '{'>
@@ -210,19 +212,13 @@ public:
 
     /// Feeds the next chunk (any split).
     flow feed(std::string_view chunk) {
-        if (LOGSCAN_UNLIKELY(mode_ == mode::undecided)) {
-            const std::size_t i = chunk.find_first_not_of(" \t\r\n");
-            if (i == std::string_view::npos) {
-                if (doc_.feed(chunk) == flow::stop) return flow::stop;
-                return hold(chunk);
-            }
-            mode_ = chunk[i] == Opening ? mode::document : mode::lines;
-            if (mode_ == mode::lines && release() == flow::stop) return flow::stop;
-        }
-        return mode_ == mode::document ? doc_.feed(chunk) : lines_.feed(chunk);
+        if (LOGSCAN_UNLIKELY(!bom_.settled()))
+            return bom_.feed(chunk, [&](std::string_view c) { return feed_after_mark(c); }, [&] { marked(); });
+        return feed_after_mark(chunk);
     }
     /// Ends the input.
     flow finish() {
+        if (bom_.finish([&](std::string_view c) { return feed_after_mark(c); }) == flow::stop) return flow::stop;
         if (mode_ == mode::undecided) {
             mode_ = mode::lines;
             if (release() == flow::stop) return flow::stop;
@@ -237,7 +233,10 @@ public:
     }
     /// Lines: see `line_parser::start_at` (call before `feed`).
     void start_at(std::uint64_t lines_before, std::uint64_t offset) noexcept {
-        if (offset != 0 || lines_before != 0) mode_ = mode::lines; // (a later part of lines; call before feed)
+        if (offset != 0 || lines_before != 0) { // (a later part of lines; call before feed)
+            mode_ = mode::lines;
+            bom_.settle();
+        }
         lines_.start_at(lines_before, offset);
     }
     /// Lines at rest (`line_parser::at_rest`); never inside a document nor before the first
@@ -254,6 +253,23 @@ public:
 
 private:
     enum class mode : unsigned char { undecided, document, lines };
+    // A byte order mark dropped: both parsers count positions after its 3 bytes.
+    void marked() noexcept {
+        if constexpr (requires { doc_.start_at(0, 3, 4); }) doc_.start_at(0, 3, 4);
+        lines_.start_at(0, 3);
+    }
+    flow feed_after_mark(std::string_view chunk) {
+        if (LOGSCAN_UNLIKELY(mode_ == mode::undecided)) {
+            const std::size_t i = chunk.find_first_not_of(" \t\r\n");
+            if (i == std::string_view::npos) {
+                if (doc_.feed(chunk) == flow::stop) return flow::stop;
+                return hold(chunk);
+            }
+            mode_ = chunk[i] == Opening ? mode::document : mode::lines;
+            if (mode_ == mode::lines && release() == flow::stop) return flow::stop;
+        }
+        return mode_ == mode::document ? doc_.feed(chunk) : lines_.feed(chunk);
+    }
     // Leading blanks kept for the line parser (past the buffer, they go to it as they come).
     flow hold(std::string_view blanks) {
         if (blanks.empty()) return flow::proceed;
@@ -272,6 +288,7 @@ private:
     }
     Document doc_;
     Lines lines_;
+    byte_order_mark bom_;
     mode mode_ = mode::undecided;
     std::size_t held_n_ = 0;
     char held_[4096];

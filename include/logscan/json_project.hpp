@@ -1365,6 +1365,12 @@ public:
     }
     /// Ends the input.
     flow finish() { return reader_.finish(); }
+    /// Counts positions from byte `offset`, column `column` of line `lines_before + 1` (the
+    /// JSON reader's `start_at`: bytes dropped before the document, a byte order mark). Call
+    /// before `feed`.
+    void start_at(std::uint64_t lines_before, std::uint64_t offset, std::uint64_t column = 1) noexcept {
+        reader_.start_at(lines_before, offset, column);
+    }
     /// The JSON reader's outcome: none, a syntax error (also delivered to `on_error`) or stopped.
     const error& result() const noexcept { return reader_.result(); }
     /// Whether records' objects are read in one pass (the default) or through the reader's

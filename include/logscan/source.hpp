@@ -220,6 +220,11 @@ struct replay_source {
     }
 };
 
+/// `text` without the UTF-8 byte order mark that begins it, if one does (see `byte_order_mark`).
+constexpr std::string_view without_byte_order_mark(std::string_view text) noexcept {
+    return text.starts_with("\xEF\xBB\xBF") ? text.substr(3) : text;
+}
+
 /// A UTF-8 byte order mark (`EF BB BF`, what Windows editors and PowerShell's
 /// `Set-Content -Encoding UTF8` put first) at the start of an input fed in chunks, dropped.
 /// The input's first chunks go through `feed(chunk, give, on_mark)`: `give(bytes)` (a

@@ -91,8 +91,8 @@ private:
             const char two[2] = {held_ ? first_ : c.data[0], held_ ? c.data[0] : c.data[1]};
             const int mark = utf16_mark(std::string_view(two, 2));
             if (mark == 0) return plain_from(c);
-            if (out_ == nullptr) {
-                mode_ = mode::plain;
+            if (out_ == nullptr) { // (no buffer: the input cannot be read, now or later)
+                mode_ = mode::little;
                 return failed_ = chunk{{}, error_code::io_error, ENOMEM};
             }
             mode_ = mark == 1 ? mode::little : mode::big;

@@ -220,7 +220,7 @@ public:
     // The format named by the head (empty: unknown); `blank`: the input holds only blanks.
     std::string_view detect(bool& blank) const {
         const std::string_view h = std::string_view(head_).substr(0, logscan::detect_bytes);
-        blank = !more_ && head_.find_first_not_of(" \t\r\n") == std::string::npos;
+        blank = !more_ && logscan::blank_input(head_);
         return logscan::detect_format(h, more_ || head_.size() > logscan::detect_bytes).format;
     }
     // The whole input: the head, then the rest.

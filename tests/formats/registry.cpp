@@ -91,3 +91,36 @@ TEST_CASE("registry::every line format reads an input that begins with a UTF-8 b
         }));
     }
 }
+
+namespace {
+// The text records' line numbers and offsets.
+struct text_positions {
+    std::vector<std::string> seen;
+    void on_text(const logscan::line& l) {
+        seen.push_back(std::to_string(l.number) + "@" + std::to_string(l.offset) + ":" + std::string(l.text));
+    }
+};
+} // namespace
+
+TEST_CASE("registry::after a dropped byte order mark, offsets count its bytes; a part that does not start the input drops none; at rest only past it") {
+    namespace ml = logscan::megengine_log;
+    {
+        text_positions v;
+        ml::parser<text_positions> p(v);
+        CHECK(p.at_rest());
+        (void)p.feed("\xEF");
+        CHECK(!p.at_rest()); // (a piece of a mark held)
+        (void)p.feed("\xBB\xBFhello\nworld\n");
+        CHECK(p.at_rest());
+        (void)p.finish();
+        CHECK(v.seen == std::vector<std::string>{"1@3:hello", "2@9:world"});
+    }
+    {
+        text_positions v;
+        ml::parser<text_positions> p(v);
+        p.start_at(4, 100); // (a later part of the input: its bytes as they are)
+        (void)p.feed("\xEF\xBB\xBFhello\n");
+        (void)p.finish();
+        CHECK(v.seen == std::vector<std::string>{"5@100:\xEF\xBB\xBFhello"});
+    }
+}

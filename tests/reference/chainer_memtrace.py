@@ -48,6 +48,7 @@ def split_lines(data):
 
 
 def records(data):
+    data = data[3:] if data.startswith(b'\xef\xbb\xbf') else data  # (a UTF-8 byte order mark first is not text: README)
     out = []
     state = 'pre'        # pre | buffers | direction | record | skip
     header_line = None

@@ -218,6 +218,7 @@ def shape(text):
 
 
 def records(data):
+    data = data[3:] if data.startswith(b'\xef\xbb\xbf') else data  # (a UTF-8 byte order mark first is not text: README)
     out = []
     mode = 'normal'
     lines = data.split(b'\n')

@@ -659,6 +659,7 @@ class Parser:
 
 
 def records(data):
+    data = data[3:] if data.startswith(b'\xef\xbb\xbf') else data  # (a UTF-8 byte order mark first is not text: README)
     p = Parser()
     for n, raw in enumerate(split_lines(data), 1):
         p.feed(n, raw.rstrip(SPACES))

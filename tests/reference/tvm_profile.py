@@ -611,6 +611,7 @@ def json_records(data):
 
 
 def records(data):
+    data = data[3:] if data.startswith(b'\xef\xbb\xbf') else data  # (a UTF-8 byte order mark first is not text: README)
     first = data.lstrip(b' \t\r\n')[:1]
     return json_records(data) if first == b'{' else line_records(data)
 

@@ -31,8 +31,8 @@
 /// - `megengine-log`: `[DD HH:MM:SS N@FILE:LOGGER] ...` lines, colour sequences allowed.
 /// Lines that are none of these (warnings, a shell command, compiler debug prints) count for
 /// nothing, so a file that starts with some is still recognised by the lines that follow. A
-/// UTF-8 byte order mark that begins the head is passed over, as the line formats and
-/// chrome-trace drop it (a megengine-profile document may not begin with one: formats.md
+/// UTF-8 byte order mark that begins the head is passed over, as the line formats, tvm-profile
+/// and chrome-trace drop it (a megengine-profile document may not begin with one: formats.md
 /// section 2; it breaks there).
 #ifndef LOGSCAN_FORMATS_DETECT_HPP_INCLUDED
 #define LOGSCAN_FORMATS_DETECT_HPP_INCLUDED
@@ -77,13 +77,20 @@ inline constexpr auto detectors = detectors_of(all_formats{});
 /// them, so a last partial line is ignored), among the formats of `List`; see the file comment.
 template <class List = all_formats>
 detection detect_format(std::string_view head, bool cut = true) noexcept {
-    if (head.starts_with("\xEF\xBB\xBF")) head.remove_prefix(3); // (a byte order mark)
+    head = without_byte_order_mark(head);
     detection best{{}, 0};
     for (const format_detector& d : detectors_of(List{})) {
         const std::size_t s = d.detect(head, cut);
         if (s > best.score) best = {d.name, s};
     }
     return best;
+}
+
+/// True when `head`, the whole of an input, holds only blanks (spaces, tabs, CR, LF), a UTF-8
+/// byte order mark before them aside: an empty input, with no format to tell and no record in
+/// any (what Notepad saves for an empty file is the mark alone).
+constexpr bool blank_input(std::string_view head) noexcept {
+    return without_byte_order_mark(head).find_first_not_of(" \t\r\n") == std::string_view::npos;
 }
 
 /// Reads the head of `src` for `detect_format`: chunks appended to `head` until it holds at
