@@ -346,6 +346,15 @@ inline std::string failure_text(const logscan::error& e) {
     return t;
 }
 
+// Why no format was told from an input's head, in words: compressed data logscan does not
+// undo (with the command that writes it out), or no format's signals.
+inline std::string not_recognised(std::string_view head, const char* shown) {
+    const logscan::compression c = logscan::unread_compression(head);
+    if (c.name.empty()) return "format not recognised (give --format; see logscan detect --help)";
+    return std::string(c.name) + "-compressed data, which logscan does not decompress (it reads gzip): " +
+           std::string(c.command) + " " + shown + " | logscan ... -";
+}
+
 inline void report_failure(const char* path, const logscan::error& e) {
     std::fprintf(stderr, "logscan: %s: %s\n", path, failure_text(e).c_str());
 }
@@ -406,7 +415,7 @@ int with_format(const char* path, std::string_view forced, progress& prog, F&& f
             }
             if (format.empty()) {
                 if (!quiet)
-                    std::fprintf(stderr, "logscan: %s: format not recognised (give --format; see logscan detect --help)\n", shown);
+                    std::fprintf(stderr, "logscan: %s: %s\n", shown, not_recognised(head, shown).c_str());
                 status = 1;
                 return {};
             }
@@ -591,6 +600,10 @@ int cmd_detect(int argc, char** argv) {
             continue;
         }
         std::printf("%s: %s\n", path, d.format.empty() ? "unknown" : std::string(d.format).c_str());
+        if (d.format.empty() && !logscan::unread_compression(head).name.empty()) {
+            std::fflush(stdout);
+            std::fprintf(stderr, "logscan: %s: %s\n", path, not_recognised(head, path).c_str());
+        }
         if (!e.ok()) {
             std::fflush(stdout);
             std::fprintf(stderr, "logscan: %s: %s after %zu bytes (the format is told from them)\n", path,

@@ -217,6 +217,8 @@ public:
     const logscan::error& head_error() const noexcept { return head_error_; }
     // The bytes read as the head.
     std::size_t head_size() const noexcept { return head_.size(); }
+    // The bytes read as the head.
+    std::string_view head() const noexcept { return head_; }
     // The format named by the head (empty: unknown); `blank`: the input holds only blanks.
     std::string_view detect(bool& blank) const {
         const std::string_view h = std::string_view(head_).substr(0, logscan::detect_bytes);

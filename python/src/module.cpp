@@ -74,6 +74,20 @@ void fail_io(input& in, const logscan::error& e, bool partial) {
     if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), 2) != 0) throw py::error_already_set();
 }
 
+// Why no format was told from an input's head, in words (as the command says it): compressed
+// data logscan does not undo, or no format's signals.
+std::string not_recognised(const input& in) {
+    const logscan::compression c = logscan::unread_compression(in.head());
+    if (c.name.empty()) return "format not recognised (give format=...; logscan.formats() lists them)";
+    const std::string_view python = c.name == "xz"      ? "lzma.open(path)"
+                                    : c.name == "bzip2" ? "bz2.open(path)"
+                                    : c.name == "zip"   ? "zipfile.ZipFile(path).open(member)"
+                                                        : "";
+    return std::string(c.name) + "-compressed data, which logscan does not decompress (it reads gzip): give it the " +
+           (python.empty() ? "output of `" + std::string(c.command) + " FILE`" : "file object " + std::string(python) + " opens") +
+           " instead";
+}
+
 // Opens `in`, reads its head and names its format (given, or detected). Empty string: the
 // input holds only blanks (no format to tell, no records). Raises ValueError when the format
 // is unknown or not recognised.
@@ -93,7 +107,7 @@ std::string open_format(input& in, const std::optional<std::string>& format) {
     if (f.empty() && !in.head_error().ok()) raise_io(in, in.head_error()); // (no format in what it gave: its failure)
     if (f.empty() && blank) return {};
     if (f.empty())
-        throw py::value_error(in.name() + ": format not recognised (give format=...; logscan.formats() lists them)");
+        throw py::value_error(in.name() + ": " + not_recognised(in));
     return std::string(f);
 }
 

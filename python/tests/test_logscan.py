@@ -13,6 +13,7 @@ import io
 import json
 import math
 import os
+import re
 import tempfile
 import subprocess
 import sys
@@ -703,6 +704,36 @@ def test_utf16_with_its_byte_order_mark_is_read_as_utf8(tmp_path, encoding):
         r = run("convert", str(p))
         assert r.returncode == 0 and [json.loads(x) for x in r.stdout.splitlines()] == want
     assert {t: len(f) for t, f in logscan.frames(encoded).items()} == {t: len(f) for t, f in logscan.frames(text).items()}
+
+
+def test_compressed_data_logscan_does_not_undo_is_said_with_how_to_read_it(tmp_path):
+    # xz, bzip2, zip: not "format not recognised" or a file of text records, but what it is and
+    # the command (or Python object) that reads it out; the object named reads as the log
+    import bz2
+    import lzma
+    import zipfile
+
+    text = open(os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt"), "rb").read()
+    want = list(logscan.records(text))
+    p = tmp_path / "train.log.xz"
+    p.write_bytes(lzma.compress(text))
+    b = tmp_path / "train.log.bz2"
+    b.write_bytes(bz2.compress(text))
+    z = tmp_path / "train.zip"
+    with zipfile.ZipFile(z, "w", compression=zipfile.ZIP_DEFLATED) as zf:
+        zf.writestr("train.log", text)
+    for path, name, command, opened in ((p, "xz", "xz -dc", "lzma.open(path)"), (b, "bzip2", "bzip2 -dc", "bz2.open(path)"),
+                                        (z, "zip", "unzip -p", "zipfile.ZipFile(path).open(member)")):
+        r = run("convert", str(path))
+        assert r.returncode == 1 and r.stdout == b""
+        assert f"logscan: {path}: {name}-compressed data, which logscan does not decompress (it reads gzip): {command} {path} | logscan ... -\n".encode() == r.stderr
+        r = run("detect", str(path))
+        assert r.returncode == 1 and r.stdout == f"{path}: unknown\n".encode() and f"{name}-compressed data".encode() in r.stderr
+        with pytest.raises(ValueError, match=f"{name}-compressed data, .*{re.escape(opened)}"):
+            logscan.records(path)
+    assert list(logscan.records(lzma.open(p))) == want
+    assert list(logscan.records(bz2.open(b))) == want
+    assert list(logscan.records(zipfile.ZipFile(z).open("train.log"))) == want
 
 
 def cut_inside_the_head(tmp_path, sample, n):

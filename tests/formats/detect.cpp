@@ -102,3 +102,27 @@ TEST_CASE("detect::read_head keeps the bytes a source gave before it failed; rep
     // with no failure, the end
     CHECK(logscan::head_failure(logscan::error{}).at_end());
 }
+
+TEST_CASE("detect::compressed data logscan does not undo is named, with the command that writes it out") {
+    // the magic numbers of each format's specification (xz file format 1.1, RFC 8878, bzip2's
+    // `BZh` and block size, the LZ4 frame format, PKWARE's APPNOTE, 7-Zip's signature)
+    const struct {
+        std::string_view head, name, command;
+    } cases[] = {{std::string_view("\xFD" "7zXZ\x00\x00\x04", 9), "xz", "xz -dc"},
+                 {std::string_view("\x28\xB5\x2F\xFD\x24\x00", 6), "zstd", "zstd -dc"},
+                 {"BZh91AY&SY", "bzip2", "bzip2 -dc"},
+                 {std::string_view("\x04\x22\x4D\x18\x64\x40", 6), "lz4", "lz4 -dc"},
+                 {std::string_view("PK\x03\x04\x14\x00", 6), "zip", "unzip -p"},
+                 {std::string_view("7z\xBC\xAF\x27\x1C\x00\x04", 8), "7z", "7z x -so"}};
+    for (const auto& c : cases) {
+        INFO(std::string(c.name));
+        const logscan::compression got = logscan::unread_compression(c.head);
+        CHECK(got.name == c.name);
+        CHECK(got.command == c.command);
+        CHECK(logscan::detect_format(c.head, false).format.empty());
+    }
+    // none: text, gzip (read), a cut magic number, bzip2's letters without a block size
+    for (std::string_view none : {std::string_view("[06 15:13:35 1@a.py:b] x\n"), std::string_view("\x1f\x8b\x08\x00", 4),
+                                  std::string_view("\xFD" "7zX", 4), std::string_view("BZh"), std::string_view("BZhx"), std::string_view("")})
+        CHECK(logscan::unread_compression(none).name.empty());
+}

@@ -86,6 +86,24 @@ detection detect_format(std::string_view head, bool cut = true) noexcept {
     return best;
 }
 
+/// A compression an input's first bytes show that logscan does not undo (gzip it does:
+/// gzip.hpp): its name and the command that writes the data out (`xz -dc`), for a message
+/// that says how to read it; empty names when the bytes show none of them.
+struct compression {
+    std::string_view name;    ///< `xz`, `zstd`, `bzip2`, `lz4`, `zip`, `7z`; empty: none
+    std::string_view command; ///< `xz -dc FILE` writes it out: `xz -dc`, ..., `unzip -p`, `7z x -so`
+};
+constexpr compression unread_compression(std::string_view head) noexcept {
+    using namespace std::string_view_literals;
+    if (head.starts_with("\xFD" "7zXZ\x00"sv)) return {"xz", "xz -dc"};
+    if (head.starts_with("\x28\xB5\x2F\xFD"sv)) return {"zstd", "zstd -dc"};
+    if (head.size() >= 4 && head.starts_with("BZh"sv) && head[3] >= '1' && head[3] <= '9') return {"bzip2", "bzip2 -dc"};
+    if (head.starts_with("\x04\x22\x4D\x18"sv)) return {"lz4", "lz4 -dc"};
+    if (head.starts_with("PK\x03\x04"sv)) return {"zip", "unzip -p"};
+    if (head.starts_with("7z\xBC\xAF\x27\x1C"sv)) return {"7z", "7z x -so"};
+    return {};
+}
+
 /// True when `head`, the whole of an input, holds only blanks (spaces, tabs, CR, LF), a UTF-8
 /// byte order mark before them aside: an empty input, with no format to tell and no record in
 /// any (what Notepad saves for an empty file is the mark alone).
