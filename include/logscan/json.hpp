@@ -1301,8 +1301,11 @@ private:
         case '5': case '6': case '7': case '8': case '9':
             p = number_token(p, end);
             break;
-        default:
-            fail(p, error_code::syntax, state_message());
+        default: // (a UTF-8 byte order mark before the document: said so, as nothing shows it)
+            fail(p, error_code::syntax,
+                 depth_ == 0 && std::string_view(p, static_cast<std::size_t>(end - p)).starts_with("\xEF\xBB\xBF")
+                     ? "a UTF-8 byte order mark where the JSON value begins (a JSON text may not begin with one)"
+                     : state_message());
             return false;
         }
         if (LOGSCAN_UNLIKELY(p == nullptr)) return false;

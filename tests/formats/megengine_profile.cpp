@@ -226,6 +226,20 @@ TEST_CASE("megengine_profile::formats.md section 2's cut document: its records, 
     CHECK(v.got[0].code == logscan::error_code::unexpected_end);
 }
 
+TEST_CASE("megengine_profile::a document that begins with a UTF-8 byte order mark breaks there, and says so") {
+    // (formats.md section 2: a JSON text as RFC 8259 has it, no byte order mark)
+    const std::string doc = "\xEF\xBB\xBF" + sample();
+    CHECK(run(doc) == std::vector<std::string>{R"({"type":"error","message":"invalid JSON document"})"});
+    struct errors {
+        std::vector<logscan::error> got;
+        void on_error(const logscan::error& e) { got.push_back(e); }
+    } v;
+    (void)mp::parse(doc, v);
+    REQUIRE(v.got.size() == 1);
+    CHECK((v.got[0].line == 1 && v.got[0].column == 1));
+    CHECK(v.got[0].message == "a UTF-8 byte order mark where the JSON value begins (a JSON text may not begin with one)");
+}
+
 TEST_CASE("megengine_profile::a visitor of one callback: the other sections are skipped, its records all come") {
     struct execs {
         std::size_t n = 0, named = 0;
