@@ -1069,15 +1069,15 @@ inline constexpr std::string_view detect_signals =
     "a JSON object with \"traceEvents\" (or Kineto's \"schemaVersion\" and \"deviceProperties\"), or an array of "
     "event objects with \"ph\"";
 
-/// How much the first bytes of an input (`head`) look like a Chrome trace: an object (its
-/// first non-blank byte `{`, after a byte order mark) with a `"traceEvents"` key: 3, one more
+/// How much the first bytes of an input (`head`, after a byte order mark: `detect_format`
+/// passes over it) look like a Chrome trace: an object (its first non-blank byte `{`) with a
+/// `"traceEvents"` key: 3, one more
 /// with `"ph"` in the head; without it, Kineto's `"schemaVersion"` and `"deviceProperties"`
 /// (written before the events): 2. A bare array whose first element is an object with
 /// `"ph"`: 2, one more with `"ts"` (in a cut head of several lines, counted in its whole
 /// lines only). Else 0 (a PyTorch execution trace, `"nodes"` without
 /// `"traceEvents"`, is not claimed).
 constexpr std::size_t detect(std::string_view head, bool cut = true) noexcept {
-    if (head.starts_with("\xEF\xBB\xBF")) head.remove_prefix(3);
     const std::size_t first = head.find_first_not_of(" \t\r\n");
     if (first == std::string_view::npos) return 0;
     bool ph = head.find("\"ph\"") != std::string_view::npos;

@@ -168,7 +168,7 @@ parts_read read_rank_in_parts(Source& src, std::string file, const parts_options
         constexpr std::string_view bom = "\xEF\xBB\xBF";
         std::string_view h(in.head);
         if (h.size() < bom.size() && bom.starts_with(h)) continue;
-        if (h.starts_with(bom)) h.remove_prefix(bom.size());
+        h = without_byte_order_mark(h);
         if (const std::size_t at = h.find_first_not_of(" \t\r\n"); at != std::string_view::npos) {
             bare_array = h[at] == '[';
             form_known = true;

@@ -31,9 +31,9 @@
 /// - `megengine-log`: `[DD HH:MM:SS N@FILE:LOGGER] ...` lines, colour sequences allowed.
 /// Lines that are none of these (warnings, a shell command, compiler debug prints) count for
 /// nothing, so a file that starts with some is still recognised by the lines that follow. A
-/// UTF-8 byte order mark that begins the head is passed over, as the line formats, tvm-profile
-/// and chrome-trace drop it (a megengine-profile document may not begin with one: formats.md
-/// section 2; it breaks there).
+/// UTF-8 byte order mark that begins the head is passed over before the detectors see it, as
+/// the line formats, tvm-profile and chrome-trace drop it (a megengine-profile document may
+/// not begin with one: formats.md section 2; it breaks there).
 #ifndef LOGSCAN_FORMATS_DETECT_HPP_INCLUDED
 #define LOGSCAN_FORMATS_DETECT_HPP_INCLUDED
 
