@@ -1301,10 +1301,11 @@ private:
         case '5': case '6': case '7': case '8': case '9':
             p = number_token(p, end);
             break;
-        default: // (a UTF-8 byte order mark before the document: said so, as nothing shows it)
+        default: // (the first byte of a UTF-8 byte order mark before the document: said so, as
+                 // nothing shows the mark; the byte alone decides, whatever the chunks)
             fail(p, error_code::syntax,
-                 depth_ == 0 && std::string_view(p, static_cast<std::size_t>(end - p)).starts_with("\xEF\xBB\xBF")
-                     ? "a UTF-8 byte order mark where the JSON value begins (a JSON text may not begin with one)"
+                 depth_ == 0 && static_cast<unsigned char>(*p) == 0xEF
+                     ? "the byte EF where the JSON value begins (a UTF-8 byte order mark begins so; a JSON text may not begin with one)"
                      : state_message());
             return false;
         }
