@@ -64,16 +64,18 @@ std::vector<std::string> run(std::string_view in, std::size_t split) {
     p.feed(halves.first());
     p.feed(halves.second());
     p.finish();
-    // every non-blank line is named by a record (or is a memory table's header line)
+    // every non-blank line is named by a record (or is a memory table's header line); a UTF-8
+    // byte order mark first is not the first line's
+    const std::string_view body = logscan::without_byte_order_mark(in);
     std::uint64_t n = 0;
     std::size_t k = 0;
-    for (std::size_t pos = 0; pos <= in.size();) {
-        std::size_t nl = in.find('\n', pos);
+    for (std::size_t pos = 0; pos <= body.size();) {
+        std::size_t nl = body.find('\n', pos);
         if (nl == std::string_view::npos) {
-            if (pos == in.size()) break;
-            nl = in.size();
+            if (pos == body.size()) break;
+            nl = body.size();
         }
-        std::string_view l = in.substr(pos, nl - pos);
+        std::string_view l = body.substr(pos, nl - pos);
         ++n;
         while (k < o.lines.size() && o.lines[k] < n) ++k;
         const bool named = k < o.lines.size() && o.lines[k] == n;

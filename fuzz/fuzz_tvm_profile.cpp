@@ -77,8 +77,11 @@ struct out {
 
 std::vector<std::string> run(std::string_view in, std::size_t split) {
     out o;
-    const std::size_t first = in.find_first_not_of(" \t\r\n");
-    o.document = first != std::string_view::npos && in[first] == '{';
+    // (a UTF-8 byte order mark first is passed over: what follows it tells a document, and
+    // its lines are read without it)
+    const std::string_view body = logscan::without_byte_order_mark(in);
+    const std::size_t first = body.find_first_not_of(" \t\r\n");
+    o.document = first != std::string_view::npos && body[first] == '{';
     tp::parser<out> p(o, {.max_line = 512, .scratch_capacity = 1024});
     const fuzz::two_chunks halves(in, split);
     p.feed(halves.first());
@@ -87,13 +90,13 @@ std::vector<std::string> run(std::string_view in, std::size_t split) {
     if (o.document) return o.events;
     std::uint64_t n = 0;
     std::size_t k = 0;
-    for (std::size_t pos = 0; pos <= in.size();) {
-        std::size_t nl = in.find('\n', pos);
+    for (std::size_t pos = 0; pos <= body.size();) {
+        std::size_t nl = body.find('\n', pos);
         if (nl == std::string_view::npos) {
-            if (pos == in.size()) break;
-            nl = in.size();
+            if (pos == body.size()) break;
+            nl = body.size();
         }
-        std::string_view l = in.substr(pos, nl - pos);
+        std::string_view l = body.substr(pos, nl - pos);
         ++n;
         while (k < o.lines.size() && o.lines[k] < n) ++k;
         const bool named = k < o.lines.size() && o.lines[k] == n;
