@@ -351,8 +351,7 @@ inline std::string failure_text(const logscan::error& e) {
 inline std::string not_recognised(std::string_view head, const char* shown) {
     const logscan::compression c = logscan::unread_compression(head);
     if (c.name.empty()) return "format not recognised (give --format; see logscan detect --help)";
-    return std::string(c.name) + "-compressed data, which logscan does not decompress (it reads gzip): " +
-           std::string(c.command) + " " + shown + " | logscan ... -";
+    return c.what() + ": " + std::string(c.command) + " " + shown + " | logscan ... -";
 }
 
 inline void report_failure(const char* path, const logscan::error& e) {

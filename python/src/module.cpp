@@ -83,7 +83,7 @@ std::string not_recognised(const input& in) {
                                     : c.name == "bzip2" ? "bz2.open(path)"
                                     : c.name == "zip"   ? "zipfile.ZipFile(path).open(member)"
                                                         : "";
-    return std::string(c.name) + "-compressed data, which logscan does not decompress (it reads gzip): give it the " +
+    return c.what() + ": give it the " +
            (python.empty() ? "output of `" + std::string(c.command) + " FILE`" : "file object " + std::string(python) + " opens") +
            " instead";
 }

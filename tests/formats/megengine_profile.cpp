@@ -206,6 +206,14 @@ TEST_CASE("megengine_profile::damaged documents: records before the damage, then
     CHECK(of_type(g, "error").size() == 1);
 }
 
+namespace {
+// The errors a parse gives, as the C++ visitor receives them (where and why).
+struct errors_seen {
+    std::vector<logscan::error> got;
+    void on_error(const logscan::error& e) { got.push_back(e); }
+};
+} // namespace
+
 TEST_CASE("megengine_profile::formats.md section 2's cut document: its records, then the document's error") {
     // the example of the contract, character for character, and its records
     const std::string doc =
@@ -215,10 +223,7 @@ TEST_CASE("megengine_profile::formats.md section 2's cut document: its records, 
                           R"({"type":"opr","id":"12","name":"data","opr_type":"Host2DeviceCopy","inputs":[],"outputs":["13"]})",
                           R"({"type":"error","message":"invalid JSON document"})"});
     // the C++ record keeps where and why
-    struct errors {
-        std::vector<logscan::error> got;
-        void on_error(const logscan::error& e) { got.push_back(e); }
-    } v;
+    errors_seen v;
     (void)mp::parse(doc, v);
     REQUIRE(v.got.size() == 1);
     CHECK(v.got[0].line == 1);
@@ -230,10 +235,7 @@ TEST_CASE("megengine_profile::a document that begins with a UTF-8 byte order mar
     // (formats.md section 2: a JSON text as RFC 8259 has it, no byte order mark)
     const std::string doc = "\xEF\xBB\xBF" + sample();
     CHECK(run(doc) == std::vector<std::string>{R"({"type":"error","message":"invalid JSON document"})"});
-    struct errors {
-        std::vector<logscan::error> got;
-        void on_error(const logscan::error& e) { got.push_back(e); }
-    } v;
+    errors_seen v;
     (void)mp::parse(doc, v);
     REQUIRE(v.got.size() == 1);
     CHECK((v.got[0].line == 1 && v.got[0].column == 1));

@@ -92,6 +92,8 @@ detection detect_format(std::string_view head, bool cut = true) noexcept {
 struct compression {
     std::string_view name;    ///< `xz`, `zstd`, `bzip2`, `lz4`, `zip`, `7z`; empty: none
     std::string_view command; ///< `xz -dc FILE` writes it out: `xz -dc`, ..., `unzip -p`, `7z x -so`
+    /// What it is, in the words the command and the Python module say it.
+    std::string what() const { return std::string(name) + "-compressed data, which logscan does not decompress (it reads gzip)"; }
 };
 constexpr compression unread_compression(std::string_view head) noexcept {
     using namespace std::string_view_literals;
