@@ -1966,7 +1966,7 @@ public:
 private:
     // The first `size` bytes of `text` (it has as many) against the template: 16 at a time
     // where 16 bytes can be read, else byte by byte.
-    static constexpr bool fits_at(std::string_view text) noexcept {
+    LOGSCAN_FORCE_INLINE static constexpr bool fits_at(std::string_view text) noexcept {
 #if LOGSCAN_SSE2
         if (!std::is_constant_evaluated() && text.size() >= 16) return fits_blocks(text.data(), std::make_index_sequence<blocks>{});
 #endif
@@ -2061,30 +2061,32 @@ private:
         return t;
     }();
     template <std::size_t... K>
-    static bool fits_blocks(const char* p, std::index_sequence<K...>) noexcept {
+    LOGSCAN_FORCE_INLINE static bool fits_blocks(const char* p, std::index_sequence<K...>) noexcept {
         unsigned carry = 0; // the previous block's last column: a pad holding a digit or a word's byte
-        const auto one = [&](const block_t& b) {
-            const auto load = [](const char* q) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(q)); };
-            const __m128i v = load(p + b.start);
-            const __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)), _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
-            const __m128i space = _mm_cmpeq_epi8(v, _mm_set1_epi8(' '));
-            __m128i ok = _mm_or_si128(
-                _mm_or_si128(_mm_and_si128(_mm_cmpeq_epi8(v, load(b.lit)), load(b.is_lit)), _mm_and_si128(digit, load(b.is_digit))),
-                _mm_or_si128(_mm_and_si128(_mm_or_si128(digit, space), load(b.is_npad)), load(b.is_any)));
-            auto filled = static_cast<unsigned>(_mm_movemask_epi8(digit)) & b.npads;
-            if constexpr (words) {
-                const __m128i tab = _mm_cmpeq_epi8(v, _mm_set1_epi8('\t'));
-                const __m128i word = _mm_andnot_si128(_mm_or_si128(space, tab), _mm_set1_epi8(-1));
-                ok = _mm_or_si128(ok, _mm_or_si128(_mm_and_si128(word, load(b.is_word)), _mm_andnot_si128(tab, load(b.is_wpad))));
-                filled |= static_cast<unsigned>(_mm_movemask_epi8(word)) & b.wpads;
-            }
-            if (_mm_movemask_epi8(ok) != 0xFFFF) return false;
-            const auto s = static_cast<unsigned>(_mm_movemask_epi8(space)) & (b.npads | b.wpads);
-            if ((filled & (s >> 1) & b.pad_pairs) != 0 || (b.joins && carry != 0 && (s & 1u) != 0)) return false; // filled, then a space
-            carry = filled >> 15;
-            return true;
-        };
-        return (one(table[K]) && ...);
+        return (block_fits(p, table[K], carry) && ...);
+    }
+    // One block of the row at p (see `table`); `carry` as fits_blocks keeps it. Inlined: six
+    // calls per row were a third of a memory table's reading.
+    LOGSCAN_FORCE_INLINE static bool block_fits(const char* p, const block_t& b, unsigned& carry) noexcept {
+        const auto load = [](const char* q) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(q)); };
+        const __m128i v = load(p + b.start);
+        const __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)), _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
+        const __m128i space = _mm_cmpeq_epi8(v, _mm_set1_epi8(' '));
+        __m128i ok = _mm_or_si128(
+            _mm_or_si128(_mm_and_si128(_mm_cmpeq_epi8(v, load(b.lit)), load(b.is_lit)), _mm_and_si128(digit, load(b.is_digit))),
+            _mm_or_si128(_mm_and_si128(_mm_or_si128(digit, space), load(b.is_npad)), load(b.is_any)));
+        auto filled = static_cast<unsigned>(_mm_movemask_epi8(digit)) & b.npads;
+        if constexpr (words) {
+            const __m128i tab = _mm_cmpeq_epi8(v, _mm_set1_epi8('\t'));
+            const __m128i word = _mm_andnot_si128(_mm_or_si128(space, tab), _mm_set1_epi8(-1));
+            ok = _mm_or_si128(ok, _mm_or_si128(_mm_and_si128(word, load(b.is_word)), _mm_andnot_si128(tab, load(b.is_wpad))));
+            filled |= static_cast<unsigned>(_mm_movemask_epi8(word)) & b.wpads;
+        }
+        if (_mm_movemask_epi8(ok) != 0xFFFF) return false;
+        const auto s = static_cast<unsigned>(_mm_movemask_epi8(space)) & (b.npads | b.wpads);
+        if ((filled & (s >> 1) & b.pad_pairs) != 0 || (b.joins && carry != 0 && (s & 1u) != 0)) return false; // filled, then a space
+        carry = filled >> 15;
+        return true;
     }
 #endif
 };
