@@ -1673,7 +1673,7 @@ public:
     /// The unconsumed text.
     constexpr std::string_view rest_view() const noexcept { return {p_, static_cast<std::size_t>(e_ - p_)}; }
     /// The exact bytes `s` (`literal("MiB(")`).
-    constexpr bool literal(std::string_view s) noexcept {
+    LOGSCAN_FORCE_INLINE constexpr bool literal(std::string_view s) noexcept {
         if (static_cast<std::size_t>(e_ - p_) < s.size()) return false;
         if (std::is_constant_evaluated() ? std::string_view(p_, s.size()) != s : !internal::same_bytes(p_, s.data(), s.size()))
             return false;
@@ -1695,7 +1695,7 @@ public:
         return true;
     }
     /// `[0-9a-fA-F]+`, its text.
-    constexpr bool hex_digits(std::string_view& out) noexcept {
+    LOGSCAN_FORCE_INLINE constexpr bool hex_digits(std::string_view& out) noexcept {
         const char* const b = p_;
         while (p_ != e_ && (internal::is_digit(*p_) || static_cast<unsigned>((*p_ | 0x20) - 'a') < 6u)) ++p_;
         out = std::string_view(b, static_cast<std::size_t>(p_ - b));
@@ -1703,7 +1703,7 @@ public:
     }
     /// `[^STOPS]*`: the bytes up to the first of `stops` (or the end), possibly none (always
     /// true); the cursor stays at that byte.
-    constexpr bool until(std::string_view stops, std::string_view& out) noexcept {
+    LOGSCAN_FORCE_INLINE constexpr bool until(std::string_view stops, std::string_view& out) noexcept {
         const char* const b = p_;
         while (p_ != e_ && stops.find(*p_) == std::string_view::npos) ++p_;
         out = std::string_view(b, static_cast<std::size_t>(p_ - b));
@@ -1711,21 +1711,21 @@ public:
     }
     /// `until(stops, out)` with the stops known at compile time (one table load per byte).
     template <fixed_string Stops>
-    constexpr bool until(std::string_view& out) noexcept {
+    LOGSCAN_FORCE_INLINE constexpr bool until(std::string_view& out) noexcept {
         const char* const b = p_;
         p_ = internal::find_stop<Stops>(p_, e_);
         out = std::string_view(b, static_cast<std::size_t>(p_ - b));
         return true;
     }
     /// `\d+`, its text.
-    constexpr bool digits(std::string_view& out) noexcept {
+    LOGSCAN_FORCE_INLINE constexpr bool digits(std::string_view& out) noexcept {
         const char* const b = p_;
         while (p_ != e_ && internal::is_digit(*p_)) ++p_;
         out = std::string_view(b, static_cast<std::size_t>(p_ - b));
         return p_ != b;
     }
     /// `\d+(?:\.\d+)?`, its text (a `.` not followed by a digit is left where it is).
-    constexpr bool decimal(std::string_view& out) noexcept {
+    LOGSCAN_FORCE_INLINE constexpr bool decimal(std::string_view& out) noexcept {
         const char* const b = p_;
         while (p_ != e_ && internal::is_digit(*p_)) ++p_;
         if (p_ == b) return false;
@@ -1737,18 +1737,18 @@ public:
         return true;
     }
     /// `[ \t]*`: any number of blanks (always true).
-    constexpr bool blanks() noexcept {
+    LOGSCAN_FORCE_INLINE constexpr bool blanks() noexcept {
         p_ = internal::skip_blanks(p_, e_);
         return true;
     }
     /// `\s+`: at least one whitespace byte, all of them consumed.
-    constexpr bool whitespace() noexcept {
+    LOGSCAN_FORCE_INLINE constexpr bool whitespace() noexcept {
         const char* const b = p_;
         while (p_ != e_ && internal::is_regex_space(*p_)) ++p_;
         return p_ != b;
     }
     /// `\S+`: at least one non-whitespace byte, all of them consumed.
-    constexpr bool word(std::string_view& out) noexcept {
+    LOGSCAN_FORCE_INLINE constexpr bool word(std::string_view& out) noexcept {
         const char* const b = p_;
         while (p_ != e_ && !internal::is_regex_space(*p_)) ++p_;
         out = std::string_view(b, static_cast<std::size_t>(p_ - b));
@@ -1756,7 +1756,7 @@ public:
     }
     /// `\S.*` to the end of the text (a line holds no `\n`): the rest, which must not start
     /// with whitespace or be empty.
-    constexpr bool rest(std::string_view& out) noexcept {
+    LOGSCAN_FORCE_INLINE constexpr bool rest(std::string_view& out) noexcept {
         if (p_ == e_ || internal::is_regex_space(*p_)) return false;
         out = rest_view();
         p_ = e_;
