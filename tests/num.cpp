@@ -1162,9 +1162,10 @@ TEST_CASE("num::decimal_difference is exact in decimal, in plain notation") {
 }
 
 TEST_CASE("num::form_list gives the first form that fits, as trying each in order does") {
-    // Forms that begin with a literal byte, with a conversion (%u, %f, %s: any first byte), with
-    // `%%`; texts printed with them, cut, or changed at one byte. The answer must be the first
-    // form scan_form fits, with the same values.
+    // Forms that begin with a literal byte, with a conversion (%u: a digit; %f: a digit, a sign,
+    // `i` or `n` in either case; %s: any first byte), with `%%`; forms that share their bytes
+    // before the first conversion; texts printed with them, cut, or changed at one byte. The
+    // answer must be the first form scan_form fits, with the same values.
     // (two lists: without `%s`, where a text may fit no form; with `%s` last, which fits the rest)
     constexpr std::array<std::string_view, 9> all = {"iter %u/%u: %fms", "%fms  %fms (device=%f)", "=== total time: %fms",
                                                      "%% done: %u", "=== prepare: %fms; going to warmup", "warmup %u: %fms",
@@ -1175,13 +1176,14 @@ TEST_CASE("num::form_list gives the first form that fits, as trying each in orde
     static_assert(with_s.forms()[3] == "%% done: %u");
     const std::string_view printed[] = {"iter 3/20: 12.004ms", "1.5ms  2.5ms (device=3.5)", "=== total time: 7.25ms",
                                         "% done: 42", "=== prepare: 0.109ms; going to warmup", "warmup 2: 1.0ms",
-                                        "12 items", "", "nanms  -infms (device=nan)", "x"};
+                                        "12 items", "", "nanms  -infms (device=nan)", "x", "+infms  1ms (device=2)",
+                                        "INFms  -NaNms (device=inf)", "-2.5ms  Infinityms (device=+nan)", "=== total"};
     std::mt19937 rng(20261204);
     std::array<std::size_t, 10> seen{}; // (how often each answer, -1 to 8, came)
     for (int round = 0; round < 3000; ++round) {
         std::string t(printed[rng() % std::size(printed)]);
         if (!t.empty() && rng() % 3 == 0) t.resize(rng() % t.size());
-        if (!t.empty() && rng() % 3 == 0) t[rng() % t.size()] = "%=ix1 "[rng() % 6];
+        if (!t.empty() && rng() % 3 == 0) t[rng() % t.size()] = "%=ix1 +-nNI"[rng() % 11]; // (first bytes a %f may begin with too)
         INFO(t);
         const auto check = [&](const auto& list, std::span<const std::string_view> forms) {
             int want = -1;

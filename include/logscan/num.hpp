@@ -1882,19 +1882,36 @@ public:
     constexpr explicit form_list(const std::array<std::string_view, N>& forms) noexcept : forms_(forms) {
         for (std::size_t i = 0; i < N; ++i) {
             const std::string_view f = forms[i];
-            const bool literal = !f.empty() && (f[0] != '%' || (f.size() > 1 && f[1] == '%'));
+            // the bytes a text this form fits may begin with: its own first byte, or those a
+            // first conversion's value may begin with (`%u` a digit; `%f` a digit, a sign, or
+            // the `i` or `n` of a non-finite word; `%s` any)
+            const auto may_begin = [&](unsigned char b) {
+                const bool digit = b >= '0' && b <= '9';
+                if (f.empty() || (f[0] == '%' && f.size() == 1)) return true;
+                if (f[0] != '%') return b == static_cast<unsigned char>(f[0]);
+                switch (f[1]) {
+                case '%': return b == '%';
+                case 'u': return digit;
+                case 'f': return digit || b == '-' || b == '+' || (b | 0x20) == 'i' || (b | 0x20) == 'n';
+                default: return true;
+                }
+            };
             for (std::size_t b = 0; b < 256; ++b)
-                if (!literal || static_cast<unsigned char>(f[0]) == b) by_first_[b] |= std::uint64_t{1} << i;
+                if (may_begin(static_cast<unsigned char>(b))) by_first_[b] |= std::uint64_t{1} << i;
+            prefixes_[i] = f.substr(0, std::min(f.find('%'), f.size()));
         }
     }
     /// The index of the first form all of `text` fits (`scan_form`, its values in `out`), or
     /// -1 when it fits none.
     constexpr int scan(std::string_view text, form_values& out) const noexcept {
-        // (a form that begins with a byte of its own fits only a text that begins with it)
+        // (a form that begins with a byte of its own fits only a text that begins with it, and
+        // only one that begins with all of its bytes before its first conversion: compared at
+        // once, before the form is read byte by byte)
         std::uint64_t m = text.empty() ? ~std::uint64_t{0} >> (64 - N) : by_first_[static_cast<unsigned char>(text[0])];
         for (; m != 0; m &= m - 1) {
-            const int i = std::countr_zero(m);
-            if (scan_form(text, forms_[static_cast<std::size_t>(i)], out)) return i;
+            const auto i = static_cast<std::size_t>(std::countr_zero(m));
+            if (!text.starts_with(prefixes_[i])) continue;
+            if (scan_form(text, forms_[i], out)) return static_cast<int>(i);
         }
         return -1;
     }
@@ -1903,6 +1920,7 @@ public:
 
 private:
     std::array<std::string_view, N> forms_;
+    std::array<std::string_view, N> prefixes_{}; // each form's bytes before its first `%`
     std::array<std::uint64_t, 256> by_first_{}; // per first byte: the forms it may begin (bit i: forms_[i])
 };
 

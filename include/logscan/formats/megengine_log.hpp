@@ -423,6 +423,7 @@ constexpr void split_level(std::string_view rest, std::string_view& level, std::
 // more: a shorter one is printed after a space, and `   gpu0:0   0196.00MiB(` is the comp
 // node `gpu0:0` and `0196.00`). Splits `run` (comp node + allocation) and returns true, or false.
 inline bool split_glued(std::string_view run, std::uint64_t bytes, std::string_view& comp, std::string_view& alloc) noexcept {
+    if (run.size() <= 10) return false; // (A of 10 bytes or more and a comp node: what a cheaper look rules out)
     char buf[48];
     const auto r = std::to_chars(buf, buf + sizeof buf, static_cast<double>(bytes) / 1048576.0, std::chars_format::fixed, 2);
     if (r.ec != std::errc{}) return false;
