@@ -1898,11 +1898,11 @@ public:
             };
             for (std::size_t b = 0; b < 256; ++b)
                 if (may_begin(static_cast<unsigned char>(b))) by_first_[b] |= std::uint64_t{1} << i;
-            prefixes_[i] = f.substr(0, std::min(f.find('%'), f.size()));
+            prefixes_[i] = f.substr(0, f.find('%')); // (all of it without a `%`)
         }
     }
     /// The index of the first form all of `text` fits (`scan_form`, its values in `out`), or
-    /// -1 when it fits none.
+    /// -1 when it fits none (`out` then holds nothing to read).
     constexpr int scan(std::string_view text, form_values& out) const noexcept {
         // (a form that begins with a byte of its own fits only a text that begins with it, and
         // only one that begins with all of its bytes before its first conversion: compared at
