@@ -8,10 +8,12 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <optional>
+#include <random>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -789,6 +791,66 @@ TEST_CASE("megengine_log::a memory row's allocation touches its comp node only w
         R"J({"type":"mem_alloc","line":4,"comp_node":"gpu0:0","physical":"gpu0:0","logical":null,"alloc_mib":196.0,"alloc_bytes":205520896,"lower_bound_mib":196.0,"lower_bound_pct":100.0,"upper_bound_mib":832.06,"upper_bound_pct":424.52})J",
     };
     CHECK(got == want);
+}
+
+TEST_CASE("megengine_log::a memory row is read at its template's columns as the general reading reads it, whatever its comp node") {
+    // Rows printed with MegEngine's own format (`%9s%10.2fMiB(%10zubytes)...`) from comp nodes
+    // of every width (`%9s` pads short ones; `CompNode("P" from "L")` runs past it) and values
+    // that fit their fields or not (1,000,000 MiB and more touch the comp node; negative and
+    // non-finite percentages), some with a trailing blank: where the template reads a row,
+    // the general reading (read_row) must read it and give the same record; and the template
+    // must read the ordinary rows, of the seed's comp nodes and of the newer ones.
+    const char* const comps[] = {"gpu0:0", "gpu0:COPY", "cpu0:0", "CompNode(\"gpu3:0\" from \"xpu3:0\")",
+                                 "CompNode(\"cpu0:0\" from \"xpux:0\")", "a b", "x", "gpuXYZ:12345", "MiB(x", ""};
+    const double mibs[] = {0, 0.004, 196.0, 784.27, 999999.99, 1000000.0, 1234567.5};
+    const double pcts[] = {100.0, 424.52, 0.0, -3.5, NAN, INFINITY};
+    std::mt19937 rng(20261205);
+    std::size_t template_rows = 0, compnode_rows = 0;
+    for (int i = 0; i < 20000; ++i) {
+        const char* const comp = comps[rng() % std::size(comps)];
+        const double a = mibs[rng() % std::size(mibs)], lo = mibs[rng() % std::size(mibs)], up = mibs[rng() % std::size(mibs)];
+        const double p = pcts[rng() % std::size(pcts)], q = pcts[rng() % std::size(pcts)];
+        const auto bytes = static_cast<unsigned long long>(a * 1048576.0);
+        char buf[256];
+        const int n = std::snprintf(buf, sizeof buf, "%9s%10.2fMiB(%10llubytes)%10.2fMiB(%6.2f%%)%10.2fMiB(%6.2f%%)%s", comp, a,
+                                    bytes, lo, p, up, q, rng() % 8 == 0 ? " " : "");
+        REQUIRE(n > 0);
+        const std::string text(buf, static_cast<std::size_t>(n));
+        INFO(text);
+        const logscan::line l{text, 7, 0};
+        ml::mem_alloc t{}, g{};
+        const bool by_template = ml::detail::read_row_template(l, t);
+        const bool general = ml::detail::read_row(l, g);
+        if (!by_template) continue;
+        ++template_rows;
+        if (std::string_view(comp).starts_with("CompNode")) ++compnode_rows;
+        REQUIRE(general);
+        CHECK(t.line == g.line);
+        CHECK(t.comp_node == g.comp_node);
+        CHECK(t.physical == g.physical);
+        CHECK(t.logical == g.logical);
+        CHECK(t.alloc_mib == g.alloc_mib);
+        CHECK(t.alloc_bytes == g.alloc_bytes);
+        CHECK(t.lower_bound_mib == g.lower_bound_mib);
+        CHECK(t.lower_bound_pct == g.lower_bound_pct);
+        CHECK(t.upper_bound_mib == g.upper_bound_mib);
+        CHECK(t.upper_bound_pct == g.upper_bound_pct);
+    }
+    CHECK(template_rows > 2000);
+    CHECK(compnode_rows > 400);
+    // the contract's CompNode example, read at the template's columns
+    const std::string row = "CompNode(\"gpu3:0\" from \"xpu3:0\")     12.50MiB(  13107200bytes)     10.00MiB( 80.00%)     25.00MiB(200.00%)";
+    ml::mem_alloc r{};
+    REQUIRE(ml::detail::read_row_template(logscan::line{row, 1, 0}, r));
+    CHECK(r.comp_node == "CompNode(\"gpu3:0\" from \"xpu3:0\")");
+    CHECK(r.physical == "gpu3:0");
+    CHECK(r.logical == std::optional<std::string_view>("xpu3:0"));
+    CHECK(r.alloc_mib == 12.5);
+    CHECK(r.alloc_bytes == 13107200);
+    CHECK(r.lower_bound_mib == 10.0);
+    CHECK(r.lower_bound_pct == 80.0);
+    CHECK(r.upper_bound_mib == 25.0);
+    CHECK(r.upper_bound_pct == 200.0);
 }
 
 TEST_CASE("megengine_log::load_and_run's lines in every generation, as lines and as messages (formats.md section 1)") {

@@ -434,33 +434,6 @@ inline bool split_glued(std::string_view run, std::uint64_t bytes, std::string_v
     return true;
 }
 
-// A memory-table row as the printf template prints it when every value fits its width
-// (what nearly every row is): 83 columns, the literals at fixed places, each value
-// right-aligned in its slot after spaces, read there in one pass. True only for a row that
-// the general reading (`read_row`) reads the same, and then fills `r`; false leaves it to
-// that reading: a comp node that fills its slot and touches the allocation, a value wider
-// than its slot, a `nan` percentage, a tab.
-inline bool read_row_template(const line& l, mem_alloc& r) noexcept {
-    // `%9s %9.2fMiB(%10zubytes) %9.2fMiB(%6.2f%%) %9.2fMiB(%6.2f%%)` as the columns fall when
-    // no value is wider than its field (and the comp node holds no `MiB(`)
-    using row = printf_row<">>>>>>>>*" " _____9.99" "MiB(" "_________9" "bytes)" "______9.99" "MiB(" "__9.99" "%)"
-                           "______9.99" "MiB(" "__9.99" "%)">;
-    const std::string_view t = l.text;
-    if (!row::fits(t)) return false;
-    std::size_t c = 0; // the comp node: spaces, then a name without blanks (the template's), nor `MiB(`
-    while (t[c] == ' ') ++c;
-    for (std::size_t i = c + 3; i < 9; ++i)
-        if (t[i] == '(' && t.compare(i - 3, 3, "MiB") == 0) return false;
-    const std::string_view comp = t.substr(c, 9 - c);
-    const auto mib = [](std::uint64_t cents) { return static_cast<double>(cents) / 100.0; }; // (exact: num.hpp's short decimals)
-    r = mem_alloc{l.number,          comp,
-                  comp,              std::nullopt,
-                  mib(row::digits<10, 19>(t)), row::digits<23, 33>(t),
-                  mib(row::digits<39, 49>(t)), mib(row::digits<53, 59>(t)),
-                  mib(row::digits<61, 71>(t)), mib(row::digits<75, 81>(t))};
-    return true;
-}
-
 // A comp node's physical and logical names: `CompNode("P" from "L")` (P and L without `"`),
 // or the name itself and none.
 constexpr void comp_names(std::string_view comp, std::string_view& physical, std::optional<std::string_view>& logical) noexcept {
@@ -473,6 +446,35 @@ constexpr void comp_names(std::string_view comp, std::string_view& physical, std
         physical = p;
         logical = l;
     }
+}
+
+// A memory-table row as the printf template prints it when every value fits its width
+// (what nearly every row is): its last 74 columns, the allocation and what follows it, hold
+// the literals at fixed places and each value right-aligned in its slot after spaces, read
+// there in one pass; the comp node is what comes before them, trimmed, however wide (`%9s`
+// pads `gpu0:0`; `CompNode("gpu0:0" from "xpux:0")` runs past it). True only for a row that
+// the general reading (`read_row`) reads the same, and then fills `r`; false leaves it to
+// that reading: a comp node that touches the allocation, a value wider than its slot, a
+// `nan` percentage, a tab, trailing blanks.
+inline bool read_row_template(const line& l, mem_alloc& r) noexcept {
+    // ` %9.2fMiB(%10zubytes) %9.2fMiB(%6.2f%%) %9.2fMiB(%6.2f%%)` as the columns fall when no
+    // value is wider than its field (the space: `%10.2f` of a value under 1,000,000 MiB)
+    using tail = printf_row<" _____9.99" "MiB(" "_________9" "bytes)" "______9.99" "MiB(" "__9.99" "%)"
+                            "______9.99" "MiB(" "__9.99" "%)">;
+    const std::string_view t = l.text;
+    if (t.size() <= tail::size) return false;
+    const std::string_view row = t.substr(t.size() - tail::size);
+    if (!tail::fits(row)) return false;
+    const std::string_view comp = internal::trim(t.substr(0, t.size() - tail::size)); // (as read_row trims it)
+    if (comp.empty() || comp.find("MiB(") != std::string_view::npos) return false;
+    const auto mib = [](std::uint64_t cents) { return static_cast<double>(cents) / 100.0; }; // (exact: num.hpp's short decimals)
+    r = mem_alloc{l.number,          comp,
+                  comp,              std::nullopt,
+                  mib(tail::digits<1, 10>(row)), tail::digits<14, 24>(row),
+                  mib(tail::digits<30, 40>(row)), mib(tail::digits<44, 50>(row)),
+                  mib(tail::digits<52, 62>(row)), mib(tail::digits<66, 72>(row))};
+    comp_names(comp, r.physical, r.logical);
+    return true;
 }
 
 // A number of a memory row (formats.md section 1): digits with an optional fraction (a
