@@ -1110,3 +1110,74 @@ TEST_CASE("json::replay: a JSON text as an emitter's calls, numbers as written, 
     CHECK_FALSE(e.ok());
     CHECK(bad.calls == "{k:a [n:1 "); // (the calls before the break stand)
 }
+
+TEST_CASE("json::replay: a text that is one scalar gives the calls the reader gives it, without a reader") {
+    struct recorder {
+        std::string calls;
+        void begin_object() { calls += "{"; }
+        void end_object() { calls += "}"; }
+        void begin_array() { calls += "["; }
+        void end_array() { calls += "]"; }
+        void key(std::string_view k) { calls += "k:" + std::string(k) + " "; }
+        void value(std::string_view s) { calls += "s:" + std::string(s) + " "; }
+        void value(bool b) { calls += b ? "true " : "false "; }
+        void value(std::nullptr_t) { calls += "null "; }
+        void json_number(std::string_view t) { calls += "n:" + std::string(t) + " "; }
+    };
+    logscan::json::replayer<recorder> many;
+    // each text alone (the scalar path where it is one) against the same text as an array's
+    // element (the reader's path): the same calls; the texts the scalar path leaves to the reader
+    // (an escape, non-ASCII, blanks, a non-finite word, a bad token) too, and the bad ones fail alike
+    for (const std::string t : {"12", "-0", "-0.5e3", "1712195495519689.047", "18446744073709551616", "1e400", "\"\"",
+                                "\"aten::mm\"", "\"a b: (c) [d]\"", "\"x\\ty\"", "\"\\u00e9\"", "\"\xC3\xA9\"", "true", "false",
+                                "null", " 7", "7 ", "NaN", "-Infinity", "01", "-", "\"open", "tru", "nul", "[]", "{}"}) {
+        recorder alone, again, element;
+        const logscan::error a = logscan::json::replay(t, alone);
+        const logscan::error b = many(t, again);
+        const logscan::error c = logscan::json::replay("[" + t + "]", element);
+        CHECK_MESSAGE(a.ok() == c.ok(), t);
+        CHECK_MESSAGE(b.ok() == c.ok(), t);
+        if (!c.ok()) continue;
+        CHECK_MESSAGE("[" + alone.calls + "]" == element.calls, t);
+        CHECK_MESSAGE(again.calls == alone.calls, t);
+    }
+    recorder r;
+    CHECK(logscan::json::replay("\"aten::mm\"", r).ok());
+    CHECK(r.calls == "s:aten::mm ");
+
+    // an emitter that takes a number as read gets its value, alone or inside a text
+    struct numbers {
+        std::vector<std::pair<std::string, double>> seen;
+        std::vector<std::optional<std::int64_t>> ints;
+        void begin_object() {}
+        void end_object() {}
+        void begin_array() {}
+        void end_array() {}
+        void key(std::string_view) {}
+        void value(std::string_view) {}
+        void value(bool) {}
+        void value(std::nullptr_t) {}
+        void json_number(std::string_view t) { seen.emplace_back("text:" + std::string(t), 0.0); }
+        void json_number(const logscan::json::number& n) {
+            seen.emplace_back(std::string(n.text()), n.to_double());
+            ints.push_back(n.to_int64());
+        }
+    };
+    numbers n;
+    logscan::json::replayer<numbers> rn;
+    CHECK(rn("1712195495519689.047", n).ok());
+    CHECK(rn("18446744073709551616", n).ok());
+    CHECK(rn(R"({"a": [-12, 2.5]})", n).ok());
+    REQUIRE(n.seen.size() == 4);
+    CHECK(n.seen[0] == std::pair<std::string, double>("1712195495519689.047", 1712195495519689.047));
+    CHECK_FALSE(n.ints[0]);
+    CHECK(n.seen[1].first == "18446744073709551616");
+    CHECK_FALSE(n.ints[1]); // (beyond 64 bits: the emitter keeps the token)
+    CHECK(n.ints[2] == -12);
+    CHECK(n.seen[3].second == 2.5);
+    // (a non-finite word, which only the reader's replay_options accept, comes as a number too)
+    numbers w;
+    CHECK(rn("[NaN]", w).ok());
+    REQUIRE(w.seen.size() == 1);
+    CHECK(w.seen[0].first == "NaN");
+}

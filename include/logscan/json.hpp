@@ -1985,10 +1985,49 @@ struct replay_events {
     void on_array_end() { w.end_array(); }
     void on_key(std::string_view k) { w.key(k); }
     void on_string(std::string_view v) { w.value(v); }
-    void on_number(const number& n) { w.json_number(n.text()); }
+    // (the number as the reader read it, to an emitter that takes one: its value without
+    // reading its text again; else its token)
+    void on_number(const number& n) {
+        if constexpr (requires { w.json_number(n); }) w.json_number(n);
+        else w.json_number(n.text());
+    }
     void on_bool(bool b) { w.value(b); }
     void on_null() { w.value(nullptr); }
 };
+
+// A text that is one scalar as the reader would read it — a number token, a string of
+// printable ASCII without an escape, `true`, `false`, `null`, nothing around it — given to
+// `e` without a reader (most JSON fields of a record are one: a pid, a timestamp, a name);
+// false for any other text (and one longer than `longest`, the reader's limit), which the
+// reader replays.
+template <class Events>
+bool replay_scalar(std::string_view text, Events& e, std::size_t longest) {
+    if (text.empty() || text.size() > longest) return false;
+    const char c = text.front();
+    if (whole_scan::number_start(c)) {
+        const std::optional<number> n = number_token(text);
+        if (!n) return false;
+        e.on_number(*n);
+        return true;
+    }
+    if (c == '"') {
+        if (text.size() < 2 || text.back() != '"') return false;
+        const char* const b = text.data() + 1;
+        const char* const end = text.data() + text.size() - 1;
+        if (scan_string_plain(b, end) != end) return false; // (an escape, a quote, a control or non-ASCII byte)
+        e.on_string(std::string_view(b, static_cast<std::size_t>(end - b)));
+        return true;
+    }
+    if (text == "true" || text == "false") {
+        e.on_bool(text.size() == 4);
+        return true;
+    }
+    if (text == "null") {
+        e.on_null();
+        return true;
+    }
+    return false;
+}
 } // namespace internal
 
 /// What the format modules' readers accept (strings not checked as UTF-8, a lone `\u`
@@ -1999,7 +2038,9 @@ inline constexpr options replay_options{.non_finite_words = true, .validate_utf8
 /// Replays a JSON text as the calls of an emitter (record.hpp: what writes a record's values):
 /// `begin_object()`/`end_object()`, `begin_array()`/`end_array()`, `key(k)`, `value(s)` for a
 /// string, `value(b)` for a bool, `value(nullptr)`, and `json_number(token)` for a number (its
-/// token as written, so nothing is lost to a conversion). Keys and strings are decoded, and
+/// token as written, so nothing is lost to a conversion; an emitter that also has
+/// `json_number(const json::number&)` gets the number as read, its value ready to take). A
+/// text that is one scalar is given without a reader. Keys and strings are decoded, and
 /// valid only during the call (an emitter that keeps one copies it). Returns the reader's
 /// outcome; on an error, calls already made stand. `opt`: `replay_options` by default.
 /// What a JSON text inside a record becomes in a flat output: the command's CSV columns, the
@@ -2009,6 +2050,7 @@ inline constexpr options replay_options{.non_finite_words = true, .validate_utf8
 template <class Emitter>
 error replay(std::string_view text, Emitter& w, const options& opt = replay_options) {
     internal::replay_events<Emitter> e{w};
+    if (internal::replay_scalar(text, e, opt.scratch_capacity)) return {};
     return parse(text, e, opt);
 }
 
@@ -2031,12 +2073,13 @@ public:
 
     /// `replay(text, w, opt)`, without an allocation after the first call.
     error operator()(std::string_view text, Emitter& w) {
+        internal::replay_events<Emitter> e{w};
+        if (internal::replay_scalar(text, e, opt_.scratch_capacity)) return {};
         if (storage_ == nullptr) {
             size_ = reader_type::storage_size(opt_);
             storage_ = std::malloc(size_); // (null: the reader reports io_error)
             if (storage_ == nullptr) size_ = 0;
         }
-        internal::replay_events<Emitter> e{w};
         reader_type r(e, opt_, std::span<std::byte>(static_cast<std::byte*>(storage_), size_));
         if (r.feed(text) == flow::proceed) (void)r.finish();
         return r.result();

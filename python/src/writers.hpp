@@ -359,6 +359,24 @@ public:
     void json_number(std::string_view t) {
         if (on_) put_text(op::number_token, t);
     }
+    // A number as the reader read it: its value kept when it is one json.loads makes the same
+    // (an int64, a finite-syntax float: both read exactly, correctly rounded), else its token.
+    void json_number(const logscan::json::number& n) {
+        if (!on_) return;
+        if (n.is_finite()) {
+            if (!n.is_integer()) {
+                put_op(op::floating_exact);
+                put_pod(n.to_double());
+                return;
+            }
+            if (const auto v = n.to_int64()) {
+                put_op(op::integer);
+                put_pod(*v);
+                return;
+            }
+        }
+        put_text(op::number_token, n.text());
+    }
     void begin_array() {
         if (on_) put_op(op::array_begin);
     }
@@ -416,7 +434,8 @@ public:
             case op::false_: put(py::bool_(false)); break;
             case op::integer: put(steal(PyLong_FromLongLong(take_pod<std::int64_t>(p)))); break;
             case op::uinteger: put(steal(PyLong_FromUnsignedLongLong(take_pod<std::uint64_t>(p)))); break;
-            case op::floating: put(steal(PyFloat_FromDouble(take_pod<double>(p)))); break;
+            case op::floating:
+            case op::floating_exact: put(steal(PyFloat_FromDouble(take_pod<double>(p)))); break;
             case op::loose:
             case op::loose_grouped: {
                 const std::string_view t = take_text(p);
@@ -452,7 +471,7 @@ public:
 
 private:
     enum class op : char {
-        begin, end, key, static_key, string, null, true_, false_, integer, uinteger, floating, loose, loose_grouped, number_token,
+        begin, end, key, static_key, string, null, true_, false_, integer, uinteger, floating, floating_exact, loose, loose_grouped, number_token,
         array_begin, array_end, object_begin, object_end
     };
     void put_op(op o) { ops_.push_back(static_cast<char>(o)); }
@@ -939,6 +958,13 @@ public:
     }
     // A number token of a JSON text (json::replay): an integer when it has no fraction or
     // exponent (beyond 64 bits: exact, an object cell), else a double, as json.loads reads it.
+    // A number as the reader read it (json::replay): its value without reading its text again.
+    void json_number(const logscan::json::number& n) {
+        if (array_depth_ > 0 || !n.is_finite()) return json_number(n.text());
+        if (!n.is_integer()) return put(cell::floating, bits(n.to_double()));
+        if (const auto v = n.to_int64()) return put(cell::integer, *v);
+        put_string(cell::big_integer, n.text());
+    }
     void json_number(std::string_view t) {
         if (array_depth_ > 0) return json_->raw_value(t);
         if (t.find_first_of("NI") != std::string_view::npos) // (NaN, Infinity, -Infinity: json.loads reads them)
