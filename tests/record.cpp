@@ -127,13 +127,14 @@ TEST_CASE("record_list::ndjson: every field, in order, each kind as record.hpp s
     v.on_doc(doc{std::nullopt});
     v.on_text(logscan::line{"hello", 5, 40});
     v.on_error(logscan::error{logscan::error_code::line_too_long, 6, 3, 50, "too long"});
+    v.on_error(logscan::error{logscan::error_code::syntax, 7, 0, 60, "record cut short"}); // (a line, no column: null)
     v.on_error(logscan::error{logscan::error_code::syntax, 0, 0, 77, "cut"});
     v.on_error(logscan::error{logscan::error_code::syntax, 1, 9, 8, "expected ','", 0, true}); // (a document's)
     const thing z{0, "from a document", 1.5, {}, {}, logscan::shape_list(), "null", ""}; // (line 0: none)
     v.on_thing(z);
     CHECK(w.flush());
-    CHECK(v.records == 9);
-    CHECK(v.errors == 3);
+    CHECK(v.records == 10);
+    CHECK(v.errors == 4);
     CHECK(out ==
           "{\"type\":\"thing\",\"line\":12,\"name\":\"conv\\\"1\",\"score\":0.5,"
           "\"parts\":[{\"id\":7,\"role\":\"input\"},{\"id\":9,\"role\":null}],\"ids\":[3,4],\"shape\":[4,64],"
@@ -144,6 +145,7 @@ TEST_CASE("record_list::ndjson: every field, in order, each kind as record.hpp s
           "{\"type\":\"doc\",\"id\":null}\n"
           "{\"type\":\"text\",\"line\":5,\"text\":\"hello\"}\n"
           "{\"type\":\"error\",\"line\":6,\"column\":3,\"message\":\"too long\"}\n"
+          "{\"type\":\"error\",\"line\":7,\"column\":null,\"message\":\"record cut short\"}\n"
           "{\"type\":\"error\",\"message\":\"cut\"}\n"
           "{\"type\":\"error\",\"message\":\"invalid JSON document\"}\n"
           "{\"type\":\"thing\",\"name\":\"from a document\",\"score\":1.5,\"parts\":[],\"ids\":[],\"shape\":null,"

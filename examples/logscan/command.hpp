@@ -132,6 +132,14 @@ std::string convert_help() {
     + parts_help<Formats>("NDJSON: parse", "records");
 }
 
+// Says, once, that the output could not be written; the exit status 1.
+inline int output_failed() {
+    static bool said = false;
+    if (!said) std::fprintf(stderr, "logscan: writing the output failed\n");
+    said = true;
+    return 1;
+}
+
 // A summary's part with --threads: larger than a conversion's, as its parts are read by a
 // parser and a reader's tables each (1 MiB: 1.2x faster than 256 KiB on a 1 GB trace).
 inline constexpr std::size_t summary_part_bytes = std::size_t{1} << 20;
@@ -638,10 +646,7 @@ int cmd_convert_ndjson(const options& o) {
                                                       written = p.drain(stdout) && written;
                                                   },
                                                   errors, count, o.parse);
-                if (!written) {
-                    std::fprintf(stderr, "logscan: writing the output failed\n");
-                    return 1;
-                }
+                if (!written) return output_failed();
             } else {
                 w.seen = {};
                 e = run_format<Formats>(format, src, w, errors, o.parse, path);
@@ -658,10 +663,7 @@ int cmd_convert_ndjson(const options& o) {
             return check_yield(path, format, seen);
         });
     }
-    if (!out.flush() || std::fflush(stdout) != 0) {
-        std::fprintf(stderr, "logscan: writing the output failed\n");
-        return 1;
-    }
+    if (!out.flush() || std::fflush(stdout) != 0) return output_failed();
     return status;
 }
 
@@ -770,10 +772,7 @@ int cmd_convert_csv(options& o) {
     for (auto& [type, t] : w.tables) ok = ok && t.ok;
     for (std::FILE* f : opened) ok = (std::fclose(f) == 0) && ok;
     if (std::fflush(stdout) != 0) ok = false;
-    if (!ok) {
-        std::fprintf(stderr, "logscan: writing the output failed\n");
-        return 1;
-    }
+    if (!ok) return output_failed();
     return status;
 }
 
@@ -939,9 +938,9 @@ int cmd_summary(const options& o) {
     return status;
 }
 
-// The command: `logscan_cli::run<logscan::all_formats>(argc, argv)` is logscan's main.
+// The command, its output not yet known to be written (run).
 template <class Formats>
-int run(int argc, char** argv) {
+int run_command(int argc, char** argv) {
     if (argc < 2) return usage_error<Formats>("no command given");
     const std::string_view cmd = argv[1];
     if (cmd == "--help" || cmd == "-h" || cmd == "help") {
@@ -969,6 +968,19 @@ int run(int argc, char** argv) {
         return cmd_convert_ndjson<Formats>(o);
     }
     return usage_error<Formats>("unknown command '" + std::string(cmd) + "' (commands: detect, convert, stats, summary)");
+}
+
+// The command: `logscan_cli::run<logscan::all_formats>(argc, argv)` is logscan's main. Whatever
+// the command (--help too), output that could not be written — a full disk, a closed
+// descriptor — is said and exits 1 (or the usage error's 2), never a silent success.
+template <class Formats>
+int run(int argc, char** argv) {
+    const int status = run_command<Formats>(argc, argv);
+    if (std::fflush(stdout) != 0 || std::ferror(stdout) != 0) {
+        (void)output_failed();
+        return status == 0 ? 1 : status;
+    }
+    return status;
 }
 
 } // namespace logscan_cli

@@ -132,6 +132,10 @@ struct megengine_log_summary {
         if (it == nodes.end()) it = nodes.emplace(std::string(r.physical), peak{r.alloc_bytes, r.line, r.alloc_mib}).first;
         else if (r.alloc_bytes > it->second.bytes) it->second = {r.alloc_bytes, r.line, r.alloc_mib};
     }
+    // A row cut off inside a table is an error on the line after a row: the table goes on past it.
+    void on_error(const ls::error& e) {
+        if (last_row != 0 && e.line == last_row + 1) last_row = e.line;
+    }
     // load_and_run: the timed iterations' wall times (finite ones), and the tool's own summary lines
     std::size_t iterations = 0, unprinted = 0;
     double sum = 0, sum_sq = 0, lo = 0, hi = 0;
@@ -179,7 +183,11 @@ struct megengine_log_summary {
     bool print(const settings& s) const {
         print_lar();
         if (rows == 0 && iterations + summaries.size() != 0) return true; // (a load_and_run log without tables)
-        std::printf("  static memory allocation: %zu rows in %zu tables; peak per comp node:\n", rows, tables);
+        if (rows == 0) { // (no heading over an empty table)
+            std::printf("  static memory allocation: no memory tables\n");
+            return true;
+        }
+        std::printf("  static memory allocation: %zu rows in %zu %s; peak per comp node:\n", rows, tables, tables == 1 ? "table" : "tables");
         std::printf("    %-12s %12s %14s %8s\n", "comp node", "peak MiB", "bytes", "line");
         std::vector<std::pair<std::string, double>> bars;
         for (const auto& [n, p] : nodes) {
@@ -223,11 +231,13 @@ struct megengine_profile_summary {
         std::vector<std::pair<std::string, double>> all;
         std::map<std::string, double> by_type;
         double total = 0;
+        std::size_t unnamed = 0;
         for (const auto& [id, o] : ops) {
             if (!o.timed) continue;
             total += o.device_s;
             all.emplace_back(id, o.device_s);
-            by_type[o.type.empty() ? "?" : o.type] += o.device_s;
+            by_type[o.type.empty() ? "(type not read)" : o.type] += o.device_s;
+            unnamed += o.name.empty() && o.type.empty();
         }
         std::printf("  device time: %.3f ms in %zu operators\n  top operators:\n", total * 1e3, all.size());
         std::printf("    %-6s %-44s %-24s %10s %7s\n", "id", "name", "type", "ms", "share");
@@ -238,6 +248,8 @@ struct megengine_profile_summary {
                         total > 0 ? 100 * t / total : 0.0);
             bars.emplace_back(o.name.empty() ? id : o.name, t * 1e3);
         }
+        if (unnamed != 0) // (a document cut before its operator list: said, not left as blank columns)
+            std::printf("    (%zu of them without a name or type in the input read: its operator list was not reached)\n", unnamed);
         std::printf("  time per operator type:\n");
         std::vector<std::pair<std::string, double>> types(by_type.begin(), by_type.end());
         for (const auto& [type, t] : top_k(types, types.size()))
@@ -428,19 +440,30 @@ struct tvm_profile_summary {
         std::string model, device;
         double mean_ms = NAN, sum_us = NAN;
         std::vector<std::pair<std::string, double>> kernels;
+        std::vector<std::string> untimed; // (calls whose duration is not printed or not finite: said, not ranked as 0)
         ls::tvm_profile::table_form form = ls::tvm_profile::table_form::report;
+        void add(std::string name, std::optional<double> us, bool once) {
+            if (once) // (the graph debug executor prints a node once per output: count it once)
+                for (const auto& k : kernels)
+                    if (k.first == name) return;
+            if (!us || !std::isfinite(*us)) {
+                if (!once || std::find(untimed.begin(), untimed.end(), name) == untimed.end()) untimed.push_back(std::move(name));
+                return;
+            }
+            kernels.emplace_back(std::move(name), *us);
+        }
     };
     std::vector<report> reports;
     report& cur() {
         if (reports.empty()) reports.emplace_back();
         return reports.back();
     }
-    void on_run(const ls::tvm_profile::run& r) { reports.push_back({std::string(r.model), std::string(r.device), NAN, NAN, {}}); }
+    void on_run(const ls::tvm_profile::run& r) { reports.push_back({std::string(r.model), std::string(r.device), NAN, NAN, {}, {}}); }
     void on_mean_time(const ls::tvm_profile::mean_time& m) { cur().mean_ms = m.mean_ms; }
     void on_call(const ls::tvm_profile::call& c) {
         using ls::tvm_profile::table_form;
         if (c.form == table_form::report) {
-            if (c.name.starts_with("vm_mod_fused")) cur().kernels.emplace_back(std::string(c.name), c.duration_us().value_or(0));
+            if (c.name.starts_with("vm_mod_fused")) cur().add(std::string(c.name), c.duration_us(), false);
             return;
         }
         // a graph debug or VM table: a report of its own (after a run line's, or the previous table's total)
@@ -449,14 +472,10 @@ struct tvm_profile_summary {
         report& r = reports.back();
         r.form = c.form;
         if (c.form == table_form::json) { // (a document's calls are each one call)
-            r.kernels.emplace_back(c.name.data() == nullptr ? std::string("(no Name)") : std::string(c.name),
-                                   c.duration_us().value_or(0));
+            r.add(c.name.data() == nullptr ? std::string("(no Name)") : std::string(c.name), c.duration_us(), false);
             return;
         }
-        // (the graph debug executor prints a node once per output: count it once)
-        for (const auto& k : r.kernels)
-            if (k.first == c.name) return;
-        r.kernels.emplace_back(std::string(c.name), c.duration_us().value_or(0));
+        r.add(std::string(c.name), c.duration_us(), true);
     }
     void on_total(const ls::tvm_profile::total& t) {
         if (t.form == ls::tvm_profile::table_form::json) { // each device's metrics: their durations add up
@@ -474,7 +493,7 @@ struct tvm_profile_summary {
         for (const report& r : reports) {
             char mean[32] = "-";
             if (std::isfinite(r.mean_ms)) std::snprintf(mean, sizeof mean, "%.2f ms", r.mean_ms);
-            if (r.kernels.empty() && !std::isfinite(r.sum_us) && r.model.empty()) continue; // (an empty one after a table)
+            if (r.kernels.empty() && r.untimed.empty() && !std::isfinite(r.sum_us) && r.model.empty()) continue; // (an empty one after a table)
             if (r.form == ls::tvm_profile::table_form::graph_debug)
                 std::printf("  graph debug executor table: top operators (share of Total_time):\n");
             else if (r.form == ls::tvm_profile::table_form::vm_tabs)
@@ -488,6 +507,9 @@ struct tvm_profile_summary {
             for (const auto& [name, us] : top)
                 std::printf("    %-60s %12.2f us %s\n", fit(name, 60).c_str(), us, // (no Sum row: `-`, not 0.00%)
                             percent(std::isfinite(r.sum_us) && r.sum_us > 0 ? 100 * us / r.sum_us : std::nan(""), 7).c_str());
+            if (!r.untimed.empty())
+                std::printf("    (%zu more without a finite duration, not ranked: %s%s)\n", r.untimed.size(), fit(r.untimed.front(), 60).c_str(),
+                            r.untimed.size() > 1 ? ", ..." : "");
             chart_bars(s, "top-kernels-" + std::to_string(k++) + "-" + r.model, "Top fused kernels: " + r.model + " on " + r.device,
                        top, "us", ok);
         }

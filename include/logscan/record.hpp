@@ -130,7 +130,8 @@ struct record_kind {
 using text_kind = record_kind<"text", line, on_text_event, field<"text", &line::text>>;
 
 /// The `error` record of formats.md's common rules (`on_error`): `"line"` and `"column"`
-/// where known, then `"message"` (an error without a line, such as a document's object too
+/// (`null` where the error has no column) where the error has a line, then `"message"` (an
+/// error without a line, such as a document's object too
 /// large for the parser's scratch buffer, has only its message: the byte offset it carries
 /// in C++ depends on how the input was split into chunks). An error whose `document` flag
 /// is set is `{"type":"error","message":"invalid JSON document"}`.
@@ -415,7 +416,10 @@ public:
             } else {
                 if (r.line != 0) {
                     w.field("line", r.line);
+                    // (every error record with a line has a column: null where the error has none, as
+                    // a value a form does not print is null, never an absent key)
                     if (r.column != 0) w.field("column", r.column);
+                    else w.field("column", nullptr);
                 }
                 w.field("message", r.message);
             }

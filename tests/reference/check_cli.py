@@ -229,6 +229,35 @@ def usage(logscan, sample):
     status(['summary', '--max-event', 'x', sample], 2, '--max-event needs a number of bytes from 1 to 2^30')
     # a format that one thread reads says so, and its output is the one-thread output
     status(['convert', '--threads', '2', sample], 0, 'megengine-profile is read by one thread')
+    # output that cannot be written (a full disk: /dev/full) is said once and exits 1, whatever
+    # the command; nothing is a silent success
+    if os.path.exists('/dev/full'):
+        for args in (['detect', sample], ['convert', sample], ['convert', '--to', 'csv', '--type', 'opr', sample],
+                     ['stats', sample], ['summary', sample], ['--help'], ['--version'],
+                     ['summary', '--json', os.path.join(os.path.dirname(sample), 'chrome', 'event_sync_trace.json.gz')]):
+            with open('/dev/full', 'wb') as full:
+                r = subprocess.run([logscan] + args, stdout=full, stderr=subprocess.PIPE)
+            said = r.stderr.decode().count('logscan: writing the output failed')
+            check(r.returncode == 1 and said == 1, f'{args} > /dev/full: exit {r.returncode}, said {said} times: {r.stderr!r}')
+    # summaries say what they could not read rather than print it as data:
+    # - a memory table whose third row is cut is still one table (sample 000's first table
+    #   with its header line; the rows counted here: the lines that end as a row ends)
+    samples = os.path.dirname(sample)
+    lines = open(os.path.join(samples, '000_cf8afa6c099f806b.txt'), 'rb').read().split(b'\n')[392:403]
+    lines[4] = lines[4][:40]
+    rows = sum(1 for l in lines if l.rstrip().endswith(b'%)'))
+    status(['summary', '--format', 'megengine-log', '-'], 1, out=f'static memory allocation: {rows} rows in 1 table;',
+           stdin=b'\n'.join(lines) + b'\n')
+    # - a graph debug table row whose time is `nan` is not ranked as 0.00 us, but said
+    r = run([logscan, 'summary', os.path.join(os.path.dirname(samples), 'tests', 'data', 'tvm_profile_today_hand.txt')])
+    out = r.stdout.decode()
+    check('without a finite duration, not ranked: reshape_0' in out and not any(
+        l.split()[:1] == ['reshape_0'] for l in out.splitlines()), f'tvm summary, a nan time: {out!r}')
+    # - a profiler dump cut before its operator list: its operators' names and types not read, said
+    r = run([logscan, 'summary', '--format', 'megengine-profile', '-'], open(sample, 'rb').read()[:100001])
+    out = r.stdout.decode()
+    check('without a name or type in the input read' in out and '(type not read)' in out and
+          not any(l.split()[:1] == ['?'] for l in out.splitlines()), f'megengine-profile summary of a cut dump: {out!r}')
     status(['--version'], 0, out='logscan ')
     for c in ('detect', 'convert', 'stats'):
         status([c, '--help'], 0, out='usage: logscan ' + c)

@@ -293,7 +293,9 @@ struct train_step {
     /// Every pair but `eta`'s, in order: `for (const auto& m : s.metrics())`.
     constexpr auto metrics() const noexcept { return metric_range(pairs); }
     /// A step counter across epochs, for plotting: `epoch * iters + iter` when both are
-    /// printed, else `iter` (the older form prints no `iters`).
+    /// printed, else `iter` (the older form prints no `iters`). With an epoch but no `iters`
+    /// (`Epoch:3: iter: 120`) each epoch's steps start again at its first `iter`: to plot
+    /// across epochs, number the records in order instead (as `logscan summary` does).
     constexpr std::uint64_t step() const noexcept { return epoch && iters ? *epoch * *iters + iter : iter; }
 };
 
