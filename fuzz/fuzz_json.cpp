@@ -8,7 +8,10 @@
 //  3. a document accepted has balanced begin/end events and, re-serialised from its events,
 //     parses again to the same events (round trip);
 //  4. errors carry a non-empty message and an offset within the input; line/column agree
-//     with the offset.
+//     with the offset;
+//  5. json::replay (and a replayer) gives the calls and the outcome the reader gives the same
+//     text through its events (a text that is one scalar is replayed without a reader), to an
+//     emitter that takes numbers as read and to one that takes their tokens.
 #include <logscan/json.hpp>
 
 #include <cmath>
@@ -227,6 +230,44 @@ void check(std::string_view doc, std::size_t split, const json::options& opt, bo
 
 } // namespace
 
+// An emitter of json::replay that writes each call down; Numbers: it also takes a number as
+// read (its value and integer written down too).
+template <bool Numbers>
+struct replay_log {
+    std::string log;
+    void begin_object() { log += '{'; }
+    void end_object() { log += '}'; }
+    void begin_array() { log += '['; }
+    void end_array() { log += ']'; }
+    void key(std::string_view k) { log += "k" + std::to_string(k.size()) + ":" + std::string(k); }
+    void value(std::string_view v) { log += "s" + std::to_string(v.size()) + ":" + std::string(v); }
+    void value(bool b) { log += b ? 't' : 'f'; }
+    void value(std::nullptr_t) { log += 'n'; }
+    void json_number(std::string_view t) { log += "N" + std::to_string(t.size()) + ":" + std::string(t); }
+    void json_number(const json::number& n)
+        requires Numbers
+    {
+        const double d = n.to_double();
+        std::uint64_t bits;
+        std::memcpy(&bits, &d, sizeof bits);
+        const auto i = n.to_int64();
+        log += "#" + std::string(n.text()) + "/" + std::to_string(bits) + "/" + (i ? std::to_string(*i) : "-") +
+               (n.is_integer() ? "i" : "") + (n.is_finite() ? "" : "w");
+    }
+};
+
+template <class Emitter>
+void check_replay(std::string_view doc, const json::options& opt) {
+    Emitter by_replay, by_replayer, by_reader;
+    const logscan::error a = json::replay(doc, by_replay, opt);
+    json::replayer<Emitter> many(opt);
+    const logscan::error b = many(doc, by_replayer);
+    json::internal::replay_events<Emitter> events{by_reader};
+    const logscan::error c = json::parse(doc, events, opt);
+    if (a.ok() != c.ok() || b.ok() != c.ok()) violated("replay: another outcome than the reader's");
+    if (by_replay.log != by_reader.log || by_replayer.log != by_reader.log) violated("replay: other calls than the reader's");
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     if (size < 2) return 0;
     const std::uint8_t flags = data[0];
@@ -244,5 +285,10 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         check<part_recorder>(doc, split * 131 + size, opt, skip);
     else
         check<recorder>(doc, split * 131 + size, opt, skip);
+    json::options replay_opt = json::replay_options; // (what replay reads with), and this input's limits
+    replay_opt.scratch_capacity = opt.scratch_capacity;
+    replay_opt.max_depth = opt.max_depth;
+    if (split & 1) check_replay<replay_log<true>>(doc, replay_opt);
+    else check_replay<replay_log<false>>(doc, replay_opt);
     return 0;
 }

@@ -607,6 +607,10 @@ int cmd_detect(int argc, char** argv) {
             continue;
         }
         std::printf("%s: %s\n", path, d.format.empty() ? "unknown" : std::string(d.format).c_str());
+        if (d.format.empty() && e.ok() && !more && logscan::blank_input(head)) { // (as convert, stats and summary say it)
+            std::fflush(stdout);
+            std::fprintf(stderr, "logscan: %s: empty input, no format to tell\n", path);
+        }
         if (d.format.empty() && !logscan::unread_compression(head).name.empty()) {
             std::fflush(stdout);
             std::fprintf(stderr, "logscan: %s: %s\n", path, not_recognised(head, path).c_str());
@@ -819,9 +823,9 @@ int cmd_stats(const options& o) {
         };
         std::printf("  text     %llu\n  errors   %llu\n", find("text"), find("error"));
         if (o.parts.threads > 1 && splittable<Formats>(used)) 
-            std::printf("  threads  %u (%llu %s in parallel, %llu read again after a record across a cut)\n", o.parts.threads,
-                        static_cast<unsigned long long>(parts.kept), parts.kept == 1 ? "part" : "parts",
-                        static_cast<unsigned long long>(parts.redone));
+            std::printf("  threads  %u (%llu %s read in parallel; %llu %s read again by the parser before, a record across the cut)\n",
+                        o.parts.threads, static_cast<unsigned long long>(parts.kept), parts.kept == 1 ? "part" : "parts",
+                        static_cast<unsigned long long>(parts.redone), parts.redone == 1 ? "part" : "parts");
         std::printf("  bytes    %llu\n  elapsed  %.3f s\n  speed    %.1f MB/s\n", static_cast<unsigned long long>(prog.done), secs,
                     secs > 0 ? static_cast<double>(prog.done) / secs / 1e6 : 0.0);
     }

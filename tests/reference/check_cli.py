@@ -269,6 +269,7 @@ def usage(logscan, sample):
     for blank in (b'', b'\n', b' \r\n\t\n'):
         for c in ('convert', 'stats', 'summary'):
             status([c, '-'], 0, '-: empty input, no records', stdin=blank)
+        status(['detect', '-'], 1, '-: empty input, no format to tell', out='-: unknown', stdin=blank)
     # an input of another kind given with --format yields only text: said, exit 1, in convert
     # (NDJSON, CSV, --threads), stats (also --threads) and summary, which prints no report;
     # the count is the input's non-blank lines, counted here
@@ -306,7 +307,7 @@ def threads(logscan, paths):
         for l in out.decode().splitlines():
             if l.split()[:1] == ['threads']:
                 w = l.replace('(', ' ').split()
-                return int(w[2]), int(w[6])  # kept, read again
+                return int(w[2]), int(w[7])  # kept, read again ("N parts read in parallel; M parts read again ...")
         return None
     kept_total = redone_total = 0
     with tempfile.TemporaryDirectory() as d:
