@@ -206,7 +206,7 @@ struct megengine_profile_summary {
     static constexpr const char* what = "the top operators by device time and the time per operator type";
     struct op {
         double device_s = 0;
-        bool timed = false;
+        bool timed = false, listed = false; // (listed: an `opr` record of it was read)
         std::string name, type;
     };
     std::map<std::string, op, std::less<>> ops;
@@ -224,6 +224,7 @@ struct megengine_profile_summary {
     void on_opr(const ls::megengine_profile::opr& r) {
         if (!r.id) return;
         op& o = get(*r.id);
+        o.listed = true;
         if (r.name) o.name = std::string(*r.name);
         if (r.opr_type) o.type = std::string(*r.opr_type);
     }
@@ -236,8 +237,8 @@ struct megengine_profile_summary {
             if (!o.timed) continue;
             total += o.device_s;
             all.emplace_back(id, o.device_s);
-            by_type[o.type.empty() ? "(type not read)" : o.type] += o.device_s;
-            unnamed += o.name.empty() && o.type.empty();
+            by_type[!o.type.empty() ? o.type : o.listed ? "(no type)" : "(not in the operator list read)"] += o.device_s;
+            unnamed += !o.listed;
         }
         std::printf("  device time: %.3f ms in %zu operators\n  top operators:\n", total * 1e3, all.size());
         std::printf("    %-6s %-44s %-24s %10s %7s\n", "id", "name", "type", "ms", "share");
@@ -248,8 +249,8 @@ struct megengine_profile_summary {
                         total > 0 ? 100 * t / total : 0.0);
             bars.emplace_back(o.name.empty() ? id : o.name, t * 1e3);
         }
-        if (unnamed != 0) // (a document cut before its operator list: said, not left as blank columns)
-            std::printf("    (%zu of them without a name or type in the input read: its operator list was not reached)\n", unnamed);
+        if (unnamed != 0) // (a document cut before its operator list, or one that lacks them: said, not left as blank columns)
+            std::printf("    (%zu of them not in the operator list read: no name or type)\n", unnamed);
         std::printf("  time per operator type:\n");
         std::vector<std::pair<std::string, double>> types(by_type.begin(), by_type.end());
         for (const auto& [type, t] : top_k(types, types.size()))
@@ -450,6 +451,8 @@ struct tvm_profile_summary {
                 if (!once || std::find(untimed.begin(), untimed.end(), name) == untimed.end()) untimed.push_back(std::move(name));
                 return;
             }
+            if (once) // (a node timed on another of its rows is ranked, not said as untimed)
+                untimed.erase(std::remove(untimed.begin(), untimed.end(), name), untimed.end());
             kernels.emplace_back(std::move(name), *us);
         }
     };

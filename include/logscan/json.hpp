@@ -2040,7 +2040,9 @@ inline constexpr options replay_options{.non_finite_words = true, .validate_utf8
 /// string, `value(b)` for a bool, `value(nullptr)`, and `json_number(token)` for a number (its
 /// token as written, so nothing is lost to a conversion; an emitter that also has
 /// `json_number(const json::number&)` gets the number as read, its value ready to take). A
-/// text that is one scalar is given without a reader. Keys and strings are decoded, and
+/// text that is one scalar is given without a reader (so without allocating one: options whose
+/// buffers cannot be allocated fail on the other texts only; a `replayer` fails on all of
+/// them, as the reader does). Keys and strings are decoded, and
 /// valid only during the call (an emitter that keeps one copies it). Returns the reader's
 /// outcome; on an error, calls already made stand. `opt`: `replay_options` by default.
 /// What a JSON text inside a record becomes in a flat output: the command's CSV columns, the
@@ -2073,13 +2075,13 @@ public:
 
     /// `replay(text, w, opt)`, without an allocation after the first call.
     error operator()(std::string_view text, Emitter& w) {
-        internal::replay_events<Emitter> e{w};
-        if (internal::replay_scalar(text, e, opt_.scratch_capacity)) return {};
         if (storage_ == nullptr) {
             size_ = reader_type::storage_size(opt_);
             storage_ = std::malloc(size_); // (null: the reader reports io_error)
             if (storage_ == nullptr) size_ = 0;
         }
+        internal::replay_events<Emitter> e{w};
+        if (storage_ != nullptr && internal::replay_scalar(text, e, opt_.scratch_capacity)) return {};
         reader_type r(e, opt_, std::span<std::byte>(static_cast<std::byte*>(storage_), size_));
         if (r.feed(text) == flow::proceed) (void)r.finish();
         return r.result();

@@ -34,6 +34,7 @@
 #include <cstring>
 #include <functional>
 #include <algorithm>
+#include <array>
 #include <charconv>
 #include <iterator>
 #include <memory>
@@ -805,6 +806,10 @@ struct table {
         std::size_t size = 0, column = 0;
     };
     std::vector<slot> last_order;
+    // A column by its key's hash (the key's and its object's names; the column's index + 1, 0:
+    // none), checked by name: a key the last row had at another position, or did not have
+    // (Chainer's parameters, a trace's args, which differ by function type and event kind).
+    std::array<std::uint32_t, 1024> recent{};
     // A declared field's column by the field's position (typed_columns; 0: not yet, else
     // the column's index + 1). Slot 0 is "line".
     std::vector<std::size_t> direct;
@@ -1143,9 +1148,17 @@ private:
         if (position_ < t.last_order.size() && guessed(t, t.last_order[position_])) {
             i = t.last_order[position_].column;
         } else {
-            // else the column of that name
-            column_name(name_);
-            i = t.column_named(name_);
+            // else a column of that name seen before, found by its hash; else the column of that
+            // name, found or made
+            const std::uint64_t h = hash_text(key_) ^ (prefix_.empty() ? 0 : hash_text(prefix_.back()) * 0x9e3779b97f4a7c15ull);
+            std::uint32_t& r = t.recent[static_cast<std::size_t>(h >> 54)]; // (the top 10 bits: 1024 slots)
+            if (r != 0 && matches(t.columns[r - 1].name)) {
+                i = r - 1;
+            } else {
+                column_name(name_);
+                i = t.column_named(name_);
+                r = static_cast<std::uint32_t>(i + 1);
+            }
             const table::slot s{static_key_ && prefix_.empty() ? key_.data() : nullptr, key_.size(), i};
             if (position_ < t.last_order.size()) t.last_order[position_] = s;
             else t.last_order.push_back(s);

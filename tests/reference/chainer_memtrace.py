@@ -63,7 +63,7 @@ def records(data):
     nout = 0             # outputs expected after the inputs
 
     def error(line, message):
-        out.append(dict(type='error', line=line, message=message))
+        out.append(dict(type='error', line=line, column=None, message=message))  # (no column: null, never an absent key)
 
     def start(n, t):
         nonlocal state, rec, part, started, seen_direction

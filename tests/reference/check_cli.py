@@ -256,8 +256,24 @@ def usage(logscan, sample):
     # - a profiler dump cut before its operator list: its operators' names and types not read, said
     r = run([logscan, 'summary', '--format', 'megengine-profile', '-'], open(sample, 'rb').read()[:100001])
     out = r.stdout.decode()
-    check('without a name or type in the input read' in out and '(type not read)' in out and
+    check('not in the operator list read: no name or type' in out and '(not in the operator list read)' in out and
           not any(l.split()[:1] == ['?'] for l in out.splitlines()), f'megengine-profile summary of a cut dump: {out!r}')
+    # ... but a complete dump whose operator list names an operator with a null type says only that
+    doc = b'{"graph_exec":{"operator":{"7":{"id":"7","type":null,"name":"add[7]"}}},"profiler":{"device":{"7":{"gpu0:0":{"start":0.001,"kern":0.002,"end":0.003}}}}}'
+    r = run([logscan, 'summary', '--format', 'megengine-profile', '-'], doc)
+    out = r.stdout.decode()
+    check('(no type)' in out and 'not in the operator list' not in out and 'add[7]' in out, f'megengine-profile summary, a null type: {out!r}')
+    # - a graph debug node timed on one row and `nan` on another is ranked, not also said as untimed
+    table = (b'Node Name  Ops       Time(us)  Time(%)  Shape  Inputs  Outputs\n'
+             b'---------  ---       --------  -------  -----  ------  -------\n'
+             b'conv_a     conv      nan       nan      (4,)   1       1\n'
+             b'conv_a     conv      5.0       50.0     (4,)   1       1\n'
+             b'relu_b     relu      5.0       50.0     (4,)   1       1\n'
+             b'Total_time -         10.0      -        -      -       -\n')
+    r = run([logscan, 'summary', '--format', 'tvm-profile', '-'], table)
+    out = r.stdout.decode()
+    check('not ranked' not in out and any(l.split()[:2] == ['conv_a', '5.00'] for l in out.splitlines()),
+          f'tvm summary, a node timed on its second row: {out!r}')
     status(['--version'], 0, out='logscan ')
     for c in ('detect', 'convert', 'stats'):
         status([c, '--help'], 0, out='usage: logscan ' + c)
