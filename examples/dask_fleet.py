@@ -12,11 +12,15 @@ Each file is one job's log or one rank's trace, of any format logscan reads (det
 worker reads a file with `logscan.frames` (and `logscan.summary` for a Chrome trace) and
 returns a few figures; nothing proportional to the file leaves the worker. Then, over all
 files:
-  - the top operators (TVM reports' calls, by total duration) and the top GPU kernels (Chrome
-    traces, by total time), across all runs;
-  - the loss curve of every job that prints one (Paddle training steps), side by side;
+  - the top operators (TVM calls of every table form, by total duration; calls counted by
+    their `Count` cells) and the top GPU kernels (Chrome traces, by total time), across all
+    runs; the TVM call rows without a finite duration counted apart;
+  - the loss curve of every job that prints one (Paddle training steps), side by side, a
+    restart in the same log a run of its own (`loss_frame`);
   - the peak static memory per job and physical comp node (MegEngine logs);
-  - per Chrome trace (a rank), its kernel-type and temporal breakdowns (HTA's figures).
+  - per Chrome trace (a rank), its kernel-type and temporal breakdowns (HTA's figures);
+  - the files not read (with their error), read with error records, and of no format.
+Exits 1 when a file could not be read or had error records.
 The workers need `logscan` importable (PYTHONPATH, or the package installed) and the files
 at the same paths. `fleet(files, client)` and `fleet(files, None)` (one process, no Dask) give
 the same figures: the test (python/tests/test_dask_fleet.py) checks it.
@@ -36,17 +40,62 @@ def _int(x):
     return None if x is None or x != x else int(x)
 
 
+def _number(x):
+    """A number cell as a float (None where it is missing or not a finite number)."""
+    try:
+        v = float(x)
+    except (TypeError, ValueError):
+        return None
+    return v if v == v and v not in (float("inf"), float("-inf")) else None
+
+
+# A tvm-profile call's duration, by the form of its table (formats.md section 5): a report's
+# or Report.json()'s `Duration (us)`, the graph debug executor's `Time(us)`, the original VM
+# profiler's `Duration(us): Sum/Mean/Min/Max` (an array: its first value is the sum); and its
+# number of calls, where the form prints one.
+DURATION_COLUMNS = ("cells.Duration (us)", "cells.Time(us)", "cells.Duration(us): Sum/Mean/Min/Max")
+COUNT_COLUMNS = ("cells.Count", "cells.InvokeCount")
+
+
 def file_figures(path):
     """The figures of one file (runs on a worker). Small: top-level dicts of numbers. A file
-    that cannot be read has its error instead (the others go on)."""
-    out = {"file": path, "format": None, "bytes": 0, "operators": {}, "kernels": {},
-           "loss": [], "peak_mib": {}, "ranks": [], "error": None}
+    that cannot be read has its error instead (the others go on, whatever the error)."""
+    out = {"file": path, "format": None, "bytes": 0, "operators": {}, "untimed_calls": 0, "kernels": {},
+           "loss": [], "peak_mib": {}, "ranks": [], "errors": 0, "first_error": None, "error": None}
     try:
         out["bytes"] = os.path.getsize(path)
         return _figures(path, out)
-    except (OSError, ValueError) as e:
+    except Exception as e:  # (one file's surprise is that file's error, never the fleet's)
         out["error"] = f"{type(e).__name__}: {e}"
         return out
+
+
+def _operators(calls, out):
+    """A tvm-profile file's calls: total microseconds and calls per operator name; the rows
+    without a finite duration counted apart (not ranked as 0)."""
+    col = next((c for c in DURATION_COLUMNS if c in calls.columns), None)
+    rows = []
+    count_col = next((c for c in COUNT_COLUMNS if c in calls.columns), None)
+    counts = calls[count_col] if count_col else [None] * len(calls)
+    durations = calls[col] if col else [None] * len(calls)
+    table, last_line, seen = 0, None, set()
+    for name, line, d, n in zip(calls["name"], calls["line"] if "line" in calls.columns else [None] * len(calls), durations, counts):
+        if col == "cells.Time(us)":  # the graph debug executor prints a node once per output: once per table
+            if last_line is None or line != last_line + 1:
+                table, seen = table + 1, set()
+            last_line = line
+            if name in seen:
+                continue
+            seen.add(name)
+        if col and col.endswith("Sum/Mean/Min/Max"):
+            d = json.loads(d)[0] if isinstance(d, str) and d.startswith("[") else None
+        us = _number(d)
+        if us is None:
+            out["untimed_calls"] += 1
+            continue
+        calls_n = _number(n)
+        total, count = out["operators"].get(str(name), (0.0, 0))
+        out["operators"][str(name)] = (total + us, count + (int(calls_n) if calls_n is not None else 1))
 
 
 def _figures(path, out):
@@ -55,25 +104,38 @@ def _figures(path, out):
     if fmt is None:
         return out
     if fmt == "chrome-trace":
-        s = logscan.summary(path)
+        import warnings
+
+        with warnings.catch_warnings(record=True) as said:  # (a broken document: said, kept with the file)
+            warnings.simplefilter("always")
+            s = logscan.summary(path, partial=True)
         for r in s["ranks"]:
             out["ranks"].append({"rank": r["rank"], "kernel_type_time_us": r["kernel_type_time_us"],
                                  "temporal_breakdown": r["temporal_breakdown"]})
             for k in r["kernels_by_name"]:
                 total, count = out["kernels"].get(k["name"], (0, 0))
                 out["kernels"][k["name"]] = (total + k["sum_us"], count + k["count"])
+            for e in r["document_errors"]:
+                out["errors"] += 1
+                out["first_error"] = out["first_error"] or str(e.get("message", e))
+        if said and out["first_error"] is None:
+            out["errors"] += 1
+            out["first_error"] = str(said[0].message)
         return out
-    types = {"tvm-profile": ["call"], "paddle-log": ["train_step"], "megengine-log": ["mem_alloc"]}.get(fmt)
-    if types is None:
-        return out
+    types = {"tvm-profile": ["call"], "paddle-log": ["train_step"], "megengine-log": ["mem_alloc"]}.get(fmt, []) + ["error"]
     frames = logscan.frames(path, format=fmt, types=types)
-    if "call" in frames and "cells.Duration (us)" in frames["call"]:
-        calls = frames["call"]
-        g = calls.groupby("name", observed=True)["cells.Duration (us)"].agg(["sum", "count"])
-        out["operators"] = {str(n): (float(row["sum"]), int(row["count"])) for n, row in g.iterrows()}
+    if "error" in frames:  # (error records: the file's data is partly missing, said with it)
+        errors = frames["error"]
+        out["errors"] = len(errors)
+        first = errors.iloc[0]
+        where = f"line {_int(first['line'])}: " if "line" in errors.columns and _int(first["line"]) is not None else ""
+        out["first_error"] = where + str(first["message"])
+    if "call" in frames:
+        _operators(frames["call"], out)
     if "train_step" in frames and {"epoch", "iter", "metrics.loss"} <= set(frames["train_step"].columns):
-        steps = frames["train_step"].dropna(subset=["metrics.loss"])
-        out["loss"] = [(_int(e), _int(i), float(v)) for e, i, v in zip(steps["epoch"], steps["iter"], steps["metrics.loss"])]
+        steps = frames["train_step"]
+        # every step, in the log's order; a loss that is nan, inf or not printed is None
+        out["loss"] = [(_int(e), _int(i), _number(v)) for e, i, v in zip(steps["epoch"], steps["iter"], steps["metrics.loss"])]
     if "mem_alloc" in frames:
         m = frames["mem_alloc"]
         g = m.groupby(m["physical"].astype(object).fillna(m["comp_node"].astype(object)))["alloc_mib"].max()
@@ -103,10 +165,13 @@ def combine(figures, top=10):
         "bytes": sum(f["bytes"] for f in figures),
         "formats": dict(sorted(formats.items())),
         "top_operators": ranked(operators),
+        "untimed_calls": sum(f["untimed_calls"] for f in figures),
         "top_kernels": ranked(kernels),
         "loss_curves": {f["file"]: f["loss"] for f in figures if f["loss"]},
         "peak_memory_mib": {f["file"]: f["peak_mib"] for f in figures if f["peak_mib"]},
         "chrome_ranks": {f["file"]: f["ranks"] for f in figures if f["ranks"]},
+        "with_errors": {f["file"]: [f["errors"], f["first_error"]] for f in figures if f["errors"]},
+        "unknown": [f["file"] for f in figures if f["format"] is None and not f["error"]],
         "failed": {f["file"]: f["error"] for f in figures if f["error"]},
     }
 
@@ -122,13 +187,30 @@ def fleet(files, client, top=10):
     return combine(client.compute(bag.map(file_figures)).result(), top)  # (on this client's cluster)
 
 
+def runs_of(points):
+    """A job's training steps cut into runs: a run ends where (epoch, iter) does not go up (a
+    job restarted in the same log), so no curve splices two runs."""
+    runs, last = [], None
+    for e, i, v in points:
+        key = (-1 if e is None else e, -1 if i is None else i)
+        if last is None or key <= last:
+            runs.append([])
+        runs[-1].append((e, i, v))
+        last = key
+    return runs
+
+
 def loss_frame(result):
-    """The loss curves side by side: a DataFrame indexed by (epoch, iter), a column per job."""
+    """The loss curves side by side: a DataFrame indexed by (epoch, iter), a column per job's
+    run (`JOB`, then `JOB (run 2)`, ... where a log holds restarts); NaN where a step's loss is
+    nan, inf or not printed."""
     import pandas as pd
 
     cols = {}
     for job, points in result["loss_curves"].items():
-        cols[job] = pd.Series({(e, i): v for e, i, v in points})
+        for k, run in enumerate(runs_of(points)):
+            cols[job if k == 0 else f"{job} (run {k + 1})"] = pd.Series(
+                {(e, i): float("nan") if v is None else v for e, i, v in run}, dtype="float64")
     return pd.DataFrame(cols).sort_index()
 
 
@@ -149,7 +231,7 @@ def main(argv=None):
     ap.add_argument("--scheduler", help="a Dask scheduler's address (default: a LocalCluster)")
     ap.add_argument("--workers", type=int, default=2, help="LocalCluster workers (default 2)")
     ap.add_argument("--no-dask", action="store_true", help="read every file in this process")
-    ap.add_argument("--top", type=int, default=10)
+    ap.add_argument("--top", type=int, default=10, help="rows of each ranked list and of each per-file list (default 10)")
     ap.add_argument("--json", help="write every figure to this file")
     a = ap.parse_args(argv)
     files = files_of(a.inputs)
@@ -175,30 +257,58 @@ def main(argv=None):
         if cluster is not None:
             cluster.close()
     seconds = time.perf_counter() - start
-    print(f"{result['files']} files, {result['bytes'] / 1e6:.1f} MB, {seconds:.2f} s on {where}: {result['formats']}")
+    print(f"{result['files']} files, {result['bytes'] / 1e6:.1f} MB on disk, {seconds:.2f} s on {where}: {result['formats']}")
+
+    def first(items, what):
+        """The first --top of a per-file list, and how many more (every one is in --json)."""
+        items = list(items)
+        if len(items) > a.top:
+            return items[: a.top], f"  ... and {len(items) - a.top} more {what} (--json has every one)"
+        return items, None
+
     for title, rows, unit in (("top operators (TVM calls)", result["top_operators"], "us"),
                               ("top GPU kernels (Chrome traces)", result["top_kernels"], "us")):
         if rows:
-            print(f"{title}, total {unit} over all runs:")
+            print(f"{title}, total {unit} over all runs (x: calls):")
             for r in rows:
                 print(f"  {r['total']:14.1f}  x{r['count']:<6} {r['name'][:90]}")
+    if result["untimed_calls"]:
+        print(f"  ({result['untimed_calls']} TVM call rows without a finite duration, not ranked)")
     if result["loss_curves"]:
         lf = loss_frame(result)
-        print(f"loss curves of {lf.shape[1]} jobs side by side ({lf.shape[0]} steps); last values:")
+        bad = sum(1 for points in result["loss_curves"].values() for _, _, v in points if v is None)
+        print(f"loss curves of {lf.shape[1]} runs of {len(result['loss_curves'])} jobs side by side ({lf.shape[0]} steps)"
+              + (f"; {bad} steps whose loss is nan, inf or not printed" if bad else "") + "; last finite values:")
         print(lf.ffill().iloc[-1].rename("last loss").head(a.top).to_string())
-    for job, nodes in list(result["peak_memory_mib"].items())[: a.top]:
-        print(f"peak static memory {job}: " + ", ".join(f"{n} {v:.1f} MiB" for n, v in sorted(nodes.items())))
-    for job, ranks in list(result["chrome_ranks"].items())[: a.top]:
+    shown, more = first(result["peak_memory_mib"].items(), "jobs")
+    for job, nodes in shown:
+        print(f"peak static memory {job}: " + ", ".join(f"{n} {v:.4g} MiB" for n, v in sorted(nodes.items())))
+    if more:
+        print(more)
+    shown, more = first(result["chrome_ranks"].items(), "traces")
+    for job, ranks in shown:
         for r in ranks:
             t = r["temporal_breakdown"]
             print(f"{job} rank {r['rank']}: idle {t['idle_time_pctg']}%, compute {t['compute_time_pctg']}%, "
                   f"non-compute {t['non_compute_time_pctg']}%; kernel types {r['kernel_type_time_us']}")
-    for job, error in list(result["failed"].items())[: a.top]:
-        print(f"not read: {job}: {error}")
+    if more:
+        print(more)
+    for title, items in (("read, with error records (their figures lack what the errors cut)",
+                          [(f, f"{n} error record(s), the first: {e}") for f, (n, e) in result["with_errors"].items()]),
+                         ("not read", list(result["failed"].items())),
+                         ("of no format logscan reads (or empty)", [(f, None) for f in result["unknown"]])):
+        shown, more = first(items, "files")
+        if shown:
+            print(f"{len(items)} file(s) {title}:")
+        for job, what in shown:
+            print(f"  {job}" + (f": {what}" if what else ""))
+        if more:
+            print(more)
     if a.json:
         with open(a.json, "w") as f:
             json.dump(result, f, indent=1)
-    return 0
+    # (as the command: 1 when a file could not be read or had error records)
+    return 1 if result["failed"] or result["with_errors"] else 0
 
 
 if __name__ == "__main__":

@@ -67,8 +67,10 @@ def _input(source):
 
 
 def _max_line(max_line):
-    if isinstance(max_line, bool) or not isinstance(max_line, int) or max_line < 1:
-        raise ValueError("logscan: max_line is a number of bytes (a positive int); got %r" % (max_line,))
+    # (the command's --max-line range: a larger line buffer cannot be had, and every line would
+    # be an error record for want of it)
+    if isinstance(max_line, bool) or not isinstance(max_line, int) or not 1 <= max_line <= 1 << 31:
+        raise ValueError("logscan: max_line is a number of bytes (an int from 1 to 2**31); got %r" % (max_line,))
     return max_line
 
 
@@ -196,6 +198,8 @@ def summary(sources, format=None, top_cpu_ops=20, max_line=DEFAULT_MAX_LINE, thr
     the failure, said with a ``RuntimeWarning``, instead of raising ``OSError``."""
     if isinstance(sources, (str, bytes, bytearray, memoryview, _os.PathLike)) or hasattr(sources, "read"):
         sources = [sources]
+    elif not hasattr(sources, "__iter__"):
+        _input(sources)  # (the error every function gives for what is no input)
     if isinstance(top_cpu_ops, bool) or not isinstance(top_cpu_ops, int) or top_cpu_ops < 0:
         raise ValueError("logscan: top_cpu_ops is a count (an int >= 0); got %r" % (top_cpu_ops,))
     if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 256:

@@ -23,7 +23,7 @@ import dask_fleet  # noqa: E402
 
 TEXT = ["samples/000_cf8afa6c099f806b.txt", "samples/003_1c776201c8b5b83e.txt", "samples/004_d73c77cb3fb2895c.txt",
         "samples/today/ppdet_repo_dy_loss_log_2020.txt", "samples/today/mge_documentation_lar_debug_static_mem_compnode_wide.txt",
-        "samples/today/arachne_readme_jetson_tensorrt_debug_table.txt"]
+        "samples/today/arachne_readme_jetson_tensorrt_debug_table.txt", "samples/today/tvm_pr3727_old_vm_profiler_tabs.txt"]
 TRACES = ["samples/chrome/event_sync_trace.json.gz", "samples/chrome/mi250_minitoy_train_ROCm6_2_kineto.json.gz"]
 
 
@@ -43,46 +43,107 @@ def fleet_dir(tmp_path_factory):
             for t in TRACES:
                 shutil.copy(os.path.join(SRC, t), job / f"rank{i % 3}.{os.path.basename(t)}")
                 n += 1
+    # what a real fleet also holds: a job restarted in the same log (its iterations start again),
+    # a report whose duration cell is not a number on a repeated operator (an object column), a
+    # file of no format, an empty one, a trace cut short, a log with a line past --max-line
+    paddle = open(os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt"), "rb").read()
+    (d / "job_restart").mkdir()
+    (d / "job_restart" / "train.log").write_bytes(paddle + paddle)
+    report = open(os.path.join(SRC, "samples", "004_d73c77cb3fb2895c.txt"), "rb").read().splitlines(keepends=True)
+    row = next(k for k, l in enumerate(report) if l.startswith(b"vm_mod_fused"))
+    name = report[row].split()[0]
+    odd = report[row].replace(report[row].split()[1], b"n/a".rjust(len(report[row].split()[1])), 1)
+    (d / "job_odd").mkdir()
+    (d / "job_odd" / "report.txt").write_bytes(b"".join(report[: row + 1] + [odd] + report[row + 1:]))
+    assert name in odd
+    (d / "job_bad").mkdir()
+    (d / "job_bad" / "notes.txt").write_bytes(b"just some notes\n")
+    (d / "job_bad" / "empty.log").write_bytes(b"")
+    trace = gzip.decompress(open(os.path.join(SRC, TRACES[0]), "rb").read())
+    (d / "job_bad" / "cut.json").write_bytes(trace[: len(trace) // 2])
+    (d / "job_bad" / "long.log").write_bytes(paddle[:2000] + b"x" * (2 << 20) + b"\n" + paddle[2000:4000])
     assert n > 250
     return str(d)
 
 
+def finite(v):
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and v == v and abs(v) != float("inf")
+
+
 def expected(files):
     """The aggregates, computed from logscan.records and the command's summary --json."""
-    ops, kernels, loss, peak, ranks = {}, {}, {}, {}, {}
+    ops, kernels, loss, peak, ranks, errors, unknown = {}, {}, {}, {}, {}, {}, []
+    untimed = 0
     for p in files:
         fmt = logscan.detect(p)
+        if fmt is None:
+            unknown.append(p)
+            continue
         if fmt == "chrome-trace":
-            s = json.loads(subprocess.run([CLI, "summary", "--json", p], capture_output=True, check=True).stdout)
+            r = subprocess.run([CLI, "summary", "--json", p], capture_output=True)
+            s = json.loads(r.stdout)
             ranks[p] = [(r["rank"], r["kernel_type_time_us"], r["temporal_breakdown"]) for r in s["ranks"]]
             for r in s["ranks"]:
                 for k in r["kernels_by_name"]:
                     t, c = kernels.get(k["name"], (0, 0))
                     kernels[k["name"]] = (t + k["sum_us"], c + k["count"])
+                if r["document_errors"]:
+                    errors[p] = len(r["document_errors"])
             continue
+        steps, has_loss, table_names, last_line = [], False, set(), None
         for r in logscan.records(p, format=fmt):
-            if r["type"] == "call" and "Duration (us)" in r["cells"]:
+            if r["type"] == "call":
+                cells = r["cells"]
+                if "Time(us)" in cells:  # graph debug: a node once per table (its rows are consecutive lines)
+                    if last_line is None or r["line"] != last_line + 1:
+                        table_names = set()
+                    last_line = r["line"]
+                    if r["name"] in table_names:
+                        continue
+                    table_names.add(r["name"])
+                    d = cells["Time(us)"]
+                elif "Duration(us): Sum/Mean/Min/Max" in cells:
+                    d = cells["Duration(us): Sum/Mean/Min/Max"]
+                    d = d[0] if isinstance(d, list) else None
+                else:
+                    d = cells.get("Duration (us)")
+                if not finite(d):
+                    untimed += 1
+                    continue
+                n = cells.get("Count", cells.get("InvokeCount"))
                 t, c = ops.get(r["name"], (0, 0))
-                ops[r["name"]] = (t + r["cells"]["Duration (us)"], c + 1)
-            elif r["type"] == "train_step" and r["metrics"].get("loss") is not None:
-                loss.setdefault(p, []).append((r["epoch"], r["iter"], r["metrics"]["loss"]))
+                ops[r["name"]] = (t + d, c + (int(n) if finite(n) else 1))
+            elif r["type"] == "train_step":
+                has_loss = has_loss or "loss" in r["metrics"]
+                v = r["metrics"].get("loss")
+                steps.append((r["epoch"], r["iter"], float(v) if finite(v) else None))
             elif r["type"] == "mem_alloc":
                 node = r["physical"] or r["comp_node"]
                 peak.setdefault(p, {})[node] = max(peak.get(p, {}).get(node, float("-inf")), r["alloc_mib"])
-    return ops, kernels, loss, peak, ranks
+            elif r["type"] == "error":
+                errors[p] = errors.get(p, 0) + 1
+        if has_loss:
+            loss[p] = steps
+    return ops, kernels, loss, peak, ranks, errors, unknown, untimed
 
 
 def test_dask_fleet_equals_one_process(fleet_dir):
     from distributed import Client, LocalCluster
 
     files = dask_fleet.files_of([fleet_dir])
-    ops, kernels, loss, peak, ranks = expected(files)
-    assert ops and kernels and loss and peak and ranks  # every aggregate has data
+    ops, kernels, loss, peak, ranks, errors, unknown, untimed = expected(files)
+    assert ops and kernels and loss and peak and ranks and errors and unknown and untimed  # every aggregate has data
     with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster, Client(cluster) as client:
         assert len(client.scheduler_info()["workers"]) == 2
         got = dask_fleet.fleet(files, client, top=len(ops) + len(kernels))
     assert got["files"] == len(files) and got["failed"] == {}
     assert got["bytes"] == sum(os.path.getsize(p) for p in files)
+    assert sorted(got["unknown"]) == sorted(unknown) and got["untimed_calls"] == untimed
+    assert {f: n for f, (n, _) in got["with_errors"].items()} == errors
+    # the restarted job's steps are two runs (the log's two copies), not one spliced curve
+    restart = next(p for p in loss if "job_restart" in p)
+    runs = dask_fleet.runs_of(got["loss_curves"][restart])
+    assert len(runs) == 2 and runs[0] == runs[1] and len(runs[0]) * 2 == len(loss[restart])
     for rows, want in ((got["top_operators"], ops), (got["top_kernels"], kernels)):
         assert {r["name"] for r in rows} == set(want)
         for r in rows:
@@ -100,8 +161,9 @@ def test_dask_fleet_command(fleet_dir, tmp_path):
     out = tmp_path / "fleet.json"
     r = subprocess.run([sys.executable, os.path.join(EXAMPLES, "dask_fleet.py"), fleet_dir, "--workers", "2", "--json", str(out)],
                        capture_output=True, text=True, timeout=300)
-    assert r.returncode == 0, r.stderr
+    assert r.returncode == 1, r.stderr  # (files with error records: said, as the command says them)
     assert "2 Dask workers" in r.stdout and "loss curves of" in r.stdout
+    assert "file(s) read, with error records" in r.stdout and "file(s) of no format logscan reads" in r.stdout
     got = json.load(open(out))
     assert got["files"] == len(dask_fleet.files_of([fleet_dir]))
 

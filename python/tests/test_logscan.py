@@ -928,8 +928,17 @@ def test_max_line_is_the_commands():
     assert logscan.records(p, format="paddle-log").__next__()["type"] == "error"
     with pytest.raises(ValueError, match="max_line"):
         logscan.records(p, max_line=-1)
+    # past the command's range (2**31) a line buffer cannot be had, and every line would be an
+    # error record: said instead, in every function
+    assert logscan.records(p, format="paddle-log", max_line=4 << 20).__next__()["type"] == "text"
+    for big in ((1 << 31) + 1, 25 << 30, 2**64):
+        for f in (logscan.records, logscan.frames, logscan.summary):
+            with pytest.raises(ValueError, match=r"max_line is a number of bytes \(an int from 1 to 2\*\*31\)"):
+                f(p, format="paddle-log", max_line=big)
     with pytest.raises(ValueError, match="one input at least"):
         logscan.summary([])
+    with pytest.raises(TypeError, match="an input is a path"):
+        logscan.summary(None)
 
 
 def test_types_and_a_format_that_does_not_fit_are_said():
