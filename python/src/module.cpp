@@ -142,6 +142,18 @@ void warn_only_text(const input& in, const std::string& format, const logscan::y
     if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), level) != 0) throw py::error_already_set();
 }
 
+// Error records that the `types` given leave out: said, as the command says them with its
+// `--type` too, so that no error passes unseen (`broke`: one of them, the document's break, is
+// said by warn_break already). `level`: as for warn_break.
+void warn_errors_left_out(const input& in, const type_set& wanted, const logscan::yield_tally& seen, bool broke, int level) {
+    const std::uint64_t said = broke ? 1 : 0;
+    if (wanted.wants("error") || seen.errors <= said) return;
+    const std::uint64_t n = seen.errors - said;
+    const std::string m = "logscan: " + in.name() + ": " + std::to_string(n) + (n == 1 ? " error record" : " error records") +
+                          " left out by `types` (add \"error\" to them to read " + (n == 1 ? "it)" : "them)");
+    if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), level) != 0) throw py::error_already_set();
+}
+
 // One parse of one input by format F into writer W, fed a chunk at a time.
 struct parse_run {
     virtual ~parse_run() = default;
@@ -250,6 +262,7 @@ public:
                 if (run_ && !said_) { // (once every record is handed out)
                     said_ = true;
                     warn_only_text(*in_, format_, tape_->seen, 1);
+                    warn_errors_left_out(*in_, wanted_, tape_->seen, !run_->result.ok() && run_->result.line != 0, 1);
                 }
                 return py::object();
             }
@@ -464,6 +477,7 @@ py::dict columns_of(const std::string& kind, py::object obj, const std::optional
     if (!run->source_error.ok()) fail_io(in, run->source_error, partial); // (partial: its warning, the only one)
     warn_break(in, run->result, 2);
     if (run->source_error.ok()) warn_only_text(in, f, cols.seen, 2);
+    warn_errors_left_out(in, wanted, cols.seen, !run->result.ok() && run->result.line != 0, 2);
     for (table& t : cols.tables()) {
         py::list cs;
         for (column& c : t.columns) {

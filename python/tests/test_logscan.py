@@ -941,6 +941,27 @@ def test_max_line_is_the_commands():
         logscan.summary(None)
 
 
+def test_error_records_that_types_leave_out_are_said():
+    # a training log with one line past max_line (2 MiB of 'x': one error record, counted here
+    # from the input) read for its training steps only: the error is said, as the command says it
+    paddle = open(os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt"), "rb").read()
+    data = paddle[:2000] + b"\n" + b"x" * (2 << 20) + b"\n" + paddle[2000:6000]
+    errors = sum(1 for line in data.split(b"\n") if len(line) > logscan.DEFAULT_MAX_LINE)
+    assert errors == 1
+    p = os.path.join(tempfile.mkdtemp(), "train.log")
+    with open(p, "wb") as f:
+        f.write(data)
+    with pytest.warns(RuntimeWarning, match=r"train.log: 1 error record left out by `types`"):
+        frames = logscan.frames(p, format="paddle-log", types=["train_step"])
+    assert list(frames) == ["train_step"]
+    with pytest.warns(RuntimeWarning, match=r"1 error record left out by `types`"):
+        assert {r["type"] for r in logscan.records(p, format="paddle-log", types="train_step")} == {"train_step"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (asked for: nothing to say)
+        assert len(logscan.frames(p, format="paddle-log", types=["train_step", "error"])["error"]) == errors
+        assert sum(r["type"] == "error" for r in logscan.records(p, format="paddle-log")) == errors
+
+
 def test_types_and_a_format_that_does_not_fit_are_said():
     p = os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt")  # a paddle-log
     for bad in (("train_step", 3), 7, [None]):
