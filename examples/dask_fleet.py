@@ -18,7 +18,8 @@ files:
   - the loss curve of every job that prints one (Paddle training steps), side by side, a
     restart in the same log a run of its own (`loss_frame`);
   - the peak static memory per job and physical comp node (MegEngine logs);
-  - per Chrome trace (a rank), its kernel-type and temporal breakdowns (HTA's figures);
+  - per Chrome trace (a rank), its kernel-type and temporal breakdowns (HTA's figures, each
+    directory's traces read together as the ranks of one job);
   - the files not read (with their error), read with error records, and of no format.
 Exits 1 when a file could not be read or had error records.
 The workers need `logscan` importable (PYTHONPATH, or the package installed) and the files
@@ -103,24 +104,7 @@ def _figures(path, out):
     out["format"] = fmt
     if fmt is None:
         return out
-    if fmt == "chrome-trace":
-        import warnings
-
-        with warnings.catch_warnings(record=True) as said:  # (a broken document: said, kept with the file)
-            warnings.simplefilter("always")
-            s = logscan.summary(path, partial=True)
-        for r in s["ranks"]:
-            out["ranks"].append({"rank": r["rank"], "kernel_type_time_us": r["kernel_type_time_us"],
-                                 "temporal_breakdown": r["temporal_breakdown"]})
-            for k in r["kernels_by_name"]:
-                total, count = out["kernels"].get(k["name"], (0, 0))
-                out["kernels"][k["name"]] = (total + k["sum_us"], count + k["count"])
-            for e in r["document_errors"]:
-                out["errors"] += 1
-                out["first_error"] = out["first_error"] or str(e.get("message", e))
-        if said and out["first_error"] is None:
-            out["errors"] += 1
-            out["first_error"] = str(said[0].message)
+    if fmt == "chrome-trace":  # (read with the other ranks of its job: job_traces_figures)
         return out
     types = {"tvm-profile": ["call"], "paddle-log": ["train_step"], "megengine-log": ["mem_alloc"]}.get(fmt, []) + ["error"]
     frames = logscan.frames(path, format=fmt, types=types)
@@ -176,15 +160,68 @@ def combine(figures, top=10):
     }
 
 
-def fleet(files, client, top=10):
-    """The aggregates over `files`: on the Dask cluster of `client`, or in this process (None)."""
-    if client is None:
-        return combine([file_figures(p) for p in files], top)
-    import dask.bag as db
+def job_traces_figures(paths):
+    """The figures of one job's Chrome traces, its ranks (runs on a worker): HTA's figures over
+    the ranks together, as `logscan summary` of the job's files gives them (every rank's
+    profiler steps decide each rank's window), each rank's given to its file with its errors."""
+    import warnings
 
-    workers = max(1, len(client.scheduler_info()["workers"]))
-    bag = db.from_sequence(sorted(files), npartitions=max(1, min(len(files), 8 * workers)))
-    return combine(client.compute(bag.map(file_figures)).result(), top)  # (on this client's cluster)
+    outs = {p: {"file": p, "format": "chrome-trace", "bytes": 0, "operators": {}, "untimed_calls": 0, "kernels": {},
+                "loss": [], "peak_mib": {}, "ranks": [], "errors": 0, "first_error": None, "error": None} for p in paths}
+    try:
+        for p in paths:
+            outs[p]["bytes"] = os.path.getsize(p)
+        with warnings.catch_warnings(record=True) as said:  # (a broken document: said, kept with its file)
+            warnings.simplefilter("always")
+            s = logscan.summary(paths, partial=True)
+    except Exception as e:  # (the job's files not read together: each says why)
+        for o in outs.values():
+            o["error"] = f"{type(e).__name__}: {e}"
+        return list(outs.values())
+    by_name = {os.path.basename(p): p for p in paths}
+    for r in s["ranks"]:
+        out = outs[by_name.get(r["file"], paths[0])]
+        out["ranks"].append({"rank": r["rank"], "kernel_type_time_us": r["kernel_type_time_us"],
+                             "temporal_breakdown": r["temporal_breakdown"]})
+        for k in r["kernels_by_name"]:
+            total, count = out["kernels"].get(k["name"], (0, 0))
+            out["kernels"][k["name"]] = (total + k["sum_us"], count + k["count"])
+        for e in r["document_errors"]:
+            out["errors"] += 1
+            out["first_error"] = out["first_error"] or str(e.get("message", e))
+    for w in said:  # (a warning names its file first)
+        text = str(w.message)
+        out = next((outs[p] for p in paths if text.startswith(p) or f" {p}:" in text), None)
+        if out is not None and out["first_error"] is None:
+            out["errors"] += 1
+            out["first_error"] = text
+    return list(outs.values())
+
+
+def fleet(files, client, top=10):
+    """The aggregates over `files`: on the Dask cluster of `client`, or in this process (None).
+    Each file is read on its own, but a directory's Chrome traces together: they are the ranks
+    of one job (`job_traces_figures`)."""
+    if client is None:
+        run = lambda f, items: [f(x) for x in items]  # noqa: E731
+    else:
+        import dask.bag as db
+
+        workers = max(1, len(client.scheduler_info()["workers"]))
+
+        def run(f, items):  # (on this client's cluster)
+            if not items:
+                return []
+            bag = db.from_sequence(items, npartitions=max(1, min(len(items), 8 * workers)))
+            return client.compute(bag.map(f)).result()
+
+    figures = run(file_figures, sorted(files))
+    jobs = {}
+    for f in figures:
+        if f["format"] == "chrome-trace" and not f["error"]:
+            jobs.setdefault(os.path.dirname(f["file"]), []).append(f["file"])
+    traces = {f["file"]: f for job in run(job_traces_figures, [sorted(v) for _, v in sorted(jobs.items())]) for f in job}
+    return combine([traces.get(f["file"], f) for f in figures], top)
 
 
 def runs_of(points):

@@ -74,21 +74,26 @@ def expected(files):
     """The aggregates, computed from logscan.records and the command's summary --json."""
     ops, kernels, loss, peak, ranks, errors, unknown = {}, {}, {}, {}, {}, {}, []
     untimed = 0
+    jobs = {}  # a directory's traces: the ranks of one job, summarised together by the command
+    for p in files:
+        if logscan.detect(p) == "chrome-trace":
+            jobs.setdefault(os.path.dirname(p), []).append(p)
+    for job, traces in jobs.items():
+        s = json.loads(subprocess.run([CLI, "summary", "--json"] + sorted(traces), capture_output=True).stdout)
+        for r in s["ranks"]:
+            p = os.path.join(job, r["file"])
+            ranks.setdefault(p, []).append((r["rank"], r["kernel_type_time_us"], r["temporal_breakdown"]))
+            for k in r["kernels_by_name"]:
+                t, c = kernels.get(k["name"], (0, 0))
+                kernels[k["name"]] = (t + k["sum_us"], c + k["count"])
+            if r["document_errors"]:
+                errors[p] = len(r["document_errors"])
     for p in files:
         fmt = logscan.detect(p)
         if fmt is None:
             unknown.append(p)
             continue
         if fmt == "chrome-trace":
-            r = subprocess.run([CLI, "summary", "--json", p], capture_output=True)
-            s = json.loads(r.stdout)
-            ranks[p] = [(r["rank"], r["kernel_type_time_us"], r["temporal_breakdown"]) for r in s["ranks"]]
-            for r in s["ranks"]:
-                for k in r["kernels_by_name"]:
-                    t, c = kernels.get(k["name"], (0, 0))
-                    kernels[k["name"]] = (t + k["sum_us"], c + k["count"])
-                if r["document_errors"]:
-                    errors[p] = len(r["document_errors"])
             continue
         steps, has_loss, table_names, last_line = [], False, set(), None
         for r in logscan.records(p, format=fmt):
