@@ -31,6 +31,7 @@ import glob
 import json
 import os
 import sys
+import threading
 import time
 
 import logscan
@@ -62,7 +63,7 @@ def file_figures(path):
     """The figures of one file (runs on a worker). Small: top-level dicts of numbers. A file
     that cannot be read has its error instead (the others go on, whatever the error)."""
     out = {"file": path, "format": None, "bytes": 0, "operators": {}, "untimed_calls": 0, "kernels": {},
-           "loss": [], "peak_mib": {}, "ranks": [], "errors": 0, "first_error": None, "error": None}
+           "loss": [], "peak_mib": {}, "ranks": [], "errors": 0, "first_error": None, "error": None, "notes": []}
     try:
         out["bytes"] = os.path.getsize(path)
         return _figures(path, out)
@@ -73,14 +74,15 @@ def file_figures(path):
 
 def _operators(calls, out):
     """A tvm-profile file's calls: total microseconds and calls per operator name; the rows
-    without a finite duration counted apart (not ranked as 0)."""
-    col = next((c for c in DURATION_COLUMNS if c in calls.columns), None)
-    rows = []
-    count_col = next((c for c in COUNT_COLUMNS if c in calls.columns), None)
-    counts = calls[count_col] if count_col else [None] * len(calls)
-    durations = calls[col] if col else [None] * len(calls)
+    without a finite duration counted apart (not ranked as 0). A file may hold several table
+    forms: each row's duration is the first of DURATION_COLUMNS it has, its count its own."""
+    present = [c for c in DURATION_COLUMNS if c in calls.columns]
+    count_cols = [c for c in COUNT_COLUMNS if c in calls.columns]
+    lines = calls["line"] if "line" in calls.columns else [None] * len(calls)
     table, last_line, seen = 0, None, set()
-    for name, line, d, n in zip(calls["name"], calls["line"] if "line" in calls.columns else [None] * len(calls), durations, counts):
+    for k, (name, line) in enumerate(zip(calls["name"], lines)):
+        col = next((c for c in present if calls[c].iat[k] is not None and calls[c].iat[k] == calls[c].iat[k]), None)
+        d = calls[col].iat[k] if col else None
         if col == "cells.Time(us)":  # the graph debug executor prints a node once per output: once per table
             if last_line is None or line != last_line + 1:
                 table, seen = table + 1, set()
@@ -88,15 +90,15 @@ def _operators(calls, out):
             if name in seen:
                 continue
             seen.add(name)
-        if col and col.endswith("Sum/Mean/Min/Max"):
-            d = json.loads(d)[0] if isinstance(d, str) and d.startswith("[") else None
+        if col and col.endswith("Sum/Mean/Min/Max"):  # (an array's JSON text: its first value is the sum)
+            d = json.loads(d)[0] if isinstance(d, str) and d.startswith("[") else d
         us = _number(d)
         if us is None:
             out["untimed_calls"] += 1
             continue
-        calls_n = _number(n)
+        n = next((_number(calls[c].iat[k]) for c in count_cols if _number(calls[c].iat[k]) is not None), None)
         total, count = out["operators"].get(str(name), (0.0, 0))
-        out["operators"][str(name)] = (total + us, count + (int(calls_n) if calls_n is not None else 1))
+        out["operators"][str(name)] = (total + us, count + (int(n) if n is not None else 1))
 
 
 def _figures(path, out):
@@ -156,6 +158,7 @@ def combine(figures, top=10):
         "chrome_ranks": {f["file"]: f["ranks"] for f in figures if f["ranks"]},
         "with_errors": {f["file"]: [f["errors"], f["first_error"]] for f in figures if f["errors"]},
         "unknown": [f["file"] for f in figures if f["format"] is None and not f["error"]],
+        "notes": [n for f in figures for n in f.get("notes", [])],
         "failed": {f["file"]: f["error"] for f in figures if f["error"]},
     }
 
@@ -163,24 +166,38 @@ def combine(figures, top=10):
 def job_traces_figures(paths):
     """The figures of one job's Chrome traces, its ranks (runs on a worker): HTA's figures over
     the ranks together, as `logscan summary` of the job's files gives them (every rank's
-    profiler steps decide each rank's window), each rank's given to its file with its errors."""
+    profiler steps decide each rank's window), each rank's given to its file with its errors;
+    what the summary says of the job (several files claiming one rank) kept as its notes."""
     import warnings
 
+    # (warnings.catch_warnings is not thread-safe, and a worker may run tasks on threads: one
+    # lock per process, kept on the warnings module, which a task sent by value refers to by name)
+    lock = warnings.__dict__.setdefault("_logscan_fleet_lock", threading.Lock())
     outs = {p: {"file": p, "format": "chrome-trace", "bytes": 0, "operators": {}, "untimed_calls": 0, "kernels": {},
-                "loss": [], "peak_mib": {}, "ranks": [], "errors": 0, "first_error": None, "error": None} for p in paths}
+                "loss": [], "peak_mib": {}, "ranks": [], "errors": 0, "first_error": None, "error": None, "notes": []}
+            for p in paths}
     try:
         for p in paths:
             outs[p]["bytes"] = os.path.getsize(p)
-        with warnings.catch_warnings(record=True) as said:  # (a broken document: said, kept with its file)
+        with lock, warnings.catch_warnings(record=True) as said:  # (a broken document: said, kept with its file)
             warnings.simplefilter("always")
             s = logscan.summary(paths, partial=True)
     except Exception as e:  # (the job's files not read together: each says why)
         for o in outs.values():
             o["error"] = f"{type(e).__name__}: {e}"
         return list(outs.values())
-    by_name = {os.path.basename(p): p for p in paths}
+    # a rank's file by its name as the summary writes it (a name that is not UTF-8: its bytes decoded with U+FFFD)
+    by_name = {}
+    for p in paths:
+        b = os.path.basename(p)
+        by_name[b] = p
+        by_name[os.fsencode(b).decode("utf-8", "replace")] = p
     for r in s["ranks"]:
-        out = outs[by_name.get(r["file"], paths[0])]
+        p = by_name.get(r["file"])
+        if p is None:  # (no input of that name: said, not given to another file)
+            outs[paths[0]]["notes"].append(f"rank {r['rank']} of file {r['file']!r} matched no input of {os.path.dirname(paths[0])}")
+            continue
+        out = outs[p]
         out["ranks"].append({"rank": r["rank"], "kernel_type_time_us": r["kernel_type_time_us"],
                              "temporal_breakdown": r["temporal_breakdown"]})
         for k in r["kernels_by_name"]:
@@ -189,10 +206,12 @@ def job_traces_figures(paths):
         for e in r["document_errors"]:
             out["errors"] += 1
             out["first_error"] = out["first_error"] or str(e.get("message", e))
-    for w in said:  # (a warning names its file first)
+    for w in said:  # (a warning about one file begins with its name and a colon; any other is the job's)
         text = str(w.message)
-        out = next((outs[p] for p in paths if text.startswith(p) or f" {p}:" in text), None)
-        if out is not None and out["first_error"] is None:
+        out = next((outs[p] for p in paths if text.startswith(p + ":") or text.startswith("logscan: " + p + ":")), None)
+        if out is None:
+            outs[paths[0]]["notes"].append(text)
+        elif out["first_error"] is None:
             out["errors"] += 1
             out["first_error"] = text
     return list(outs.values())
@@ -226,14 +245,21 @@ def fleet(files, client, top=10):
 
 def runs_of(points):
     """A job's training steps cut into runs: a run ends where (epoch, iter) does not go up (a
-    job restarted in the same log), so no curve splices two runs."""
+    job restarted in the same log; `iter` alone where either step prints no epoch), so no
+    curve splices two runs."""
     runs, last = [], None
     for e, i, v in points:
-        key = (-1 if e is None else e, -1 if i is None else i)
-        if last is None or key <= last:
+        it = -1 if i is None else i
+        if last is None:
+            new = True
+        elif e is None or last[0] is None:
+            new = it <= last[1]
+        else:
+            new = (e, it) <= last
+        if new:
             runs.append([])
         runs[-1].append((e, i, v))
-        last = key
+        last = (e, it)
     return runs
 
 
@@ -317,6 +343,8 @@ def main(argv=None):
         print(f"loss curves of {lf.shape[1]} runs of {len(result['loss_curves'])} jobs side by side ({lf.shape[0]} steps)"
               + (f"; {bad} steps whose loss is nan, inf or not printed" if bad else "") + "; last finite values:")
         print(lf.ffill().iloc[-1].rename("last loss").head(a.top).to_string())
+        if lf.shape[1] > a.top:
+            print(f"  ... and {lf.shape[1] - a.top} more runs (--json has every one)")
     shown, more = first(result["peak_memory_mib"].items(), "jobs")
     for job, nodes in shown:
         print(f"peak static memory {job}: " + ", ".join(f"{n} {v:.4g} MiB" for n, v in sorted(nodes.items())))
@@ -341,6 +369,8 @@ def main(argv=None):
             print(f"  {job}" + (f": {what}" if what else ""))
         if more:
             print(more)
+    for n in result["notes"]:
+        print(f"note: {n}")
     if a.json:
         with open(a.json, "w") as f:
             json.dump(result, f, indent=1)

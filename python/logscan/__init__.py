@@ -143,7 +143,9 @@ def records(source, format=None, types=None, max_line=DEFAULT_MAX_LINE, max_even
     as ``frames`` says it. ``close()`` ends the iteration early and lets the input go (a file
     opened by path is closed), as does the end of a ``with logscan.records(...) as it:``
     block. ``.format`` is the format read (given or detected). One iterator is read by one
-    thread at a time (another thread's ``next`` raises ``ValueError``)."""
+    thread at a time (another thread's ``next`` raises ``ValueError``). Error records that
+    ``types`` leaves out are said with a ``RuntimeWarning`` once the records are read to
+    their end (``frames`` says them too), as the command says them with ``--type``."""
     return _logscan.RecordIterator(*_input(source), format, _types(types), _max_line(max_line), _max_event(max_event))
 
 
