@@ -3,6 +3,7 @@
 # of mixed formats (the samples, each cut at its own line so that no two jobs are alike, and
 # the Chrome traces): every aggregate must equal the same computed here in one process,
 # independently, from logscan.records (plain dicts) and the command's summary.
+import collections
 import gzip
 import json
 import os
@@ -145,6 +146,9 @@ def test_dask_fleet_equals_one_process(fleet_dir):
     assert got["files"] == len(files) and got["failed"] == {}
     assert got["bytes"] == sum(os.path.getsize(p) for p in files)
     assert sorted(got["unknown"]) == sorted(unknown) and got["untimed_calls"] == untimed
+    # a trace job of two public traces, which both claim rank 0: the summary's note kept, one per job
+    per_job = collections.Counter(os.path.dirname(p) for p in ranks)
+    assert len([n for n in got["notes"] if "claim rank 0" in n]) == sum(1 for n in per_job.values() if n >= 2) > 0
     assert {f: n for f, (n, _) in got["with_errors"].items()} == errors
     # the restarted job's steps are two runs (the log's two copies), not one spliced curve
     restart = next(p for p in loss if "job_restart" in p)
