@@ -1089,19 +1089,25 @@ TEST_CASE("json::number_token: a whole token read as the reader reads it, nothin
         CHECK_MESSAGE(!number_token(bad), bad);
 }
 
+namespace replay_test {
+// An emitter of json::replay that writes each call down (the replay tests').
+struct recorder {
+    std::string calls;
+    void begin_object() { calls += "{"; }
+    void end_object() { calls += "}"; }
+    void begin_array() { calls += "["; }
+    void end_array() { calls += "]"; }
+    void key(std::string_view k) { calls += "k:" + std::string(k) + " "; }
+    void value(std::string_view s) { calls += "s:" + std::string(s) + " "; }
+    void value(bool b) { calls += b ? "true " : "false "; }
+    void value(std::nullptr_t) { calls += "null "; }
+    void json_number(std::string_view t) { calls += "n:" + std::string(t) + " "; }
+};
+} // namespace replay_test
+
 TEST_CASE("json::replay: a JSON text as an emitter's calls, numbers as written, strings decoded") {
-    struct recorder {
-        std::string calls;
-        void begin_object() { calls += "{"; }
-        void end_object() { calls += "}"; }
-        void begin_array() { calls += "["; }
-        void end_array() { calls += "]"; }
-        void key(std::string_view k) { calls += "k:" + std::string(k) + " "; }
-        void value(std::string_view s) { calls += "s:" + std::string(s) + " "; }
-        void value(bool b) { calls += b ? "true " : "false "; }
-        void value(std::nullptr_t) { calls += "null "; }
-        void json_number(std::string_view t) { calls += "n:" + std::string(t) + " "; }
-    } r;
+    using replay_test::recorder;
+    recorder r;
     const std::string text = R"({"a\u0062": [1.50, 18446744073709551616, -0, 1e400], "s": "x\ty", "o": {"t": true, "f": false, "n": null}})";
     CHECK(logscan::json::replay(text, r).ok());
     CHECK(r.calls == "{k:ab [n:1.50 n:18446744073709551616 n:-0 n:1e400 ]k:s s:x\ty k:o {k:t true k:f false k:n null }}");
@@ -1112,18 +1118,7 @@ TEST_CASE("json::replay: a JSON text as an emitter's calls, numbers as written, 
 }
 
 TEST_CASE("json::replay: a text that is one scalar gives the calls the reader gives it, without a reader") {
-    struct recorder {
-        std::string calls;
-        void begin_object() { calls += "{"; }
-        void end_object() { calls += "}"; }
-        void begin_array() { calls += "["; }
-        void end_array() { calls += "]"; }
-        void key(std::string_view k) { calls += "k:" + std::string(k) + " "; }
-        void value(std::string_view s) { calls += "s:" + std::string(s) + " "; }
-        void value(bool b) { calls += b ? "true " : "false "; }
-        void value(std::nullptr_t) { calls += "null "; }
-        void json_number(std::string_view t) { calls += "n:" + std::string(t) + " "; }
-    };
+    using replay_test::recorder;
     logscan::json::replayer<recorder> many;
     // each text alone (the scalar path where it is one) against the same text as an array's
     // element (the reader's path): the same calls; the texts the scalar path leaves to the reader

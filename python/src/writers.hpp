@@ -366,7 +366,7 @@ public:
         if (!on_) return;
         if (n.is_finite()) {
             if (!n.is_integer()) {
-                put_op(op::floating_exact);
+                put_op(op::floating); // (as read: an overflow's infinity too, as json.loads makes it)
                 put_pod(n.to_double());
                 return;
             }
@@ -435,8 +435,7 @@ public:
             case op::false_: put(py::bool_(false)); break;
             case op::integer: put(steal(PyLong_FromLongLong(take_pod<std::int64_t>(p)))); break;
             case op::uinteger: put(steal(PyLong_FromUnsignedLongLong(take_pod<std::uint64_t>(p)))); break;
-            case op::floating:
-            case op::floating_exact: put(steal(PyFloat_FromDouble(take_pod<double>(p)))); break;
+            case op::floating: put(steal(PyFloat_FromDouble(take_pod<double>(p)))); break;
             case op::loose:
             case op::loose_grouped: {
                 const std::string_view t = take_text(p);
@@ -472,7 +471,7 @@ public:
 
 private:
     enum class op : char {
-        begin, end, key, static_key, string, null, true_, false_, integer, uinteger, floating, floating_exact, loose, loose_grouped, number_token,
+        begin, end, key, static_key, string, null, true_, false_, integer, uinteger, floating, loose, loose_grouped, number_token,
         array_begin, array_end, object_begin, object_end
     };
     void put_op(op o) { ops_.push_back(static_cast<char>(o)); }
