@@ -302,3 +302,63 @@ TEST_CASE("lines::trim and trim_right: runs of spaces and tabs of every length a
         }
     }
 }
+
+TEST_CASE("lines::trim_end_within: the 64 bytes around a range's end, against the byte-by-byte definition") {
+    // random texts up to 150 bytes (mostly blanks, bytes one bit away from a blank among them)
+    // and every range [b, e) of some of them: the end without trailing spaces and tabs, as
+    // trim_end gives it and as a loop over the bytes does, whether the 64 bytes around the end
+    // begin before the range, inside it or at the text's start
+    const auto blank = [](char c) { return c == ' ' || c == '\t'; };
+    const char bytes[] = {' ', ' ', ' ', '\t', '\t', 'a', '\xA0', '\x89', '\x21', '\x08', '\x28', '\0'};
+    std::uint64_t seed = 0x9E3779B97F4A7C15ull;
+    std::size_t checked = 0;
+    for (int round = 0; round < 3000; ++round) {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        std::uint64_t r = seed;
+        std::string s(static_cast<std::size_t>(r % 151), ' ');
+        r >>= 8;
+        for (char& c : s) {
+            c = (r & 7u) != 0 ? bytes[(r >> 3) % 5] : bytes[(r >> 3) % sizeof bytes];
+            r = r * 6364136223846793005ull + 1442695040888963407ull;
+        }
+        const std::size_t step = s.size() > 40 ? 7 : 1;
+        for (std::size_t b = 0; b <= s.size(); b += step) {
+            for (std::size_t e = b; e <= s.size(); e += step) {
+                std::size_t want = e;
+                while (want > b && blank(s[want - 1])) --want;
+                const std::size_t got = logscan::internal::trim_end_within(s.data(), s.size(), b, e);
+                ++checked;
+                if (got != want || logscan::internal::trim_end(s.data(), b, e) != want) {
+                    FAIL_CHECK("text of " << s.size() << " bytes, [" << b << ", " << e << "): " << got << ", want " << want);
+                    return;
+                }
+            }
+        }
+    }
+    CHECK(checked > 300000);
+}
+
+TEST_CASE("lines::find_byte: each place of the byte, with and without the bytes before the range to read") {
+    // a tab at each place of texts of every length to 140 (the 16-byte looks, the tail, memchr
+    // past 64 bytes), from every start; `begin` at the text's start lets the tail be read as the
+    // 16 bytes that end the range: the first tab at or after the start, or none
+    for (std::size_t n = 0; n <= 140; ++n) {
+        for (std::size_t tab = 0; tab <= n; ++tab) { // (tab == n: none)
+            std::string s(n, 'x');
+            if (tab < n) s[tab] = '\t';
+            if (tab + 3 < n) s[tab + 3] = '\t'; // (a second one: the first is found)
+            for (std::size_t from = 0; from <= n; ++from) {
+                const char* want = tab < n && tab >= from ? s.data() + tab : tab + 3 < n && tab + 3 >= from ? s.data() + tab + 3 : nullptr;
+                const char* p = s.data() + from;
+                const char* e = s.data() + n;
+                if (logscan::internal::find_byte<'\t'>(p, e) != want || logscan::internal::find_byte<'\t'>(p, e, s.data()) != want) {
+                    FAIL_CHECK("text of " << n << " bytes, tab at " << tab << ", from " << from);
+                    return;
+                }
+            }
+        }
+    }
+    CHECK(logscan::internal::find_newline(nullptr, nullptr) == nullptr);
+}

@@ -40,6 +40,28 @@ TEST_CASE("utf8::invalid_length is the maximal subpart") {
     CHECK(invalid("\xc0\xaf") == 1);           // C0 starts nothing
 }
 
+TEST_CASE("utf8::all_ascii: a byte of 0x80 or more at every place of texts of every length") {
+    // lengths 0 to 80 (under four bytes, the two overlapping words of 4 and of 8, the 16-byte
+    // looks and the last 16 looked at again), one high byte at each place, as a loop over the
+    // bytes says; and the bytes next to 0x80 (0x7F is ASCII)
+    for (std::size_t n = 0; n <= 80; ++n) {
+        const std::string plain(n, '\x7f');
+        if (!logscan::internal::all_ascii(plain)) FAIL_CHECK("all 0x7F, " << n << " bytes");
+        for (std::size_t at = 0; at < n; ++at) {
+            for (const char high : {'\x80', '\xff', '\xc3'}) {
+                std::string s = plain;
+                s[at] = high;
+                if (logscan::internal::all_ascii(s)) FAIL_CHECK(n << " bytes, " << static_cast<int>(static_cast<unsigned char>(high)) << " at " << at);
+                // the same text as a view inside a longer one (bytes around it not looked at)
+                const std::string around = "\xff" + s.substr(0, at) + "x" + s.substr(at + 1) + "\xff";
+                if (!logscan::internal::all_ascii(std::string_view(around).substr(1, n))) FAIL_CHECK(n << " bytes inside high ones, " << at);
+            }
+        }
+    }
+    static_assert(logscan::internal::all_ascii("compile time"));
+    static_assert(!logscan::internal::all_ascii("caf\xc3\xa9"));
+}
+
 TEST_CASE("utf8::printable_ascii: every byte 0x20-0x7E, at every position of a word and the tail") {
     // each byte value at each position of a 19-byte and a 35-byte line (16-byte blocks, then
     // 8-byte words, then a tail of three: every path), among printable bytes (the two ends of

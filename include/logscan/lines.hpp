@@ -81,6 +81,13 @@ struct line_taken {
     std::uint64_t lines = 1;     ///< how many lines were taken (a run of lines passed over at once)
 };
 
+/// What a reader of a run of lines (`take_run`) did with one of them.
+enum class run_step : unsigned char {
+    taken,    ///< read (its records delivered)
+    declined, ///< not read: the run ends before it, and the line is read as usual
+    stopped   ///< read, and a callback stopped the parse
+};
+
 namespace internal {
 /// True when `V` reads some lines itself (see `line_taken`).
 template <class V>
@@ -88,19 +95,59 @@ concept takes_lines = requires(V& v, const char* p, std::uint64_t n) {
     { v.take_line(p, p, n, n) } -> std::same_as<line_taken>;
 };
 
-/// The first `\n` in [p, e), or null. The first 64 bytes are looked at 16 at a time in place
-/// (most log lines end within them, and there a call to memchr costs more than the look; with
-/// SSE2), the rest by memchr.
-LOGSCAN_FORCE_INLINE const char* find_newline(const char* p, const char* e) noexcept {
+/// The first byte `C` in [p, e), or null. The first 64 bytes are looked at 16 at a time in
+/// place (most log lines end within them, most cells too, and there a call to memchr costs
+/// more than the look; with SSE2), fewer than 16 left byte by byte, the rest by memchr.
+/// `begin` (at or before `p`): where the bytes that may be read begin; when fewer than 16 are
+/// left before `e`, the 16 that end at `e` are looked at if they all may be (a cell at the end
+/// of a line: one look, not a loop).
+template <char C>
+LOGSCAN_FORCE_INLINE const char* find_byte(const char* p, const char* e, const char* begin = nullptr) noexcept {
 #if LOGSCAN_SSE2
-    const __m128i nl = _mm_set1_epi8('\n');
+    const __m128i nl = _mm_set1_epi8(C);
     for (int i = 0; i < 4 && e - p >= 16; ++i, p += 16) {
         const auto m = static_cast<unsigned>(
             _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), nl)));
         if (m != 0) return p + std::countr_zero(m);
     }
+    if (e - p < 16) {
+        if (begin != nullptr && e - begin >= 16) {
+            const auto m = static_cast<unsigned>(
+                _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(e - 16)), nl))) >> (16 - (e - p));
+            return m != 0 ? p + std::countr_zero(m) : nullptr;
+        }
+        for (; p != e; ++p)
+            if (*p == C) return p;
+        return nullptr;
+    }
 #endif
-    return static_cast<const char*>(std::memchr(p, '\n', static_cast<std::size_t>(e - p)));
+    return static_cast<const char*>(std::memchr(p, C, static_cast<std::size_t>(e - p)));
+}
+/// The first `\n` in [p, e), or null (`find_byte`).
+LOGSCAN_FORCE_INLINE const char* find_newline(const char* p, const char* e) noexcept { return find_byte<'\n'>(p, e); }
+
+/// A `take_line` (see `line_taken`) that reads a run of whole lines straight from the bytes:
+/// each line that starts at `p` and ends in [p, e) (its `\r` before the `\n` dropped, as the
+/// splitter drops it) is given to `step(const line&)` until it declines one or a line does not
+/// end in the range; the lines it took are passed over at once. A table reader in its rows
+/// takes them so, without a call through the line parser per row.
+template <class Step>
+LOGSCAN_FORCE_INLINE line_taken take_run(const char* p, const char* e, std::uint64_t number, std::uint64_t offset, Step&& step) {
+    std::uint64_t n = 0;
+    const char* q = p;
+    for (;;) {
+        const char* const nl = find_newline(q, e);
+        if (nl == nullptr) break;
+        std::size_t len = static_cast<std::size_t>(nl - q);
+        if (len != 0 && q[len - 1] == '\r') --len;
+        const run_step s = step(line{std::string_view(q, len), number + n, offset + static_cast<std::uint64_t>(q - p)});
+        if (s == run_step::declined) break;
+        ++n;
+        q = nl + 1;
+        if (s == run_step::stopped) return {q, flow::stop, n};
+    }
+    if (n == 0) return {};
+    return {q, flow::proceed, n};
 }
 
 /// Spaces and tabs: what trimming removes.
@@ -116,10 +163,23 @@ inline std::size_t leading_spaces(std::string_view s) noexcept {
     while (n < s.size() && s[n] == ' ') ++n;
     return n;
 }
-/// The end of [b, e) of `s` without its trailing spaces and tabs: spaces counted 8 at a time
-/// (the 8 bytes before the end looked at at once, earlier bytes of `s` included when the range
-/// is shorter), a tab byte by byte.
+/// The end of [b, e) of `s` without its trailing spaces and tabs: the 16 bytes before the end
+/// looked at at once with SSE2 (earlier bytes of `s` included when the range is shorter; a
+/// table's padded cell ends in one or two looks), else spaces counted 8 at a time and a tab
+/// byte by byte.
 inline std::size_t trim_end(const char* s, std::size_t b, std::size_t e) noexcept {
+#if LOGSCAN_SSE2
+    const __m128i space = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t');
+    while (e >= 16 && e > b) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s + e - 16));
+        const auto other = ~static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, space), _mm_cmpeq_epi8(v, tab)))) & 0xFFFFu;
+        if (other != 0) {
+            const std::size_t end = e - 16 + static_cast<std::size_t>(std::bit_width(other));
+            return end > b ? end : b;
+        }
+        e = e - 16 > b ? e - 16 : b;
+    }
+#endif
     while (e >= 8 && e > b) {
         const std::size_t all = spaces8<true>(s + e - 8), n = all < e - b ? all : e - b;
         e -= n;
@@ -127,6 +187,33 @@ inline std::size_t trim_end(const char* s, std::size_t b, std::size_t e) noexcep
     }
     while (e > b && is_space(s[e - 1])) --e;
     return e;
+}
+/// Bit k: byte k of the 64 at `p` is a space or a tab (SSE2, else a byte loop).
+inline std::uint64_t blank_bits(const char* p) noexcept {
+    std::uint64_t m = 0;
+#if LOGSCAN_SSE2
+    const __m128i space = _mm_set1_epi8(' '), tab = _mm_set1_epi8('\t');
+    const auto bits = [&](int k) { // (written out four times: not a loop the compiler keeps)
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p + 16 * k));
+        return static_cast<std::uint64_t>(static_cast<unsigned>(_mm_movemask_epi8(_mm_or_si128(_mm_cmpeq_epi8(v, space), _mm_cmpeq_epi8(v, tab)))))
+               << (16 * k);
+    };
+    m = bits(0) | bits(1) | bits(2) | bits(3);
+#else
+    for (int k = 0; k < 64; ++k) m |= static_cast<std::uint64_t>(is_space(p[k])) << k;
+#endif
+    return m;
+}
+/// `trim_end(s, b, e)` where `s` has `n` bytes to read (n >= e): when there are 64 of them,
+/// the 64 bytes around the end looked at at once, without a branch on how many blanks there
+/// are (a table's padded cell, whose padding differs from row to row).
+inline std::size_t trim_end_within(const char* s, std::size_t n, std::size_t b, std::size_t e) noexcept {
+    if (n < 64 || e <= b) return trim_end(s, b, e);
+    const std::size_t base = e > 64 ? e - 64 : 0, from = b > base ? b - base : 0;
+    const std::uint64_t below_end = e - base == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << (e - base)) - 1;
+    const std::uint64_t text = ~blank_bits(s + base) & below_end & (~std::uint64_t{0} << from);
+    if (text != 0) return base + static_cast<std::size_t>(std::bit_width(text));
+    return b >= base ? b : trim_end(s, b, base);
 }
 /// `s` without leading and trailing spaces and tabs (runs of spaces counted 8 at a time; an end
 /// that is neither costs one look).
@@ -149,13 +236,13 @@ constexpr std::string_view trim(std::string_view s) noexcept {
             while (e > b && is_space(s[e - 1])) --e;
         }
     }
-    return s.substr(b, e - b);
+    return {s.data() + b, e - b}; // (not substr: its check of b, never needed here, keeps it out of line)
 }
 /// `s` without trailing spaces and tabs (a `text` record's text).
 constexpr std::string_view trim_right(std::string_view s) noexcept {
     std::size_t e = s.size();
     if (e == 0 || !is_space(s[e - 1])) return s; // (most lines: nothing to trim, one look)
-    if (!std::is_constant_evaluated()) return s.substr(0, trim_end(s.data(), 0, e));
+    if (!std::is_constant_evaluated()) return {s.data(), trim_end(s.data(), 0, e)};
     while (e > 0 && is_space(s[e - 1])) --e;
     return s.substr(0, e);
 }

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "support/alloc_counter.hpp"
@@ -452,11 +453,12 @@ std::vector<std::string> ndjson_lines(const std::string& input) {
 }
 } // namespace
 
-TEST_CASE("tvm_profile::the graph debug executor's table: formats.md section 5's examples record for record") {
-    // the contract's two example rows under the header they need (cells left-aligned, each
-    // column as wide as its widest cell plus two spaces, trailing spaces kept), indented by
-    // two spaces; then a second table right after (no blank line) whose row has an empty
-    // cell and so ends it; a unicode node name (columns count code points); a nan
+namespace {
+// the contract's two example rows under the header they need (cells left-aligned, each
+// column as wide as its widest cell plus two spaces, trailing spaces kept), indented by
+// two spaces; then a second table right after (no blank line) whose row has an empty
+// cell and so ends it; a unicode node name (columns count code points); a nan
+std::pair<std::string, std::vector<std::string>> debug_example() {
     const std::string input =
         "  Node Name     Ops                      Time(us)  Time(%)  Shape            Inputs  Outputs  Measurements(us)  \n"
         "  ---------     ---                      --------  -------  -----            ------  -------  ----------------  \n"
@@ -478,12 +480,19 @@ TEST_CASE("tvm_profile::the graph debug executor's table: formats.md section 5's
         R"J({"type":"text","line":10,"text":"Node Name  Ops    Time(us)"})J",
         R"J({"type":"text","line":11,"text":"not the dash line"})J",
     };
+    return {input, want};
+}
+} // namespace
+
+TEST_CASE("tvm_profile::the graph debug executor's table: formats.md section 5's examples record for record") {
+    const auto [input, want] = debug_example();
     CHECK(ndjson_lines(input) == want);
 }
 
-TEST_CASE("tvm_profile::the original VM profiler's tab table: formats.md section 5's examples record for record") {
-    // the contract's row and both summary forms (the later one after a blank line, which does
-    // not end the table); a row with too few cells is text; a run line ends a table
+namespace {
+// the contract's row and both summary forms (the later one after a blank line, which does
+// not end the table); a row with too few cells is text; a run line ends a table
+std::pair<std::string, std::vector<std::string>> vm_example() {
     const std::string input = "#OpName                       \t#InvokeCount\t#Duration(us): Sum/Mean/Min/Max\n"
                               "fused_dense_add_2             \t3         \t96.3/32.1/30.8/33.9\n"
                               "fused_softmax                 \t1         \t96.3/nan/30.8/33.9\n"
@@ -506,7 +515,40 @@ TEST_CASE("tvm_profile::the original VM profiler's tab table: formats.md section
         R"J({"type":"text","line":10,"text":"Total Duration 5 us"})J",
         R"J({"type":"run","line":12,"model":"resnet18","device":"cpu(0)"})J",
     };
+    return {input, want};
+}
+} // namespace
+
+TEST_CASE("tvm_profile::the original VM profiler's tab table: formats.md section 5's examples record for record") {
+    const auto [input, want] = vm_example();
     CHECK(ndjson_lines(input) == want);
+}
+
+TEST_CASE("tvm_profile::the tables' rows read straight from the bytes: CRLF lines, a stop, rows in one chunk or many") {
+    // the rows of both tables are taken in runs from the chunk (lines.hpp's take_run), not
+    // line by line: with CRLF endings the records are the contract's examples' (the `\\r`
+    // dropped, as from every line); a visitor that stops at a call gets no record after it
+    const auto crlf = [](std::string s) {
+        for (std::size_t i = s.find('\n'); i != std::string::npos; i = s.find('\n', i + 2)) s.insert(i, "\r");
+        return s;
+    };
+    for (const auto& [input, want] : {debug_example(), vm_example()}) {
+        CHECK(ndjson_lines(crlf(input)) == want);
+        logscan::test::check_chunk_invariance(crlf(input), run_chunks, 3);
+        for (std::size_t stop_at = 1; stop_at <= 3; ++stop_at) {
+            struct stopper {
+                std::size_t stop_at, calls = 0, after = 0;
+                logscan::flow on_call(const tp::call&) { return ++calls == stop_at ? logscan::flow::stop : logscan::flow::proceed; }
+                void on_total(const tp::total&) { after += calls >= stop_at; }
+                void on_text(const logscan::line&) { after += calls >= stop_at; }
+            } v{stop_at};
+            logscan::memory_source src(input);
+            const logscan::error e = tp::parse(src, v);
+            CHECK(e.code == logscan::error_code::stopped);
+            CHECK(v.calls == stop_at);
+            CHECK(v.after == 0);
+        }
+    }
 }
 
 TEST_CASE("tvm_profile::every table: no allocation while parsing, identical records under any chunking") {

@@ -480,6 +480,7 @@ constexpr std::size_t code_points_before(std::string_view s, std::size_t b) noex
 // A graph debug executor table's header line (trailing spaces removed): its first cell
 // `Node Name` (after any indent), an `Ops` cell.
 constexpr bool is_debug_header(std::string_view t) noexcept {
+    if (t.empty() || (t[0] != 'N' && t[0] != ' ')) return false; // (a row: one look)
     std::size_t i = 0;
     while (i < t.size() && t[i] == ' ') ++i;
     t.remove_prefix(i);
@@ -489,8 +490,8 @@ constexpr bool is_debug_header(std::string_view t) noexcept {
         return e == t.size() || (t[e] == ' ' && (e + 1 == t.size() || t[e + 1] == ' '));
     };
     if (!t.starts_with("Node Name") || !cell_ends(9)) return false;
-    for (std::size_t p = t.find("  Ops", 9); p != std::string_view::npos; p = t.find("  Ops", p + 1))
-        if (cell_ends(p + 5)) return true;
+    for (std::size_t p = t.find("Ops", 11); p != std::string_view::npos; p = t.find("Ops", p + 1)) // (`O` is rare: spaces are not)
+        if (t[p - 1] == ' ' && t[p - 2] == ' ' && cell_ends(p + 3)) return true;
     return false;
 }
 // The original VM profiler table's header line: `#OpName` TAB ...
@@ -539,6 +540,20 @@ public:
         if (!is_header(t) || !hold(l, t)) return table_feed::not_mine;
         phase_ = phase::held;
         return table_feed::consumed;
+    }
+    // While in its rows: the rows that start at `p`, read straight from the bytes up to the
+    // first line that is no row of the table (a blank line, a header, a row with an empty
+    // cell), which is read as usual (`feed`).
+    line_taken take_rows(const char* p, const char* e, std::uint64_t number, std::uint64_t offset) {
+        return internal::take_run(p, e, number, offset, [this](const line& l) {
+            const std::string_view t = internal::trim_right(l.text);
+            if (t.empty() || is_header(t)) return run_step::declined;
+            switch (row(l, t)) {
+            case table_feed::consumed: return run_step::taken;
+            case table_feed::stop: return run_step::stopped;
+            default: return run_step::declined;
+            }
+        });
     }
     // Ends the table; a held header is text (or the open table's row).
     flow close(std::uint64_t) {
@@ -612,28 +627,36 @@ private:
     // A row of the open table (`consumed`), or `not_mine` when a cell is empty.
     table_feed row(const line& l, std::string_view t) {
         const head& h = heads_[cur_];
-        // the byte where each column starts in this line: code points counted, unless the line
-        // is ASCII up to the last column (then they are the bytes)
-        if (internal::all_ascii(t.substr(0, std::min(h.starts[h.n - 1], t.size())))) {
-            for (std::size_t c = 0; c < h.n; ++c) bytes_[c] = std::min(h.starts[c], t.size());
+        const std::size_t size = t.size();
+        // the byte where each column starts in this line: the column's start when the line is
+        // ASCII up to the last column (code points are bytes), else code points counted
+        const auto cut = [&](std::size_t c, std::size_t b, std::size_t e) {
+            cells_[c] = cell{std::string_view(t.data() + b, e - b)};
+            // (columns are left-aligned: a cell that starts with its text is not empty, and
+            // only one that starts with a space is trimmed to tell)
+            return e != b && (t[b] != ' ' || !cells_[c].empty());
+        };
+        if (internal::all_ascii(t.substr(0, std::min(h.starts[h.n - 1], size)))) {
+            std::size_t b = std::min(h.starts[0], size);
+            if (b != 0 && internal::leading_spaces(t) < b) return table_feed::not_mine; // (the indent: nothing there)
+            for (std::size_t c = 0; c < h.n; ++c) {
+                const std::size_t e = c + 1 < h.n ? std::min(h.starts[c + 1], size) : size;
+                if (!cut(c, b, e)) return table_feed::not_mine; // no row: the table ends
+                b = e;
+            }
         } else {
             std::size_t cp = 0, b = 0;
             for (std::size_t c = 0; c < h.n; ++c) {
-                while (b < t.size() && cp < h.starts[c]) {
+                while (b < size && cp < h.starts[c]) {
                     ++b;
-                    while (b < t.size() && (static_cast<unsigned char>(t[b]) & 0xC0u) == 0x80u) ++b;
+                    while (b < size && (static_cast<unsigned char>(t[b]) & 0xC0u) == 0x80u) ++b;
                     ++cp;
                 }
                 bytes_[c] = b;
             }
-        }
-        for (std::size_t i = 0; i < bytes_[0]; ++i) // (the indent: nothing there)
-            if (t[i] != ' ') return table_feed::not_mine;
-        for (std::size_t c = 0; c < h.n; ++c) {
-            const std::size_t e = c + 1 < h.n ? bytes_[c + 1] : t.size();
-            cells_[c] = cell{t.substr(bytes_[c], e - bytes_[c])};
-            // (columns are left-aligned: a cell that starts with its text is not empty)
-            if (e == bytes_[c] || (t[bytes_[c]] == ' ' && cells_[c].empty())) return table_feed::not_mine; // no row: the table ends
+            if (bytes_[0] != 0 && internal::leading_spaces(t) < bytes_[0]) return table_feed::not_mine;
+            for (std::size_t c = 0; c < h.n; ++c)
+                if (!cut(c, bytes_[c], c + 1 < h.n ? bytes_[c + 1] : size)) return table_feed::not_mine;
         }
         const report_row base{l.number,
                               std::span<const cell>(cells_.data(), h.n),
@@ -643,9 +666,12 @@ private:
                               column_lookup::npos,
                               column_lookup::npos,
                               table_form::graph_debug};
-        const std::string_view name = cells_[0].text();
+        // (the name starts with its text: its padding looked at in one go)
+        const auto begin = static_cast<std::size_t>(cells_[0].raw.data() - t.data());
+        const std::size_t name_end = internal::trim_end_within(t.data(), size, begin, begin + cells_[0].raw.size());
+        const std::string_view name(t.data() + begin, name_end - begin);
         flow f;
-        if (name == "Total_time") f = st_.total_row(total{base, name, std::nullopt});
+        if (name.size() == 10 && name == "Total_time") f = st_.total_row(total{base, name, std::nullopt});
         else f = st_.call_row(call{base, name});
         return f == flow::stop ? table_feed::stop : table_feed::consumed;
     }
@@ -690,25 +716,40 @@ public:
     }
     // A line while the table is open: consumed (a row, its summary, a blank line or text),
     // not_mine (a line that ends it and is read as usual), or stop.
-    table_feed feed(const line& l, bool ends_table) {
-        const std::string_view t = internal::trim_right(l.text);
+    table_feed feed(const line& l, bool ends_table) { return feed(l, internal::trim_right(l.text), ends_table); }
+    // (`t`: the line without trailing blanks)
+    table_feed feed(const line& l, std::string_view t, bool ends_table) {
         if (t.empty()) return table_feed::consumed; // (blank lines do not end it)
         if (const std::optional<flow> f = summary(l, t)) return active_ = false, to_feed(*f);
         if (ends_table) return active_ = false, table_feed::not_mine;
         std::size_t n = 0;
-        for (std::size_t b = 0;;) {
-            const std::size_t e = l.text.find('\t', b);
+        for (const char *b = l.text.data(), *const end = b + l.text.size();;) {
+            const char* const tab = internal::find_byte<'\t'>(b, end, l.text.data());
             if (n == ncols_) return to_feed(st_.text(l)); // (more cells than the header)
-            cells_[n++] = cell{l.text.substr(b, e - b)};
-            if (e == std::string_view::npos) break;
-            b = e + 1;
+            cells_[n++] = cell{std::string_view(b, static_cast<std::size_t>((tab ? tab : end) - b))};
+            if (tab == nullptr) break;
+            b = tab + 1;
         }
         if (n != ncols_ || cells_[0].raw.empty() || (cells_[0].raw[0] == ' ' && cells_[0].empty()))
             return to_feed(st_.text(l));
         const report_row base{l.number,    std::span<const cell>(cells_.data(), n), columns(),
                               duration_,   column_lookup::npos,                     column_lookup::npos,
                               column_lookup::npos, table_form::vm_tabs};
-        return to_feed(st_.call_row(call{base, cells_[0].text()}));
+        // (a name that starts with its text: its padding looked at in one go)
+        const std::string_view name = cells_[0].raw[0] != ' ' ? std::string_view(l.text.data(), internal::trim_end_within(l.text.data(), l.text.size(), 0, cells_[0].raw.size()))
+                                                             : cells_[0].text();
+        return to_feed(st_.call_row(call{base, name}));
+    }
+    // While open: the rows (and blank lines) that start at `p`, read straight from the bytes
+    // up to the first line that may end the table (`may_end(t)`, `t` its text without trailing
+    // blanks), which is read as usual (`feed`).
+    template <class MayEnd>
+    line_taken take_rows(const char* p, const char* e, std::uint64_t number, std::uint64_t offset, MayEnd may_end) {
+        return internal::take_run(p, e, number, offset, [&](const line& l) {
+            const std::string_view t = internal::trim_right(l.text);
+            if (!active_ || may_end(t)) return run_step::declined;
+            return feed(l, t, false) == table_feed::stop ? run_step::stopped : run_step::taken;
+        });
     }
     flow close(std::uint64_t) { return active_ = false, flow::proceed; }
     flow finish() { return close(0); }
@@ -926,6 +967,18 @@ public:
         st_.in_block = block::none;
         if (debug_.finish() == flow::stop || tabs_.finish() == flow::stop) return flow::stop;
         return table_.finish();
+    }
+    /// The rows of the graph debug table and of the original VM table, while they are in them,
+    /// read straight from the bytes (lines.hpp's `take_line`): what `read_line` would make of
+    /// them, a call less per row.
+    line_taken take_line(const char* p, const char* e, std::uint64_t number, std::uint64_t offset) {
+        if constexpr (wants_tables) {
+            if (st_.in_block != block::none) return {};
+            if (debug_.in_rows() && !tabs_.active()) return debug_.take_rows(p, e, number, offset);
+            // (and of the original VM table, up to a line that may end it)
+            if (tabs_.active() && !debug_.active()) return tabs_.take_rows(p, e, number, offset, may_end_tab_table);
+        }
+        return {};
     }
     /// What carries state from line to line: a Configuration block, the three tables, the
     /// rules' mode.
