@@ -10,6 +10,7 @@
 
 #include "support/alloc_counter.hpp"
 #include "support/chunking.hpp"
+#include "support/random_text.hpp"
 
 namespace {
 
@@ -313,15 +314,11 @@ TEST_CASE("lines::trim_end_within: the 64 bytes around a range's end, against th
     std::uint64_t seed = 0x9E3779B97F4A7C15ull;
     std::size_t checked = 0;
     for (int round = 0; round < 3000; ++round) {
-        seed ^= seed << 13;
-        seed ^= seed >> 7;
-        seed ^= seed << 17;
-        std::uint64_t r = seed;
-        std::string s(static_cast<std::size_t>(r % 151), ' ');
-        r >>= 8;
+        seed = test_support::lcg_next(seed);
+        std::string s(static_cast<std::size_t>((seed >> 33) % 151), ' ');
         for (char& c : s) {
-            c = (r & 7u) != 0 ? bytes[(r >> 3) % 5] : bytes[(r >> 3) % sizeof bytes];
-            r = r * 6364136223846793005ull + 1442695040888963407ull;
+            seed = test_support::lcg_next(seed);
+            c = (seed >> 61) != 0 ? bytes[(seed >> 33) % 5] : bytes[(seed >> 33) % sizeof bytes];
         }
         const std::size_t step = s.size() > 40 ? 7 : 1;
         for (std::size_t b = 0; b <= s.size(); b += step) {

@@ -101,11 +101,12 @@ concept takes_lines = requires(V& v, const char* p, std::uint64_t n) {
 /// `begin` (at or before `p`): where the bytes that may be read begin; when fewer than 16 are
 /// left before `e`, the 16 that end at `e` are looked at if they all may be (a cell at the end
 /// of a line: one look, not a loop).
-template <char C>
+/// (`Blocks`: how many 16-byte looks before memchr; a table's rows, under 128 bytes, take 8.)
+template <char C, int Blocks = 4>
 LOGSCAN_FORCE_INLINE const char* find_byte(const char* p, const char* e, const char* begin = nullptr) noexcept {
 #if LOGSCAN_SSE2
     const __m128i nl = _mm_set1_epi8(C);
-    for (int i = 0; i < 4 && e - p >= 16; ++i, p += 16) {
+    for (int i = 0; i < Blocks && e - p >= 16; ++i, p += 16) {
         const auto m = static_cast<unsigned>(
             _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p)), nl)));
         if (m != 0) return p + std::countr_zero(m);
@@ -136,7 +137,7 @@ LOGSCAN_FORCE_INLINE line_taken take_run(const char* p, const char* e, std::uint
     std::uint64_t n = 0;
     const char* q = p;
     for (;;) {
-        const char* const nl = find_newline(q, e);
+        const char* const nl = find_byte<'\n', 8>(q, e);
         if (nl == nullptr) break;
         std::size_t len = static_cast<std::size_t>(nl - q);
         if (len != 0 && q[len - 1] == '\r') --len;
@@ -239,7 +240,7 @@ constexpr std::string_view trim(std::string_view s) noexcept {
     return {s.data() + b, e - b}; // (not substr: its check of b, never needed here, keeps it out of line)
 }
 /// `s` without trailing spaces and tabs (a `text` record's text).
-constexpr std::string_view trim_right(std::string_view s) noexcept {
+LOGSCAN_FORCE_INLINE constexpr std::string_view trim_right(std::string_view s) noexcept {
     std::size_t e = s.size();
     if (e == 0 || !is_space(s[e - 1])) return s; // (most lines: nothing to trim, one look)
     if (!std::is_constant_evaluated()) return {s.data(), trim_end(s.data(), 0, e)};
