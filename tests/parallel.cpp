@@ -36,32 +36,42 @@ struct ndjson_out {
     }
 };
 
+// The error records' count and the first of them.
+struct error_seen {
+    std::uint64_t count = 0;
+    logscan::error first{};
+};
+
 template <class F>
-std::string one_thread(std::string_view in) {
+std::string one_thread(std::string_view in, error_seen& errors) {
     std::string out;
     char buf[4096];
     string_writer w(string_sink{&out}, buf);
     typename F::template ndjson_visitor<string_writer> v{w};
-    REQUIRE(F::parse(in, v).ok());
+    REQUIRE(F::parse(in, v, {.max_line = 4096}).ok());
     w.flush();
+    errors = {v.errors, v.first_error};
     return out;
 }
 
 template <class F>
-std::string in_parts(std::string_view in, unsigned threads, std::size_t part, logscan::parts_count& count) {
+std::string in_parts(std::string_view in, unsigned threads, std::size_t part, logscan::parts_count& count, error_seen& errors) {
     using slot = logscan::part_slot<F::template parser, F::template ndjson_visitor, ndjson_out>;
     std::string out;
-    std::uint64_t errors = 0;
     logscan::memory_source src(in);
     const logscan::error e = logscan::parse_in_parts<slot>(
         src, {threads, part}, [](std::string_view a, std::string_view b) { return F::split_point(a, b); },
-        [] { return std::make_unique<slot>(); },
+        [] {
+            auto s = std::make_unique<slot>();
+            s->options.max_line = 4096;
+            return s;
+        },
         [&](slot& s) {
             s.out.w.flush();
             out += s.out.text;
             s.out.text.clear();
         },
-        errors, count);
+        errors.count, count, &errors.first);
     CHECK(e.ok());
     return out;
 }
@@ -77,14 +87,25 @@ TEST_CASE("parallel::parse_in_parts gives the one-thread output for every splitt
             for (const char* name : samples) {
                 const std::string text = logscan::test::read_file(logscan::test::sample_path(name));
                 if (F::detect(text.substr(0, 16384), true) == 0) continue; // (its own sample)
-                const std::string in = text + text.substr(0, text.size() / 3) + "\n" + text; // a copy cut short between
-                const std::string want = one_thread<F>(in);
+                // a copy cut short between, and a line longer than the parsers' limit in the last
+                // copy (an error record; its first, counted from the input, said alike by both)
+                const std::string before = text + text.substr(0, text.size() / 3) + "\n" + text;
+                const std::string in = before + std::string(5000, 'x') + "\n" + text;
+                error_seen want_errors;
+                const std::string want = one_thread<F>(in, want_errors);
                 REQUIRE(!want.empty());
+                CHECK(want_errors.count != 0);
+                CHECK(want_errors.first.line == static_cast<std::uint64_t>(std::count(before.begin(), before.end(), '\n')) + 1);
                 logscan::parts_count total;
                 for (const std::size_t part : {std::size_t{64}, std::size_t{1000}, std::size_t{9000}, in.size() / 3, in.size() * 2}) {
                     INFO(F::name << ", part size " << part);
                     logscan::parts_count count;
-                    CHECK(in_parts<F>(in, part == 64 ? 2 : 3, part, count) == want);
+                    error_seen errors;
+                    CHECK(in_parts<F>(in, part == 64 ? 2 : 3, part, count, errors) == want);
+                    CHECK(errors.count == want_errors.count);
+                    CHECK(errors.first.line == want_errors.first.line);
+                    CHECK(errors.first.column == want_errors.first.column);
+                    CHECK(errors.first.message == want_errors.first.message);
                     total.kept += count.kept;
                     total.redone += count.redone;
                 }

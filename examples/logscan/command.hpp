@@ -306,15 +306,16 @@ bool is_gzip(const cli_input<Source>& src) {
     return src.gzip();
 }
 
-// Runs the format's ndjson_visitor over `src` into writer `w`; counts error records. Errors
+// Runs the format's ndjson_visitor over `src` into writer `w`; counts error records (`first`:
+// the first of them). Errors
 // in the input are records (counted): the returned error is the source's (I/O) only. Where a
 // JSON document breaks, its record says only that (formats.md: `invalid JSON document`), so
 // where and why is said on stderr, for input `shown` (nullptr: quiet).
 template <class Formats, class Writer, class Source>
-logscan::error run_format(std::string_view format, Source& src, Writer& w, std::uint64_t& errors,
+logscan::error run_format(std::string_view format, Source& src, Writer& w, std::uint64_t& errors, logscan::error& first,
                           const logscan::format_options& fo, const char* shown) {
     logscan::error e{};
-    logscan::with_format(Formats{}, format, [&]<class F>() { e = format_ops<F>::records(src, w, errors, fo); });
+    logscan::with_format(Formats{}, format, [&]<class F>() { e = format_ops<F>::records(src, w, errors, first, fo); });
     // the source's failure (a read, a cut or corrupt gzip stream: no line) fails the input; a
     // JSON document's own break (its line) is a record, said below
     if (logscan::source_failed(e) || shown == nullptr) return logscan::source_failed(e) ? e : logscan::error{};
@@ -339,10 +340,11 @@ bool splittable(std::string_view format) {
 template <class Formats, class Out>
 logscan::error run_format_parts(std::string_view format, logscan::source_ref src, const logscan::parts_options& po,
                                 const typename Out::context& ctx, const std::function<void(Out&)>& drain,
-                                std::uint64_t& errors, logscan::parts_count& count, const logscan::format_options& fo) {
+                                std::uint64_t& errors, logscan::error& first, logscan::parts_count& count,
+                                const logscan::format_options& fo) {
     logscan::error e{};
     logscan::with_format(Formats{}, format,
-                         [&]<class F>() { e = format_ops<F>::parts(src, po, ctx, drain, errors, count, fo); });
+                         [&]<class F>() { e = format_ops<F>::parts(src, po, ctx, drain, errors, first, count, fo); });
     return e;
 }
 
@@ -552,14 +554,11 @@ int parse_options(int argc, char** argv, options& o, const std::string& help, bo
     return 0;
 }
 
-// A summary's note on its input's error records: `N error record(s); the first at line L:C:
-// MESSAGE`, and the option that reads a line or an object too long for the defaults.
+// The note on an input's error records (convert, stats, summary): `N error record(s); the
+// first at line L:C: MESSAGE` (logscan::error_records_note), and the option that reads a line
+// or an object too long for the defaults.
 inline std::string error_note(std::uint64_t errors, const logscan::error& first) {
-    std::string s = std::to_string(errors) + " error record(s)";
-    if (first.ok()) return s; // (not kept: a count only)
-    s += "; the first";
-    if (first.line != 0) s += " at line " + std::to_string(first.line) + (first.column != 0 ? ":" + std::to_string(first.column) : "");
-    s += ": " + std::string(first.message);
+    std::string s = logscan::error_records_note(errors, first);
     if (first.code == logscan::error_code::line_too_long) s += " (--max-line BYTES reads longer lines)";
     else if (first.code == logscan::error_code::too_long) s += " (--max-event BYTES reads larger objects)";
     return s;
@@ -637,7 +636,7 @@ int cmd_convert_ndjson(const options& o) {
         status |= with_format<Formats>(path, o.format, prog, [&](std::string_view format, auto& src) {
             if (selects_nothing<Formats>(o.types, path, format)) return 1;
             std::uint64_t errors = 0;
-            logscan::error e{};
+            logscan::error e{}, first{};
             one_thread_note<Formats>(o, path, format);
             logscan_cli::tally seen;
             if (o.parts.threads > 1 && splittable<Formats>(format)) {
@@ -649,11 +648,11 @@ int cmd_convert_ndjson(const options& o) {
                                                       p.fw.seen = {};
                                                       written = p.drain(stdout) && written;
                                                   },
-                                                  errors, count, o.parse);
+                                                  errors, first, count, o.parse);
                 if (!written) return output_failed();
             } else {
                 w.seen = {};
-                e = run_format<Formats>(format, src, w, errors, o.parse, path);
+                e = run_format<Formats>(format, src, w, errors, first, o.parse, path);
                 seen = w.seen;
             }
             if (!e.ok()) {
@@ -661,7 +660,7 @@ int cmd_convert_ndjson(const options& o) {
                 return 1;
             }
             if (errors != 0) {
-                std::fprintf(stderr, "logscan: %s: %llu error record(s)\n", path, static_cast<unsigned long long>(errors));
+                std::fprintf(stderr, "logscan: %s: %s\n", path, error_note(errors, first).c_str());
                 return 1;
             }
             return check_yield(path, format, seen);
@@ -729,7 +728,8 @@ int cmd_convert_csv(options& o) {
             p.c_str(), o.format, prog,
             [&](std::string_view format, auto& src) {
                 std::uint64_t errors = 0;
-                return run_format<Formats>(format, src, cols, errors, o.parse, nullptr).ok() ? 0 : 1;
+                logscan::error first{}; // (said by the second pass)
+                return run_format<Formats>(format, src, cols, errors, first, o.parse, nullptr).ok() ? 0 : 1;
             },
             nullptr, true);
     logscan_cli::csv_writer w;
@@ -760,13 +760,14 @@ int cmd_convert_csv(options& o) {
             if (selects_nothing<Formats>(o.types, shown, format)) return 1;
             std::uint64_t errors = 0;
             w.seen = {};
-            const logscan::error e = run_format<Formats>(format, src, w, errors, o.parse, shown);
+            logscan::error first{};
+            const logscan::error e = run_format<Formats>(format, src, w, errors, first, o.parse, shown);
             if (!e.ok()) {
                 report_failure(shown, e);
                 return 1;
             }
             if (errors != 0) {
-                std::fprintf(stderr, "logscan: %s: %llu error record(s)\n", shown, static_cast<unsigned long long>(errors));
+                std::fprintf(stderr, "logscan: %s: %s\n", shown, error_note(errors, first).c_str());
                 return 1;
             }
             return check_yield(shown, format, w.seen);
@@ -788,6 +789,7 @@ int cmd_stats(const options& o) {
     for (const char* path : o.files) {
         logscan_cli::count_writer w;
         std::uint64_t errors = 0;
+        logscan::error first{};
         std::string_view used;
         logscan::parts_count parts;
         const auto t0 = std::chrono::steady_clock::now();
@@ -800,13 +802,17 @@ int cmd_stats(const options& o) {
                                                                             w.add(p.c);
                                                                             p.clear();
                                                                         },
-                                                                        errors, parts, o.parse)
-                                         : run_format<Formats>(format, src, w, errors, o.parse, path);
+                                                                        errors, first, parts, o.parse)
+                                         : run_format<Formats>(format, src, w, errors, first, o.parse, path);
             if (!e.ok()) {
                 report_failure(path, e);
                 return 1;
             }
-            return errors != 0 ? 1 : check_yield(path, format, w.seen());
+            if (errors != 0) { // (counted below; the first said here, as convert says it)
+                std::fprintf(stderr, "logscan: %s: %s\n", path, error_note(errors, first).c_str());
+                return 1;
+            }
+            return check_yield(path, format, w.seen());
         });
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         status |= s;

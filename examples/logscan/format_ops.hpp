@@ -86,21 +86,25 @@ template <class F>
 struct format_ops {
     using report = typename report_of<F>::type;
     // Every record of the input, through F's ndjson_visitor into `w`; `errors` is set to the
-    // error records written. Returns the parse's error.
+    // error records written, `first` to the first of them. Returns the parse's error.
     static logscan::error records(logscan::source_ref src, filter_writer<logscan::ndjson_file>& w, std::uint64_t& errors,
+                                  logscan::error& first, const logscan::format_options& fo);
+    static logscan::error records(logscan::source_ref src, csv_columns& w, std::uint64_t& errors, logscan::error& first,
                                   const logscan::format_options& fo);
-    static logscan::error records(logscan::source_ref src, csv_columns& w, std::uint64_t& errors, const logscan::format_options& fo);
-    static logscan::error records(logscan::source_ref src, csv_writer& w, std::uint64_t& errors, const logscan::format_options& fo);
-    static logscan::error records(logscan::source_ref src, count_writer& w, std::uint64_t& errors, const logscan::format_options& fo);
+    static logscan::error records(logscan::source_ref src, csv_writer& w, std::uint64_t& errors, logscan::error& first,
+                                  const logscan::format_options& fo);
+    static logscan::error records(logscan::source_ref src, count_writer& w, std::uint64_t& errors, logscan::error& first,
+                                  const logscan::format_options& fo);
     // The same in parts parsed in parallel (logscan/parallel.hpp), each writing to an Out made
     // from `ctx`; `drain(out)` takes a kept part's output, in input order. Adds the error
-    // records to `errors`. F is splittable (otherwise nothing is read).
+    // records to `errors` (`first`: the first, when none came before). F is splittable
+    // (otherwise nothing is read).
     static logscan::error parts(logscan::source_ref src, const logscan::parts_options& po, const ndjson_part::context& ctx,
                                 const std::function<void(ndjson_part&)>& drain, std::uint64_t& errors,
-                                logscan::parts_count& count, const logscan::format_options& fo);
+                                logscan::error& first, logscan::parts_count& count, const logscan::format_options& fo);
     static logscan::error parts(logscan::source_ref src, const logscan::parts_options& po, const count_part::context& ctx,
                                 const std::function<void(count_part&)>& drain, std::uint64_t& errors,
-                                logscan::parts_count& count, const logscan::format_options& fo);
+                                logscan::error& first, logscan::parts_count& count, const logscan::format_options& fo);
     // The records `r` wants, into it (F's `records::counting`: every record is counted).
     static summary_parse summarize(logscan::source_ref src, report& r, const logscan::format_options& fo);
 };

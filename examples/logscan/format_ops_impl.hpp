@@ -12,17 +12,18 @@
 namespace logscan_cli::ops_detail {
 
 template <class F, class W>
-logscan::error records(logscan::source_ref src, W& w, std::uint64_t& errors, const logscan::format_options& fo) {
+logscan::error records(logscan::source_ref src, W& w, std::uint64_t& errors, logscan::error& first, const logscan::format_options& fo) {
     typename F::template ndjson_visitor<W> v{w};
     const logscan::error e = F::parse(src, v, fo);
     errors = v.errors;
+    first = v.first_error;
     return e;
 }
 
 template <class F, class Out>
 logscan::error parts(logscan::source_ref src, const logscan::parts_options& po, const typename Out::context& ctx,
-                     const std::function<void(Out&)>& drain, std::uint64_t& errors, logscan::parts_count& count,
-                     const logscan::format_options& fo) {
+                     const std::function<void(Out&)>& drain, std::uint64_t& errors, logscan::error& first,
+                     logscan::parts_count& count, const logscan::format_options& fo) {
     if constexpr (F::splittable) {
         using slot = logscan::part_slot<F::template parser, F::template ndjson_visitor, Out>;
         return logscan::parse_in_parts<slot>(
@@ -32,9 +33,9 @@ logscan::error parts(logscan::source_ref src, const logscan::parts_options& po, 
                 s->options = fo;
                 return s;
             },
-            [&](slot& s) { drain(s.out); }, errors, count);
+            [&](slot& s) { drain(s.out); }, errors, count, &first);
     } else {
-        (void)src, (void)po, (void)ctx, (void)drain, (void)errors, (void)count, (void)fo;
+        (void)src, (void)po, (void)ctx, (void)drain, (void)errors, (void)first, (void)count, (void)fo;
         return {};
     }
 }
@@ -45,32 +46,35 @@ namespace logscan_cli {
 
 template <class F>
 logscan::error format_ops<F>::records(logscan::source_ref src, filter_writer<logscan::ndjson_file>& w, std::uint64_t& errors,
+                                      logscan::error& first, const logscan::format_options& fo) {
+    return ops_detail::records<F>(src, w, errors, first, fo);
+}
+template <class F>
+logscan::error format_ops<F>::records(logscan::source_ref src, csv_columns& w, std::uint64_t& errors, logscan::error& first,
                                       const logscan::format_options& fo) {
-    return ops_detail::records<F>(src, w, errors, fo);
+    return ops_detail::records<F>(src, w, errors, first, fo);
 }
 template <class F>
-logscan::error format_ops<F>::records(logscan::source_ref src, csv_columns& w, std::uint64_t& errors, const logscan::format_options& fo) {
-    return ops_detail::records<F>(src, w, errors, fo);
+logscan::error format_ops<F>::records(logscan::source_ref src, csv_writer& w, std::uint64_t& errors, logscan::error& first,
+                                      const logscan::format_options& fo) {
+    return ops_detail::records<F>(src, w, errors, first, fo);
 }
 template <class F>
-logscan::error format_ops<F>::records(logscan::source_ref src, csv_writer& w, std::uint64_t& errors, const logscan::format_options& fo) {
-    return ops_detail::records<F>(src, w, errors, fo);
-}
-template <class F>
-logscan::error format_ops<F>::records(logscan::source_ref src, count_writer& w, std::uint64_t& errors, const logscan::format_options& fo) {
-    return ops_detail::records<F>(src, w, errors, fo);
+logscan::error format_ops<F>::records(logscan::source_ref src, count_writer& w, std::uint64_t& errors, logscan::error& first,
+                                      const logscan::format_options& fo) {
+    return ops_detail::records<F>(src, w, errors, first, fo);
 }
 template <class F>
 logscan::error format_ops<F>::parts(logscan::source_ref src, const logscan::parts_options& po, const ndjson_part::context& ctx,
                                     const std::function<void(ndjson_part&)>& drain, std::uint64_t& errors,
-                                    logscan::parts_count& count, const logscan::format_options& fo) {
-    return ops_detail::parts<F, ndjson_part>(src, po, ctx, drain, errors, count, fo);
+                                    logscan::error& first, logscan::parts_count& count, const logscan::format_options& fo) {
+    return ops_detail::parts<F, ndjson_part>(src, po, ctx, drain, errors, first, count, fo);
 }
 template <class F>
 logscan::error format_ops<F>::parts(logscan::source_ref src, const logscan::parts_options& po, const count_part::context& ctx,
                                     const std::function<void(count_part&)>& drain, std::uint64_t& errors,
-                                    logscan::parts_count& count, const logscan::format_options& fo) {
-    return ops_detail::parts<F, count_part>(src, po, ctx, drain, errors, count, fo);
+                                    logscan::error& first, logscan::parts_count& count, const logscan::format_options& fo) {
+    return ops_detail::parts<F, count_part>(src, po, ctx, drain, errors, first, count, fo);
 }
 template <class F>
 summary_parse format_ops<F>::summarize(logscan::source_ref src, report& r, const logscan::format_options& fo) {

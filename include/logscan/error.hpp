@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <string_view>
 
 #include "config.hpp"
@@ -74,6 +75,26 @@ struct error {
     /// True when this holds no error.
     constexpr bool ok() const noexcept { return code == error_code::none; }
 };
+
+/// An input's error records said for people (a command's note on standard error, a Python
+/// warning): `N error record(s); the first at line L:C: MESSAGE`, or for an error of a stream
+/// of events `... the first at event index K (L:C): MESSAGE`, the place as the record has it
+/// (no place: `the first: MESSAGE`); `first` not kept (`ok()`): the count alone.
+inline std::string error_records_note(std::uint64_t count, const error& first) {
+    std::string s = std::to_string(count) + " error record(s)";
+    if (first.ok()) return s;
+    const auto place = [&] { return std::to_string(first.line) + (first.column != 0 ? ":" + std::to_string(first.column) : ""); };
+    s += "; the first";
+    if (first.index) {
+        s += " at event index " + std::to_string(*first.index);
+        if (first.line != 0) s += " (" + place() + ")";
+    } else if (first.line != 0) {
+        s += " at line " + place();
+    }
+    s += ": ";
+    s += first.message;
+    return s;
+}
 
 } // namespace logscan
 

@@ -26,12 +26,14 @@
 /// (the chunk's end, or one past the longest line allowed); a visitor that reads the line
 /// itself, finding its `\n` on the way (a fused reader, rules.hpp), returns where the next line
 /// starts and the flow of what it did with it, and the splitter goes on from there without a
-/// separate search for the `\n`. It takes only a line whose `\n` is before `e` and that has no
-/// `\r` before it, and must do with it exactly what `on_line` would; `next == nullptr` declines
-/// (the line is then framed and delivered as usual). It may take a run of whole lines at once
-/// (`lines` says how many: lines it passes over, that would yield nothing, or lines it reads and
-/// handles one after another, each numbered as if framed). Lines that straddle chunks are always
-/// delivered through `on_line`.
+/// separate search for the `\n`. It takes only a line whose `\n` is before `e`, and must do with
+/// it exactly what `on_line` would with the line as framed (without its `\n`, and without a `\r`
+/// before it: `take_run` drops it as the splitter does; a fused reader declines such a line);
+/// `next == nullptr` declines (the line is then framed and delivered as usual). It may take a
+/// run of whole lines at once (`lines` says how many: lines it passes over, that would yield
+/// nothing, or lines it reads and handles one after another, each numbered as if framed; a
+/// table reader in its rows reads them so with `take_run`). Lines that straddle chunks are
+/// always delivered through `on_line`.
 ///
 /// \code
 /// struct stats { std::size_t n = 0; void on_line(const logscan::line&) { ++n; } } vis;
@@ -121,6 +123,8 @@ LOGSCAN_FORCE_INLINE const char* find_byte(const char* p, const char* e, const c
             if (*p == C) return p;
         return nullptr;
     }
+#else
+    (void)begin;
 #endif
     return static_cast<const char*>(std::memchr(p, C, static_cast<std::size_t>(e - p)));
 }

@@ -95,6 +95,11 @@ struct part_slot {
     bool takes_over() const noexcept { return starts_line; }
     void finish() { parser->finish(); }
     std::uint64_t errors() const noexcept { return vis->errors; }
+    // (the first error record, where the visitor keeps it: record.hpp's ndjson and counting visitors)
+    error first_error() const noexcept {
+        if constexpr (requires { vis->first_error; }) return vis->first_error;
+        else return {};
+    }
     void release() {
         parser.reset();
         vis.reset();
@@ -141,20 +146,29 @@ struct parts_count {
 /// `lines_before`, `offset`, `starts_line`, `parsed`, `at_rest`, `parse()`, `read(more)`,
 /// `takes_over()` (false: this part's fresh reading is not to be kept, the parser before
 /// reads it), `finish()`, `errors()`, `release()`, and optionally `stopped()` (true: the
-/// parser that has read everything kept so far ended, and nothing more is read from `src`));
+/// parser that has read everything kept so far ended, and nothing more is read from `src`)
+/// and `first_error()` (the part's first error record, then given in `*first`: the input's
+/// first, as the parts are taken in order; `first` may be null));
 /// `make()` returns a new Slot (unique_ptr),
 /// `drain(slot)` takes what a kept part's output holds so far, in input order. Returns the
 /// source's error (everything read before it is parsed); adds the error records to `errors`
 /// and the parts to `count`. `split_point(previous, next)` is the format's.
 template <class Slot, class Source, class Point, class Make, class Drain>
 logscan::error parse_in_parts(Source& src, const parts_options& o, Point split_point, Make make, Drain drain,
-                              std::uint64_t& errors, parts_count& count) {
+                              std::uint64_t& errors, parts_count& count, error* first = nullptr) {
     const unsigned threads = o.threads == 0 ? 1 : o.threads;
     const std::size_t part = o.part_bytes == 0 ? 1 : o.part_bytes;
     const std::size_t in_flight = 2 * std::size_t{threads};
 
     std::vector<std::unique_ptr<Slot>> pool;
     std::vector<Slot*> idle;
+    // a kept part's error records counted (its first, the input's first when none came before)
+    const auto note_errors = [&](const Slot& s) {
+        const std::uint64_t n = s.errors();
+        if constexpr (requires { s.first_error(); })
+            if (first != nullptr && errors == 0 && n != 0) *first = s.first_error();
+        errors += n;
+    };
     auto take = [&]() -> Slot* {
         if (!idle.empty()) {
             Slot* s = idle.back();
@@ -285,7 +299,7 @@ logscan::error parse_in_parts(Source& src, const parts_options& o, Point split_p
         }
         if (chain == nullptr || (chain->at_rest && s->takes_over())) {
             if (chain != nullptr) {
-                errors += chain->errors();
+                note_errors(*chain);
                 chain->release();
                 idle.push_back(chain);
             }
@@ -310,7 +324,7 @@ logscan::error parse_in_parts(Source& src, const parts_options& o, Point split_p
     if (chain != nullptr) {
         chain->finish();
         drain(*chain);
-        errors += chain->errors();
+        note_errors(*chain);
         chain->release();
     }
     return failure;

@@ -383,13 +383,14 @@ public:
 
 /// The NDJSON visitor of a `record_list` (`record_list::ndjson<Writer>`): every record as one
 /// line, `"type"`, `"line"` where the record has one, then its fields. Counts the records
-/// and the `error` records.
+/// and the `error` records, and keeps the first of them (what a command says of them).
 template <class Writer, class... Kinds>
 class ndjson_records : public Kinds::event::template forward<ndjson_records<Writer, Kinds...>>... {
 public:
     Writer& w;                 ///< the writer
     std::uint64_t records = 0; ///< records written
     std::uint64_t errors = 0;  ///< `error` records among them
+    error first_error{};       ///< the first `error` record (none: `ok()`)
 
     ndjson_records(Writer& writer) noexcept : w(writer) {} // (implicit: `ndjson<W> v{writer}`)
 
@@ -397,6 +398,8 @@ public:
     template <class Event, class R>
     void on_record(Event, const R& r) {
         ++records;
+        if constexpr (std::is_same_v<Event, on_error_event>)
+            if (errors == 0) first_error = r;
         if constexpr (std::is_same_v<Event, on_error_event> && (std::is_same_v<Kinds, indexed_error_kind> || ...)) {
             ++errors;
             w.begin("error");

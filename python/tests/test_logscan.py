@@ -1006,8 +1006,8 @@ def test_types_and_a_format_that_does_not_fit_are_said():
         logscan.frames(p)  # (detected: no warning)
         logscan.frames(p, format="paddle-log")
         list(logscan.records(p, format="paddle-log", types="text"))  # (records of the format, not wanted: no warning)
-        # text and an error record (a line past max_line): the error says it, as in the
-        # command, which says only "1 error record(s)"
+        # text and an error record (a line past max_line): the error record says it (no
+        # warning), as the command's records do
         long = b"hello\n" + b"x" * 100 + b"\nworld\n"
         assert [r["type"] for r in logscan.records(long, format="tvm-profile", max_line=50)] == ["text", "error", "text"]
         assert sorted(logscan.frames(long, format="tvm-profile", max_line=50)) == ["error", "text"]

@@ -519,6 +519,25 @@ std::pair<std::string, std::vector<std::string>> vm_example() {
 }
 } // namespace
 
+TEST_CASE("tvm_profile::a debug table's row indented deeper than its header, or by a tab: its name trimmed") {
+    // formats.md section 5: a cell is its text, spaces trimmed; `Total_time` is the total
+    // whatever the row's indent (a row that starts with its name is trimmed at its end only)
+    const std::string input = "Node Name       Ops  Time(us)\n"
+                              "---------       ---  --------\n"
+                              "fused_add       op   2.0\n"
+                              "  Total_time    op   1.0\n"
+                              "\tTotal_time     op   3.0\n"
+                              "   relu_1       op   4.0\n";
+    const std::vector<std::string> want = {
+        R"J({"type":"call","line":3,"name":"fused_add","cells":{"Ops":"op","Time(us)":2.0}})J",
+        R"J({"type":"total","line":4,"kind":"Total_time","device":null,"cells":{"Ops":"op","Time(us)":1.0}})J",
+        R"J({"type":"total","line":5,"kind":"Total_time","device":null,"cells":{"Ops":"op","Time(us)":3.0}})J",
+        R"J({"type":"call","line":6,"name":"relu_1","cells":{"Ops":"op","Time(us)":4.0}})J",
+    };
+    CHECK(ndjson_lines(input) == want);
+    logscan::test::check_chunk_invariance(input, run_chunks, 3);
+}
+
 TEST_CASE("tvm_profile::the original VM profiler's tab table: formats.md section 5's examples record for record") {
     const auto [input, want] = vm_example();
     CHECK(ndjson_lines(input) == want);

@@ -199,6 +199,13 @@ def usage(logscan, sample):
     # line 2) and the option that reads it
     status(['summary', '--format', 'megengine-log', '-'], 1, '-: 1 error record(s); the first at line 2:', stdin=big)
     status(['summary', '--format', 'megengine-log', '-'], 1, '(--max-line BYTES reads longer lines)', stdin=big)
+    # convert (NDJSON and CSV) and stats say it alike, on one thread and two: the line counted
+    # in the input (the long line is its second), the column past the default 1 MiB, the option
+    for args in (['convert'], ['convert', '--threads', '2', '--part-size', '4096'], ['convert', '--to', 'csv', '--type', 'log'],
+                 ['stats'], ['stats', '--threads', '2', '--part-size', '4096']):
+        status(args + ['--format', 'megengine-log', '-'], 1,
+               '-: 1 error record(s); the first at line 2:%d: line longer than the line buffer (max_line); it is skipped '
+               '(--max-line BYTES reads longer lines)\n' % ((1 << 20) + 1), stdin=big)
     status(['convert', '--max-line', '0', sample], 2, '--max-line needs a number of bytes')
     # --max-event: a chrome-trace event of about 100 kB is an error record by default (64 KiB;
     # exit 1, the next event still read), a span under a larger limit, in convert, stats and

@@ -1002,17 +1002,12 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
 /// A rank's error records said for people (a note on standard error, a warning), empty when
 /// there is none: `N error record(s); the first at event index K (LINE:COLUMN): MESSAGE`, the
 /// place as the record has it (an index in `traceEvents`, 0 first; a line and column where the
-/// JSON text broke); then, when events were larger than the parser's scratch buffer (code
+/// JSON text broke, `at line LINE:COLUMN` without an index; logscan::error_records_note); then, when events were larger than the parser's scratch buffer (code
 /// `too_long`: they were skipped), `; N event(s) larger than the scratch buffer, skipped
 /// (SETTING reads them)`, `setting` saying how to raise it (`--max-event BYTES`).
 inline std::string error_note(const std::vector<logscan::error>& errors, std::string_view setting) {
     if (errors.empty()) return {};
-    const logscan::error& first = errors.front();
-    std::string s = std::to_string(errors.size()) + " error record(s); the first";
-    if (first.index) s += " at event index " + std::to_string(*first.index);
-    if (first.line != 0) s += " (" + std::to_string(first.line) + ":" + std::to_string(first.column) + ")";
-    s += ": ";
-    s += first.message;
+    std::string s = error_records_note(errors.size(), errors.front());
     const auto large = static_cast<std::size_t>(
         std::count_if(errors.begin(), errors.end(), [](const logscan::error& e) { return e.code == error_code::too_long; }));
     if (large != 0)

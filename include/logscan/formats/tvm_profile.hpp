@@ -666,10 +666,13 @@ private:
                               column_lookup::npos,
                               column_lookup::npos,
                               table_form::graph_debug};
-        // (the name starts with its text: its padding looked at in one go)
+        // (a name that starts with its text, the usual row: its padding looked at in one go; a
+        // row indented deeper than its header, or by a tab, is trimmed at both ends)
         const auto begin = static_cast<std::size_t>(cells_[0].raw.data() - t.data());
-        const std::size_t name_end = internal::trim_end_within(t.data(), size, begin, begin + cells_[0].raw.size());
-        const std::string_view name(t.data() + begin, name_end - begin);
+        const std::string_view name =
+            !internal::is_space(t[begin])
+                ? std::string_view(t.data() + begin, internal::trim_end_within(t.data(), size, begin, begin + cells_[0].raw.size()) - begin)
+                : cells_[0].text();
         flow f;
         if (name.size() == 10 && name == "Total_time") f = st_.total_row(total{base, name, std::nullopt});
         else f = st_.call_row(call{base, name});
@@ -736,8 +739,9 @@ public:
                               duration_,   column_lookup::npos,                     column_lookup::npos,
                               column_lookup::npos, table_form::vm_tabs};
         // (a name that starts with its text: its padding looked at in one go)
-        const std::string_view name = cells_[0].raw[0] != ' ' ? std::string_view(l.text.data(), internal::trim_end_within(l.text.data(), l.text.size(), 0, cells_[0].raw.size()))
-                                                             : cells_[0].text();
+        const std::string_view name = !internal::is_space(cells_[0].raw[0])
+                                          ? std::string_view(l.text.data(), internal::trim_end_within(l.text.data(), l.text.size(), 0, cells_[0].raw.size()))
+                                          : cells_[0].text();
         return to_feed(st_.call_row(call{base, name}));
     }
     // While open: the rows (and blank lines) that start at `p`, read straight from the bytes
