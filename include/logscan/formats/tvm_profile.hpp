@@ -981,6 +981,15 @@ public:
             if (debug_.in_rows() && !tabs_.active()) return debug_.take_rows(p, e, number, offset);
             // (and of the original VM table, up to a line that may end it)
             if (tabs_.active() && !debug_.active()) return tabs_.take_rows(p, e, number, offset, may_end_tab_table);
+            // (and of the report's table: a line it does not take ends it and is read as usual)
+            if (table_.active() && !debug_.active() && !tabs_.active())
+                return internal::take_run(p, e, number, offset, [this](const line& l) {
+                    switch (table_.feed(l)) {
+                    case table_feed::consumed: return run_step::taken;
+                    case table_feed::stop: return run_step::stopped;
+                    default: return run_step::declined; // (the table ended: read again, it is no longer active)
+                    }
+                });
         }
         return {};
     }
