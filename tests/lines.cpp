@@ -304,7 +304,7 @@ TEST_CASE("lines::trim and trim_right: runs of spaces and tabs of every length a
     }
 }
 
-TEST_CASE("lines::trim_end_within: the 64 bytes around a range's end, against the byte-by-byte definition") {
+TEST_CASE("lines::trim_end_within and trim_within: the 64 bytes around a range's end, against the byte-by-byte definition") {
     // random texts up to 150 bytes (mostly blanks, bytes one bit away from a blank among them)
     // and every range [b, e) of some of them: the end without trailing spaces and tabs, as
     // trim_end gives it and as a loop over the bytes does, whether the 64 bytes around the end
@@ -327,7 +327,11 @@ TEST_CASE("lines::trim_end_within: the 64 bytes around a range's end, against th
                 while (want > b && blank(s[want - 1])) --want;
                 const std::size_t got = logscan::internal::trim_end_within(s.data(), s.size(), b, e);
                 ++checked;
-                if (got != want || logscan::internal::trim_end(s.data(), b, e) != want) {
+                std::size_t from = b; // (trim_within: both ends of the range)
+                while (from < want && blank(s[from])) ++from;
+                const std::string_view part = logscan::internal::trim_within(s, std::string_view(s).substr(b, e - b));
+                if (got != want || logscan::internal::trim_end(s.data(), b, e) != want || part.size() != want - std::min(from, want) ||
+                    (!part.empty() && part.data() != s.data() + from)) { // (an empty result: any place)
                     FAIL_CHECK("text of " << s.size() << " bytes, [" << b << ", " << e << "): " << got << ", want " << want);
                     return;
                 }

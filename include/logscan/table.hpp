@@ -511,6 +511,13 @@ enum class table_feed : unsigned char {
               ///< may claim it (then `close(l.number)`), or hand it back with `keep(l)`
 };
 
+/// What a table reader's `feed` did with a line, as a run of rows read straight from the chunk
+/// says it (lines.hpp's `take_run`): a line it did not take (`not_mine`, `offered`) ends the
+/// run and is read as usual.
+constexpr run_step to_run_step(table_feed f) noexcept {
+    return f == table_feed::consumed ? run_step::taken : f == table_feed::stop ? run_step::stopped : run_step::declined;
+}
+
 /// Whether `feed` may hand a loose line back to the caller (see `table_feed::offered`).
 enum class offer : unsigned char {
     never,       ///< the table takes every line of its region (notes become on_table_text)

@@ -548,11 +548,7 @@ public:
         return internal::take_run(p, e, number, offset, [this](const line& l) {
             const std::string_view t = internal::trim_right(l.text);
             if (t.empty() || is_header(t)) return run_step::declined;
-            switch (row(l, t)) {
-            case table_feed::consumed: return run_step::taken;
-            case table_feed::stop: return run_step::stopped;
-            default: return run_step::declined;
-            }
+            return to_run_step(row(l, t));
         });
     }
     // Ends the table; a held header is text (or the open table's row).
@@ -666,15 +662,9 @@ private:
                               column_lookup::npos,
                               column_lookup::npos,
                               table_form::graph_debug};
-        // (a name that starts with its text, the usual row: its padding looked at in one go; a
-        // row indented deeper than its header, or by a tab, is trimmed at both ends)
-        const auto begin = static_cast<std::size_t>(cells_[0].raw.data() - t.data());
-        const std::string_view name =
-            !internal::is_space(t[begin])
-                ? std::string_view(t.data() + begin, internal::trim_end_within(t.data(), size, begin, begin + cells_[0].raw.size()) - begin)
-                : cells_[0].text();
+        const std::string_view name = internal::trim_within(t, cells_[0].raw); // (its padding looked at in one go)
         flow f;
-        if (name.size() == 10 && name == "Total_time") f = st_.total_row(total{base, name, std::nullopt});
+        if (name == "Total_time") f = st_.total_row(total{base, name, std::nullopt});
         else f = st_.call_row(call{base, name});
         return f == flow::stop ? table_feed::stop : table_feed::consumed;
     }
@@ -738,11 +728,7 @@ public:
         const report_row base{l.number,    std::span<const cell>(cells_.data(), n), columns(),
                               duration_,   column_lookup::npos,                     column_lookup::npos,
                               column_lookup::npos, table_form::vm_tabs};
-        // (a name that starts with its text: its padding looked at in one go)
-        const std::string_view name = !internal::is_space(cells_[0].raw[0])
-                                          ? std::string_view(l.text.data(), internal::trim_end_within(l.text.data(), l.text.size(), 0, cells_[0].raw.size()))
-                                          : cells_[0].text();
-        return to_feed(st_.call_row(call{base, name}));
+        return to_feed(st_.call_row(call{base, internal::trim_within(l.text, cells_[0].raw)}));
     }
     // While open: the rows (and blank lines) that start at `p`, read straight from the bytes
     // up to the first line that may end the table (`may_end(t)`, `t` its text without trailing
@@ -984,11 +970,7 @@ public:
             // (and of the report's table: a line it does not take ends it and is read as usual)
             if (table_.active() && !debug_.active() && !tabs_.active())
                 return internal::take_run(p, e, number, offset, [this](const line& l) {
-                    switch (table_.feed(l)) {
-                    case table_feed::consumed: return run_step::taken;
-                    case table_feed::stop: return run_step::stopped;
-                    default: return run_step::declined; // (the table ended: read again, it is no longer active)
-                    }
+                    return to_run_step(table_.feed(l)); // (a line it did not take ended it: read again, as usual)
                 });
         }
         return {};
