@@ -363,3 +363,42 @@ TEST_CASE("lines::find_byte: each place of the byte, with and without the bytes 
     }
     CHECK(logscan::internal::find_newline(nullptr, nullptr) == nullptr);
 }
+
+TEST_CASE("lines::find_last: the last place of a needle, against string_view::rfind") {
+    // needles of 1 to 7 bytes placed at every place of texts of every length to 90 (the
+    // 16-byte looks from the end, the bytes before them one at a time), with their first byte
+    // alone at other places (a look that finds the byte but not the needle), and random texts
+    // over a few bytes (needles overlapping themselves: `aaa` in `aaaa`)
+    const std::string_view needles[] = {":", "MiB(", ": size=", "ab", "aaa", "x\0y", "abcdefg"};
+    for (const std::string_view needle : needles) {
+        for (std::size_t n = 0; n <= 90; ++n) {
+            for (std::size_t at = 0; at <= n; ++at) {
+                std::string s(n, '.');
+                for (std::size_t i = 1; i < n; i += 7) s[i] = needle[0];
+                if (at + needle.size() <= n) s.replace(at, needle.size(), needle);
+                const std::string_view t(s);
+                if (logscan::internal::find_last(t, needle) != t.rfind(needle)) {
+                    FAIL_CHECK("needle `" << needle << "`, text of " << n << " bytes, placed at " << at);
+                    return;
+                }
+            }
+        }
+    }
+    std::uint64_t seed = 20261205;
+    for (int round = 0; round < 20000; ++round) {
+        seed = test_support::lcg_next(seed);
+        const std::size_t n = (seed >> 33) % 70;
+        std::string s(n, 'a');
+        for (char& c : s) {
+            seed = test_support::lcg_next(seed);
+            c = "aab:"[(seed >> 40) % 4];
+        }
+        const std::string_view t(s);
+        for (const std::string_view needle : {std::string_view("a"), std::string_view("aa"), std::string_view("ab:"),
+                                              std::string_view("b:a"), std::string_view("aaaa")})
+            REQUIRE(logscan::internal::find_last(t, needle) == t.rfind(needle));
+    }
+    CHECK(logscan::internal::find_last("", "a") == std::string_view::npos);
+    CHECK(logscan::internal::find_last("abc", "") == 3); // (as rfind: the end)
+    static_assert(logscan::internal::find_last("a:b:c", ":") == 3);
+}

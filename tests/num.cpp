@@ -3,6 +3,7 @@
 
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cerrno>
 #include <charconv>
 #include <cmath>
@@ -12,6 +13,7 @@
 #include <fstream>
 #include <limits>
 #include <memory>
+#include <new>
 #include <random>
 #include <span>
 #include <sstream>
@@ -1218,6 +1220,58 @@ TEST_CASE("num::form_list gives the first form that fits, as trying each in orde
     CHECK(v.s == "x");
     CHECK(without_s.scan("x", v) == -1);
     CHECK(without_s.scan("warmup 2: 1.0ms", v) == 5);
+}
+
+TEST_CASE("num::form_list: forms whose first 8 bytes are alike, texts of every length, against scan_form in order") {
+    // (the list compares a form's first 8 bytes at once, then the rest of its prefix, then
+    // reads the form from its first conversion: forms alike in their first 8 bytes and after,
+    // prefixes shorter and longer than 8, texts cut at every length and changed at every place)
+    constexpr std::array<std::string_view, 9> forms = {
+        "=== going to run %u testcases", "=== going to run for %u times", "=== going to run test #%u for %u times",
+        "=== goal %u", "warm up %u  %fms", "warmup %u: %fms", "warm up %u time %f ms", "load model: %fms", "w%u"};
+    constexpr logscan::form_list<forms.size()> list(forms);
+    const std::string_view printed[] = {"=== going to run 3 testcases", "=== going to run for 10 times",
+                                        "=== going to run test #2 for 5 times", "=== goal 7", "warm up 1  2.5ms",
+                                        "warmup 1: 2.5ms", "warm up 1 time 2.5 ms", "load model: 5.730ms", "w12"};
+    std::array<int, forms.size() + 1> seen{};
+    for (const std::string_view whole : printed) {
+        for (std::size_t n = 0; n <= whole.size(); ++n) {
+            for (std::size_t at = 0; at <= n; ++at) { // (at == n: unchanged)
+                std::string t(whole.substr(0, n));
+                if (at < n) t[at] = t[at] == 'x' ? 'y' : 'x';
+                int want = -1;
+                logscan::form_values wv;
+                for (std::size_t i = 0; i < forms.size() && want < 0; ++i)
+                    if (logscan::scan_form(t, forms[i], wv)) want = static_cast<int>(i);
+                logscan::form_values gv;
+                const int got = list.scan(t, gv);
+                if (got != want || (got >= 0 && (gv.nu != wv.nu || gv.nf != wv.nf || gv.u[0] != wv.u[0] || gv.u[1] != wv.u[1] ||
+                                                 gv.f[0] != wv.f[0]))) {
+                    FAIL_CHECK("text `" << t << "`: form " << got << ", scan_form in order: " << want);
+                    return;
+                }
+                ++seen[static_cast<std::size_t>(got + 1)];
+            }
+        }
+    }
+    for (std::size_t i = 0; i < seen.size(); ++i) CHECK_MESSAGE(seen[i] > 0, "answer " << static_cast<int>(i) - 1 << " never seen");
+    // the values, read by the forms' text
+    logscan::form_values v;
+    CHECK(list.scan("=== going to run test #2 for 5 times", v) == 2);
+    CHECK((v.nu == 2 && v.u[0] == 2 && v.u[1] == 5));
+    CHECK(list.scan("warm up 4 time 1.25 ms", v) == 6);
+    CHECK((v.u[0] == 4 && v.f[0] == 1.25));
+}
+
+TEST_CASE("num::form_values: new values are zero whatever their storage held before") {
+    alignas(logscan::form_values) unsigned char storage[sizeof(logscan::form_values)];
+    std::memset(storage, 0xA5, sizeof storage);
+    const auto* v = ::new (static_cast<void*>(storage)) logscan::form_values();
+    CHECK((v->nu == 0 && v->nf == 0 && v->s.data() == nullptr && v->s.empty()));
+    for (const std::uint64_t u : v->u) CHECK(u == 0);
+    for (const double f : v->f) CHECK(f == 0.0);
+    constexpr logscan::form_values c{};
+    static_assert(c.nu == 0 && c.u[3] == 0 && c.f[5] == 0.0);
 }
 
 TEST_CASE("num::shape_memo gives what shape_list::assign gives, its text repeated or not") {

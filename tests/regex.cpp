@@ -7,6 +7,7 @@
 #include <pthread.h>
 
 #include <cstring>
+#include <new>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -82,6 +83,29 @@ TEST_CASE("regex::non_participating_groups") {
     auto p = logscan::search<"(?P<num>[0-9]+)">("ab 123 cd");
     CHECK(p.get<"num">() == "123");
     CHECK(p.offset() == 3);
+}
+
+TEST_CASE("regex::a new result is empty whatever its storage held before") {
+    // (its bytes are zeroed by 16-byte stores at run time: every group null, no offset, not
+    // matched, in storage filled with other bytes first, for results of 1 to 13 groups)
+    const auto check = [](auto tag) {
+        using R = decltype(tag);
+        alignas(R) unsigned char storage[sizeof(R)];
+        std::memset(storage, 0xA5, sizeof storage);
+        const R* r = ::new (static_cast<void*>(storage)) R();
+        CHECK_FALSE(r->matched());
+        CHECK(r->offset() == 0);
+        for (std::size_t i = 0; i < R::size(); ++i) {
+            CHECK((*r)[i].data() == nullptr);
+            CHECK((*r)[i].empty());
+        }
+    };
+    check(logscan::regex_result<"a">{});
+    check(logscan::regex_result<"(a)(b)">{});
+    check(logscan::regex_result<"(a)(b)(c)(d)(e)(f)(g)(h)">{});
+    check(logscan::regex_result<"(a)(b)(c)(d)(e)(f)(g)(h)(i)(j)(k)(l)">{});
+    constexpr logscan::regex_result<"(a)(b)"> c{}; // (and in a constant expression)
+    static_assert(!c.matched() && c.get<2>().data() == nullptr);
 }
 
 TEST_CASE("regex::structured_bindings_and_constexpr") {

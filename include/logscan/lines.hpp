@@ -128,8 +128,34 @@ LOGSCAN_FORCE_INLINE const char* find_byte(const char* p, const char* e, const c
 #endif
     return static_cast<const char*>(std::memchr(p, C, static_cast<std::size_t>(e - p)));
 }
-/// The first `\n` in [p, e), or null (`find_byte`).
-LOGSCAN_FORCE_INLINE const char* find_newline(const char* p, const char* e) noexcept { return find_byte<'\n'>(p, e); }
+/// Where the last `needle` (not empty) in `text` begins, or npos, as `text.rfind(needle)`:
+/// its first byte looked for from the end 16 bytes at a time (with SSE2), the rest compared
+/// where it is (`rfind` compares at every place; a cell or a key near the end of a line, found
+/// from there: `static storage on COMP: size=...`'s last `: size=`, a memory row's `MiB(`s).
+constexpr std::size_t find_last(std::string_view text, std::string_view needle) noexcept {
+    if (std::is_constant_evaluated() || needle.empty()) return text.rfind(needle);
+    if (text.size() < needle.size()) return std::string_view::npos;
+    const char* const b = text.data();
+    const char* e = b + (text.size() - needle.size() + 1); // (one past the last place needle may begin)
+    const auto here = [&](const char* q) { return std::memcmp(q + 1, needle.data() + 1, needle.size() - 1) == 0; };
+#if LOGSCAN_SSE2
+    const __m128i c = _mm_set1_epi8(needle[0]);
+    while (e - b >= 16) {
+        auto m = static_cast<unsigned>(_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(reinterpret_cast<const __m128i*>(e - 16)), c)));
+        for (; m != 0; m &= ~(1u << (31 - std::countl_zero(m)))) {
+            const char* const q = e - 16 + (31 - std::countl_zero(m));
+            if (here(q)) return static_cast<std::size_t>(q - b);
+        }
+        e -= 16;
+    }
+#endif
+    while (e != b)
+        if (*--e == needle[0] && here(e)) return static_cast<std::size_t>(e - b);
+    return std::string_view::npos;
+}
+/// The first `\n` in [p, e), or null (`find_byte`: the first 128 bytes in place, which most
+/// lines of a log end within, a C++ log's header lines too).
+LOGSCAN_FORCE_INLINE const char* find_newline(const char* p, const char* e) noexcept { return find_byte<'\n', 8>(p, e); }
 
 /// A `take_line` (see `line_taken`) that reads a run of whole lines straight from the bytes:
 /// each line that starts at `p` and ends in [p, e) (its `\r` before the `\n` dropped, as the

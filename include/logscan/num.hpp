@@ -1774,10 +1774,14 @@ private:
 
 /// The values `scan_form` read, in the order of their conversions.
 struct form_values {
-    std::uint64_t u[4] = {};    ///< the `%u` values
-    double f[6] = {};           ///< the `%f` values (NaN or +-infinity for a non-finite word)
-    std::string_view s{};       ///< the `%s` text
-    std::size_t nu = 0, nf = 0; ///< how many `%u` and `%f` were read
+    std::uint64_t u[4];  ///< the `%u` values
+    double f[6];         ///< the `%f` values (NaN or +-infinity for a non-finite word)
+    std::string_view s;  ///< the `%s` text
+    std::size_t nu, nf;  ///< how many `%u` and `%f` were read
+    /// All zero (none read).
+    constexpr form_values() noexcept : u(), f(), s(), nu(0), nf(0) {
+        if (!std::is_constant_evaluated()) internal::zero_bytes(*this); // (the same bytes, without `rep stos`)
+    }
 };
 
 namespace internal {
@@ -1899,6 +1903,10 @@ public:
             for (std::size_t b = 0; b < 256; ++b)
                 if (may_begin(static_cast<unsigned char>(b))) by_first_[b] |= std::uint64_t{1} << i;
             prefixes_[i] = f.substr(0, f.find('%')); // (all of it without a `%`)
+            for (std::size_t j = 0; j < 8 && j < prefixes_[i].size(); ++j) {
+                head_[i] |= std::uint64_t{static_cast<unsigned char>(prefixes_[i][j])} << (8 * j);
+                head_mask_[i] |= std::uint64_t{0xFF} << (8 * j);
+            }
         }
     }
     /// The index of the first form all of `text` fits (`scan_form`, its values in `out`), or
@@ -1907,11 +1915,20 @@ public:
         // (a form that begins with a byte of its own fits only a text that begins with it, and
         // only one that begins with all of its bytes before its first conversion: compared at
         // once, before the form is read byte by byte)
+        // (a text of 8 bytes or more: each form's first 8 bytes compared with one load of the
+        // text's, the rest of its prefix only when they are the same; the form is then read
+        // from its first conversion on)
         std::uint64_t m = text.empty() ? ~std::uint64_t{0} >> (64 - N) : by_first_[static_cast<unsigned char>(text[0])];
+        std::uint64_t head = 0;
+        const bool word = std::endian::native == std::endian::little && text.size() >= 8 && !std::is_constant_evaluated();
+        if (word) std::memcpy(&head, text.data(), 8);
         for (; m != 0; m &= m - 1) {
             const auto i = static_cast<std::size_t>(std::countr_zero(m));
-            if (!text.starts_with(prefixes_[i])) continue;
-            if (scan_form(text, forms_[i], out)) return static_cast<int>(i);
+            const std::string_view prefix = prefixes_[i];
+            if (word ? (head & head_mask_[i]) != head_[i] || (prefix.size() > 8 && !text.substr(8).starts_with(prefix.substr(8)))
+                     : !text.starts_with(prefix))
+                continue;
+            if (scan_form(text.substr(prefix.size()), forms_[i].substr(prefix.size()), out)) return static_cast<int>(i);
         }
         return -1;
     }
@@ -1921,6 +1938,7 @@ public:
 private:
     std::array<std::string_view, N> forms_;
     std::array<std::string_view, N> prefixes_{}; // each form's bytes before its first `%`
+    std::array<std::uint64_t, N> head_{}, head_mask_{}; // each prefix's first 8 bytes (fewer: masked), little-endian
     std::array<std::uint64_t, 256> by_first_{}; // per first byte: the forms it may begin (bit i: forms_[i])
 };
 

@@ -196,7 +196,9 @@ public:
     static constexpr std::size_t groups = static_cast<std::size_t>(C::ngroups);
 
     /// An empty (not matched) result.
-    constexpr regex_result() noexcept = default;
+    constexpr regex_result() noexcept : g_(), offset_(0), matched_(false) {
+        if (!std::is_constant_evaluated()) internal::zero_bytes(*this); // (the same bytes, without `rep stos`)
+    }
 
     /// True when the pattern matched.
     constexpr bool matched() const noexcept { return matched_; }
@@ -271,9 +273,9 @@ private:
         return parse_grouped<T>(v);
     }
 
-    std::array<std::string_view, groups> g_{};
-    std::size_t offset_ = 0;
-    bool matched_ = false;
+    std::array<std::string_view, groups> g_;
+    std::size_t offset_;
+    bool matched_;
 };
 
 /// Matches the whole of `text` against the pattern (like Python's `re.fullmatch`).

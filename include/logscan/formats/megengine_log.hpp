@@ -306,6 +306,17 @@ constexpr opr_seq_pairs pairs_of(const opr_seq& r) noexcept { return {r}; }
 /// True when a pair of `r` is named `type`, `line` or `length`, a key the record has of its
 /// own (such a line is `text`: its pairs cannot all be keys of the record).
 constexpr bool names_a_record_key(const opr_seq& r) noexcept {
+    if (!std::is_constant_evaluated()) { // (a key ends at its `=`: none is one of them where no `=`
+                                         // follows `type`, `line` or `length`, the common case, told in one look)
+        const std::string_view t = r.params;
+        bool maybe = false;
+        for (const char *p = t.data(), *const e = p + t.size();
+             !maybe && (p = internal::find_byte<'=', 8>(p, e, t.data())) != nullptr; ++p) {
+            const std::string_view before(t.data(), static_cast<std::size_t>(p - t.data()));
+            maybe = before.ends_with("type") || before.ends_with("line") || before.ends_with("length");
+        }
+        if (!maybe) return false;
+    }
     for (const auto& p : r.pairs()) {
         const std::string_view k = p.template get<1>();
         if (k == "type" || k == "line" || k == "length") return true;
@@ -534,8 +545,8 @@ constexpr bool read_row_tail(std::string_view t, std::array<std::string_view, 6>
 // when the line is not a whole row.
 inline bool read_row(const line& l, mem_alloc& r) noexcept {
     const std::string_view t = internal::trim_right(l.text);
-    std::size_t mib = t.rfind("MiB("); // (the third from the right starts the tail)
-    for (int k = 0; k < 2 && mib != std::string_view::npos; ++k) mib = mib == 0 ? std::string_view::npos : t.rfind("MiB(", mib - 1);
+    std::size_t mib = internal::find_last(t, "MiB("); // (the third from the right starts the tail)
+    for (int k = 0; k < 2 && mib != std::string_view::npos; ++k) mib = internal::find_last(t.substr(0, mib + 3), "MiB(");
     if (mib == std::string_view::npos) return false;
     const auto tail = assisted_match<row_tail_pattern>(t.substr(mib), read_row_tail);
     if (!tail) return false;
@@ -751,44 +762,55 @@ constexpr bool read_mem_alloc_stats(std::string_view t, std::array<std::string_v
 // ERR, WARN, DEBUG in any case.
 constexpr bool read_cpp_header(std::string_view t, std::array<std::string_view, 9>& g) noexcept {
     using internal::is_digit;
-    text_cursor c(t);
-    if (!c.literal("[")) return false;
+    const char* p = t.data();
+    const char* const e = p + t.size();
+    const auto view = [](const char* b, const char* x) { return std::string_view(b, static_cast<std::size_t>(x - b)); };
+    const auto digits = [&] { // \d+ at p (false: none)
+        const char* const b = p;
+        while (p != e && is_digit(*p)) ++p;
+        return p != b;
+    };
+    if (p == e || *p != '[') return false;
     if (printf_row<"[99 99:99:99 ">::starts(t)) {
-        g[1] = t.substr(1, 2);
-        g[2] = t.substr(4, 8);
-        (void)c.literal(t.substr(1, 12));
-    } else {
-        std::string_view whole, fraction;
-        const char* const b = c.rest_view().data();
-        if (!(c.digits(whole) && c.literal(".") && c.digits(fraction) && c.literal(" "))) return false;
-        g[3] = std::string_view(b, static_cast<std::size_t>(fraction.data() + fraction.size() - b));
+        g[1] = view(p + 1, p + 3);
+        g[2] = view(p + 4, p + 12);
+        p += 13;
+    } else { // `S.SSS `
+        const char* const b = ++p;
+        if (!digits() || p == e || *p++ != '.' || !digits() || p == e || *p != ' ') return false;
+        g[3] = view(b, p++);
     }
-    std::string_view func, file, src;
-    c.until<"@]">(func);
-    if (!c.literal("@")) return false;
+    const char* const func = p; // FUNC: to the first `@`, no `]`, not all digits
+    p = internal::find_stop<"@]">(p, e);
+    if (p == e || *p != '@') return false;
     bool digits_only = true;
-    for (const char ch : func) digits_only = digits_only && is_digit(ch);
-    if (digits_only && !func.empty()) return false;
-    g[4] = func;
-    c.until<":]">(file);
-    if (!(c.literal(":") && c.digits(src) && c.literal("]"))) return false;
-    g[5] = file;
-    g[6] = src;
-    if (c.literal("[")) {
-        std::string_view tag;
-        c.until<"]">(tag);
+    for (const char* q = func; q != p; ++q) digits_only = digits_only && is_digit(*q);
+    if (digits_only && p != func) return false;
+    g[4] = view(func, p);
+    const char* const file = ++p; // FILE: to the first `:`, no `]`
+    p = internal::find_stop<":]">(p, e);
+    if (p == e || *p != ':') return false;
+    g[5] = view(file, p);
+    const char* const src = ++p;
+    if (!digits() || p == e || *p != ']') return false;
+    g[6] = view(src, p++);
+    if (p != e && *p == '[') { // [TAG]: ERR, WARN or DEBUG in any case
+        const char* const tag = ++p;
+        p = internal::find_stop<"]">(p, e);
+        if (p == e) return false;
+        const std::string_view v = view(tag, p++);
         const auto is = [&](std::string_view w) {
-            if (tag.size() != w.size()) return false;
+            if (v.size() != w.size()) return false;
             for (std::size_t i = 0; i < w.size(); ++i)
-                if ((tag[i] | 0x20) != w[i]) return false;
+                if ((v[i] | 0x20) != w[i]) return false;
             return true;
         };
-        if (!((is("err") || is("warn") || is("debug")) && c.literal("]"))) return false;
-        g[7] = tag;
+        if (!(is("err") || is("warn") || is("debug"))) return false;
+        g[7] = v;
     }
-    if (!c.at_end()) {
-        if (!c.literal(" ")) return false;
-        g[8] = c.rest_view();
+    if (p != e) {
+        if (*p != ' ') return false;
+        g[8] = view(p + 1, e);
     }
     g[0] = t;
     return true;
@@ -822,7 +844,7 @@ constexpr bool read_console_header(std::string_view t, std::array<std::string_vi
 constexpr bool read_static_storage(std::string_view t, std::array<std::string_view, 5>& g) noexcept {
     constexpr std::string_view head = "static storage on ", size = ": size=";
     if (!t.starts_with(head)) return false;
-    const std::size_t at = t.rfind(size);
+    const std::size_t at = internal::find_last(t, size);
     if (at == std::string_view::npos || at < head.size()) return false;
     const std::string_view rest = t.substr(at + size.size());
     // ` *MiB addr_range=\[(0x[0-9a-fA-F]+), (0x[0-9a-fA-F]+)(?:\)\.?)?` after X, to the end
