@@ -1925,7 +1925,9 @@ public:
         for (; m != 0; m &= m - 1) {
             const auto i = static_cast<std::size_t>(std::countr_zero(m));
             const std::string_view prefix = prefixes_[i];
-            if (word ? (head & head_mask_[i]) != head_[i] || (prefix.size() > 8 && !text.substr(8).starts_with(prefix.substr(8)))
+            if (word ? (head & head_mask_[i]) != head_[i] ||
+                           (prefix.size() > 8 &&
+                            (text.size() < prefix.size() || !internal::same_bytes(text.data() + 8, prefix.data() + 8, prefix.size() - 8)))
                      : !text.starts_with(prefix))
                 continue;
             if (scan_form(text.substr(prefix.size()), forms_[i].substr(prefix.size()), out)) return static_cast<int>(i);

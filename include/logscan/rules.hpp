@@ -162,8 +162,10 @@ struct prefilter {
     /// False when `text` certainly does not match the whole pattern.
     static constexpr bool may_match(std::string_view text) noexcept {
         if constexpr (start.prefix_len > 0) {
-            return text.size() >= start.prefix_len &&
-                   std::char_traits<char>::compare(text.data(), start.prefix.data(), start.prefix_len) == 0;
+            if (text.size() < start.prefix_len) return false;
+            if (std::is_constant_evaluated())
+                return std::char_traits<char>::compare(text.data(), start.prefix.data(), start.prefix_len) == 0;
+            return internal::same_bytes(text.data(), start.prefix.data(), start.prefix_len); // (no call up to 32 bytes)
         } else if constexpr (start.has_first) {
             return !text.empty() && start.first.test(static_cast<unsigned char>(text[0]));
         } else {

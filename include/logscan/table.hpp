@@ -609,7 +609,7 @@ struct line_copy {
     std::uint64_t offset = 0;
     bool assign(std::string_view s, std::uint64_t n, std::uint64_t off = 0) noexcept {
         if (s.size() > Capacity) return false;
-        if (!s.empty()) std::memcpy(bytes.data(), s.data(), s.size());
+        internal::copy_bytes(bytes.data(), s.data(), s.size());
         size = s.size();
         number = n;
         offset = off;

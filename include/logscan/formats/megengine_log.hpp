@@ -568,7 +568,16 @@ inline bool read_row(const line& l, mem_alloc& r) noexcept {
     }
     comp = internal::trim(comp);
     if (comp.empty() || !row_value(alloc, false, alloc_v)) return false;
-    r = mem_alloc{l.number, comp, comp, std::nullopt, alloc_v, bytes.value, lo_v, lo_p, up_v, up_p};
+    // (field by field: g++ builds the record whole in a temporary, zeroed by `rep stos`, first)
+    r.line = l.number;
+    r.comp_node = r.physical = comp;
+    r.logical = std::nullopt;
+    r.alloc_mib = alloc_v;
+    r.alloc_bytes = bytes.value;
+    r.lower_bound_mib = lo_v;
+    r.lower_bound_pct = lo_p;
+    r.upper_bound_mib = up_v;
+    r.upper_bound_pct = up_p;
     comp_names(comp, r.physical, r.logical);
     return true;
 }
@@ -1042,7 +1051,8 @@ struct fallback {
     }
     flow operator()(const line& l, rule_context& ctx) const {
         if (ctx.mode == mem_table) {
-            mem_alloc r{};
+            mem_alloc r;
+            internal::zero_bytes(r); // (its `{}`, without `rep stos`)
             if (parse_row(l, r)) return LOGSCAN_VISIT(st->vis, on_mem_alloc, std::as_const(r));
             if (table_header(l.text)) return flow::proceed;
             const std::string_view t = internal::trim_right(l.text);

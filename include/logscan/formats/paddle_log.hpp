@@ -461,7 +461,7 @@ struct held_text {
     std::string_view view() const noexcept { return {bytes, size}; }
     void assign(std::string_view s) noexcept {
         size = s.size() < N ? s.size() : N;
-        std::memcpy(bytes, s.data(), size);
+        internal::copy_bytes(bytes, s.data(), size);
     }
 };
 
