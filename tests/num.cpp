@@ -1163,6 +1163,14 @@ TEST_CASE("num::decimal_difference is exact in decimal, in plain notation") {
     }
 }
 
+// The first of `forms` all of `t` fits, each read by scan_form in order (what form_list::scan
+// must answer), or -1.
+static int first_form_in_order(std::string_view t, std::span<const std::string_view> forms, logscan::form_values& v) {
+    for (std::size_t i = 0; i < forms.size(); ++i)
+        if (logscan::scan_form(t, forms[i], v)) return static_cast<int>(i);
+    return -1;
+}
+
 TEST_CASE("num::form_list gives the first form that fits, as trying each in order does") {
     // Forms that begin with a literal byte, with a conversion (%u: a digit; %f: a digit, a sign,
     // `i` or `n` in either case; %s: any first byte), with `%%`; forms that share their bytes
@@ -1188,10 +1196,8 @@ TEST_CASE("num::form_list gives the first form that fits, as trying each in orde
         if (!t.empty() && rng() % 3 == 0) t[rng() % t.size()] = "%=ix1 +-nNI"[rng() % 11]; // (first bytes a %f may begin with too)
         INFO(t);
         const auto check = [&](const auto& list, std::span<const std::string_view> forms) {
-            int want = -1;
             logscan::form_values wv;
-            for (std::size_t i = 0; i < forms.size() && want < 0; ++i)
-                if (logscan::scan_form(t, forms[i], wv)) want = static_cast<int>(i);
+            const int want = first_form_in_order(t, forms, wv);
             logscan::form_values gv;
             const int got = list.scan(t, gv);
             REQUIRE(got == want);
@@ -1239,10 +1245,8 @@ TEST_CASE("num::form_list: forms whose first 8 bytes are alike, texts of every l
             for (std::size_t at = 0; at <= n; ++at) { // (at == n: unchanged)
                 std::string t(whole.substr(0, n));
                 if (at < n) t[at] = t[at] == 'x' ? 'y' : 'x';
-                int want = -1;
                 logscan::form_values wv;
-                for (std::size_t i = 0; i < forms.size() && want < 0; ++i)
-                    if (logscan::scan_form(t, forms[i], wv)) want = static_cast<int>(i);
+                const int want = first_form_in_order(t, forms, wv);
                 logscan::form_values gv;
                 const int got = list.scan(t, gv);
                 if (got != want || (got >= 0 && (gv.nu != wv.nu || gv.nf != wv.nf || gv.u[0] != wv.u[0] || gv.u[1] != wv.u[1] ||
