@@ -75,7 +75,7 @@ template <class T>
 LOGSCAN_FORCE_INLINE void zero_bytes(T& t) noexcept {
     static_assert(std::is_trivially_copyable_v<T>);
     auto* const p = reinterpret_cast<unsigned char*>(&t);
-#if LOGSCAN_SSE2 && (defined(__GNUC__) || defined(__clang__))
+#if LOGSCAN_SSE2 && (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
     __m128i z = _mm_setzero_si128();
     __asm__("" : "+x"(z)); // (opaque: no memset is made of the stores)
     for (std::size_t i = 0; i + 16 <= sizeof(T); i += 16) _mm_storeu_si128(reinterpret_cast<__m128i*>(p + i), z);
@@ -93,7 +93,7 @@ LOGSCAN_FORCE_INLINE void zero_bytes(T& t) noexcept {
 LOGSCAN_FORCE_INLINE void copy_bytes(char* dst, const char* src, std::size_t n) noexcept {
     if (n >= 8) {
         if (n > 16) {
-#if LOGSCAN_SSE2 && (defined(__GNUC__) || defined(__clang__))
+#if LOGSCAN_SSE2 && (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
             if (n <= 128) {
                 const auto copy16 = [](char* d, const char* s16) {
                     __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s16));

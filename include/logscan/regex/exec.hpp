@@ -1225,7 +1225,7 @@ inline std::size_t find_literal_back(const char* t, std::size_t lo, std::size_t 
 #endif
     while (end > lo) {
         --end;
-        if (t[end + i1] == lit[i1] && bt_same(t + end, lit, len)) return end;
+        if (t[end + i1] == lit[i1] && t[end + i2] == lit[i2] && bt_same(t + end, lit, len)) return end;
     }
     return npos;
 }
