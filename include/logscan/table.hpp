@@ -1116,7 +1116,7 @@ private:
             while (col < ncols_ && right_[col] < e) cells[col++] = cell{};
             if (col == ncols_ || right_[col] != e) return false;
             cells[col++] = cell{s.substr(i, e - i)};
-            beyond_first = true;
+            beyond_first = beyond_first || !cells[col - 1].empty(); // (a run of tabs is no cell's text)
         }
         while (col < ncols_) cells[col++] = cell{};
         return beyond_first;
