@@ -10,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -527,6 +528,37 @@ TEST_CASE("copy_bytes (config.hpp): every length from 0 to 300 copies exactly th
         CHECK(dst.substr(2, n) == std::string_view(src.get(), n));
         CHECK(dst.substr(2 + n) == std::string(18, '.'));
     }
+}
+
+TEST_CASE("reset_value (config.hpp): a record is its T{} again, whatever it held, zero bytes or not") {
+    // (a projection resets its record for each one it reads: by zero bytes when T{} is all
+    // zero bytes, else by assignment; a record whose T{} is not, or that is no plain bytes)
+    struct zeros {
+        std::uint64_t n;
+        std::string_view s;
+        std::optional<double> d;
+        bool b;
+    };
+    struct set {
+        std::uint64_t n = 7;
+        std::string_view s = "x";
+        bool b = true;
+    };
+    struct owning {
+        std::string s = "y";
+        int n = 3;
+    };
+    zeros z{42, "text", 2.5, true};
+    logscan::internal::reset_value(z);
+    CHECK((z.n == 0 && z.s.data() == nullptr && !z.d && !z.b));
+    set t{1, "other", false};
+    logscan::internal::reset_value(t);
+    CHECK((t.n == 7 && t.s == "x" && t.b));
+    owning o{"changed", 9};
+    logscan::internal::reset_value(o);
+    CHECK((o.s == "y" && o.n == 3));
+    logscan::internal::reset_value(z); // (the second time, the answer kept)
+    CHECK(z.n == 0);
 }
 
 TEST_CASE("same_bytes (config.hpp): every length from 0 to 40, a difference at every place is seen") {

@@ -942,7 +942,7 @@ private:
     void begin_as() {
         using Rt = route_at<R>;
         auto& rec = std::get<R>(recs_);
-        rec = typename Rt::record{};
+        logscan::internal::reset_value(rec); // (its `{}`)
         captures_into<Rt>(rec, std::make_index_sequence<project_detail::route_info<Rt>::count>{});
     }
     template <class Rt, std::size_t... J>

@@ -125,6 +125,7 @@ LOGSCAN_FORCE_INLINE const char* find_byte(const char* p, const char* e, const c
     }
 #else
     (void)begin;
+    if (p == e) return nullptr; // (an empty range may be two null pointers: memchr must not see them)
 #endif
     return static_cast<const char*>(std::memchr(p, C, static_cast<std::size_t>(e - p)));
 }

@@ -167,7 +167,12 @@ public:
             if (key_.start == std::string_view::npos) return;
             next_ = find_key(s_, key_.colon + 2);
             const std::string_view v = value_text(s_, key_.colon, next_.start);
-            m_ = metric{key_.key, v, {}, {}, true};
+            m_.key = key_.key; // (field by field: g++ zeroes a record built whole with `rep stos` first)
+            m_.value = v;
+            m_.unit = m_.number_text = {};
+            m_.finite = true;
+            m_.parsed = 0;
+            m_.read = false;
             const std::size_t sp = v.find(' ');
             const std::string_view num = v.substr(0, sp);
             const std::string_view unit = sp == std::string_view::npos ? std::string_view{} : v.substr(sp + 1);
@@ -185,10 +190,10 @@ public:
             m_.number_text = num;
             m_.unit = unit;
         }
-        std::string_view s_{};
-        found key_{};  // the current pair's key (start npos: past the last pair)
-        found next_{}; // the next pair's
-        metric m_{};
+        std::string_view s_;
+        found key_;  // the current pair's key (start npos: past the last pair)
+        found next_; // the next pair's
+        metric m_;   // (default-initialised, not `{}`: g++ zeroes a value-initialised one with `rep stos`)
     };
     constexpr iterator begin() const noexcept { return iterator(s_, 0); }
     constexpr iterator end() const noexcept { return iterator(s_, std::string_view::npos); }
