@@ -15,15 +15,11 @@
 #include <string>
 #include <string_view>
 
+#include "support/string_writer.hpp"
+
 namespace {
-struct string_sink {
-    std::string* out;
-    bool operator()(std::string_view s) const {
-        out->append(s);
-        return true;
-    }
-};
-using writer = logscan::ndjson_writer<string_sink>;
+using logscan::test::string_sink;
+using writer = logscan::test::string_writer;
 
 std::uint64_t fnv1a(std::string_view s) noexcept {
     std::uint64_t h = 14695981039346656037ull;
