@@ -37,6 +37,14 @@
 #else
 #define LOGSCAN_SSE2 0
 #endif
+/// 1 where a 16-byte register can be hidden from the optimiser (x86 with g++ or clang: an empty
+/// `asm` with an `x` operand): `zero_bytes` and `copy_bytes` store such a register, which the
+/// compiler cannot turn back into the `rep stos` or `rep movs` of a memset or memcpy.
+#if LOGSCAN_SSE2 && (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#define LOGSCAN_OPAQUE_SSE2 1
+#else
+#define LOGSCAN_OPAQUE_SSE2 0
+#endif
 
 #include <bit>
 #include <cstddef>
@@ -68,14 +76,14 @@ inline std::size_t spaces8(const char* p) noexcept {
 /// Zeroes all the bytes of `t` (trivially copyable) with 16-byte stores, where its `{}`
 /// would: a constructor's job for the results and value sets built on every line (a
 /// `regex_result` of a rule, a printf form's values). g++ -O3 zeroes an object of more
-/// than 128 bytes with `rep stos`, whose start costs tens of cycles per line; the zero
+/// than 64 bytes with `rep stos`, whose start costs tens of cycles per line; the zero
 /// here is a register the compiler cannot see is zero, so the stores stay stores. Elsewhere
 /// (no SSE2, or another compiler) `memset`.
 template <class T>
 LOGSCAN_FORCE_INLINE void zero_bytes(T& t) noexcept {
     static_assert(std::is_trivially_copyable_v<T>);
     auto* const p = reinterpret_cast<unsigned char*>(&t);
-#if LOGSCAN_SSE2 && (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#if LOGSCAN_OPAQUE_SSE2
     __m128i z = _mm_setzero_si128();
     __asm__("" : "+x"(z)); // (opaque: no memset is made of the stores)
     for (std::size_t i = 0; i + 16 <= sizeof(T); i += 16) _mm_storeu_si128(reinterpret_cast<__m128i*>(p + i), z);
@@ -111,7 +119,7 @@ inline void reset_value(T& t) noexcept(std::is_nothrow_default_constructible_v<T
 LOGSCAN_FORCE_INLINE void copy_bytes(char* dst, const char* src, std::size_t n) noexcept {
     if (n >= 8) {
         if (n > 16) {
-#if LOGSCAN_SSE2 && (defined(__GNUC__) || defined(__clang__)) && (defined(__x86_64__) || defined(__i386__))
+#if LOGSCAN_OPAQUE_SSE2
             if (n <= 128) {
                 const auto copy16 = [](char* d, const char* s16) {
                     __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(s16));

@@ -138,7 +138,7 @@ constexpr std::size_t find_last(std::string_view text, std::string_view needle) 
     if (text.size() < needle.size()) return std::string_view::npos;
     const char* const b = text.data();
     const char* e = b + (text.size() - needle.size() + 1); // (one past the last place needle may begin)
-    const auto here = [&](const char* q) { return std::memcmp(q + 1, needle.data() + 1, needle.size() - 1) == 0; };
+    const auto here = [&](const char* q) { return same_bytes(q + 1, needle.data() + 1, needle.size() - 1); };
 #if LOGSCAN_SSE2
     const __m128i c = _mm_set1_epi8(needle[0]);
     while (e - b >= 16) {

@@ -1922,15 +1922,17 @@ public:
         std::uint64_t head = 0;
         const bool word = std::endian::native == std::endian::little && text.size() >= 8 && !std::is_constant_evaluated();
         if (word) std::memcpy(&head, text.data(), 8);
+        const auto begins_with = [&](std::size_t i, std::string_view prefix) {
+            if (!word) return text.starts_with(prefix);
+            return (head & head_mask_[i]) == head_[i] &&
+                   (prefix.size() <= 8 ||
+                    (text.size() >= prefix.size() && internal::same_bytes(text.data() + 8, prefix.data() + 8, prefix.size() - 8)));
+        };
         for (; m != 0; m &= m - 1) {
             const auto i = static_cast<std::size_t>(std::countr_zero(m));
             const std::string_view prefix = prefixes_[i];
-            if (word ? (head & head_mask_[i]) != head_[i] ||
-                           (prefix.size() > 8 &&
-                            (text.size() < prefix.size() || !internal::same_bytes(text.data() + 8, prefix.data() + 8, prefix.size() - 8)))
-                     : !text.starts_with(prefix))
-                continue;
-            if (scan_form(text.substr(prefix.size()), forms_[i].substr(prefix.size()), out)) return static_cast<int>(i);
+            if (begins_with(i, prefix) && scan_form(text.substr(prefix.size()), forms_[i].substr(prefix.size()), out))
+                return static_cast<int>(i);
         }
         return -1;
     }

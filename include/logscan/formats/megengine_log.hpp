@@ -1052,7 +1052,7 @@ struct fallback {
     flow operator()(const line& l, rule_context& ctx) const {
         if (ctx.mode == mem_table) {
             mem_alloc r;
-            internal::zero_bytes(r); // (its `{}`, without `rep stos`)
+            internal::reset_value(r); // (its `{}`, without `rep stos`)
             if (parse_row(l, r)) return LOGSCAN_VISIT(st->vis, on_mem_alloc, std::as_const(r));
             if (table_header(l.text)) return flow::proceed;
             const std::string_view t = internal::trim_right(l.text);
