@@ -240,8 +240,10 @@ int main(int argc, char** argv) {
     bench::table t("chrome-trace: a Kineto trace (samples/chrome/benchmark_result_..., its events repeated), from a file in the page cache",
                    bytes);
     everything v;
+#if LOGSCAN_BENCH_SIMDJSON
     std::uint64_t simd_events = 0, simd_sum = 0;
     double simd_walk = 1e300; // (the walk's part of its best turn)
+#endif
     const auto secs = bench::best_seconds_turns( // (they take turns)
         o.runs,
         [&] {
@@ -322,14 +324,17 @@ int main(int argc, char** argv) {
         status = 1;
     }
     t.print();
+#if LOGSCAN_BENCH_SIMDJSON
     std::printf("  records: %llu (simdjson: %llu events)\n", static_cast<unsigned long long>(v.n),
                 static_cast<unsigned long long>(simd_events));
-#if LOGSCAN_BENCH_SIMDJSON
     if (simd_events != v.n) { // (the trace has no B/E pair: one record per event)
         std::fprintf(stderr, "logscan read %llu records, simdjson %llu events\n", static_cast<unsigned long long>(v.n),
                      static_cast<unsigned long long>(simd_events));
         status = 1;
     }
+#else
+    std::printf("  records: %llu (simdjson not found: Debian libsimdjson-dev, scripts/install-deps --bench)\n",
+                static_cast<unsigned long long>(v.n));
 #endif
     if (python && json_load > 0)
         std::printf("  summary: %.1fx faster than json.load alone (--threads %u: %.1fx); peak memory %ld MiB (--threads %u: %ld MiB; "
