@@ -464,15 +464,17 @@ TEST_CASE("rules::lines nobody wants are passed over unread in the fallback's id
     CHECK(take(skip) == skip.data() + 10); // passed over: one past its \n
     CHECK(r.unmatched() == 1);
     CHECK(take(hash) == nullptr);  // `#` may begin the mode switch: fed as usual
-    CHECK(take(blank) == nullptr); // blank, a tab first, a bare CR: left to feed
-    CHECK(take(tab) == nullptr);
-    CHECK(take(cr) == nullptr);
+    // blank, a tab first, a bare CR (each blank once trimmed, or beginning with a byte no
+    // rule begins with): no rule of mode 0 may match an empty text, so passed over too
+    CHECK(take(blank) == blank.data() + blank.size());
+    CHECK(take(tab) == tab.data() + tab.size());
+    CHECK(take(cr) == cr.data() + cr.size());
     CHECK(take(open) == nullptr);  // no \n before the end of the bytes given
     CHECK(take(pair) == pair.data() + pair.size()); // k: no rule of mode 0 begins with it
     r.set_mode(1);                 // not idle: nothing is passed over
     CHECK(take(skip) == nullptr);
     CHECK(take(pair) == nullptr);
-    CHECK(r.unmatched() == 2);
+    CHECK(r.unmatched() == 5);
     CHECK(fallback_calls == 0);
     CHECK(got.empty());
 
@@ -483,13 +485,30 @@ TEST_CASE("rules::lines nobody wants are passed over unread in the fallback's id
                            to_end = "ab\ncd\nef";
     CHECK(run_of(three).next == three.data() + 12);
     CHECK(run_of(three).lines == 3);
-    CHECK(run_of(to_blank).next == to_blank.data() + 6);
-    CHECK(run_of(to_blank).lines == 2);
-    CHECK(run_of(to_tab).lines == 1);
+    CHECK(run_of(to_blank).next == to_blank.data() + to_blank.size()); // (the blank line in the run)
+    CHECK(run_of(to_blank).lines == 4);
+    CHECK(run_of(to_tab).lines == 2);
     CHECK(run_of(to_end).next == to_end.data() + 6); // (the last line's \n is not in the bytes given)
     CHECK(run_of(to_end).lines == 2);
-    CHECK(runs.unmatched() == 3 + 3 + 2 + 2 + 1 + 2 + 2);
+    CHECK(runs.unmatched() == 3 + 3 + 4 + 4 + 2 + 2 + 2);
     CHECK(fallback_calls == 0);
+
+    // a rule of the mode that may match an empty text (`(z*)`): a blank line, or one that
+    // may be blank once trimmed, is the rule's to try, so left to feed; and `z*` may begin
+    // with any byte (its prefilter knows no first byte), so every line is
+    int zs = 0;
+    logscan::rule_reader empties(logscan::rule_set(logscan::rule<R"(#(\w*))">([](const auto&) {}),
+                                                   logscan::rule<R"((z*))">([&](const auto&) { ++zs; })),
+                                 idle_counting_fallback{1u << 0, &fallback_calls}, logscan::rule_options{.trim_lines = true});
+    static_assert(decltype(logscan::rule_set(logscan::rule<R"(#(\w*))">([](const auto&) {}),
+                                             logscan::rule<R"((z*))">([](const auto&) {})))::empty_rules == 2u);
+    for (const std::string_view t : {blank, tab, cr, std::string_view("\n"), skip})
+        CHECK(empties.take_line(t.data(), t.data() + t.size(), 1, 0).next == nullptr);
+    CHECK(empties.unmatched() == 0);
+    for (const std::string_view t : {std::string_view(""), std::string_view("   "), std::string_view("zz")}) // (fed: matched)
+        CHECK(empties.feed(logscan::line{t, 1, 0}) == logscan::flow::proceed);
+    CHECK(zs == 3);
+    CHECK(empties.unmatched() == 0);
 
     // without trim_lines the first byte is the line's own (a rule may begin with a space);
     // with strip_ansi, only lines known to hold no ESC are passed over

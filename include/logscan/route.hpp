@@ -36,6 +36,9 @@
 /// handler; the other lines go through steps 1 and 3 as above. The rules' prefilters make
 /// this cheap for table lines (one byte compare each, for rules with a literal start).
 ///
+/// A line that every table, at rest, says it declines (`declines(char first)`, or
+/// `indented_table::declines_line`) goes to the rules alone, the tables not called.
+///
 /// A table reader is any object with `feed(const line&, offer)`, `keep(const line&)`,
 /// `close(std::uint64_t)`, `active()`, `at_rest()` and `finish()` (the three readers of table.hpp); tables a rule's
 /// handler starts (an `aligned_table`'s `start`) are fed here too once started. Nothing
@@ -73,6 +76,8 @@ public:
     /// Routes one line. Returns `flow::stop` when a callback stopped.
     flow feed(const line& l) {
         if (rules_first_) return feed_rules_first(l);
+        if (all_decline(l)) // (nothing to offer, take or close: the rules' alone)
+            return rules_.feed(l, [] { return flow::proceed; }, [](const line&) { return false; });
         std::array<bool, sizeof...(Tables)> offered{};
         std::size_t taken_by = npos;
         flow f = flow::proceed;
@@ -137,6 +142,7 @@ private:
         flow f = flow::proceed;
         auto on_match = [&] { return close(l.number); };
         auto on_unmatched = [&](const line& current) {
+            if (all_decline(current)) return false;
             std::array<bool, sizeof...(Tables)> offered{};
             std::size_t taken_by = npos;
             for_each_table([&](auto& t, std::size_t i) {
@@ -165,6 +171,21 @@ private:
         };
         const flow g = rules_.feed(l, on_match, on_unmatched);
         return f == flow::stop ? f : g;
+    }
+
+    // True when every table is at rest and declines the line (`indented_table::declines_line`):
+    // feeding them would return `not_mine` from each and change nothing.
+    LOGSCAN_FORCE_INLINE bool all_decline(const line& l) const noexcept {
+        return [&]<std::size_t... I>(std::index_sequence<I...>) { // (all at rest first: one look each)
+            return (std::get<I>(tables_).at_rest() && ...) && (declines_line(std::get<I>(tables_), l) && ...);
+        }(std::index_sequence_for<Tables...>{});
+    }
+    template <class T>
+    static bool declines_line(const T& t, const line& l) noexcept {
+        if constexpr (requires { t.declines_line(l); }) return t.declines_line(l);
+        else if constexpr (requires { t.declines(' '); })
+            return t.at_rest() && t.declines(l.text.empty() ? '\n' : l.text[0]);
+        else return false;
     }
 
     template <class F>

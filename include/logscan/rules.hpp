@@ -85,8 +85,10 @@
 ///   `trim_lines`) no rule of the mode can begin with: its `\n` is found and nothing else is
 ///   done, as `feed` would have done nothing with it; a run of such lines is passed over in
 ///   one call (a shape block whose shapes nobody wants, every line one look at its first byte
-///   and its `\n`). Blank lines, lines whose first byte
-///   after the indent is a tab or `\r`, lines without their `\n` in the bytes given and
+///   and its `\n`). A blank line is passed over too when no rule of the mode may match an
+///   empty text (`rule_set::empty_rules`), and so is a line whose first byte after the indent
+///   is a tab or `\r` (it may be blank once trimmed) when neither those rules nor the rules
+///   that may begin with that byte apply. Lines without their `\n` in the bytes given and
 ///   colour sequences to remove leave the line to the usual path.
 /// - **ANSI colours.** With `strip_ansi` on, SGR sequences (`ESC [ params m`, parameters
 ///   separated by `;` or `:`) are removed before matching; a line without ESC is used in
@@ -354,6 +356,9 @@ struct line_rule {
         else if constexpr (start.has_first) return start.first.test(c);
         else return true;
     }
+    /// False when the pattern cannot match an empty text (its prefilter wants a first byte),
+    /// known at compile time: what `rule_set::empty_rules` is made of.
+    static constexpr bool may_match_empty() noexcept { return internal::prefilter<P>::may_match(std::string_view{}); }
     /// For `rule_set::take`: whether the rule applies in `mode` and may match a line that
     /// starts with `head` (bytes that may run past the line's end).
     constexpr bool may_take(std::string_view head, std::uint32_t mode) const noexcept {
@@ -503,6 +508,27 @@ struct rule_set {
         }
         return t;
     }();
+    /// The rules (bit i: the i-th) whose pattern may match an empty text (an empty line, or
+    /// one of spaces with `trim_lines`): an empty line is dispatched as any other, on what it
+    /// begins with (nothing), the rules that need a first byte never looked at.
+    static constexpr std::uint32_t empty_rules = [] {
+        std::uint32_t m = 0;
+        if constexpr (has_masks) {
+            std::uint32_t bit = 1;
+            ((m |= Rules::may_match_empty() ? bit : 0u, bit <<= 1), ...);
+        }
+        return m;
+    }();
+    /// The rules that may match `text` by its first byte (`first_byte_rules`, `empty_rules`).
+    static constexpr std::uint32_t rules_for(std::string_view text) noexcept {
+        return text.empty() ? empty_rules : first_byte_rules[static_cast<unsigned char>(text[0])];
+    }
+    /// The rules that may match a line whose bytes (after its indent) begin with `c` (`\n`:
+    /// an empty line): a `\t` or `\r` may begin a line that is blank once trimmed (`trim_lines`
+    /// takes its trailing blanks; the splitter a `\r` before its `\n`), so `empty_rules` too.
+    static constexpr std::uint32_t rules_at_line_start(unsigned char c) noexcept {
+        return c == '\n' ? empty_rules : first_byte_rules[c] | (c == '\r' || c == '\t' ? empty_rules : 0u);
+    }
     /// The enabled rules (bit i: the i-th) that apply in `mode`.
     constexpr std::uint32_t rules_in_mode(std::uint32_t mode) const noexcept {
         std::uint32_t m = 0, bit = 1;
@@ -515,8 +541,7 @@ struct rule_set {
     LOGSCAN_FORCE_INLINE flow try_text(std::string_view text, rule_context& ctx, bool& matched, Counter& calls,
                                        Hook& hook) {
         if constexpr (has_masks) {
-            std::uint32_t mask = enabled_;
-            if (!text.empty()) mask &= first_byte_rules[static_cast<unsigned char>(text[0])];
+            const std::uint32_t mask = enabled_ & rules_for(text);
             if (mask == 0) {
                 matched = false;
                 return flow::proceed;
@@ -572,8 +597,7 @@ private:
                                   std::index_sequence<I...>, std::uint32_t mask = ~0u) {
         flow f = flow::proceed;
         matched = false;
-        auto one = [&](auto& r, std::size_t i) {
-            if (i < 32 && !(mask >> i & 1u)) return false; // (it could not take the line)
+        auto one = [&](auto& r) { // true: decided (matched, or stopped)
             const flow g = Modes ? r.try_line(text, ctx, matched, calls, hook) : r.try_text(text, ctx, matched, calls, hook);
             if (g == flow::stop) {
                 f = flow::stop;
@@ -581,7 +605,31 @@ private:
             }
             return matched;
         };
-        (void)(one(std::get<I>(rules), I) || ...);
+        if constexpr (sizeof...(I) <= 32) {
+            // the rules the mask leaves, in order, each reached by a jump (a look at every
+            // rule's bit cost two dozen rules' worth of tests and branches on each line)
+            if constexpr (sizeof...(I) < 32) mask &= (1u << sizeof...(I)) - 1u;
+            while (mask != 0) {
+                const unsigned i = static_cast<unsigned>(std::countr_zero(mask));
+                mask &= mask - 1u;
+                bool decided = false;
+                switch (i) {
+#define LOGSCAN_RULE_CASE(K)                                                                                           \
+    case K:                                                                                                            \
+        if constexpr (K < sizeof...(I)) decided = one(std::get<K>(rules));                                             \
+        break;
+#define LOGSCAN_RULE_CASES(K) LOGSCAN_RULE_CASE(K) LOGSCAN_RULE_CASE(K + 1) LOGSCAN_RULE_CASE(K + 2) LOGSCAN_RULE_CASE(K + 3)
+                    LOGSCAN_RULE_CASES(0) LOGSCAN_RULE_CASES(4) LOGSCAN_RULE_CASES(8) LOGSCAN_RULE_CASES(12)
+                    LOGSCAN_RULE_CASES(16) LOGSCAN_RULE_CASES(20) LOGSCAN_RULE_CASES(24) LOGSCAN_RULE_CASES(28)
+#undef LOGSCAN_RULE_CASES
+#undef LOGSCAN_RULE_CASE
+                default: break;
+                }
+                if (decided) break;
+            }
+        } else {
+            (void)(one(std::get<I>(rules)) || ...);
+        }
         return f;
     }
 };
@@ -664,8 +712,7 @@ public:
         bool matched = false;
         flow f = flow::proceed;
         if constexpr (RuleSet::has_masks) { // (dispatched on the mode and the first byte at once)
-            std::uint32_t candidates = active_[mode_];
-            if (!trimmed.text.empty()) candidates &= RuleSet::first_byte_rules[static_cast<unsigned char>(trimmed.text[0])];
+            const std::uint32_t candidates = active_[mode_] & RuleSet::rules_for(trimmed.text);
             if (candidates != 0) f = rules_.try_line(trimmed.text, ctx, matched, calls_, on_match, candidates);
         } else {
             f = rules_.try_line(trimmed.text, ctx, matched, calls_, on_match);
@@ -689,11 +736,40 @@ public:
     /// handled by a fused rule of the current mode, read straight from the bytes [p, e), when
     /// that rule takes it (see the file comment); declined otherwise, and always while colour
     /// sequences may have to be removed.
-    line_taken take_line(const char* p, const char* e, std::uint64_t number, std::uint64_t offset)
+    LOGSCAN_FORCE_INLINE line_taken take_line(const char* p, const char* e, std::uint64_t number, std::uint64_t offset)
         requires(RuleSet::has_fused || (RuleSet::has_masks && internal::idle_fallback<Fallback>))
     {
         const std::uint32_t here = (fused_modes_ | idle_modes_) >> mode_ & 1u;
-        if (!here || (options_.strip_ansi && !escape_free_)) return {}; // (nothing to do here)
+        if (!here || (options_.strip_ansi && !escape_free_)) return {}; // (nothing to do here: no call)
+        return take_lines(p, e, number, offset);
+    }
+
+    /// Tells the reader whether the lines fed from now on are known to hold no ESC byte
+    /// (a caller that checked their whole chunk at once: format.hpp's `line_parser`), so that
+    /// `strip_ansi` need not look for one in each line. False (the default) looks.
+    void set_escape_free(bool free) noexcept { escape_free_ = free; }
+    /// The current mode.
+    std::uint32_t mode() const noexcept { return mode_; }
+    /// True in mode 0, the mode a new reader starts in: nothing read carries over to the
+    /// next line (see format.hpp's `line_parser::at_rest`).
+    bool at_rest() const noexcept { return mode_ == 0; }
+    /// Sets the mode (e.g. to reset it at the start of an input).
+    void set_mode(std::uint32_t m) noexcept { mode_ = m < 32 ? m : 0; }
+    /// Number of full matcher runs so far, sub-rules included (lines rejected by a
+    /// prefilter cost none).
+    std::uint64_t matcher_calls() const noexcept { return calls_; }
+    /// Number of lines that went to the fallback.
+    std::uint64_t unmatched() const noexcept { return unmatched_; }
+    /// Lines holding ANSI sequences that were longer than the strip buffer, and so were
+    /// matched with their sequences in place.
+    std::uint64_t ansi_unstripped() const noexcept { return unstripped_; }
+    /// The fallback object (e.g. to read state it gathered).
+    Fallback& fallback() noexcept { return fallback_; }
+
+private:
+    // take_line's work, in a mode where a fused rule or the idle fallback may take lines (out
+    // of line: a line in any other mode pays one test, not this function's frame).
+    line_taken take_lines(const char* p, const char* e, std::uint64_t number, std::uint64_t offset) {
         const char* q = p; // (the indent set aside, as feed does)
         if (options_.trim_lines)
             while (q != e && *q == ' ') ++q;
@@ -704,7 +780,7 @@ public:
                 const char* next = p;
                 for (;;) {
                     const auto c = static_cast<unsigned char>(q != e ? *q : '\n');
-                    if (c == '\n' || c == '\r' || c == '\t' || (active_[mode_] & RuleSet::first_byte_rules[c]) != 0) break;
+                    if ((active_[mode_] & RuleSet::rules_at_line_start(c)) != 0) break;
                     const char* const nl = internal::find_newline(q, e);
                     if (nl == nullptr) break;
                     ++n;
@@ -741,29 +817,6 @@ public:
         }
     }
 
-    /// Tells the reader whether the lines fed from now on are known to hold no ESC byte
-    /// (a caller that checked their whole chunk at once: format.hpp's `line_parser`), so that
-    /// `strip_ansi` need not look for one in each line. False (the default) looks.
-    void set_escape_free(bool free) noexcept { escape_free_ = free; }
-    /// The current mode.
-    std::uint32_t mode() const noexcept { return mode_; }
-    /// True in mode 0, the mode a new reader starts in: nothing read carries over to the
-    /// next line (see format.hpp's `line_parser::at_rest`).
-    bool at_rest() const noexcept { return mode_ == 0; }
-    /// Sets the mode (e.g. to reset it at the start of an input).
-    void set_mode(std::uint32_t m) noexcept { mode_ = m < 32 ? m : 0; }
-    /// Number of full matcher runs so far, sub-rules included (lines rejected by a
-    /// prefilter cost none).
-    std::uint64_t matcher_calls() const noexcept { return calls_; }
-    /// Number of lines that went to the fallback.
-    std::uint64_t unmatched() const noexcept { return unmatched_; }
-    /// Lines holding ANSI sequences that were longer than the strip buffer, and so were
-    /// matched with their sequences in place.
-    std::uint64_t ansi_unstripped() const noexcept { return unstripped_; }
-    /// The fallback object (e.g. to read state it gathered).
-    Fallback& fallback() noexcept { return fallback_; }
-
-private:
     RuleSet rules_;
     Fallback fallback_;
     rule_options options_;

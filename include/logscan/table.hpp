@@ -641,6 +641,9 @@ public:
     bool active() const noexcept { return state_ != state::idle; }
     /// True outside any table region: the state a new reader starts in.
     bool at_rest() const noexcept { return state_ == state::idle; }
+    /// True when `feed` declines every line that begins with `first` now (`not_mine`, nothing
+    /// changed; `'\n'`: an empty line): at rest, only a title or a rule line (`-`, `=`) opens.
+    bool declines(char first) const noexcept { return state_ == state::idle && first != '-' && first != '='; }
     /// The current title (empty if the table has none or no region is open).
     std::string_view title() const noexcept { return title_.view(); }
 
@@ -1156,8 +1159,9 @@ public:
     /// A line starting with `|` starts (first line: header) or continues the table. A title
     /// line (`===Perf Summary===`) fed while no table is open is remembered (and left to the
     /// caller: `not_mine`) as the title of the next table, unless a blank line comes first.
-    /// True when `feed` declines every line that begins with `first` now (`not_mine`): what
-    /// `indented_table` asks before it cuts a line's indent for the reader.
+    /// True when `feed` declines every line that begins with `first` now (`not_mine`; `'\n'`:
+    /// an empty line, which at rest changes nothing): what `indented_table` asks before it
+    /// cuts a line's indent for the reader.
     bool declines(char first) const noexcept { return !active_ && !maybe_own(first); }
     table_feed feed(const line& l, offer = offer::never) {
         if (!l.text.empty() && declines(l.text[0]))
@@ -1339,8 +1343,9 @@ protected:
 /// leading spaces. The reader's events see lines without the indent; `whole(l)` gives a
 /// delivered line back with it (for `text` records). A reader that can tell at a glance which
 /// lines it would decline at rest says so (`bool declines(char first) const`: true when its
-/// `feed` returns `not_mine` for every line beginning with `first`), and such lines are not
-/// cut for it. The wrapped reader is constructed from the constructor's arguments and is
+/// `feed` returns `not_mine` for every line beginning with `first`, `'\n'` standing for an
+/// empty line, and at rest changes nothing), and such lines are not cut for it (nor offered
+/// to it by `line_router`: `declines_line`). The wrapped reader is constructed from the constructor's arguments and is
 /// `table()`. Nothing allocates.
 template <class Table>
 class indented_table : public indent_keeper {
@@ -1378,6 +1383,19 @@ public:
             }
         }
         return table_.feed(strip(l, n), mode);
+    }
+    /// True when `feed(l)` would return `not_mine` and change nothing a later line sees: the
+    /// reader is at rest and declines what the line begins with after its spaces (`'\n'` for
+    /// a blank line). False when the reader cannot tell (it has no `declines`). What
+    /// `line_router` asks before it offers a line to any table.
+    bool declines_line(const line& l) const noexcept {
+        if constexpr (requires(const Table& t) { t.declines(' '); }) {
+            if (!table_.at_rest()) return false;
+            const std::size_t n = internal::leading_spaces(l.text);
+            return table_.declines(n == l.text.size() ? '\n' : l.text[n]);
+        } else {
+            return false;
+        }
     }
     /// True when `s` (a line without its leading spaces) opens a region of the reader's own,
     /// at any indent (`Table::opens_region(s)`; none when the reader does not say).

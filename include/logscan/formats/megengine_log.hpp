@@ -1049,17 +1049,21 @@ struct fallback {
         constexpr bool rows = text || wants_any<V, on_mem_alloc_event, on_error_event>;
         return (text ? 0u : (1u << normal) | (1u << var_shapes)) | (rows ? 0u : 1u << mem_table);
     }
-    flow operator()(const line& l, rule_context& ctx) const {
-        if (ctx.mode == mem_table) {
-            mem_alloc r;
-            internal::reset_value(r); // (its `{}`, without `rep stos`)
-            if (parse_row(l, r)) return LOGSCAN_VISIT(st->vis, on_mem_alloc, std::as_const(r));
-            if (table_header(l.text)) return flow::proceed;
-            const std::string_view t = internal::trim_right(l.text);
-            if (t.find("MiB(") != std::string_view::npos) {
-                const error e{error_code::syntax, l.number, t.size() + 1, l.offset + t.size(), "memory table row cut off", 0};
-                return report_error(st->vis, e);
-            }
+    LOGSCAN_FORCE_INLINE flow operator()(const line& l, rule_context& ctx) const {
+        if (ctx.mode == mem_table) return table_line(l);
+        return st->text(l);
+    }
+    // A line no rule took inside a memory table: a row, the header again, a cut row, or text
+    // (out of line: the other lines do not pay a row's frame).
+    [[gnu::noinline]] flow table_line(const line& l) const {
+        mem_alloc r;
+        internal::reset_value(r); // (its `{}`, without `rep stos`)
+        if (parse_row(l, r)) return LOGSCAN_VISIT(st->vis, on_mem_alloc, std::as_const(r));
+        if (table_header(l.text)) return flow::proceed;
+        const std::string_view t = internal::trim_right(l.text);
+        if (t.find("MiB(") != std::string_view::npos) {
+            const error e{error_code::syntax, l.number, t.size() + 1, l.offset + t.size(), "memory table row cut off", 0};
+            return report_error(st->vis, e);
         }
         return st->text(l);
     }

@@ -621,7 +621,7 @@ public:
         return !report_banner(s).empty() || internal::is_table_title(s);
     }
 
-    // (only a banner opens a report, and it begins with its dashes)
+    // (only a banner opens a report, and it begins with its dashes; `'\n'`: an empty line)
     bool declines(char first) const noexcept { return phase_ == phase::idle && first != '-'; }
     table_feed feed(const line& l, offer) {
         if (l.text.empty() ? phase_ == phase::idle : declines(l.text[0])) return table_feed::not_mine;
