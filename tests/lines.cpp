@@ -402,3 +402,38 @@ TEST_CASE("lines::find_last: the last place of a needle, against string_view::rf
     CHECK(logscan::internal::find_last("abc", "") == 3); // (as rfind: the end)
     static_assert(logscan::internal::find_last("a:b:c", ":") == 3);
 }
+
+TEST_CASE("lines::leading_run and trailing_run: the bytes a text begins and ends with, against a count byte by byte") {
+    // every text of up to 40 bytes built from runs of the byte and others (the 8-byte looks,
+    // a run that ends inside one or at its edge, a text all of the byte), at run time and at
+    // compile time
+    const auto lead = [](std::string_view s, char c) {
+        std::size_t n = 0;
+        while (n < s.size() && s[n] == c) ++n;
+        return n;
+    };
+    const auto trail = [](std::string_view s, char c) {
+        std::size_t n = 0;
+        while (n < s.size() && s[s.size() - 1 - n] == c) ++n;
+        return n;
+    };
+    std::uint64_t seed = 20261205;
+    for (int round = 0; round < 20000; ++round) {
+        seed = test_support::lcg_next(seed);
+        const std::size_t n = (seed >> 33) % 41;
+        std::string s;
+        while (s.size() < n) {
+            seed = test_support::lcg_next(seed);
+            s.append(1 + (seed >> 40) % 12, "--- a"[(seed >> 20) % 5]);
+        }
+        s.resize(n);
+        for (const char c : {'-', ' ', 'a'}) {
+            REQUIRE(logscan::internal::leading_run(s, c) == lead(s, c));
+            REQUIRE(logscan::internal::trailing_run(s, c) == trail(s, c));
+        }
+    }
+    CHECK(logscan::internal::leading_run(std::string(20, '-'), '-') == 20);
+    CHECK(logscan::internal::trailing_run(std::string(20, '-') + "x", '-') == 0);
+    static_assert(logscan::internal::leading_run("---x--", '-') == 3);
+    static_assert(logscan::internal::trailing_run("---x--", '-') == 2);
+}

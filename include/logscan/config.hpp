@@ -56,22 +56,26 @@
 
 namespace logscan {
 namespace internal {
-/// How many of the 8 bytes at `p` are spaces before the first other byte (`Last`: from the
-/// end, before the last other byte), 0 to 8, in one look (little-endian; elsewhere a loop):
-/// lines.hpp's trimming and indents, json.hpp's indentation.
+/// How many of the 8 bytes at `p` are `c` before the first other byte (`Last`: from the end,
+/// before the last other byte), 0 to 8, in one look (little-endian; elsewhere a loop).
 template <bool Last>
-inline std::size_t spaces8(const char* p) noexcept {
+inline std::size_t run8(const char* p, char c) noexcept {
     if constexpr (std::endian::native == std::endian::little) {
         std::uint64_t v = 0;
         std::memcpy(&v, p, 8);
-        v ^= 0x2020202020202020ull; // (a space: a zero byte)
+        v ^= 0x0101010101010101ull * static_cast<unsigned char>(c); // (a c: a zero byte)
         if (v == 0) return 8;
         return static_cast<std::size_t>(Last ? std::countl_zero(v) : std::countr_zero(v)) / 8;
     } else {
         std::size_t n = 0;
-        while (n < 8 && p[Last ? 7 - n : n] == ' ') ++n;
+        while (n < 8 && p[Last ? 7 - n : n] == c) ++n;
         return n;
     }
+}
+/// `run8` of spaces: lines.hpp's trimming and indents, json.hpp's indentation.
+template <bool Last>
+inline std::size_t spaces8(const char* p) noexcept {
+    return run8<Last>(p, ' ');
 }
 /// Zeroes all the bytes of `t` (trivially copyable) with 16-byte stores, where its `{}`
 /// would: a constructor's job for the results and value sets built on every line (a

@@ -184,6 +184,32 @@ LOGSCAN_FORCE_INLINE line_taken take_run(const char* p, const char* e, std::uint
 
 /// Spaces and tabs: what trimming removes.
 constexpr bool is_space(char c) noexcept { return c == ' ' || c == '\t'; }
+/// Number of bytes `c` `s` begins with, counted 8 at a time (a frame's dashes, an indent).
+constexpr std::size_t leading_run(std::string_view s, char c) noexcept {
+    std::size_t n = 0;
+    if (!std::is_constant_evaluated()) {
+        while (s.size() - n >= 8) {
+            const std::size_t k = run8<false>(s.data() + n, c);
+            n += k;
+            if (k != 8) return n;
+        }
+    }
+    while (n < s.size() && s[n] == c) ++n;
+    return n;
+}
+/// Number of bytes `c` `s` ends with, counted 8 at a time.
+constexpr std::size_t trailing_run(std::string_view s, char c) noexcept {
+    std::size_t n = 0;
+    if (!std::is_constant_evaluated()) {
+        while (s.size() - n >= 8) {
+            const std::size_t k = run8<true>(s.data() + s.size() - n - 8, c);
+            n += k;
+            if (k != 8) return n;
+        }
+    }
+    while (n < s.size() && s[s.size() - n - 1] == c) ++n;
+    return n;
+}
 /// Number of spaces (` ` only) `s` begins with, counted 8 at a time.
 inline std::size_t leading_spaces(std::string_view s) noexcept {
     std::size_t n = 0;

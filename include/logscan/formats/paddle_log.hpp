@@ -588,10 +588,10 @@ constexpr bool is_letter(char c) noexcept { return (c >= 'a' && c <= 'z') || (c 
 // The title of a frame `-+ OPEN spaces TITLE spaces CLOSE -+` (OPEN/CLOSE `>`/`<` for a
 // report's banner, none for a section banner), TITLE starting with a letter; empty if none.
 constexpr std::string_view frame_title(std::string_view s, char open, char close) noexcept {
-    std::size_t b = 0, e = s.size();
-    while (b < e && s[b] == '-') ++b;
-    while (e > b && s[e - 1] == '-') --e;
-    if (b == 0 || e == s.size()) return {};
+    std::size_t b = internal::leading_run(s, '-'), e = s.size();
+    if (b == 0 || b == e) return {};
+    e -= internal::trailing_run(s, '-'); // (past b: s[b] is no dash)
+    if (e == s.size()) return {};
     if (open != 0) {
         if (b == e || s[b] != open || s[e - 1] != close || e - b < 2) return {};
         ++b, --e;
