@@ -1773,5 +1773,17 @@ TEST_CASE("num::text_cursor reads what the regex classes say, numbers converted 
         logscan::text_cursor x(std::string_view(&ch, 1));
         const bool want = (v >= '0' && v <= '9') || (v >= 'a' && v <= 'f') || (v >= 'A' && v <= 'F');
         if (x.hex_digits(hex) != want) FAIL_CHECK("byte " << v);
+        // the byte at each place of a run of 40 hex digits (the 16-byte looks and the bytes
+        // after them): the run ends there exactly when it is no hex digit
+        for (std::size_t k = 0; k < 40; ++k) {
+            std::string run = std::string("0123456789abcdefABCDEF0123456789abcdefAB").substr(0, 40);
+            run[k] = ch;
+            logscan::text_cursor y(run);
+            const bool some = y.hex_digits(hex);
+            if (hex.size() != (want ? run.size() : k) || some != (hex.size() != 0)) {
+                FAIL_CHECK("byte " << v << " at " << k);
+                break;
+            }
+        }
     }
 }
