@@ -206,3 +206,54 @@ TEST_CASE("route::rules_first: a log line right below a table's last row is a lo
     // rules first: the log line ends the table; the next line is no table's
     CHECK(run(true) == std::vector<std::string>{"N1:Model Summary", "H3", "R5:Model Summary:a", "E6", "L12:00:56", "O7"});
 }
+
+TEST_CASE("route::a line every table at rest declines goes to the rules alone, as if each table had been fed it") {
+    // A pipe table holding a title is not at rest: the blank line after the title is fed to it
+    // and makes it forget the title, as its own feed says (the header has none). Skipping it
+    // there would keep the title.
+    struct titles {
+        std::vector<std::string> ev;
+        void on_table_header(const logscan::table_header& h) { ev.push_back("H" + std::to_string(h.line) + ":" + std::string(h.title)); }
+        void on_table_row(const logscan::table_row& r) { ev.push_back("R" + std::to_string(r.line)); }
+    };
+    for (const bool first : {false, true}) {
+        titles t;
+        logscan::pipe_table<titles> pipes(t);
+        std::vector<std::uint64_t> others;
+        auto rules = logscan::rule_set(logscan::rule<R"(#(\w+))">([](const auto&) {}));
+        logscan::rule_reader reader(rules, [&](const logscan::line& l) { others.push_back(l.number); });
+        logscan::line_router router(reader, pipes);
+        router.rules_first(first);
+        REQUIRE(logscan::for_each_line(std::string_view("===Title===\n\n| a | b |\n| 1 | 2 |\nx\n===Next===\n| c | d |\n| 3 | 4 |\n"), router).ok());
+        router.finish();
+        CHECK(t.ev == std::vector<std::string>{"H3:", "R4", "H7:Next", "R8"});
+        CHECK(others == std::vector<std::uint64_t>{1, 2, 5, 6}); // (titles and plain lines: the fallback's)
+    }
+
+    // an indented table's indent() is the line's own spaces on a line no table takes, as its
+    // feed sets it, whether the router fed it or skipped it
+    struct none {
+        void on_table_header(const logscan::table_header&) {}
+        void on_table_row(const logscan::table_row&) {}
+    } n;
+    logscan::indented_table<logscan::pipe_table<none>> pipes(n);
+    std::vector<std::size_t> indents;
+    auto rules = logscan::rule_set(logscan::rule<R"(#(\w+))">([](const auto&) {}));
+    logscan::rule_reader reader(rules, [&](const logscan::line&) { indents.push_back(pipes.indent()); });
+    logscan::line_router router(reader, pipes);
+    REQUIRE(logscan::for_each_line(std::string_view("    four\nzero\n  two\n\n   \n"), router).ok());
+    CHECK(indents == std::vector<std::size_t>{4, 0, 2, 0, 3});
+
+    // rule_table: at rest it takes only a title or a rule line (`-`, `=`), so it declines the rest
+    struct quiet {
+        void on_table_header(const logscan::table_header&) {}
+        void on_table_row(const logscan::table_row&) {}
+    } q;
+    logscan::rule_table<quiet> table(q);
+    CHECK_FALSE(table.declines('-'));
+    CHECK_FALSE(table.declines('='));
+    CHECK(table.declines('a'));
+    CHECK(table.declines('\n'));
+    CHECK(table.feed(logscan::line{"--- Title ---", 1, 0}) == logscan::table_feed::consumed);
+    CHECK_FALSE(table.declines('a')); // (a title region: not at rest)
+}

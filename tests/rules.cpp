@@ -635,3 +635,23 @@ TEST_CASE("rules::strip_sgr") {
     CHECK(strip("trailing \x1b[") == "trailing \x1b[");
     CHECK(strip(std::string(65, 'x')) == "<overflow>");
 }
+
+TEST_CASE("rules::a set of more than 32 rules: every rule tried in order, the first match wins") {
+    // (no first-byte masks past 32 rules: the rules are tried one after another)
+    int hit = -1;
+    auto set = [&]<std::size_t... I>(std::index_sequence<I...>) {
+        return logscan::rule_set(logscan::rule<R"(a(\d))">([&hit](const auto&) { hit = static_cast<int>(I); })...,
+                                 logscan::rule<R"(b(\d))">([&hit](const auto&) { hit = 100; }),
+                                 logscan::rule<R"(a(\d)|b(\d))">([&hit](const auto&) { hit = 200; }));
+    }(std::make_index_sequence<33>{});
+    static_assert(!decltype(set)::has_masks);
+    std::vector<std::string> fell;
+    logscan::rule_reader r(std::move(set), [&](const logscan::line& l) { fell.emplace_back(l.text); });
+    for (const auto& [text, want] : {std::pair{std::string_view("a1"), 0}, std::pair{std::string_view("b2"), 100}}) {
+        hit = -1;
+        CHECK(r.feed(logscan::line{text, 1, 0}) == logscan::flow::proceed);
+        CHECK(hit == want);
+    }
+    CHECK(r.feed(logscan::line{"c3", 1, 0}) == logscan::flow::proceed);
+    CHECK(fell == std::vector<std::string>{"c3"});
+}

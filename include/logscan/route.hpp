@@ -173,15 +173,16 @@ private:
         return f == flow::stop ? f : g;
     }
 
-    // True when every table is at rest and declines the line (`indented_table::declines_line`):
-    // feeding them would return `not_mine` from each and change nothing.
-    LOGSCAN_FORCE_INLINE bool all_decline(const line& l) const noexcept {
+    // True when every table is at rest and declines the line (`indented_table::declines_line`,
+    // which sets its `indent()` as its `feed` would): feeding them would return `not_mine` from
+    // each and change nothing else.
+    LOGSCAN_FORCE_INLINE bool all_decline(const line& l) noexcept {
         return [&]<std::size_t... I>(std::index_sequence<I...>) { // (all at rest first: one look each)
             return (std::get<I>(tables_).at_rest() && ...) && (declines_line(std::get<I>(tables_), l) && ...);
         }(std::index_sequence_for<Tables...>{});
     }
     template <class T>
-    static bool declines_line(const T& t, const line& l) noexcept {
+    static bool declines_line(T& t, const line& l) noexcept {
         if constexpr (requires { t.declines_line(l); }) return t.declines_line(l);
         else if constexpr (requires { t.declines(' '); })
             return t.at_rest() && t.declines(l.text.empty() ? '\n' : l.text[0]);

@@ -356,8 +356,9 @@ struct line_rule {
         else if constexpr (start.has_first) return start.first.test(c);
         else return true;
     }
-    /// False when the pattern cannot match an empty text (its prefilter wants a first byte),
-    /// known at compile time: what `rule_set::empty_rules` is made of.
+    /// False when the pattern cannot match an empty text (its prefilter rejects one: it wants
+    /// a literal prefix or a first byte), known at compile time: what `rule_set::empty_rules`
+    /// is made of.
     static constexpr bool may_match_empty() noexcept { return internal::prefilter<P>::may_match(std::string_view{}); }
     /// For `rule_set::take`: whether the rule applies in `mode` and may match a line that
     /// starts with `head` (bytes that may run past the line's end).
@@ -627,8 +628,8 @@ private:
                 }
                 if (decided) break;
             }
-        } else {
-            (void)(one(std::get<I>(rules)) || ...);
+        } else { // (more rules than mask bits: the first 32 by the mask, the rest all tried)
+            (void)(((I >= 32 || (mask >> (I % 32) & 1u)) && one(std::get<I>(rules))) || ...);
         }
         return f;
     }

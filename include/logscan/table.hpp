@@ -1384,15 +1384,18 @@ public:
         }
         return table_.feed(strip(l, n), mode);
     }
-    /// True when `feed(l)` would return `not_mine` and change nothing a later line sees: the
-    /// reader is at rest and declines what the line begins with after its spaces (`'\n'` for
-    /// a blank line). False when the reader cannot tell (it has no `declines`). What
-    /// `line_router` asks before it offers a line to any table.
-    bool declines_line(const line& l) const noexcept {
+    /// True when `feed(l)` would return `not_mine`, the reader at rest declining what the line
+    /// begins with after its spaces (`'\n'` for a blank line); then `indent()` is the line's
+    /// spaces, as `feed` would leave it, and nothing else changed. False when the reader cannot
+    /// tell (it has no `declines`), the line not looked at. What `line_router` asks before it
+    /// offers a line to any table.
+    bool declines_line(const line& l) noexcept {
         if constexpr (requires(const Table& t) { t.declines(' '); }) {
             if (!table_.at_rest()) return false;
             const std::size_t n = internal::leading_spaces(l.text);
-            return table_.declines(n == l.text.size() ? '\n' : l.text[n]);
+            if (!table_.declines(n == l.text.size() ? '\n' : l.text[n])) return false;
+            indent_ = n;
+            return true;
         } else {
             return false;
         }
