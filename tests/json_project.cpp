@@ -561,11 +561,12 @@ TEST_CASE("reset_value (config.hpp): a record is its T{} again, whatever it held
     CHECK(z.n == 0);
 }
 
-TEST_CASE("same_bytes (config.hpp): every length from 0 to 40, a difference at every place is seen") {
-    // (text_cursor's literals and shape_memo's texts: short runs compared a few words at a time)
+TEST_CASE("same_bytes (config.hpp): every length from 0 to 80, a difference at every place is seen") {
+    // (text_cursor's literals and shape_memo's texts: runs up to 32 bytes compared a few words
+    // at a time, longer ones by memcmp)
     std::string a;
-    for (int i = 0; i < 40; ++i) a.push_back(static_cast<char>('A' + i));
-    for (std::size_t n = 0; n <= 40; ++n) {
+    for (int i = 0; i < 80; ++i) a.push_back(static_cast<char>('0' + i));
+    for (std::size_t n = 0; n <= 80; ++n) {
         const std::unique_ptr<char[]> x(new char[n == 0 ? 1 : n]), y(new char[n == 0 ? 1 : n]); // (exact size: an over-read trips ASan)
         std::memcpy(x.get(), a.data(), n);
         std::memcpy(y.get(), a.data(), n);
