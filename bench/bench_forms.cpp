@@ -16,6 +16,7 @@
 #include <logscan/ndjson.hpp>
 
 #include <cstdio>
+#include <algorithm>
 #include <cstdlib>
 #include <string>
 #include <vector>
@@ -50,6 +51,107 @@ std::uint64_t count_file(const std::string& path) {
     typename Format::records::template counting<none> v{n};
     bench::parse_file(path, Format::parse, v);
     return v.records + v.text + v.errors;
+}
+
+// A floor for the fluid report, not a contender for the contract: the loop a user would write
+// by hand for this form, counting what `count_file` counts (a `table` per banner, a `total`,
+// a row or a text per overhead and event line; no field converted). Each line trimmed of its
+// trailing spaces; a banner's title found between its dashes; `Place:`, `Time unit:` and the
+// note kept; an overhead row's `K: V` values checked as numbers (a row, else a text); an event
+// row's cells cut at runs of spaces (`X (R)` one cell) and counted against the header's (a
+// row, else a text). Same reads and framing as the streaming limit; no line numbers, no indent,
+// no binary check, no other form's lines (this input has none).
+struct hand_fluid {
+    std::uint64_t records = 0, bytes = 0;
+    int phase = 0; // 0 idle, 1 head, 2 events
+    std::size_t columns = 0, calls_at = 0;
+    std::string_view place, unit;
+    bool merged = false;
+
+    static bool number(std::string_view v) {
+        double d = 0;
+        const auto r = fast_float::from_chars(v.data(), v.data() + v.size(), d);
+        return r.ec == std::errc() && r.ptr == v.data() + v.size();
+    }
+    // A banner's title (`---->  T  <----` or `----  T  ----`); empty when none.
+    static std::string_view title(std::string_view s, bool& report) {
+        std::size_t b = 0, e = s.size();
+        while (b < e && s[b] == '-') ++b;
+        while (e > b && s[e - 1] == '-') --e;
+        report = b < e && s[b] == '>' && s[e - 1] == '<';
+        if (report) ++b, --e;
+        while (b < e && s[b] == ' ') ++b;
+        while (e > b && s[e - 1] == ' ') --e;
+        return s.substr(b, e - b);
+    }
+    void line(const char* p, const char* nl) {
+        std::string_view s(p, static_cast<std::size_t>(nl - p));
+        while (!s.empty() && (s.back() == ' ' || s.back() == '\r')) s.remove_suffix(1);
+        if (!s.empty() && s[0] == '-') {
+            bool report = false;
+            const std::string_view t = title(s, report);
+            if (!t.empty() && (report || phase != 0)) {
+                phase = 1;
+                bytes += t.size();
+                ++records;
+            }
+            return;
+        }
+        if (phase == 0) return;
+        if (s.empty()) {
+            if (phase == 2) phase = 0;
+            return;
+        }
+        ++records; // (every other line of a report is a record: a row, a total or a text)
+        if (phase == 2) {
+            std::size_t n = 0, q = calls_at;
+            while (q < s.size()) {
+                while (q < s.size() && s[q] == ' ') ++q;
+                if (q == s.size()) break;
+                while (q < s.size() && s[q] != ' ') ++q;
+                if (q + 1 < s.size() && s[q + 1] == '(') q = std::min(s.find(')', q), s.size() - 1) + 1;
+                ++n;
+            }
+            bytes += n == columns;
+            return;
+        }
+        if (s.starts_with("Note! ")) merged = true, --records;
+        else if (s.starts_with("Place: ")) place = s.substr(7), --records;
+        else if (s.starts_with("Time unit: ")) unit = s.substr(11), --records;
+        else if (s.starts_with("Sorted by ")) --records;
+        else if (s.starts_with("Total time:")) bytes += number(s.substr(s.find_first_not_of(' ', 11)));
+        else if (s.starts_with("Event  ")) { // the header: its columns, and where `Calls` starts
+            --records;
+            columns = 0;
+            for (std::size_t q = 5; q < s.size();) {
+                while (q < s.size() && s[q] == ' ') ++q;
+                if (columns++ == 0) calls_at = q;
+                while (q < s.size() && !(s[q] == ' ' && (q + 1 == s.size() || s[q + 1] == ' '))) ++q;
+            }
+            phase = 2;
+        } else { // `NAME  K: V  K: V ...`
+            std::size_t q = s.find("  ", s.find_first_not_of(' '));
+            bool ok = q != std::string_view::npos;
+            while (ok && q < s.size()) {
+                while (q < s.size() && s[q] == ' ') ++q;
+                const std::size_t colon = s.find(": ", q);
+                if (colon == std::string_view::npos) {
+                    ok = false;
+                    break;
+                }
+                const std::size_t v = colon + 2, e = std::min(s.find(' ', v), s.size());
+                ok = number(s.substr(v, e - v - (s[e - 1] == '%')));
+                q = e;
+            }
+            bytes += ok;
+        }
+    }
+};
+std::uint64_t hand_fluid_file(const std::string& path) {
+    hand_fluid h;
+    bench::each_file_line(path.c_str(), [&](const char* p, const char* nl) { h.line(p, nl); });
+    bench::keep(h.bytes + h.place.size() + h.unit.size() + h.merged);
+    return h.records;
 }
 
 // A Report.json() document grown to `mb` MB: its `calls` elements repeated inside it.
@@ -99,6 +201,32 @@ void compare(const char* format, const char* seed, const std::vector<std::pair<c
     std::fflush(stdout);
 }
 
+// The fluid report's floor beside logscan on the same input and the seed, in turns.
+void fluid_floor(const bench::options& o) {
+    using Format = logscan::paddle_log::format;
+    const std::string text = bench::repeat_to(bench::sample("today/paddle_pr22590_old_profiling_report.txt"), o.mb);
+    const std::string seed_text = bench::repeat_to(bench::sample("003_1c776201c8b5b83e.txt"), o.mb);
+    const std::string path = bench::temp_file(text, "logscan_bench_forms"), seed_path = bench::temp_file(seed_text, "logscan_bench_forms_seed");
+    (void)bench::memchr_file(path.c_str());
+    (void)bench::memchr_file(seed_path.c_str());
+    std::uint64_t hand = 0, counted = 0, seed = 0;
+    const auto secs = bench::best_seconds_turns(
+        o.runs, [&] { seed = count_file<Format>(seed_path); }, [&] { counted = count_file<Format>(path); },
+        [&] { hand = hand_fluid_file(path); });
+    bench::keep(seed);
+    const auto mbs = [](const std::string& t, double s) { return static_cast<double>(t.size()) / 1e6 / s; };
+    const double sd = mbs(seed_text, secs[0]), lg = mbs(text, secs[1]), hd = mbs(text, secs[2]);
+    std::printf("\npaddle-log, the legacy fluid report's floor (counted, MB/s): the seed %.1f; the fluid report %.1f (%.2f of\n"
+                "the seed); a hand-written loop for the fluid report %.1f (%.2f of the seed; logscan at %.2f of it)\n",
+                sd, lg, lg / sd, hd, hd / sd, lg / hd);
+    if (hand != counted)
+        std::fprintf(stderr, "bench_forms: the fluid floor counted %llu records, logscan %llu\n", static_cast<unsigned long long>(hand),
+                     static_cast<unsigned long long>(counted));
+    std::remove(path.c_str());
+    std::remove(seed_path.c_str());
+    std::fflush(stdout);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -115,6 +243,7 @@ int main(int argc, char** argv) {
          {"2020 log: YYYY-MM-DD ...-LEVEL: lines, iter: steps", "ppdet_repo_dy_loss_log_2020.txt"},
          {"log pasted from a notebook, indented", "sharpiless_yolov5_readme_notebook_indented.txt"}},
         o);
+    fluid_floor(o);
     compare<logscan::tvm_profile::format>(
         "tvm-profile", "004_d73c77cb3fb2895c.txt",
         {{"graph debug executor table", "arachne_readme_jetson_tensorrt_debug_table.txt"},
