@@ -579,6 +579,37 @@ TEST_CASE("same_bytes (config.hpp): every length from 0 to 80, a difference at e
     }
 }
 
+TEST_CASE("begins_with (config.hpp): a literal prefix, as string_view::starts_with says, at compile time and at run time") {
+    static_assert(logscan::internal::begins_with("Total Duration 5 us", "Total Duration"));
+    static_assert(!logscan::internal::begins_with("Total", "Total Duration"));
+    static_assert(logscan::internal::begins_with("", ""));
+    // Every text of 0 to 40 bytes, each in a block of its exact size (an over-read trips ASan):
+    // a copy of the literal's start (a prefix when long enough), then with each byte changed.
+    const auto check = [](const auto& lit) {
+        const std::string_view l(lit, sizeof lit - 1);
+        for (std::size_t n = 0; n <= 40; ++n) {
+            const std::unique_ptr<char[]> x(new char[n == 0 ? 1 : n]);
+            for (std::size_t i = 0; i < n; ++i) x[i] = i < l.size() ? l[i] : '.';
+            const std::string_view t(x.get(), n);
+            CHECK(logscan::internal::begins_with(t, lit) == (n >= l.size()));
+            for (std::size_t at = 0; at < n; ++at) {
+                x[at] = static_cast<char>(x[at] ^ 0x20);
+                CHECK(logscan::internal::begins_with(t, lit) == t.starts_with(l));
+                x[at] = static_cast<char>(x[at] ^ 0x20);
+            }
+        }
+    };
+    check("");
+    check("#");
+    check("::");
+    check("Mean ");
+    check("#OpName");
+    check("Time unit: ");
+    check("Total Duration");
+    check("Evaluate vm inference cost of ");
+    check("\tTotal Packed Functions: (more than 32 bytes)");
+}
+
 namespace {
 // A random JSON value printed two ways: with random blanks between its tokens (`pretty`), and
 // as the projection's compact text must read (`compact`: blanks outside strings removed,

@@ -183,6 +183,15 @@ LOGSCAN_FORCE_INLINE bool same_bytes(const char* a, const char* b, std::size_t n
     return n == 0 || (a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]);
 }
 
+/// Whether `s` begins with the literal `lit`: `s.starts_with("...")`, a compare of a few words
+/// inlined in every unit. (`string_view::starts_with` is a call of `strlen` and of `memcmp`
+/// once the compiler's budget for a large unit, like the command's, stops inlining it.)
+template <std::size_t N>
+LOGSCAN_FORCE_INLINE constexpr bool begins_with(std::string_view s, const char (&lit)[N]) noexcept {
+    if (std::is_constant_evaluated()) return s.starts_with(std::string_view(lit, N - 1));
+    return s.size() >= N - 1 && same_bytes(s.data(), lit, N - 1);
+}
+
 /// A non-finite number word, one rule for every format (formats.md, common rules): `nan`,
 /// `-nan`, `inf`, `-inf`, `+inf`, `infinity`, `-infinity`, in any letter case, sets `v` to NaN
 /// or +-infinity and is true; any other text (`+nan`, `nanx`, ``) is false.

@@ -222,7 +222,7 @@ struct replay_source {
 
 /// `text` without the UTF-8 byte order mark that begins it, if one does (see `byte_order_mark`).
 constexpr std::string_view without_byte_order_mark(std::string_view text) noexcept {
-    return text.starts_with("\xEF\xBB\xBF") ? text.substr(3) : text;
+    return internal::begins_with(text, "\xEF\xBB\xBF") ? text.substr(3) : text;
 }
 
 /// A UTF-8 byte order mark (`EF BB BF`, what Windows editors and PowerShell's

@@ -579,7 +579,7 @@ constexpr std::string_view title_text(std::string_view s) noexcept {
 }
 constexpr bool is_title_line(std::string_view s) noexcept { return !title_text(s).empty(); }
 /// A thread banner inside a table body: a framed `Thread: NAME` (dashes only).
-constexpr bool is_banner_text(std::string_view t) noexcept { return t.starts_with("Thread:"); }
+constexpr bool is_banner_text(std::string_view t) noexcept { return internal::begins_with(t, "Thread:"); }
 constexpr bool is_blank(std::string_view s) noexcept { return trim(s).empty(); }
 /// A framed title that opens a table: any but a `---Thread: NAME---` banner.
 constexpr bool is_table_title(std::string_view s) noexcept {

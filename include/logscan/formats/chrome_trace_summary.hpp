@@ -80,8 +80,8 @@ constexpr bool has(std::string_view s, std::string_view p) noexcept {
 }
 // A memory kernel's name (HTA's MEMORY type; 6B.4's names of memory rows).
 constexpr bool memory_name(std::string_view n) noexcept {
-    return n.starts_with("Memcpy") || n.starts_with("hipMemcpy") || n.starts_with("Memset") || n.starts_with("hipMemset") ||
-           n.starts_with("dma");
+    return internal::begins_with(n, "Memcpy") || internal::begins_with(n, "hipMemcpy") || internal::begins_with(n, "Memset") || internal::begins_with(n, "hipMemset") ||
+           internal::begins_with(n, "dma");
 }
 // A std::string key looked up by a string_view.
 struct text_hash {
@@ -576,12 +576,12 @@ inline double quantile(const std::vector<double>& c, double q) noexcept {
 }
 
 inline bool cpu_event_cat(std::string_view cat) noexcept {
-    return cat.starts_with("cpu_op") || cat == "user_annotation" || cat == "user_annotation\n" ||
+    return internal::begins_with(cat, "cpu_op") || cat == "user_annotation" || cat == "user_annotation\n" ||
            first_line(cat).find("_runtime", 1) != std::string_view::npos;
 }
 inline bool kernel_cat(std::string_view cat) noexcept {
-    return cat.starts_with("kernel") || (cat.starts_with("gpu_mem") && cat.size() > 7 && cat[7] != '\n') ||
-           cat.starts_with("mtia_ccp_events");
+    return internal::begins_with(cat, "kernel") || (internal::begins_with(cat, "gpu_mem") && cat.size() > 7 && cat[7] != '\n') ||
+           internal::begins_with(cat, "mtia_ccp_events");
 }
 
 // Sorted, largest first, then by name.

@@ -837,7 +837,7 @@ constexpr bool read_console_header(std::string_view t, std::array<std::string_vi
     g[2] = t.substr(3, 8);
     const std::string_view rest = c.rest_view();
     if (rest.size() >= 4 && rest[3] == ' ' &&
-        (rest.starts_with("DBG") || rest.starts_with("WRN") || rest.starts_with("ERR"))) {
+        (internal::begins_with(rest, "DBG") || internal::begins_with(rest, "WRN") || internal::begins_with(rest, "ERR"))) {
         g[4] = rest.substr(0, 3);
         g[5] = rest.substr(4);
     } else {

@@ -545,7 +545,7 @@ struct state {
         std::optional<std::string_view> thread;
         if (!r.banner.empty()) {
             std::string_view b = r.banner;
-            if (b.starts_with("Thread:")) b = internal::trim(b.substr(7));
+            if (internal::begins_with(b, "Thread:")) b = internal::trim(b.substr(7));
             thread = b;
         }
         const table_row row{r.line, r.title, thread, pipe ? 0 : r.cells[0].depth(), r.cells[0].text(), r.cells, r.header};
@@ -695,17 +695,17 @@ private:
     // A line before the event table's header.
     flow head_line(const line& l, std::string_view s) {
         if (s == "Note! This Report merge all thread info into one.") return merged_ = true, flow::proceed;
-        if (s.size() > 7 && s.starts_with("Place: ") && s[7] != ' ') { // `Place: X`, X the rest
+        if (s.size() > 7 && internal::begins_with(s, "Place: ") && s[7] != ' ') { // `Place: X`, X the rest
             place_.assign(s.substr(7));
             return has_place_ = true, flow::proceed;
         }
-        if (s.size() > 11 && s.starts_with("Time unit: ") && s.find(' ', 11) == std::string_view::npos) { // one word
+        if (s.size() > 11 && internal::begins_with(s, "Time unit: ") && s.find(' ', 11) == std::string_view::npos) { // one word
             unit_.assign(s.substr(11));
             return has_unit_ = true, flow::proceed;
         }
-        if (s.starts_with("Sorted by ")) return flow::proceed;
+        if (internal::begins_with(s, "Sorted by ")) return flow::proceed;
         if (announce() == flow::stop) return flow::stop;
-        if (s.starts_with("Total time:")) {
+        if (internal::begins_with(s, "Total time:")) {
             const std::string_view v = internal::trim(s.substr(11));
             if (is_number_or_non_finite(v)) return st_.report_total(total{l.number, table_name(), "Total time", v});
         }
@@ -717,7 +717,7 @@ private:
     // `Event  Calls  Total  ...`: keeps the columns and where `Calls` starts.
     bool event_header(std::string_view s) noexcept {
         std::size_t at = 0;
-        if (!s.starts_with("Event") || next_wide_cell(s, at) != "Event") return false;
+        if (!internal::begins_with(s, "Event") || next_wide_cell(s, at) != "Event") return false;
         std::size_t n = 0;
         std::array<std::uint8_t, event_columns.size()> cols{};
         std::size_t calls_at = 0;
@@ -812,7 +812,7 @@ private:
         for (std::size_t i = 0; i < ncols_; ++i) cols_cells_[i + 1] = cell{event_columns[cols_[i]]};
         std::string_view op = internal::trim(name);
         std::optional<std::string_view> thread;
-        if (op.starts_with("thread")) {
+        if (internal::begins_with(op, "thread")) {
             std::size_t d = 6;
             while (d < op.size() && op[d] >= '0' && op[d] <= '9') ++d;
             if (d > 6 && op.size() > d + 2 && op.substr(d).starts_with("::")) {

@@ -117,7 +117,7 @@ struct mean_time {
 /// True for the columns whose cells are numbers: `Duration (us)`, `Percent`, `Count` and
 /// every column whose name starts with `perf::`.
 constexpr bool numeric_column(std::string_view name) noexcept {
-    return name == "Duration (us)" || name == "Percent" || name == "Count" || name.starts_with("perf::");
+    return name == "Duration (us)" || name == "Percent" || name == "Count" || internal::begins_with(name, "perf::");
 }
 
 /// The table a row comes from, which says how its cells are read (formats.md section 5).
@@ -489,14 +489,14 @@ constexpr bool is_debug_header(std::string_view t) noexcept {
     const auto cell_ends = [&](std::size_t e) {
         return e == t.size() || (t[e] == ' ' && (e + 1 == t.size() || t[e + 1] == ' '));
     };
-    if (!t.starts_with("Node Name") || !cell_ends(9)) return false;
+    if (!internal::begins_with(t, "Node Name") || !cell_ends(9)) return false;
     for (std::size_t p = t.find("Ops", 11); p != std::string_view::npos; p = t.find("Ops", p + 1)) // (`O` is rare: spaces are not)
         if (t[p - 1] == ' ' && t[p - 2] == ' ' && cell_ends(p + 3)) return true;
     return false;
 }
 // The original VM profiler table's header line: `#OpName` TAB ...
 constexpr bool is_tab_header(std::string_view t) noexcept {
-    return t.starts_with("#OpName") && t.find('\t') != std::string_view::npos;
+    return internal::begins_with(t, "#OpName") && t.find('\t') != std::string_view::npos;
 }
 
 // The graph debug executor's table (formats.md section 5): a header whose cells begin with
@@ -751,9 +751,9 @@ private:
     // `Total Duration X us`, or `Total Duration: X us.` TAB `Total Packed Functions: N`:
     // when `t` is one, its record delivered (how that went), else none.
     std::optional<flow> summary(const line& l, std::string_view t) {
-        if (!t.starts_with("Total Duration")) return std::nullopt;
+        if (!internal::begins_with(t, "Total Duration")) return std::nullopt;
         std::string_view r = t.substr(14);
-        const bool colon = r.starts_with(": ");
+        const bool colon = internal::begins_with(r, ": ");
         if (!colon && !r.starts_with(' ')) return std::nullopt;
         r.remove_prefix(colon ? 2 : 1);
         const std::size_t sp = r.find(' ');
@@ -764,10 +764,10 @@ private:
         if (!colon) {
             if (r != " us") return std::nullopt;
         } else {
-            if (!r.starts_with(" us.")) return std::nullopt;
+            if (!internal::begins_with(r, " us.")) return std::nullopt;
             r.remove_prefix(4);
             if (!r.empty()) {
-                if (!r.starts_with("\tTotal Packed Functions: ")) return std::nullopt;
+                if (!internal::begins_with(r, "\tTotal Packed Functions: ")) return std::nullopt;
                 packed = r.substr(25);
                 if (packed.empty() || !parse_number<std::uint64_t>(packed).ok()) return std::nullopt;
             }
@@ -992,9 +992,9 @@ private:
     }
     // A line that ends the original VM table: a `run` or `mean_time` line, another table's header.
     static bool ends_tab_table(const line& l, std::string_view t) noexcept {
-        return t.starts_with("Evaluate vm inference cost of ") ||
-               (t.starts_with("Mean ") && t.find(" time (std dev): ") != std::string_view::npos) ||
-               (t.starts_with("Name") && t.find("Duration (us)") != std::string_view::npos) ||
+        return internal::begins_with(t, "Evaluate vm inference cost of ") ||
+               (internal::begins_with(t, "Mean ") && t.find(" time (std dev): ") != std::string_view::npos) ||
+               (internal::begins_with(t, "Name") && t.find("Duration (us)") != std::string_view::npos) ||
                tab_table<state<Visitor>>::is_header(l.text);
     }
 
@@ -1096,8 +1096,8 @@ constexpr std::size_t detect(std::string_view head, bool cut = true) noexcept {
         return score >= 2 ? score : 0;
     }
     internal::for_each_head_line(head, cut, 64, [&](std::string_view l) {
-        if (l.starts_with("Evaluate vm inference cost of ") || (l.starts_with("Mean ") && l.find(" time (std dev): ") != std::string_view::npos) ||
-            (l.starts_with("Name ") && l.find("  Duration (us)") != std::string_view::npos) ||
+        if (internal::begins_with(l, "Evaluate vm inference cost of ") || (internal::begins_with(l, "Mean ") && l.find(" time (std dev): ") != std::string_view::npos) ||
+            (internal::begins_with(l, "Name ") && l.find("  Duration (us)") != std::string_view::npos) ||
             detail::is_debug_header(internal::trim_right(l)) || detail::is_tab_header(l))
             ++score;
     });
@@ -1107,7 +1107,7 @@ constexpr std::size_t detect(std::string_view head, bool cut = true) noexcept {
 /// Where one input can be cut into parts parsed apart (`find_split`): before a report's
 /// `Evaluate vm inference cost of ...` line, where the previous report has ended.
 constexpr bool split_point(std::string_view, std::string_view next) noexcept {
-    return next.starts_with("Evaluate vm inference cost of ");
+    return internal::begins_with(next, "Evaluate vm inference cost of ");
 }
 
 /// The format's names (format.hpp's `LOGSCAN_FORMAT_MODULE`): `format`, `record_types` (formats.md
