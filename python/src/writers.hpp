@@ -639,10 +639,14 @@ private:
 struct column {
     std::string name;
     string_pool pool; // the column's strings: a string cell's value is its code
-    // the last shape list's text as printed and its code (columns::store): a shape printed
-    // again is not written out again
-    std::string last_shape;
-    std::int64_t last_shape_code = -1;
+    // shape lists' texts as printed and their codes (columns::store), 64 slots by a hash of
+    // the text: a shape printed again is not read and written out again (a log prints the
+    // same few dozen shapes, one var after another)
+    struct printed_shape {
+        std::string text;
+        std::int64_t code = -1;
+    };
+    std::array<printed_shape, 64> shapes{};
 
     column() = default;
     column(column&& o) noexcept { *this = std::move(o); }
@@ -651,8 +655,7 @@ struct column {
             release();
             name = std::move(o.name);
             pool = std::move(o.pool);
-            last_shape = std::move(o.last_shape);
-            last_shape_code = o.last_shape_code;
+            shapes = std::move(o.shapes);
             buf_.swap(o.buf_);
             values_ = std::exchange(o.values_, nullptr);
             kinds_ = std::exchange(o.kinds_, nullptr);
@@ -726,8 +729,7 @@ struct column {
         kinds_ = nullptr;
         size_ = capacity_ = 0;
         pool = string_pool{};
-        last_shape.clear();
-        last_shape_code = -1;
+        for (printed_shape& x : shapes) x = printed_shape{};
         first_ = static_cast<cell>(0xff);
         mixed_ = overwritten_ = distinct_ = false;
         seen_ = 0;
@@ -1123,7 +1125,8 @@ private:
         } else if constexpr (std::is_same_v<T, logscan::shape_list>) {
             // (its JSON text, as the NDJSON writer writes an array of integers: "[4,3,224,224]")
             if (!v.ok()) return cell_to(c, cell::null, 0);
-            if (c.last_shape_code >= 0 && same_text(c.last_shape, v.brackets())) return cell_to(c, cell::string, c.last_shape_code);
+            column::printed_shape& printed = c.shapes[hash_text(v.brackets()) >> 58];
+            if (printed.code >= 0 && same_text(printed.text, v.brackets())) return cell_to(c, cell::string, printed.code);
             shape_text_.assign(1, '[');
             for (const std::int64_t d : v) {
                 char b[24];
@@ -1133,9 +1136,9 @@ private:
             }
             if (shape_text_.size() > 1) shape_text_.pop_back();
             shape_text_ += ']';
-            c.last_shape.assign(v.brackets());
-            c.last_shape_code = c.text_code(shape_text_);
-            cell_to(c, cell::string, c.last_shape_code);
+            printed.text.assign(v.brackets());
+            printed.code = c.text_code(shape_text_);
+            cell_to(c, cell::string, printed.code);
         } else {
             static_assert(sizeof(T) == 0, "columns::store: not a scalar");
         }
