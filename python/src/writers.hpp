@@ -120,7 +120,7 @@ inline py::object str_object(std::string_view s) {
 // The 1-7 bytes at p as one word, read by (overlapping) loads of 4, 2 or 1 bytes: never
 // through a variable-length copy to the stack, whose reload as a word stalls on the byte
 // stores (it was a quarter of the str cache's time).
-inline std::uint64_t tail_word(const char* p, std::size_t n) noexcept {
+LOGSCAN_FORCE_INLINE std::uint64_t tail_word(const char* p, std::size_t n) noexcept {
     const auto load = [p]<class T>(std::size_t at, T) {
         T v;
         std::memcpy(&v, p + at, sizeof(T));
@@ -132,7 +132,7 @@ inline std::uint64_t tail_word(const char* p, std::size_t n) noexcept {
 }
 
 // A short string's hash (its 8-byte words mixed; the pool's probe and tag).
-inline std::uint64_t hash_text(std::string_view s) noexcept {
+LOGSCAN_FORCE_INLINE std::uint64_t hash_text(std::string_view s) noexcept {
     std::uint64_t h = 0x9e3779b97f4a7c15ull ^ s.size();
     const char* p = s.data();
     std::size_t n = s.size();
@@ -155,22 +155,7 @@ inline std::uint64_t hash_text(std::string_view s) noexcept {
 
 // a == b, inline for short strings (a column's values are mostly a few bytes).
 LOGSCAN_FORCE_INLINE bool same_text(std::string_view a, std::string_view b) noexcept {
-    const std::size_t n = a.size();
-    if (n != b.size()) return false;
-    if (n > 32) return std::memcmp(a.data(), b.data(), n) == 0;
-    const char* p = a.data();
-    const char* q = b.data();
-    const auto word = [](const char* x) {
-        std::uint64_t w;
-        std::memcpy(&w, x, 8);
-        return w;
-    };
-    if (n >= 8) { // (8-byte words, the last one overlapping)
-        for (std::size_t i = 0; i + 8 <= n; i += 8)
-            if (word(p + i) != word(q + i)) return false;
-        return word(p + n - 8) == word(q + n - 8);
-    }
-    return n == 0 || tail_word(p, n) == tail_word(q, n);
+    return a.size() == b.size() && logscan::internal::same_bytes(a.data(), b.data(), a.size());
 }
 
 // Strings interned: each distinct string once, known by its code (its index), their bytes
@@ -189,9 +174,9 @@ public:
         ends_.push_back(chars_.size());
         return static_cast<std::int64_t>(ends_.size() - 1);
     }
-    std::string_view at(std::size_t c) const noexcept {
+    LOGSCAN_FORCE_INLINE std::string_view at(std::size_t c) const noexcept {
         const std::size_t b = c == 0 ? 0 : ends_[c - 1];
-        return std::string_view(chars_).substr(b, ends_[c] - b);
+        return std::string_view(chars_.data() + b, ends_[c] - b);
     }
     std::size_t size() const noexcept { return ends_.size(); }
 
