@@ -296,7 +296,7 @@ class wide_runs {
 public:
     constexpr wide_runs(const char* s, std::size_t n) noexcept : s_(s), n_(n) {}
     /// The first byte at or after `i` that is not a space (`n` when none is).
-    std::size_t skip_spaces(std::size_t i) noexcept {
+    LOGSCAN_FORCE_INLINE std::size_t skip_spaces(std::size_t i) noexcept {
         for (;;) {
             if (i >= n_) return n_;
             const std::size_t base = at(i);
@@ -306,7 +306,7 @@ public:
         }
     }
     /// The end of the run of text at `i`: the first space followed by a space or by the end.
-    std::size_t run_end(std::size_t i) noexcept {
+    LOGSCAN_FORCE_INLINE std::size_t run_end(std::size_t i) noexcept {
         for (;;) {
             const std::size_t base = at(i);
             if (const std::uint64_t m = pairs_ >> (i - base); m != 0) return i + static_cast<std::size_t>(std::countr_zero(m));

@@ -627,7 +627,7 @@ inline bool table_header(std::string_view t) noexcept {
 }
 
 template <class V>
-flow var_shape_record(state<V>& st, const line& l, std::string_view var, std::string_view replica, std::string_view shape) {
+LOGSCAN_FORCE_INLINE flow var_shape_record(state<V>& st, const line& l, std::string_view var, std::string_view replica, std::string_view shape) {
     if constexpr (wants_any<V, on_var_shape_event>) { // (the dims parsed once, into the record)
         var_shape& r = st.take_shape(replica, shape);
         if (!r.shape.ok()) return st.text(l); // `(1,,2)`: not a shape
@@ -1363,7 +1363,7 @@ auto make_rules(state<V>& st) {
     // line fits its pattern, which has no space before the `: (`)
     return rule_set(
         rule<R"(([^@: ]+)(?:@(\d+))?: (\([^()]*\)))", "data@0: (4, 3, 224, 224)", "loss: ()", "fc@1: (32,)">(
-            [&](const auto& m, rule_context& ctx) {
+            [&](const auto& m, rule_context& ctx) LOGSCAN_INLINE_LAMBDA {
                 auto [all, var, replica, shape] = m;
                 return var_shape_record(st, ctx.whole(), var, replica, shape);
             })
