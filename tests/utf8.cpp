@@ -6,6 +6,7 @@
 
 #include <doctest/doctest.h>
 
+#include <memory>
 #include <string>
 #include <string_view>
 
@@ -77,6 +78,23 @@ TEST_CASE("utf8::printable_ascii: every byte 0x20-0x7E, at every position of a w
                 FAIL_CHECK("byte " << b << " at " << at << ": printable_ascii says " << !printable);
             CHECK(logscan::internal::is_binary_text(s) == (b < 0x20 || b == 0x7F || (b >= 0x80)));
         }
+    }
+    // every length from 0 to 40 (the 16-byte blocks, the 8-byte words and the bytes, the last
+    // block or word overlapping the one before), each byte value at each position, in a block
+    // of the text's exact size (a read past it trips ASan)
+    for (std::size_t n = 0; n <= 40; ++n) {
+        const std::unique_ptr<char[]> x(new char[n == 0 ? 1 : n]);
+        for (std::size_t i = 0; i < n; ++i) x[i] = i % 2 ? '~' : ' ';
+        const std::string_view t(x.get(), n);
+        CHECK(logscan::internal::printable_ascii(t));
+        for (std::size_t at = 0; at < n; ++at)
+            for (int b = 0; b < 256; ++b) {
+                const char keep = x[at];
+                x[at] = static_cast<char>(b);
+                if (logscan::internal::printable_ascii(t) != (b >= 0x20 && b <= 0x7E))
+                    FAIL_CHECK("length " << n << ", byte " << b << " at " << at << ": printable_ascii says " << !(b >= 0x20 && b <= 0x7E));
+                x[at] = keep;
+            }
     }
     // a low byte next to a high one (a borrow across bytes) and lines of every length
     CHECK_FALSE(logscan::internal::printable_ascii(std::string_view("abc\x1f\x80xyzabc", 10)));

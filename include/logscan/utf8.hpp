@@ -161,33 +161,40 @@ constexpr bool all_ascii(std::string_view s) noexcept {
 /// only at a byte that meets it).
 constexpr bool printable_ascii(std::string_view s) noexcept {
     const char* p = s.data();
-    const char* const end = p + s.size();
+    const std::size_t n = s.size();
     if (!std::is_constant_evaluated()) {
+        // (a text of 8 bytes or more has no tail read byte by byte: its last block or word is
+        // the one that ends it, overlapping the one before)
 #if LOGSCAN_SSE2
-        // 16 bytes at a time: as signed bytes, printable is > 0x1F (0x80-0xFF are negative)
-        // and not 0x7F
-        const __m128i low = _mm_set1_epi8(0x1F), rubout = _mm_set1_epi8(0x7F);
-        __m128i ok = _mm_set1_epi8(-1), dels = _mm_setzero_si128();
-        for (; end - p >= 16; p += 16) {
-            const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(p));
-            ok = _mm_and_si128(ok, _mm_cmpgt_epi8(v, low));
-            dels = _mm_or_si128(dels, _mm_cmpeq_epi8(v, rubout));
+        if (n >= 16) { // 16 bytes at a time: as signed bytes, printable is > 0x1F (0x80-0xFF are negative) and not 0x7F
+            const __m128i low = _mm_set1_epi8(0x1F), rubout = _mm_set1_epi8(0x7F);
+            __m128i ok = _mm_set1_epi8(-1), dels = _mm_setzero_si128();
+            const auto look = [&](const char* q) {
+                const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(q));
+                ok = _mm_and_si128(ok, _mm_cmpgt_epi8(v, low));
+                dels = _mm_or_si128(dels, _mm_cmpeq_epi8(v, rubout));
+            };
+            for (std::size_t i = 0; n - i > 16; i += 16) look(p + i);
+            look(p + n - 16);
+            return _mm_movemask_epi8(ok) == 0xFFFF && _mm_movemask_epi8(dels) == 0;
         }
-        if (_mm_movemask_epi8(ok) != 0xFFFF || _mm_movemask_epi8(dels) != 0) return false;
 #endif
-        constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
-        std::uint64_t bad = 0;
-        for (; end - p >= 8; p += 8) {
-            std::uint64_t v = 0;
-            std::memcpy(&v, p, 8);
-            const std::uint64_t del = v ^ (ones * 0x7F);
-            bad |= v                                // a byte >= 0x80
-                   | ((v - ones * 0x20) & ~v)       // a byte < 0x20
-                   | ((del - ones) & ~del);         // a byte 0x7F
+        if (n >= 8) {
+            constexpr std::uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+            const auto bad = [](const char* q) {
+                std::uint64_t v = 0;
+                std::memcpy(&v, q, 8);
+                const std::uint64_t del = v ^ (ones * 0x7F);
+                return v                            // a byte >= 0x80
+                       | ((v - ones * 0x20) & ~v)   // a byte < 0x20
+                       | ((del - ones) & ~del);     // a byte 0x7F
+            };
+            std::uint64_t any = 0;
+            for (std::size_t i = 0; n - i > 8; i += 8) any |= bad(p + i);
+            return ((any | bad(p + n - 8)) & highs) == 0;
         }
-        if (bad & highs) return false;
     }
-    for (; p != end; ++p) {
+    for (const char* const end = p + n; p != end; ++p) {
         const auto c = static_cast<unsigned char>(*p);
         if (c < 0x20 || c >= 0x7F) return false;
     }
