@@ -367,6 +367,14 @@ inline std::string not_recognised(std::string_view head, const char* shown) {
 inline void report_failure(const char* path, const logscan::error& e) {
     std::fprintf(stderr, "logscan: %s: %s\n", path, failure_text(e).c_str());
 }
+// The same for a read that may have ended early after `bytes` bytes of data (a cut gzip
+// stream): where, and what became of the records before it (`kept`: "written", "counted
+// above"). (Corrupt data is found by the stream's check at its end: no place to say.)
+inline void report_failure(const char* path, const logscan::error& e, std::uint64_t bytes, const char* kept) {
+    if (!logscan::source_failed(e) || e.code != logscan::error_code::unexpected_end || bytes == 0) return report_failure(path, e);
+    std::fprintf(stderr, "logscan: %s: %s after %llu bytes of data; the records before it are %s\n", path,
+                 failure_text(e).c_str(), static_cast<unsigned long long>(bytes), kept);
+}
 
 // A non-empty input that yielded nothing of its format, only `text` (a file of another kind
 // given with --format, or detected from a few lines): said on standard error, status 1.
@@ -382,10 +390,16 @@ inline std::uint64_t file_size(const char* path) {
     return ::stat(path, &st) == 0 && S_ISREG(st.st_mode) ? static_cast<std::uint64_t>(st.st_size) : 0;
 }
 
-// Creates the directory `dir` unless it exists (its parent must); false, said, when it cannot.
+// Creates the directory `dir` and each parent it lacks, as `mkdir -p`, unless it exists; false,
+// said, when it cannot.
 inline bool make_dir(const std::string& dir) {
     struct stat st{};
-    if (::mkdir(dir.c_str(), 0777) == 0 || (errno == EEXIST && ::stat(dir.c_str(), &st) == 0 && S_ISDIR(st.st_mode))) return true;
+    const auto made = [&](const std::string& d) {
+        return ::mkdir(d.c_str(), 0777) == 0 || (errno == EEXIST && ::stat(d.c_str(), &st) == 0 && S_ISDIR(st.st_mode));
+    };
+    for (std::size_t at = dir.find('/', 1); at != std::string::npos; at = dir.find('/', at + 1))
+        if (dir[at - 1] != '/') (void)made(dir.substr(0, at)); // (a parent that cannot be made: said below, by `dir`'s own error)
+    if (made(dir)) return true;
     if (errno == EEXIST) errno = ENOTDIR;
     std::fprintf(stderr, "logscan: cannot create %s: %s\n", dir.c_str(), std::strerror(errno));
     return false;
@@ -656,7 +670,7 @@ int cmd_convert_ndjson(const options& o) {
                 seen = w.seen;
             }
             if (!e.ok()) {
-                report_failure(path, e);
+                report_failure(path, e, prog.done, "written");
                 return 1;
             }
             if (errors != 0) {
@@ -763,7 +777,7 @@ int cmd_convert_csv(options& o) {
             logscan::error first{};
             const logscan::error e = run_format<Formats>(format, src, w, errors, first, o.parse, shown);
             if (!e.ok()) {
-                report_failure(shown, e);
+                report_failure(shown, e, prog.done, "written");
                 return 1;
             }
             if (errors != 0) {
@@ -805,7 +819,7 @@ int cmd_stats(const options& o) {
                                                                         errors, first, parts, o.parse)
                                          : run_format<Formats>(format, src, w, errors, first, o.parse, path);
             if (!e.ok()) {
-                report_failure(path, e);
+                report_failure(path, e, prog.done, "counted above");
                 return 1;
             }
             if (errors != 0) { // (counted below; the first said here, as convert says it)

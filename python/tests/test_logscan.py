@@ -633,8 +633,14 @@ def test_a_cut_gzip_stream(tmp_path):
             list(it)
         assert list(it) == []
     r = run("convert", str(p))
-    # the command does not pass it silently, and says it in the same words
-    assert r.returncode == 1 and f"logscan: {p}: gzip stream cut short\n".encode() in r.stderr
+    # the command does not pass it silently, and says it in the same words, with where: after
+    # the bytes the stream gave (what zlib gives of it), the records before it written
+    given = len(zlib.decompressobj(31).decompress(whole[: len(whole) // 2]))
+    said = f"logscan: {p}: gzip stream cut short after {given} bytes of data; the records before it are"
+    assert r.returncode == 1 and f"{said} written\n".encode() in r.stderr
+    assert [json.loads(x) for x in r.stdout.splitlines()] == got
+    r = run("stats", str(p))
+    assert r.returncode == 1 and f"{said} counted above\n".encode() in r.stderr
     # corrupt data (bytes changed after the header): said as such by both
     bad = bytearray(whole)
     bad[20:60] = b"\xff" * 40
