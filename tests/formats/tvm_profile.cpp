@@ -539,6 +539,22 @@ TEST_CASE("tvm_profile::a debug table's row indented deeper than its header, or 
     logscan::test::check_chunk_invariance(input, run_chunks, 3);
 }
 
+TEST_CASE("tvm_profile::a debug table's line whose name cell holds only tabs is no row: the table ends, the line is text") {
+    // formats.md section 5: a cell is its text, spaces trimmed, and a line in which any cell is
+    // empty is not a row: it ends the table and is read as any other line. A cell of tabs is
+    // empty as a cell of spaces is (a fuzzer's input gave a call with an empty name)
+    const std::string input = "Node Name  Ops\n"
+                              "---------  ---\n"
+                              "\t\t\t\t\t\t\t\t\t\t\top\n"
+                              "relu_1     op\n";
+    const std::vector<std::string> want = {
+        R"J({"type":"text","line":3,"text":"\t\t\t\t\t\t\t\t\t\t\top"})J",
+        R"J({"type":"text","line":4,"text":"relu_1     op"})J",
+    };
+    CHECK(ndjson_lines(input) == want);
+    logscan::test::check_chunk_invariance(input, run_chunks, 3);
+}
+
 TEST_CASE("tvm_profile::the original VM profiler's tab table: formats.md section 5's examples record for record") {
     const auto [input, want] = vm_example();
     CHECK(ndjson_lines(input) == want);

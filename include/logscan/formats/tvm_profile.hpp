@@ -629,8 +629,8 @@ private:
         const auto cut = [&](std::size_t c, std::size_t b, std::size_t e) {
             cells_[c] = cell{std::string_view(t.data() + b, e - b)};
             // (columns are left-aligned: a cell that starts with its text is not empty, and
-            // only one that starts with a space is trimmed to tell)
-            return e != b && (t[b] != ' ' || !cells_[c].empty());
+            // only one that starts with a space or a tab is trimmed to tell)
+            return e != b && (!internal::is_space(t[b]) || !cells_[c].empty());
         };
         if (internal::all_ascii(t.substr(0, std::min(h.starts[h.n - 1], size)))) {
             std::size_t b = std::min(h.starts[0], size);
