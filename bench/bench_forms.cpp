@@ -119,7 +119,7 @@ struct hand_fluid {
         else if (s.starts_with("Place: ")) place = s.substr(7), --records;
         else if (s.starts_with("Time unit: ")) unit = s.substr(11), --records;
         else if (s.starts_with("Sorted by ")) --records;
-        else if (s.starts_with("Total time:")) bytes += number(s.substr(s.find_first_not_of(' ', 11)));
+        else if (s.starts_with("Total time:")) bytes += number(s.substr(std::min(s.find_first_not_of(' ', 11), s.size())));
         else if (s.starts_with("Event  ")) { // the header: its columns, and where `Calls` starts
             --records;
             columns = 0;

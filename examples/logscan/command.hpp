@@ -368,8 +368,8 @@ inline void report_failure(const char* path, const logscan::error& e) {
     std::fprintf(stderr, "logscan: %s: %s\n", path, failure_text(e).c_str());
 }
 // The same for a read that may have ended early after `bytes` bytes of data (a cut gzip
-// stream): where, and what became of the records before it (`kept`: "written", "counted
-// above"). (Corrupt data is found by the stream's check at its end: no place to say.)
+// stream): where, and what became of the records before it (`kept`: "written", "counted").
+// (Corrupt data is found by the stream's check at its end: no place to say.)
 inline void report_failure(const char* path, const logscan::error& e, std::uint64_t bytes, const char* kept) {
     if (!logscan::source_failed(e) || e.code != logscan::error_code::unexpected_end || bytes == 0) return report_failure(path, e);
     std::fprintf(stderr, "logscan: %s: %s after %llu bytes of data; the records before it are %s\n", path,
@@ -397,12 +397,14 @@ inline bool make_dir(const std::string& dir) {
     const auto made = [&](const std::string& d) {
         return ::mkdir(d.c_str(), 0777) == 0 || (errno == EEXIST && ::stat(d.c_str(), &st) == 0 && S_ISDIR(st.st_mode));
     };
+    const auto fail = [](const std::string& d) {
+        if (errno == EEXIST) errno = ENOTDIR;
+        std::fprintf(stderr, "logscan: cannot create %s: %s\n", d.c_str(), std::strerror(errno));
+        return false;
+    };
     for (std::size_t at = dir.find('/', 1); at != std::string::npos; at = dir.find('/', at + 1))
-        if (dir[at - 1] != '/') (void)made(dir.substr(0, at)); // (a parent that cannot be made: said below, by `dir`'s own error)
-    if (made(dir)) return true;
-    if (errno == EEXIST) errno = ENOTDIR;
-    std::fprintf(stderr, "logscan: cannot create %s: %s\n", dir.c_str(), std::strerror(errno));
-    return false;
+        if (dir[at - 1] != '/' && !made(dir.substr(0, at))) return fail(dir.substr(0, at)); // (the parent that cannot be made, named)
+    return made(dir) || fail(dir);
 }
 
 // One input: open, detect (unless `forced`), then `f(format, source)`. Returns 1 when the
@@ -819,7 +821,7 @@ int cmd_stats(const options& o) {
                                                                         errors, first, parts, o.parse)
                                          : run_format<Formats>(format, src, w, errors, first, o.parse, path);
             if (!e.ok()) {
-                report_failure(path, e, prog.done, "counted above");
+                report_failure(path, e, prog.done, "counted");
                 return 1;
             }
             if (errors != 0) { // (counted below; the first said here, as convert says it)

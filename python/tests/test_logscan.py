@@ -640,7 +640,7 @@ def test_a_cut_gzip_stream(tmp_path):
     assert r.returncode == 1 and f"{said} written\n".encode() in r.stderr
     assert [json.loads(x) for x in r.stdout.splitlines()] == got
     r = run("stats", str(p))
-    assert r.returncode == 1 and f"{said} counted above\n".encode() in r.stderr
+    assert r.returncode == 1 and f"{said} counted\n".encode() in r.stderr
     # corrupt data (bytes changed after the header): said as such by both
     bad = bytearray(whole)
     bad[20:60] = b"\xff" * 40

@@ -541,8 +541,10 @@ TEST_CASE("tvm_profile::a debug table's row indented deeper than its header, or 
 
 TEST_CASE("tvm_profile::a debug table's line whose name cell holds only tabs is no row: the table ends, the line is text") {
     // formats.md section 5: a cell is its text, spaces trimmed, and a line in which any cell is
-    // empty is not a row: it ends the table and is read as any other line. A cell of tabs is
-    // empty as a cell of spaces is (a fuzzer's input gave a call with an empty name)
+    // empty is not a row: it ends the table and is read as any other line. Tabs are trimmed as
+    // spaces are (the reference, tests/reference/tvm_profile.py, strips ' \t'; a row indented by
+    // a tab keeps its name, the test above), so a cell of tabs is empty (a fuzzer's input gave a
+    // call with an empty name)
     const std::string input = "Node Name  Ops\n"
                               "---------  ---\n"
                               "\t\t\t\t\t\t\t\t\t\t\top\n"

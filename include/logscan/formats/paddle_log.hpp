@@ -820,7 +820,7 @@ private:
         if (internal::begins_with(op, "thread")) {
             std::size_t d = 6;
             while (d < op.size() && op[d] >= '0' && op[d] <= '9') ++d;
-            if (d > 6 && op.size() > d + 2 && op.substr(d).starts_with("::")) {
+            if (d > 6 && op.size() > d + 2 && internal::begins_with(op.substr(d), "::")) {
                 thread = op.substr(0, d);
                 op = op.substr(d + 2);
             }
