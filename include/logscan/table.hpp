@@ -1112,6 +1112,7 @@ private:
         internal::wide_runs runs(s.data(), n);
         std::size_t e = runs.run_end(0);
         cells[0] = cell{s.substr(0, e)};
+        if (cells[0].empty()) return false; // (a first run of tabs: no name, as a line that starts with spaces)
         std::size_t col = 1; // columns are visited left to right
         bool beyond_first = false;
         for (std::size_t i = runs.skip_spaces(e); i < n; i = runs.skip_spaces(e)) {

@@ -557,6 +557,21 @@ TEST_CASE("tvm_profile::a debug table's line whose name cell holds only tabs is 
     logscan::test::check_chunk_invariance(input, run_chunks, 3);
 }
 
+TEST_CASE("tvm_profile::a report table's line whose name holds only tabs is text, and the rows go on") {
+    // formats.md section 5: `Name` is left-aligned at column 0, and a line with no cell in the
+    // `Name` column is no row (a cell of tabs is empty, as one of spaces is: the reference strips
+    // ' \t'); a fuzzer's input gave a call with an empty name
+    const std::string input = "Name  Duration (us)\n"
+                              "\t\t\t\t\t\t  55555Ns 5Ns\n"
+                              "relu            1.5\n";
+    const std::vector<std::string> want = {
+        R"J({"type":"text","line":2,"text":"\t\t\t\t\t\t  55555Ns 5Ns"})J",
+        R"J({"type":"call","line":3,"name":"relu","cells":{"Duration (us)":1.5}})J",
+    };
+    CHECK(ndjson_lines(input) == want);
+    logscan::test::check_chunk_invariance(input, run_chunks, 3);
+}
+
 TEST_CASE("tvm_profile::the original VM profiler's tab table: formats.md section 5's examples record for record") {
     const auto [input, want] = vm_example();
     CHECK(ndjson_lines(input) == want);
