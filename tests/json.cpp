@@ -446,6 +446,25 @@ TEST_CASE("json::strings without escapes in one chunk are views into it") {
     CHECK(v.str == doc.data() + 9);
 }
 
+TEST_CASE("json: a bare NaN or Infinity (what Python's json.dump writes) is said as such, however the input is split") {
+    using logscan::error_code;
+    // (the offset is the word's first byte; the message names the words and why they are there)
+    const std::string why = "expected a JSON value, not NaN or Infinity (Python's json.dump writes them unless allow_nan=False)";
+    for (const auto& [doc, at] : {std::pair<std::string, std::uint64_t>{R"({"v": NaN})", 6}, {"[1, Infinity]", 4}, {"NaN", 0}}) {
+        INFO(doc);
+        const outcome o = check_invariant(doc, json::options{});
+        CHECK(o.code == error_code::syntax);
+        CHECK(o.offset == at);
+        CHECK(o.message == why);
+    }
+    // a word of another kind, and a non-finite word the reader is asked to take, are not
+    const outcome other = check_invariant("[1, x]", json::options{});
+    CHECK(other.message == "expected a value after ','");
+    json::options words;
+    words.non_finite_words = true;
+    CHECK(check_invariant("[NaN, -Infinity]", words).code == error_code::none);
+}
+
 TEST_CASE("json::scratch capacity limits keys, strings and numbers however the input is split") {
     json::options opt;
     opt.scratch_capacity = 8;

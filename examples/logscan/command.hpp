@@ -14,7 +14,8 @@
 //
 // Exit status: 0 on success; 1 when an input could not be read, its format was not
 // recognised, it yielded error records (everything parseable is still written), or it yielded
-// no record of its format, only text; 2 on a usage error. An empty or blank input needs no
+// no record of its format (only text, or nothing from an input that is not blank); 2 on a
+// usage error. An empty or blank input needs no
 // format: no records, exit 0.
 #ifndef LOGSCAN_COMMAND_COMMAND_HPP
 #define LOGSCAN_COMMAND_COMMAND_HPP
@@ -80,8 +81,9 @@ std::string usage_text() {
            "FILE may be - for standard input. Formats (ID): " + format_names<Formats>() + ";\n"
            "without --format each input's format is detected from its first 16 KiB.\n"
            "Exit status: 0 success; 1 unreadable or unrecognised input, error records (the rest is\n"
-           "still written), or no record of the format at all, only text; 2 usage error. An empty or\n"
-           "blank input has no records (exit 0).\n";
+           "still written), or no record of the format at all (only text, or nothing); 2 usage error.\n"
+           "An empty or blank input has no records (exit 0). With --format, an input that looks like\n"
+           "another format is said on standard error, and read as asked.\n";
 }
 
 template <class Formats>
@@ -257,7 +259,8 @@ template <class Source>
 struct counted_source {
     Source& inner;
     progress& p;
-    bool gzip = false; // (the input is decompressed: its data is checked at its end)
+    bool gzip = false;  // (the input is decompressed: its data is checked at its end)
+    bool blank = false; // (it holds only blanks: no record is to be expected of it)
     logscan::chunk next() {
         logscan::chunk c = inner.next();
         p.add(c.data.size());
@@ -306,6 +309,12 @@ bool is_gzip(const cli_input<Source>& src) {
     return src.gzip();
 }
 
+// What a JSON document's break adds when a token was longer than the scratch buffer (the JSON
+// reader's words name its option): the command's option that raises it.
+inline const char* break_hint(const logscan::error& e) {
+    return e.code == logscan::error_code::too_long ? "; --max-event BYTES reads longer ones" : "";
+}
+
 // Runs the format's ndjson_visitor over `src` into writer `w`; counts error records (`first`:
 // the first of them). Errors
 // in the input are records (counted): the returned error is the source's (I/O) only. Where a
@@ -320,9 +329,9 @@ logscan::error run_format(std::string_view format, Source& src, Writer& w, std::
     // JSON document's own break (its line) is a record, said below
     if (logscan::source_failed(e) || shown == nullptr) return logscan::source_failed(e) ? e : logscan::error{};
     if (e.line != 0 && e.code != logscan::error_code::stopped)
-        std::fprintf(stderr, "logscan: %s:%llu:%llu: %.*s (the document breaks there; the records before it are written)\n",
+        std::fprintf(stderr, "logscan: %s:%llu:%llu: %.*s (the document breaks there; the records before it are written%s)\n",
                      shown, static_cast<unsigned long long>(e.line), static_cast<unsigned long long>(e.column),
-                     static_cast<int>(e.message.size()), e.message.data());
+                     static_cast<int>(e.message.size()), e.message.data(), break_hint(e));
     return failure_after_break(src, e); // (a corrupt gzip stream: what broke the document)
 }
 
@@ -376,11 +385,12 @@ inline void report_failure(const char* path, const logscan::error& e, std::uint6
                  failure_text(e).c_str(), static_cast<unsigned long long>(bytes), kept);
 }
 
-// A non-empty input that yielded nothing of its format, only `text` (a file of another kind
-// given with --format, or detected from a few lines): said on standard error, status 1.
-inline int check_yield(const char* path, std::string_view format, const logscan_cli::tally& t) {
-    if (!t.only_text()) return 0;
-    std::fprintf(stderr, "logscan: %s\n", t.only_text_message(path, format).c_str());
+// A non-blank input that yielded nothing of its format, only `text` or nothing at all (a file
+// of another kind given with --format, or detected from a few lines; `blank`: it holds only
+// blanks): said on standard error, status 1.
+inline int check_yield(const char* path, std::string_view format, const logscan_cli::tally& t, bool blank) {
+    if (!t.none_of_format(blank)) return 0;
+    std::fprintf(stderr, "logscan: %s\n", t.none_message(path, format).c_str());
     return 1;
 }
 
@@ -444,12 +454,18 @@ int with_format(const char* path, std::string_view forced, progress& prog, F&& f
                 status = 1;
                 return {};
             }
+        } else if (!quiet) { // (read as asked; said when it looks like another format)
+            const std::string_view other = logscan::looks_like_instead<Formats>(
+                std::string_view(head).substr(0, logscan::detect_bytes), format, more || head.size() > logscan::detect_bytes);
+            if (!other.empty())
+                std::fprintf(stderr, "logscan: %s: read as %.*s as asked, but it looks like %.*s\n", shown,
+                             static_cast<int>(format.size()), format.data(), static_cast<int>(other.size()), other.data());
         }
         using S = std::remove_reference_t<decltype(src)>;
         logscan::replay_source<S> replay{head, src};
         replay.inner_done = !more;
         replay.end = logscan::head_failure(h);
-        counted_source<logscan::replay_source<S>> counted{replay, prog, is_gzip(src)};
+        counted_source<logscan::replay_source<S>> counted{replay, prog, is_gzip(src), !more && logscan::blank_input(head)};
         status = f(format, counted);
         return {};
     });
@@ -679,7 +695,7 @@ int cmd_convert_ndjson(const options& o) {
                 std::fprintf(stderr, "logscan: %s: %s\n", path, error_note(errors, first).c_str());
                 return 1;
             }
-            return check_yield(path, format, seen);
+            return check_yield(path, format, seen, src.blank);
         });
     }
     if (!out.flush() || std::fflush(stdout) != 0) return output_failed();
@@ -786,7 +802,7 @@ int cmd_convert_csv(options& o) {
                 std::fprintf(stderr, "logscan: %s: %s\n", shown, error_note(errors, first).c_str());
                 return 1;
             }
-            return check_yield(shown, format, w.seen);
+            return check_yield(shown, format, w.seen, src.blank);
         }, shown);
     }
     bool ok = true;
@@ -828,7 +844,7 @@ int cmd_stats(const options& o) {
                 std::fprintf(stderr, "logscan: %s: %s\n", path, error_note(errors, first).c_str());
                 return 1;
             }
-            return check_yield(path, format, w.seen());
+            return check_yield(path, format, w.seen(), src.blank);
         });
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         status |= s;
@@ -891,9 +907,9 @@ int cmd_summary(const options& o) {
                 // (a JSON document's break: said; in a gzip input, the rest of the stream is
                 // read, whose check may find the corrupt data that broke it)
                 if (!logscan::source_failed(seen.e) && seen.e.line != 0 && seen.e.code != logscan::error_code::stopped)
-                    std::fprintf(stderr, "logscan: %s:%llu:%llu: %.*s (the document breaks there; the summary is of the records before it)\n",
+                    std::fprintf(stderr, "logscan: %s:%llu:%llu: %.*s (the document breaks there; the summary is of the records before it%s)\n",
                                  path, static_cast<unsigned long long>(seen.e.line), static_cast<unsigned long long>(seen.e.column),
-                                 static_cast<int>(seen.e.message.size()), seen.e.message.data());
+                                 static_cast<int>(seen.e.message.size()), seen.e.message.data(), break_hint(seen.e));
                 if (const logscan::error rest = failure_after_break(src, seen.e); !rest.ok()) seen.e = rest;
                 // (a read failed, a gzip stream was cut or corrupt: reported, and the report is
                 // of the records read before it, as convert and stats keep them; errors in the
@@ -906,7 +922,7 @@ int cmd_summary(const options& o) {
                     std::fprintf(stderr, "logscan: %s: the summary is of the %llu record(s) read before that\n", path,
                                  static_cast<unsigned long long>(seen.records));
                 }
-                if (!failed && seen.errors == 0 && check_yield(path, format, tally{seen.records, seen.text}) != 0) return 1;
+                if (!failed && seen.errors == 0 && check_yield(path, format, tally{seen.records, seen.text}, src.blank) != 0) return 1;
                 if (seen.errors != 0) {
                     // (the first one's place and words, where the report keeps them)
                     std::string note;

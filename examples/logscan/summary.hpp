@@ -253,8 +253,16 @@ struct megengine_profile_summary {
             std::printf("    (%zu of them not in the operator list read: no name or type)\n", unnamed);
         std::printf("  time per operator type:\n");
         std::vector<std::pair<std::string, double>> types(by_type.begin(), by_type.end());
-        for (const auto& [type, t] : top_k(types, types.size()))
+        double listed = 0; // (the top --top types, then the rest in one row: the shares still add up to 100%)
+        for (const auto& [type, t] : top_k(types, s.top)) {
             std::printf("    %-32s %10.3f ms %6.2f%%\n", type.c_str(), t * 1e3, total > 0 ? 100 * t / total : 0.0);
+            listed += t;
+        }
+        if (types.size() > s.top) {
+            const double rest = total - listed;
+            const std::string others = "(" + std::to_string(types.size() - s.top) + " other types)";
+            std::printf("    %-32s %10.3f ms %6.2f%%\n", others.c_str(), rest * 1e3, total > 0 ? 100 * rest / total : 0.0);
+        }
         bool ok = true;
         chart_bars(s, "top-operators", "Top operators by device time", bars, "ms", ok);
         return ok;
@@ -597,7 +605,8 @@ struct chrome_trace_summary : ls::chrome_trace::rank_reader {
             std::vector<ct::kernel_stats> top = r.kernels_by_name;
             std::stable_sort(top.begin(), top.end(), [](const auto& a, const auto& b) { return a.sum_us > b.sum_us; });
             if (top.size() > s.top) top.resize(s.top);
-            if (!top.empty()) std::printf("    top kernels: %-53s %6s %12s %10s %7s\n", "", "count", "sum us", "mean us", "share");
+            // (share: of its kernel type's time, HTA's `kernels by name` figure, so named)
+            if (!top.empty()) std::printf("    top kernels: %-53s %6s %12s %10s %7s\n", "", "count", "sum us", "mean us", "of type");
             for (const ct::kernel_stats& k : top)
                 std::printf("    %-13s %-53s %6llu %12.0f %10.1f %s\n", std::string(ct::name_of(k.type)).c_str(), fit(k.name, 53).c_str(),
                             static_cast<unsigned long long>(k.count), k.sum_us, k.mean_us, percent(k.share_pct, 7).c_str());

@@ -1134,6 +1134,8 @@ private:
         n_error = 0xFF // the byte is not allowed here
     };
 
+    static constexpr const char* not_json_word =
+        "expected a JSON value, not NaN or Infinity (Python's json.dump writes them unless allow_nan=False)";
     const char* state_message() const noexcept {
         switch (state_) {
         case st_value: return depth_ == 0 ? "expected a JSON value" : (kinds_[depth_ - 1] == internal::kind_object ? "expected a value after ':'" : "expected a value after ','");
@@ -1284,8 +1286,8 @@ private:
             }
             break;
         case 'N': case 'i': case 'I': case '+':
-            if (!opt_.non_finite_words) {
-                fail(p, error_code::syntax, state_message());
+            if (!opt_.non_finite_words) { // (`NaN`, `Infinity`: what Python's json.dump writes of a non-finite float)
+                fail(p, error_code::syntax, *p == 'N' || *p == 'I' ? not_json_word : state_message());
                 return false;
             }
             p = word_start(p, end);

@@ -80,6 +80,13 @@ def _max_event(max_event):
     return max_event
 
 
+def _format(format):
+    if format is None or isinstance(format, str):
+        return format
+    raise TypeError("logscan: format is a format's name (a str, one of logscan.formats()) or None to detect it; got %s %r"
+                    % (type(format).__name__, format))
+
+
 def _types(types):
     if types is None:
         return None
@@ -146,7 +153,7 @@ def records(source, format=None, types=None, max_line=DEFAULT_MAX_LINE, max_even
     thread at a time (another thread's ``next`` raises ``ValueError``). Error records that
     ``types`` leaves out are said with a ``RuntimeWarning`` once the records are read to
     their end (``frames`` says them too), as the command says them with ``--type``."""
-    return _logscan.RecordIterator(*_input(source), format, _types(types), _max_line(max_line), _max_event(max_event))
+    return _logscan.RecordIterator(*_input(source), _format(format), _types(types), _max_line(max_line), _max_event(max_event))
 
 
 def frames(source, format=None, types=None, max_line=DEFAULT_MAX_LINE, max_event=DEFAULT_MAX_EVENT, partial=False):
@@ -173,7 +180,7 @@ def frames(source, format=None, types=None, max_line=DEFAULT_MAX_LINE, max_event
     import pandas as pd
 
     out = {}
-    for type_name, (rows, columns) in _logscan.columns(*_input(source), format, _types(types), _max_line(max_line), _max_event(max_event), bool(partial)).items():
+    for type_name, (rows, columns) in _logscan.columns(*_input(source), _format(format), _types(types), _max_line(max_line), _max_event(max_event), bool(partial)).items():
         data = {}
         for name, kind, values, categories in columns:
             if kind == "category":
@@ -208,5 +215,5 @@ def summary(sources, format=None, top_cpu_ops=20, max_line=DEFAULT_MAX_LINE, thr
         raise ValueError("logscan: threads is a number of threads (an int from 1 to 256); got %r" % (threads,))
     if isinstance(part_size, bool) or not isinstance(part_size, int) or not 1 <= part_size <= 1 << 30:
         raise ValueError("logscan: part_size is a number of bytes (an int from 1 to 2**30); got %r" % (part_size,))
-    return _json.loads(_logscan.summary_json([_input(s) for s in sources], format, top_cpu_ops, _max_line(max_line),
+    return _json.loads(_logscan.summary_json([_input(s) for s in sources], _format(format), top_cpu_ops, _max_line(max_line),
                                               _max_event(max_event), threads, part_size, bool(partial)))

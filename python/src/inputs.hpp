@@ -220,6 +220,14 @@ public:
     // The bytes read as the head.
     std::string_view head() const noexcept { return head_; }
     // The format named by the head (empty: unknown); `blank`: the input holds only blanks.
+    // True when the whole input holds only blanks (no record is to be expected of it).
+    bool blank() const noexcept { return !more_ && logscan::blank_input(head_); }
+    // The format the head looks like when it looks nothing like `format` (detect.hpp's
+    // looks_like_instead), else empty.
+    std::string_view looks_like_instead(std::string_view format) const noexcept {
+        return logscan::looks_like_instead(std::string_view(head_).substr(0, logscan::detect_bytes), format,
+                                           more_ || head_.size() > logscan::detect_bytes);
+    }
     std::string_view detect(bool& blank) const {
         const std::string_view h = std::string_view(head_).substr(0, logscan::detect_bytes);
         blank = !more_ && logscan::blank_input(head_);

@@ -100,6 +100,12 @@ std::string open_format(input& in, const std::optional<std::string>& format) {
     if (!e.ok()) raise_io(in, e);
     if (format) {
         (void)record_types(*format); // (checks the name)
+        // (read as asked; said, as the command says it, when it looks like another format)
+        if (const std::string_view other = in.looks_like_instead(*format); !other.empty()) {
+            const std::string m = "logscan: " + in.name() + ": read as " + *format + " as asked, but it looks like " +
+                                  std::string(other);
+            if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), 2) != 0) throw py::error_already_set(); // (level 2: the caller of records()/frames())
+        }
         return *format;
     }
     bool blank = false;
@@ -130,27 +136,36 @@ type_set types_of(const std::string& format, const std::optional<std::vector<std
 void warn_break(const input& in, const logscan::error& e, int level) {
     if (e.ok() || e.line == 0 || e.code == logscan::error_code::stopped) return;
     const std::string m = in.name() + ":" + std::to_string(e.line) + ":" + std::to_string(e.column) + ": " +
-                          std::string(e.message) + " (the document breaks there; the records before it are kept)";
+                          std::string(e.message) + " (the document breaks there; the records before it are kept" +
+                          (e.code == logscan::error_code::too_long ? "; max_event=BYTES reads longer ones)" : ")");
     if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), level) != 0) throw py::error_already_set(); // (warnings as errors)
 }
 
-// An input read as a format it is not (nothing of the format came of it, only text): said
-// as the command says it, with the input's name. `level`: as for warn_break.
+// An input read as a format it is not (nothing of the format came of it: only text, or
+// nothing from an input that is not blank): said as the command says it, with the input's
+// name. `level`: as for warn_break.
 void warn_only_text(const input& in, const std::string& format, const logscan::yield_tally& seen, int level) {
-    if (!seen.only_text()) return;
-    const std::string m = "logscan: " + seen.only_text_message(in.name(), format);
+    if (!seen.none_of_format(in.blank())) return;
+    const std::string m = "logscan: " + seen.none_message(in.name(), format);
     if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), level) != 0) throw py::error_already_set();
 }
 
-// Error records that the `types` given leave out: said, as the command says them with its
-// `--type` too, so that no error passes unseen (`broke`: one of them, the document's break, is
-// said by warn_break already). `level`: as for warn_break.
-void warn_errors_left_out(const input& in, const type_set& wanted, const logscan::yield_tally& seen, bool broke, int level) {
+// The input's error records: said, as the command says them (how many, the first, the
+// setting that reads a line or an object that was too long), so that no error passes unseen
+// by a caller who reads one frame or one record type; when the `types` given leave them out,
+// that too. `first`: the first of them; `broke`: one of them, the document's break, is said
+// by warn_break already (it is the last). `level`: as for warn_break.
+void warn_errors(const input& in, const type_set& wanted, const logscan::yield_tally& seen, const logscan::error& first, bool broke,
+                 int level) {
     const std::uint64_t said = broke ? 1 : 0;
-    if (wanted.wants("error") || seen.errors <= said) return;
+    if (seen.errors <= said) return;
     const std::uint64_t n = seen.errors - said;
-    const std::string m = "logscan: " + in.name() + ": " + std::to_string(n) + (n == 1 ? " error record" : " error records") +
-                          " left out by `types` (add \"error\" to them to read " + (n == 1 ? "it)" : "them)");
+    std::string m = "logscan: " + in.name() + ": " + logscan::error_records_note(n, first);
+    if (first.code == logscan::error_code::line_too_long) m += " (max_line=BYTES reads longer lines)";
+    else if (first.code == logscan::error_code::too_long) m += " (max_event=BYTES reads larger objects)";
+    if (!wanted.wants("error"))
+        m += std::string(n == 1 ? "; it is" : "; they are") + " left out by `types` (add \"error\" to them to read " +
+             (n == 1 ? "it)" : "them)");
     if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), level) != 0) throw py::error_already_set();
 }
 
@@ -161,6 +176,7 @@ struct parse_run {
     virtual bool step(const std::function<bool()>& full) = 0;
     logscan::error source_error; // the input's I/O error, if any
     logscan::error result;       // the document's own error (JSON formats), if any
+    logscan::error first_error;  // the first error record, if any
 };
 
 // (The visitor: the format's NDJSON visitor into W, or for columns the visitor made from
@@ -193,6 +209,8 @@ private:
     void end() {
         (void)parser_.finish();
         if constexpr (requires { parser_.result(); }) result = parser_.result();
+        if constexpr (requires { vis_.first_error(); }) first_error = vis_.first_error();
+        else first_error = vis_.first_error;
         ended_ = true;
     }
     input& in_;
@@ -262,7 +280,7 @@ public:
                 if (run_ && !said_) { // (once every record is handed out)
                     said_ = true;
                     warn_only_text(*in_, format_, tape_->seen, 1);
-                    warn_errors_left_out(*in_, wanted_, tape_->seen, !run_->result.ok() && run_->result.line != 0, 1);
+                    warn_errors(*in_, wanted_, tape_->seen, run_->first_error, !run_->result.ok() && run_->result.line != 0, 1);
                 }
                 return py::object();
             }
@@ -477,7 +495,7 @@ py::dict columns_of(const std::string& kind, py::object obj, const std::optional
     if (!run->source_error.ok()) fail_io(in, run->source_error, partial); // (partial: its warning, the only one)
     warn_break(in, run->result, 2);
     if (run->source_error.ok()) warn_only_text(in, f, cols.seen, 2);
-    warn_errors_left_out(in, wanted, cols.seen, !run->result.ok() && run->result.line != 0, 2);
+    warn_errors(in, wanted, cols.seen, run->first_error, !run->result.ok() && run->result.line != 0, 2);
     for (table& t : cols.tables()) {
         py::list cs;
         for (column& c : t.columns) {
@@ -507,6 +525,10 @@ py::object detect(const std::string& kind, py::object obj) {
         // (the format its bytes show, and a warning with the failure)
         const std::string m = in.name() + ": " + io_failure(in, in.head_error(), "").second + " after " +
                               std::to_string(in.head_size()) + " bytes (the format is told from them)";
+        if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), 2) != 0) throw py::error_already_set();
+    }
+    if (f.empty() && !logscan::unread_compression(in.head()).name.empty()) { // (compressed: None, and how to read it, said)
+        const std::string m = "logscan: " + in.name() + ": " + not_recognised(in);
         if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), 2) != 0) throw py::error_already_set();
     }
     if (f.empty()) return py::none();

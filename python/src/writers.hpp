@@ -267,6 +267,8 @@ public:
         if (!on_) return;
         put_op(op::begin);
         put_static(type);
+        open_.clear();
+        open_keys();
     }
     void begin(std::string_view type, std::uint64_t line) {
         begin(type);
@@ -278,11 +280,14 @@ public:
     }
     void end() {
         if (!on_) return;
+        close_keys();
         put_op(op::end);
         ++records_;
     }
     void key(std::string_view k) {
-        if (on_) put_text(op::key, k);
+        if (!on_) return;
+        put_text(op::key, k);
+        count_key();
     }
     // A declared field's name (record.hpp's write_fields): in static storage, so its address
     // is kept, not its text.
@@ -290,6 +295,7 @@ public:
         if (!on_) return;
         put_op(op::static_key);
         put_static(k);
+        count_key();
     }
     template <class T>
     void field(std::string_view k, const T& v) {
@@ -335,9 +341,10 @@ public:
     // JSON text: replayed into the tape as values (json::replay), read as json.loads reads it.
     void raw_value(std::string_view j) {
         if (!on_) return;
-        const std::size_t at = ops_.size();
+        const std::size_t at = ops_.size(), depth = open_.size();
         if (!replay_(j, *this).ok()) { // (the modules hand out checked JSON only)
             ops_.resize(at);
+            open_.resize(depth);
             put_text(op::string, j);
         }
     }
@@ -370,10 +377,14 @@ public:
         if (on_) put_op(op::array_end);
     }
     void begin_object() {
-        if (on_) put_op(op::object_begin);
+        if (!on_) return;
+        put_op(op::object_begin);
+        open_keys();
     }
     void end_object() {
-        if (on_) put_op(op::object_end);
+        if (!on_) return;
+        close_keys();
+        put_op(op::object_end);
     }
 
     // The batch's next record as a dict, or a null object when the batch is read (GIL held).
@@ -398,7 +409,7 @@ public:
                 const std::string_view t = take_static(p);
                 stack_.clear();
                 keys_of_.clear();
-                stack_.push_back(py::dict());
+                stack_.push_back(sized_dict(take_pod<std::uint32_t>(p) + 1)); // (+ "type")
                 keys_of_.emplace_back();
                 static constexpr std::string_view type_key = "type";
                 if (PyDict_SetItem(stack_.back().ptr(), static_object(type_key).ptr(), static_object(t).ptr()) != 0)
@@ -437,7 +448,7 @@ public:
             case op::number_token: put(json_number_object(take_text(p))); break;
             case op::array_begin:
             case op::object_begin: {
-                py::object c = o == op::array_begin ? py::object(py::list()) : py::object(py::dict());
+                py::object c = o == op::array_begin ? py::object(py::list()) : sized_dict(take_pod<std::uint32_t>(p));
                 put(c);
                 stack_.push_back(std::move(c));
                 keys_of_.emplace_back();
@@ -460,6 +471,32 @@ private:
         array_begin, array_end, object_begin, object_end
     };
     void put_op(op o) { ops_.push_back(static_cast<char>(o)); }
+    // A record's or an object's number of keys, written after its op when it closes: next_record
+    // makes each dict at its final size (a dict made empty grows 8 -> 16 -> 32 slots, rehashing
+    // each time, as a TVM call's 15 cells fill it).
+    void open_keys() {
+        open_.push_back(ops_.size());
+        put_pod(std::uint32_t{0});
+    }
+    void count_key() {
+        if (open_.empty()) return;
+        char* const c = ops_.data() + open_.back();
+        std::uint32_t n;
+        std::memcpy(&n, c, sizeof n);
+        ++n;
+        std::memcpy(c, &n, sizeof n);
+    }
+    void close_keys() {
+        if (!open_.empty()) open_.pop_back();
+    }
+    static py::object sized_dict(std::uint32_t keys) {
+#if PY_VERSION_HEX < 0x030E0000
+        return steal(_PyDict_NewPresized(static_cast<Py_ssize_t>(keys)));
+#else
+        (void)keys;
+        return py::dict();
+#endif
+    }
     template <class T>
     void put_pod(T v) {
         char b[sizeof(T)];
@@ -515,6 +552,7 @@ private:
     std::size_t records_ = 0;
     std::vector<py::object> stack_;   // (next_record's open containers: the record, objects, arrays)
     std::vector<py::object> keys_of_; // (the pending key of each)
+    std::vector<std::size_t> open_;   // (where the key count of each open record or object is, in ops_)
     bool on_ = false;
     str_cache<1024> keys_;
     str_cache<8192> values_;
@@ -1210,6 +1248,8 @@ template <class... Kinds>
 class typed_columns : public Kinds::event::template forward<typed_columns<Kinds...>>... {
 public:
     explicit typed_columns(columns& w) noexcept : w_(w), generic_(w) {}
+    /// The first `error` record (none: `ok()`), as the NDJSON visitor keeps it.
+    const logscan::error& first_error() const noexcept { return generic_.first_error; }
 
     template <class Event, class R>
     void on_record(Event e, const R& r) {

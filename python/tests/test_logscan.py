@@ -957,15 +957,29 @@ def test_error_records_that_types_leave_out_are_said():
     p = os.path.join(tempfile.mkdtemp(), "train.log")
     with open(p, "wb") as f:
         f.write(data)
-    with pytest.warns(RuntimeWarning, match=r"train.log: 1 error record left out by `types`"):
+    # (the long line's number and where the line buffer ends in it, counted from the input)
+    long_line = paddle[:2000].count(b"\n") + 2
+    at = f"line {long_line}:{logscan.DEFAULT_MAX_LINE + 1}"
+    said = (f"logscan: {p}: 1 error record(s); the first at {at}: line longer than the line buffer (max_line); it is "
+            "skipped (max_line=BYTES reads longer lines)")
+    left_out = "; it is left out by `types` (add \"error\" to them to read it)"
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
         frames = logscan.frames(p, format="paddle-log", types=["train_step"])
+        assert [str(x.message) for x in w] == [said + left_out]
     assert list(frames) == ["train_step"]
-    with pytest.warns(RuntimeWarning, match=r"1 error record left out by `types`"):
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
         assert {r["type"] for r in logscan.records(p, format="paddle-log", types="train_step")} == {"train_step"}
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # (asked for: nothing to say)
+        assert [str(x.message) for x in w] == [said + left_out]
+    # asked for, the error records are in the data, and said all the same, as the command
+    # says them on standard error: a caller who reads one frame does not miss them
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
         assert len(logscan.frames(p, format="paddle-log", types=["train_step", "error"])["error"]) == errors
         assert sum(r["type"] == "error" for r in logscan.records(p, format="paddle-log")) == errors
+        assert [str(x.message) for x in w] == [said, said]
+    assert f"logscan: {p}: 1 error record(s); the first at {at}: ".encode() in run("stats", "--format", "paddle-log", p).stderr
 
 
 def test_types_and_a_format_that_does_not_fit_are_said():
@@ -986,22 +1000,24 @@ def test_types_and_a_format_that_does_not_fit_are_said():
     # given as tvm-profile it is all text: the command's words (the file named, the count of
     # its non-blank lines), from frames() and, after its records, from records(); whatever
     # types are wanted
+    # (and first, before it is read, that it looks like a paddle-log: the command's words too)
     said = run("stats", "--format", "tvm-profile", p).stderr.decode()
     n = sum(1 for line in open(p, "rb").read().split(b"\n") if line.strip())
+    looks = f"logscan: {p}: read as tvm-profile as asked, but it looks like paddle-log"
     want = f"logscan: {p}: no tvm-profile records; {n} non-blank lines were text"
-    assert want + "\n" in said
+    assert said == looks + "\n" + want + "\n"
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
         f = logscan.frames(p, format="tvm-profile")
-        assert [str(x.message) for x in w] == [want] and w[0].category is RuntimeWarning
+        assert [str(x.message) for x in w] == [looks, want] and {x.category for x in w} == {RuntimeWarning}
     assert list(f) == ["text"] and len(f["text"]) == n
     with warnings.catch_warnings(record=True) as w:
         warnings.simplefilter("always")
         it = logscan.records(p, format="tvm-profile")
         got = [next(it) for _ in range(n)]
-        assert w == [] and all(r["type"] == "text" for r in got)  # (not before the records)
+        assert [str(x.message) for x in w] == [looks] and all(r["type"] == "text" for r in got)  # (the rest not before the records)
         assert list(it) == []
-        assert [str(x.message) for x in w] == [want]
+        assert [str(x.message) for x in w] == [looks, want]
     for wanted in ("run", ["text", "call"]):
         with pytest.warns(RuntimeWarning, match=f"{n} non-blank lines were text"):
             logscan.frames(p, format="tvm-profile", types=wanted)
@@ -1012,11 +1028,73 @@ def test_types_and_a_format_that_does_not_fit_are_said():
         logscan.frames(p)  # (detected: no warning)
         logscan.frames(p, format="paddle-log")
         list(logscan.records(p, format="paddle-log", types="text"))  # (records of the format, not wanted: no warning)
-        # text and an error record (a line past max_line): the error record says it (no
-        # warning), as the command's records do
-        long = b"hello\n" + b"x" * 100 + b"\nworld\n"
+    # text and an error record (a line past max_line): the error record says it (no warning
+    # that the input is of another format), and a warning says the error, as the command does
+    long = b"hello\n" + b"x" * 100 + b"\nworld\n"
+    err = ("logscan: <bytes>: 1 error record(s); the first at line 2:51: line longer than the line buffer (max_line); it is "
+           "skipped (max_line=BYTES reads longer lines)")
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
         assert [r["type"] for r in logscan.records(long, format="tvm-profile", max_line=50)] == ["text", "error", "text"]
         assert sorted(logscan.frames(long, format="tvm-profile", max_line=50)) == ["error", "text"]
+        assert [str(x.message) for x in w] == [err, err]
+
+
+def test_a_json_document_of_another_kind_is_said(tmp_path):
+    # a Chrome trace read as megengine-profile or tvm-profile yields nothing (none of their
+    # members is in it): said, as an input of only text is, with what it looks like; the
+    # command exits 1 (an empty input read so says nothing: no record is to be expected)
+    p = os.path.join(SRC, "samples", "chrome", "event_sync_trace.json.gz")
+    for fmt in ("megengine-profile", "tvm-profile"):
+        looks = f"logscan: {p}: read as {fmt} as asked, but it looks like chrome-trace"
+        none = f"logscan: {p}: no {fmt} records; nothing in it is of that format"
+        r = run("stats", "--format", fmt, p)
+        assert r.returncode == 1 and r.stderr.decode() == looks + "\n" + none + "\n"
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            assert logscan.frames(p, format=fmt) == {}
+            assert list(logscan.records(p, format=fmt)) == []
+            assert [str(x.message) for x in w] == [looks, none, looks, none]
+    blank = tmp_path / "blank.json"
+    blank.write_bytes(b"\n\n")
+    r = run("stats", "--format", "tvm-profile", str(blank))
+    assert r.returncode == 0 and r.stderr == b""
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert list(logscan.records(str(blank), format="tvm-profile")) == []
+    # a format that is no name: said as the other arguments are
+    for bad in (3, b"paddle-log", ["paddle-log"]):
+        with pytest.raises(TypeError, match="logscan: format is a format's name"):
+            logscan.records(p, format=bad)
+        with pytest.raises(TypeError, match="logscan: format is a format's name"):
+            logscan.frames(p, format=bad)
+        with pytest.raises(TypeError, match="logscan: format is a format's name"):
+            logscan.summary(p, format=bad)
+
+
+def test_detect_says_how_to_read_compressed_data_it_does_not_undo(tmp_path):
+    # xz data: None, as for any input of no format, and a warning that says how to read it
+    import lzma
+    p = tmp_path / "train.log.xz"
+    p.write_bytes(lzma.compress(open(os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt"), "rb").read()))
+    with pytest.warns(RuntimeWarning, match=r"train\.log\.xz: xz-compressed data, which logscan does not decompress .*lzma\.open"):
+        assert logscan.detect(p) is None
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert logscan.detect(b"nothing of any format\n") is None
+
+
+def test_a_token_past_max_event_names_the_setting(tmp_path):
+    # a key longer than the scratch buffer (`traceEvents`, 11 bytes, past 8) breaks the document
+    # (the JSON reader's words): the warning and the command name the setting that reads it
+    p = tmp_path / "t.json"
+    p.write_bytes(b'{"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":1}]}')
+    with pytest.warns(RuntimeWarning, match=r"t.json:1:2: object key longer than options::scratch_capacity \(the document breaks "
+                      r"there; the records before it are kept; max_event=BYTES reads longer ones\)"):
+        list(logscan.records(p, max_event=8))
+    said = run("convert", "--max-event", "8", str(p)).stderr
+    assert b"t.json:1:2: object key longer than options::scratch_capacity (the document breaks there; the records before it " \
+        b"are written; --max-event BYTES reads longer ones)\n" in said
 
 
 def test_max_event_is_the_commands(tmp_path):

@@ -90,17 +90,21 @@ struct yield_tally {
         text += o.text;
         errors += o.errors;
     }
-    /// Nothing of the format and no error record, only text: the input is not what it was
-    /// read as. (An input with error records is said by those; one whose source failed, by
-    /// its failure: neither is said this way too.)
-    bool only_text() const noexcept { return records == 0 && errors == 0 && text != 0; }
+    /// Nothing of the format and no error record: only text, or nothing at all from an input
+    /// that is not blank (`blank`: it holds only blanks; a JSON document of another kind read
+    /// as a JSON format yields no record and no text). The input is not what it was read as.
+    /// (An input with error records is said by those; one whose source failed, by its
+    /// failure: neither is said this way too.)
+    bool none_of_format(bool blank) const noexcept { return records == 0 && errors == 0 && (text != 0 || !blank); }
     /// What the command and the Python module say of such an input `name` read as `format`:
-    /// "NAME: no FORMAT records; N non-blank lines were text".
-    std::string only_text_message(std::string_view name, std::string_view format) const {
+    /// "NAME: no FORMAT records; N non-blank lines were text", or, when it yielded nothing,
+    /// "NAME: no FORMAT records; nothing in it is of that format".
+    std::string none_message(std::string_view name, std::string_view format) const {
         std::string m(name);
         m += ": no ";
         m += format;
         m += " records; ";
+        if (text == 0) return m + "nothing in it is of that format";
         m += std::to_string(text);
         m += text == 1 ? " non-blank line was text" : " non-blank lines were text";
         return m;
