@@ -446,19 +446,29 @@ TEST_CASE("json::strings without escapes in one chunk are views into it") {
     CHECK(v.str == doc.data() + 9);
 }
 
-TEST_CASE("json: a bare NaN or Infinity (what Python's json.dump writes) is said as such, however the input is split") {
+TEST_CASE("json: a bare word (NaN, Infinity: what Python's json.dump writes) is said as such, however the input is split") {
     using logscan::error_code;
     // (the offset is the word's first byte; the message names the words and why they are there)
-    const std::string why = "expected a JSON value, not NaN or Infinity (Python's json.dump writes them unless allow_nan=False)";
-    for (const auto& c : {std::pair<std::string, std::uint64_t>{R"({"v": NaN})", 6}, {"[1, Infinity]", 4}, {"NaN", 0}}) {
+    const std::string nan = "expected a JSON value, not a word (NaN and Infinity are not JSON: Python's json.dump writes them "
+                            "unless allow_nan=False)";
+    const std::string word = "expected a JSON value, not a word (JSON's words are true, false and null)";
+    // (the first byte decides, as every chunking must decide alike: `None` is said as `NaN` is)
+    for (const auto& c : {std::pair<std::string, std::uint64_t>{R"({"v": NaN})", 6}, {"[1, Infinity]", 4}, {"NaN", 0},
+                          {R"({"a": None})", 6}}) {
         INFO(c.first); // (clang 14: a structured binding cannot be captured by INFO)
         const outcome o = check_invariant(c.first, json::options{});
         CHECK(o.code == error_code::syntax);
         CHECK(o.offset == c.second);
-        CHECK(o.message == why);
+        CHECK(o.message == nan);
     }
-    // a word of another kind, and a non-finite word the reader is asked to take, are not
-    const outcome other = check_invariant("[1, x]", json::options{});
+    for (const auto& c : {std::pair<std::string, std::uint64_t>{"[True]", 1}, {"[inf]", 1}, {"prose", 0}}) {
+        INFO(c.first);
+        const outcome o = check_invariant(c.first, json::options{});
+        CHECK(o.offset == c.second);
+        CHECK(o.message == word);
+    }
+    // a byte of another kind, and a non-finite word the reader is asked to take, are not
+    const outcome other = check_invariant("[1, *]", json::options{});
     CHECK(other.message == "expected a value after ','");
     json::options words;
     words.non_finite_words = true;

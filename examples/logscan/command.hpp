@@ -171,7 +171,7 @@ std::string summary_help() {
         else
             s += "  " + std::string(F::name) + ": no report (its records: logscan convert)\n";
     });
-    return s + "  --top K    how many operators or kernels (default 10)\n"
+    return s + "  --top K    how many operators, operator types or kernels (default 10)\n"
                "  --top-cpu-ops N  how many CPU ops per rank (chrome-trace; default 20)\n"
                "  --json     the report as one JSON object (chrome-trace: formats.md 6B.11)\n"
                "  --svg DIR  also write charts as DIR/<file name>.<chart>.svg (a whole job: DIR/<format>.<chart>.svg)\n"
@@ -260,7 +260,7 @@ struct counted_source {
     Source& inner;
     progress& p;
     bool gzip = false;  // (the input is decompressed: its data is checked at its end)
-    bool blank = false; // (it holds only blanks: no record is to be expected of it)
+    bool may_be_empty = false; // (blank, or its head shows its format's signals: no record need come of it)
     logscan::chunk next() {
         logscan::chunk c = inner.next();
         p.add(c.data.size());
@@ -385,11 +385,11 @@ inline void report_failure(const char* path, const logscan::error& e, std::uint6
                  failure_text(e).c_str(), static_cast<unsigned long long>(bytes), kept);
 }
 
-// A non-blank input that yielded nothing of its format, only `text` or nothing at all (a file
-// of another kind given with --format, or detected from a few lines; `blank`: it holds only
-// blanks): said on standard error, status 1.
-inline int check_yield(const char* path, std::string_view format, const logscan_cli::tally& t, bool blank) {
-    if (!t.none_of_format(blank)) return 0;
+// An input that yielded nothing of its format, only `text`, or nothing at all where something
+// was to be expected (a file of another kind given with --format, or detected from a few
+// lines; `may_be_empty`: see yield_tally::none_of_format): said on standard error, status 1.
+inline int check_yield(const char* path, std::string_view format, const logscan_cli::tally& t, bool may_be_empty) {
+    if (!t.none_of_format(may_be_empty)) return 0;
     std::fprintf(stderr, "logscan: %s\n", t.none_message(path, format).c_str());
     return 1;
 }
@@ -465,7 +465,10 @@ int with_format(const char* path, std::string_view forced, progress& prog, F&& f
         logscan::replay_source<S> replay{head, src};
         replay.inner_done = !more;
         replay.end = logscan::head_failure(h);
-        counted_source<logscan::replay_source<S>> counted{replay, prog, is_gzip(src), !more && logscan::blank_input(head)};
+        const std::string_view shown_head = std::string_view(head).substr(0, logscan::detect_bytes);
+        counted_source<logscan::replay_source<S>> counted{
+            replay, prog, is_gzip(src),
+            logscan::blank_input(head) || logscan::shows_format<Formats>(shown_head, format, more || head.size() > logscan::detect_bytes)};
         status = f(format, counted);
         return {};
     });
@@ -695,7 +698,7 @@ int cmd_convert_ndjson(const options& o) {
                 std::fprintf(stderr, "logscan: %s: %s\n", path, error_note(errors, first).c_str());
                 return 1;
             }
-            return check_yield(path, format, seen, src.blank);
+            return check_yield(path, format, seen, src.may_be_empty);
         });
     }
     if (!out.flush() || std::fflush(stdout) != 0) return output_failed();
@@ -802,7 +805,7 @@ int cmd_convert_csv(options& o) {
                 std::fprintf(stderr, "logscan: %s: %s\n", shown, error_note(errors, first).c_str());
                 return 1;
             }
-            return check_yield(shown, format, w.seen, src.blank);
+            return check_yield(shown, format, w.seen, src.may_be_empty);
         }, shown);
     }
     bool ok = true;
@@ -844,7 +847,7 @@ int cmd_stats(const options& o) {
                 std::fprintf(stderr, "logscan: %s: %s\n", path, error_note(errors, first).c_str());
                 return 1;
             }
-            return check_yield(path, format, w.seen(), src.blank);
+            return check_yield(path, format, w.seen(), src.may_be_empty);
         });
         const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         status |= s;
@@ -891,6 +894,7 @@ int cmd_summary(const options& o) {
         status |= with_format<Formats>(path, o.format, prog, [&](std::string_view format, auto& src) {
             // the format's report reads the records it wants; every record is counted (an
             // input that yielded none but text has no report; error records fail the run)
+            bool rejected = false; // (nothing of its format read: said, and no part of a job's report)
             auto go = [&]<class F>(typename format_ops<F>::report& v, bool whole_job) {
                 summary_parse seen;
                 bool parted = false; // (a report that reads a file in parts, with --threads)
@@ -918,11 +922,17 @@ int cmd_summary(const options& o) {
                 prog.end();
                 if (failed) {
                     report_failure(path, seen.e);
-                    if (seen.records == 0) return 1;
+                    if (seen.records == 0) {
+                        rejected = true;
+                        return 1;
+                    }
                     std::fprintf(stderr, "logscan: %s: the summary is of the %llu record(s) read before that\n", path,
                                  static_cast<unsigned long long>(seen.records));
                 }
-                if (!failed && seen.errors == 0 && check_yield(path, format, tally{seen.records, seen.text}, src.blank) != 0) return 1;
+                if (!failed && seen.errors == 0 && check_yield(path, format, tally{seen.records, seen.text}, src.may_be_empty) != 0) {
+                    rejected = true;
+                    return 1;
+                }
                 if (seen.errors != 0) {
                     // (the first one's place and words, where the report keeps them)
                     std::string note;
@@ -942,8 +952,12 @@ int cmd_summary(const options& o) {
                     auto& job = jobs.template of<F>();
                     job.begin_file(path);
                     r = go.template operator()<F>(job, true);
-                    job.end_file();
-                    job_files.emplace_back(path);
+                    if (rejected) { // (nothing of it read: no rank of the job)
+                        job.drop_file();
+                    } else {
+                        job.end_file();
+                        job_files.emplace_back(path);
+                    }
                 } else if constexpr (requires { typename sm::of<F>::type; }) {
                     if (o.json) {
                         std::fprintf(stderr, "logscan: %s: %.*s's summary has no --json form (the report is text)\n", path,

@@ -253,14 +253,17 @@ struct megengine_profile_summary {
             std::printf("    (%zu of them not in the operator list read: no name or type)\n", unnamed);
         std::printf("  time per operator type:\n");
         std::vector<std::pair<std::string, double>> types(by_type.begin(), by_type.end());
-        double listed = 0; // (the top --top types, then the rest in one row: the shares still add up to 100%)
-        for (const auto& [type, t] : top_k(types, s.top)) {
-            std::printf("    %-32s %10.3f ms %6.2f%%\n", type.c_str(), t * 1e3, total > 0 ? 100 * t / total : 0.0);
-            listed += t;
+        // (the top --top types, then the rest in one row: the shares still add up to 100%)
+        const std::vector<std::pair<std::string, double>> ranked = top_k(types, types.size());
+        double rest = 0;
+        for (std::size_t i = 0; i < ranked.size(); ++i) {
+            const auto& [type, t] = ranked[i];
+            if (i < s.top) std::printf("    %-32s %10.3f ms %6.2f%%\n", type.c_str(), t * 1e3, total > 0 ? 100 * t / total : 0.0);
+            else rest += t;
         }
-        if (types.size() > s.top) {
-            const double rest = total - listed;
-            const std::string others = "(" + std::to_string(types.size() - s.top) + " other types)";
+        if (ranked.size() > s.top) {
+            const std::size_t n = ranked.size() - s.top;
+            const std::string others = "(" + std::to_string(n) + (n == 1 ? " other type)" : " other types)");
             std::printf("    %-32s %10.3f ms %6.2f%%\n", others.c_str(), rest * 1e3, total > 0 ? 100 * rest / total : 0.0);
         }
         bool ok = true;
@@ -542,6 +545,11 @@ struct chrome_trace_summary : ls::chrome_trace::rank_reader {
     void begin_file(const char* path) { start(path); }
     void end_file() {
         ranks.push_back(parted ? std::move(*parted) : take());
+        parted.reset();
+    }
+    // A file that is no rank (nothing of a trace read from it): its rows let go.
+    void drop_file() {
+        (void)take();
         parted.reset();
     }
     // The file's error records said for the command's note on standard error (the first, and

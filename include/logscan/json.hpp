@@ -1134,8 +1134,14 @@ private:
         n_error = 0xFF // the byte is not allowed here
     };
 
-    static constexpr const char* not_json_word =
-        "expected a JSON value, not NaN or Infinity (Python's json.dump writes them unless allow_nan=False)";
+    // A word where a value begins that no literal begins with: told by its first byte, as every
+    // chunking must tell it alike (`NaN`, `Infinity`: what Python's json.dump writes of a
+    // non-finite float; `None`, `True`: a Python repr).
+    static constexpr const char* not_json_word(char c) noexcept {
+        return c == 'N' || c == 'I' ? "expected a JSON value, not a word (NaN and Infinity are not JSON: Python's json.dump "
+                                      "writes them unless allow_nan=False)"
+                                    : "expected a JSON value, not a word (JSON's words are true, false and null)";
+    }
     const char* state_message() const noexcept {
         switch (state_) {
         case st_value: return depth_ == 0 ? "expected a JSON value" : (kinds_[depth_ - 1] == internal::kind_object ? "expected a value after ':'" : "expected a value after ','");
@@ -1286,8 +1292,8 @@ private:
             }
             break;
         case 'N': case 'i': case 'I': case '+':
-            if (!opt_.non_finite_words) { // (`NaN`, `Infinity`: what Python's json.dump writes of a non-finite float)
-                fail(p, error_code::syntax, *p == 'N' || *p == 'I' ? not_json_word : state_message());
+            if (!opt_.non_finite_words) {
+                fail(p, error_code::syntax, *p == '+' ? state_message() : not_json_word(*p));
                 return false;
             }
             p = word_start(p, end);
@@ -1308,7 +1314,8 @@ private:
             fail(p, error_code::syntax,
                  depth_ == 0 && static_cast<unsigned char>(*p) == 0xEF
                      ? "the byte EF where the JSON value begins (a UTF-8 byte order mark begins so; a JSON text may not begin with one)"
-                     : state_message());
+                     : internal::is_letter(*p) ? not_json_word(*p)
+                                               : state_message());
             return false;
         }
         if (LOGSCAN_UNLIKELY(p == nullptr)) return false;

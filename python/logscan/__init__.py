@@ -115,7 +115,8 @@ def detect(source):
     failure is raised (``OSError``). A file-like object is read
     from where it stands and put back there; one that is not seekable (a pipe, a stream) is a
     ``ValueError``, since what was read could not be put back: ``records(stream).format``
-    names its format without losing any of it."""
+    names its format without losing any of it. Compressed data logscan does not undo (xz,
+    zstd, bzip2, ...) is ``None`` with a ``RuntimeWarning`` that says how to read it."""
     kind, obj = _input(source)
     if kind == "file":
         seekable = getattr(obj, "seekable", None)
@@ -145,14 +146,19 @@ def records(source, format=None, types=None, max_line=DEFAULT_MAX_LINE, max_even
     memory stays bounded on any size of input.
     An input of blank lines only yields nothing. Where the input fails (a read error, a cut
     gzip stream), the records before are yielded, then ``OSError`` is raised; where a JSON
-    document breaks, its records before the break, then a ``RuntimeWarning``; an input read
-    as a format it is not (only ``text`` came of it), a ``RuntimeWarning`` after its records,
-    as ``frames`` says it. ``close()`` ends the iteration early and lets the input go (a file
-    opened by path is closed), as does the end of a ``with logscan.records(...) as it:``
-    block. ``.format`` is the format read (given or detected). One iterator is read by one
-    thread at a time (another thread's ``next`` raises ``ValueError``). Error records that
-    ``types`` leaves out are said with a ``RuntimeWarning`` once the records are read to
-    their end (``frames`` says them too), as the command says them with ``--type``."""
+    document breaks, its records before the break, then a ``RuntimeWarning``. Said with a
+    ``RuntimeWarning`` as the command says them on standard error: a ``format`` given for an
+    input that looks like another format (when the iterator is made); once the records are
+    read to their end, an input read as a format it is not (only ``text`` came of it, or
+    nothing where something was to be expected: a JSON document of another kind), and the
+    error records (how many, the first, ``max_line``/``max_event`` when one was too long;
+    those ``types`` leaves out too, said so), as ``frames`` says them. ``close()`` ends the
+    iteration early and lets the input go (a file opened by path is closed), as does the end
+    of a ``with logscan.records(...) as it:`` block. ``.format`` is the format read (given or
+    detected). One iterator is read by one thread at a time (another thread's ``next``
+    raises ``ValueError``). Numbers are what ``json.loads`` makes of the NDJSON: a number
+    with a fraction is a ``float`` (a Kineto ``ts`` of 16 digits and 3 decimals is the
+    nearest float64)."""
     return _logscan.RecordIterator(*_input(source), _format(format), _types(types), _max_line(max_line), _max_event(max_event))
 
 
@@ -170,9 +176,12 @@ def frames(source, format=None, types=None, max_line=DEFAULT_MAX_LINE, max_event
     ``category``: ``astype("category")`` makes them alike); a column that mixes
     kinds (a value printed as text that is sometimes a number) is ``object``, ``None`` where
     missing. Types without records have no frame. ``max_line`` and ``max_event`` as for
-    ``records``. An input read as a format it is not (only ``text`` came of it: a file of
-    another kind given a ``format``) is said with a ``RuntimeWarning`` naming the input, as
-    the command says it. Where the input fails (a read error, a
+    ``records``. Said with a ``RuntimeWarning`` naming the input, as the command says them: a
+    ``format`` given for an input that looks like another format; an input read as a format
+    it is not (only ``text`` came of it, or nothing where something was to be expected: a
+    file of another kind given a ``format``); its error records (how many, the first, the
+    setting that reads a line or an event that was too long), which are also the ``error``
+    frame. Where the input fails (a read error, a
     cut or corrupt gzip stream: a killed job's trace) ``OSError`` is raised; with
     ``partial=True`` the frames of the records read before it are returned instead, and the
     failure is a ``RuntimeWarning``."""

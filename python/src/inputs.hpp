@@ -219,15 +219,19 @@ public:
     std::size_t head_size() const noexcept { return head_.size(); }
     // The bytes read as the head.
     std::string_view head() const noexcept { return head_; }
-    // The format named by the head (empty: unknown); `blank`: the input holds only blanks.
-    // True when the whole input holds only blanks (no record is to be expected of it).
-    bool blank() const noexcept { return !more_ && logscan::blank_input(head_); }
+    // True when no record need come of the input read as `format`: its head is blank, or shows
+    // the format's signals (an empty document of the format; registry.hpp's none_of_format).
+    bool may_be_empty(std::string_view format) const noexcept {
+        return logscan::blank_input(head_) || logscan::shows_format(std::string_view(head_).substr(0, logscan::detect_bytes), format,
+                                                                    more_ || head_.size() > logscan::detect_bytes);
+    }
     // The format the head looks like when it looks nothing like `format` (detect.hpp's
     // looks_like_instead), else empty.
     std::string_view looks_like_instead(std::string_view format) const noexcept {
         return logscan::looks_like_instead(std::string_view(head_).substr(0, logscan::detect_bytes), format,
                                            more_ || head_.size() > logscan::detect_bytes);
     }
+    // The format named by the head (empty: unknown); `blank`: the input holds only blanks.
     std::string_view detect(bool& blank) const {
         const std::string_view h = std::string_view(head_).substr(0, logscan::detect_bytes);
         blank = !more_ && logscan::blank_input(head_);

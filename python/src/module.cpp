@@ -142,10 +142,10 @@ void warn_break(const input& in, const logscan::error& e, int level) {
 }
 
 // An input read as a format it is not (nothing of the format came of it: only text, or
-// nothing from an input that is not blank): said as the command says it, with the input's
+// nothing where something was to be expected): said as the command says it, with the input's
 // name. `level`: as for warn_break.
 void warn_only_text(const input& in, const std::string& format, const logscan::yield_tally& seen, int level) {
-    if (!seen.none_of_format(in.blank())) return;
+    if (!seen.none_of_format(in.may_be_empty(format))) return;
     const std::string m = "logscan: " + seen.none_message(in.name(), format);
     if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), level) != 0) throw py::error_already_set();
 }
@@ -153,13 +153,13 @@ void warn_only_text(const input& in, const std::string& format, const logscan::y
 // The input's error records: said, as the command says them (how many, the first, the
 // setting that reads a line or an object that was too long), so that no error passes unseen
 // by a caller who reads one frame or one record type; when the `types` given leave them out,
-// that too. `first`: the first of them; `broke`: one of them, the document's break, is said
-// by warn_break already (it is the last). `level`: as for warn_break.
+// that too. `first`: the first of them; `broke`: one of them is the document's break, said by
+// warn_break already: when it is the only one, nothing more is said (the command says it
+// twice). `level`: as for warn_break.
 void warn_errors(const input& in, const type_set& wanted, const logscan::yield_tally& seen, const logscan::error& first, bool broke,
                  int level) {
-    const std::uint64_t said = broke ? 1 : 0;
-    if (seen.errors <= said) return;
-    const std::uint64_t n = seen.errors - said;
+    if (seen.errors == 0 || (broke && seen.errors == 1)) return;
+    const std::uint64_t n = seen.errors; // (all of them, the break too: the command's count)
     std::string m = "logscan: " + in.name() + ": " + logscan::error_records_note(n, first);
     if (first.code == logscan::error_code::line_too_long) m += " (max_line=BYTES reads longer lines)";
     else if (first.code == logscan::error_code::too_long) m += " (max_event=BYTES reads larger objects)";

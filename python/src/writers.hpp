@@ -275,6 +275,7 @@ public:
         if (!on_) return;
         put_op(op::static_key);
         put_static("line");
+        count_key();
         put_op(op::uinteger);
         put_pod(line);
     }

@@ -1055,13 +1055,27 @@ def test_a_json_document_of_another_kind_is_said(tmp_path):
             assert logscan.frames(p, format=fmt) == {}
             assert list(logscan.records(p, format=fmt)) == []
             assert [str(x.message) for x in w] == [looks, none, looks, none]
+    # nothing is to be expected of a blank input, of any size (past the 16 KiB head too), nor of
+    # an empty document of the format (its head shows the format: `traceEvents`, `calls`)
     blank = tmp_path / "blank.json"
+    big_blank = tmp_path / "big_blank.json"
+    empty_trace = tmp_path / "empty_trace.json"
+    empty_report = tmp_path / "empty_report.json"
     blank.write_bytes(b"\n\n")
-    r = run("stats", "--format", "tvm-profile", str(blank))
-    assert r.returncode == 0 and r.stderr == b""
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
-        assert list(logscan.records(str(blank), format="tvm-profile")) == []
+    big_blank.write_bytes(b" \n" * 20000)
+    empty_trace.write_bytes(b'{"traceEvents": []}')
+    empty_report.write_bytes(b'{"calls": [], "device_metrics": {}, "configuration": {}}')
+    for path, fmt in ((blank, "tvm-profile"), (big_blank, "tvm-profile"), (big_blank, "megengine-profile"),
+                      (empty_trace, "chrome-trace"), (empty_trace, None), (empty_report, "tvm-profile"), (empty_report, None)):
+        r = run("stats", *(("--format", fmt) if fmt else ()), str(path))
+        assert b"nothing in it is of that format" not in r.stderr, (path, fmt)
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            list(logscan.records(str(path), format=fmt))
+            logscan.frames(str(path), format=fmt)
+            assert not any("nothing in it" in str(x.message) for x in w), (path, fmt)
+    assert run("stats", "--format", "tvm-profile", str(blank)).returncode == 0
+    assert run("stats", str(empty_trace)).returncode == 0
     # a format that is no name: said as the other arguments are
     for bad in (3, b"paddle-log", ["paddle-log"]):
         with pytest.raises(TypeError, match="logscan: format is a format's name"):
@@ -1082,6 +1096,40 @@ def test_detect_says_how_to_read_compressed_data_it_does_not_undo(tmp_path):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert logscan.detect(b"nothing of any format\n") is None
+
+
+def test_error_records_are_said_as_the_command_says_them(tmp_path):
+    # a trace cut after an open B: the break, then the B never closed (2 error records, counted
+    # from the contract's rules), said by the module with the command's count and first one
+    cut = b'{"traceEvents":[{"ph":"B","name":"a","pid":1,"tid":1,"ts":1},{"ph":"X","name":'
+    p = tmp_path / "cut.json"
+    p.write_bytes(cut)
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        got = list(logscan.records(p))
+    assert [r["type"] for r in got] == ["error", "error"]
+    said = [str(x.message) for x in w if "error record(s)" in str(x.message)]
+    assert len(said) == 1 and said[0].startswith(f"logscan: {p}: 2 error record(s); the first at ")
+    command = [l for l in run("stats", str(p)).stderr.decode().splitlines() if "error record(s)" in l]
+    assert command == [said[0]]
+    # a document whose break is its only error: said once, by the break's warning
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        list(logscan.records(b'{"traceEvents":[{"ph":"X"'))
+        assert len(w) == 1 and "the document breaks there" in str(w[0].message)
+
+
+def test_a_file_of_nothing_is_no_rank_of_the_job(tmp_path):
+    # `{}` read as a Chrome trace: nothing of one (and no signal of one in it): said, and no
+    # rank of the job's report (the other file's rank alone, as when it is given alone)
+    good = os.path.join(SRC, "samples", "chrome", "event_sync_trace.json.gz")
+    nothing = tmp_path / "nothing.json"
+    nothing.write_bytes(b"{}")
+    r = run("summary", "--json", "--format", "chrome-trace", good, str(nothing))
+    assert r.returncode == 1
+    assert f"logscan: {nothing}: no chrome-trace records; nothing in it is of that format\n".encode() in r.stderr
+    alone = json.loads(run("summary", "--json", good).stdout)
+    assert [x["file"] for x in json.loads(r.stdout)["ranks"]] == [x["file"] for x in alone["ranks"]] == ["event_sync_trace.json.gz"]
 
 
 def test_a_token_past_max_event_names_the_setting(tmp_path):

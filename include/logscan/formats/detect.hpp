@@ -86,9 +86,16 @@ detection detect_format(std::string_view head, bool cut = true) noexcept {
     return best;
 }
 
-/// A compression an input's first bytes show that logscan does not undo (gzip it does:
-/// gzip.hpp): its name and the command that writes the data out (`xz -dc`), for a message
-/// that says how to read it; empty names when the bytes show none of them.
+/// Whether `head` (as `detect_format` takes it) shows any signal of `format`: its detector's
+/// count is not 0. (An input that does may hold no record of it: an empty JSON document of the
+/// format, `{"traceEvents": []}`.)
+template <class List = all_formats>
+bool shows_format(std::string_view head, std::string_view format, bool cut = true) noexcept {
+    for (const format_detector& d : detectors_of(List{}))
+        if (d.name == format) return d.detect(without_byte_order_mark(head), cut) != 0;
+    return false;
+}
+
 /// The format an input looks like when it is to be read as `format` (given, not detected) and
 /// looks nothing like it: `format`'s detector finds none of its signals in `head` (as
 /// `detect_format` takes it) and another format's detector does: that one's name. Empty when
@@ -96,12 +103,14 @@ detection detect_format(std::string_view head, bool cut = true) noexcept {
 /// of a `--format` or `format=` that does not fit its input, before they read it as asked.
 template <class List = all_formats>
 std::string_view looks_like_instead(std::string_view head, std::string_view format, bool cut = true) noexcept {
-    for (const format_detector& d : detectors_of(List{}))
-        if (d.name == format && d.detect(without_byte_order_mark(head), cut) != 0) return {};
+    if (shows_format<List>(head, format, cut)) return {};
     const detection other = detect_format<List>(head, cut);
     return other.format == format ? std::string_view{} : other.format;
 }
 
+/// A compression an input's first bytes show that logscan does not undo (gzip it does:
+/// gzip.hpp): its name and the command that writes the data out (`xz -dc`), for a message
+/// that says how to read it; empty names when the bytes show none of them.
 struct compression {
     std::string_view name;    ///< `xz`, `zstd`, `bzip2`, `lz4`, `zip`, `7z`; empty: none
     std::string_view command; ///< `xz -dc FILE` writes it out: `xz -dc`, ..., `unzip -p`, `7z x -so`

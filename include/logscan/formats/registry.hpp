@@ -91,11 +91,13 @@ struct yield_tally {
         errors += o.errors;
     }
     /// Nothing of the format and no error record: only text, or nothing at all from an input
-    /// that is not blank (`blank`: it holds only blanks; a JSON document of another kind read
-    /// as a JSON format yields no record and no text). The input is not what it was read as.
-    /// (An input with error records is said by those; one whose source failed, by its
-    /// failure: neither is said this way too.)
-    bool none_of_format(bool blank) const noexcept { return records == 0 && errors == 0 && (text != 0 || !blank); }
+    /// of which something was to be expected (a JSON document of another kind read as a JSON
+    /// format yields no record and no text). `may_be_empty`: nothing was to be expected, as
+    /// the input is blank (its head: detect.hpp's `blank_input`) or its head shows the
+    /// format's signals (`shows_format`: an empty document of the format). The input is not
+    /// what it was read as. (An input with error records is said by those; one whose source
+    /// failed, by its failure: neither is said this way too.)
+    bool none_of_format(bool may_be_empty) const noexcept { return records == 0 && errors == 0 && (text != 0 || !may_be_empty); }
     /// What the command and the Python module say of such an input `name` read as `format`:
     /// "NAME: no FORMAT records; N non-blank lines were text", or, when it yielded nothing,
     /// "NAME: no FORMAT records; nothing in it is of that format".
