@@ -795,8 +795,14 @@ int cmd_convert_csv(options& o) {
             if (selects_nothing<Formats>(o.types, shown, format)) return 1;
             std::uint64_t errors = 0;
             w.seen = {};
+            w.given_twice = 0;
             logscan::error first{};
             const logscan::error e = run_format<Formats>(format, src, w, errors, first, o.parse, shown);
+            if (w.given_twice != 0) // (no value lost unseen: the last of them is written)
+                std::fprintf(stderr,
+                             "logscan: %s: %llu cell(s) given twice in a row (a key repeated in an object, or dotted names that "
+                             "meet: \"a.b\" and \"a\": {\"b\"}); the last is written; the first: %s\n",
+                             shown, static_cast<unsigned long long>(w.given_twice), w.first_twice.c_str());
             if (!e.ok()) {
                 report_failure(shown, e, prog.done, "written");
                 return 1;

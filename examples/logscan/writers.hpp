@@ -289,6 +289,10 @@ public:
         bool ok = true;
     };
     std::map<std::string, table> tables; // type -> its output and columns
+    // Cells given twice in one record (a key repeated in an object, or dotted names that meet:
+    // `"a.b"` and `"a": {"b"}` are one column), the last written; the first such column.
+    std::uint64_t given_twice = 0;
+    std::string first_twice;
     void set_file(std::string_view name) { file_ = name; }
 
     // Writes the header row of every table.
@@ -308,7 +312,10 @@ private:
         std::vector<const std::string*> vals(t.columns.size(), nullptr);
         for (const auto& c : cells())
             for (std::size_t i = 0; i < t.columns.size(); ++i)
-                if (t.columns[i] == c.column) vals[i] = &c.text;
+                if (t.columns[i] == c.column) {
+                    if (vals[i] != nullptr && given_twice++ == 0) first_twice = type() + "'s " + c.column;
+                    vals[i] = &c.text; // (given twice: the last stands, as in frames())
+                }
         std::string row;
         for (std::size_t i = 0; i < t.columns.size(); ++i) {
             const std::string* v = vals[i];

@@ -169,6 +169,23 @@ void warn_errors(const input& in, const type_set& wanted, const logscan::yield_t
     if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), level) != 0) throw py::error_already_set();
 }
 
+// Cells given twice in one row of a frame (a key repeated in an object, or dotted names that
+// meet: `"a.b"` and `"a": {"b"}` are one column, `a.b`): the last stands, as in the command's
+// CSV, which says it too; said, naming the columns, so that no value is lost unseen.
+// `level`: as for warn_break.
+void warn_cells_given_twice(const input& in, columns& cols, int level) {
+    std::string named;
+    std::size_t n = 0;
+    for (const table& t : cols.tables())
+        for (const column& c : t.columns)
+            if (c.overwritten() && n++ < 3) named += (named.empty() ? "" : ", ") + t.type + "'s " + c.name;
+    if (n == 0) return;
+    const std::string m = "logscan: " + in.name() + ": " + std::to_string(n) + (n == 1 ? " column" : " columns") +
+                          " with a cell given twice in a row (a key repeated in an object, or dotted names that meet: "
+                          "\"a.b\" and \"a\": {\"b\"}); the last stands: " + named + (n > 3 ? ", ..." : "");
+    if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), level) != 0) throw py::error_already_set();
+}
+
 // One parse of one input by format F into writer W, fed a chunk at a time.
 struct parse_run {
     virtual ~parse_run() = default;
@@ -496,6 +513,7 @@ py::dict columns_of(const std::string& kind, py::object obj, const std::optional
     warn_break(in, run->result, 2);
     if (run->source_error.ok()) warn_only_text(in, f, cols.seen, 2);
     warn_errors(in, wanted, cols.seen, run->first_error, !run->result.ok() && run->result.line != 0, 2);
+    warn_cells_given_twice(in, cols, 2);
     for (table& t : cols.tables()) {
         py::list cs;
         for (column& c : t.columns) {

@@ -247,6 +247,43 @@ private:
 };
 
 // ---------------------------------------------------------------------------------------
+// A tape's bytes: appended inline (a compare and a copy; std::string's append and push_back
+// were calls, 9% of records()' instructions on a TVM report), grown by doubling.
+class byte_buffer {
+public:
+    byte_buffer() { grow(1); } // (never null: a copy of no bytes has somewhere to go)
+    byte_buffer(const byte_buffer&) = delete;
+    byte_buffer& operator=(const byte_buffer&) = delete;
+    ~byte_buffer() { std::free(p_); }
+    LOGSCAN_FORCE_INLINE void append(const void* b, std::size_t n) {
+        if (cap_ - size_ < n) [[unlikely]] grow(n);
+        std::memcpy(p_ + size_, b, n);
+        size_ += n;
+    }
+    LOGSCAN_FORCE_INLINE void push_back(char c) {
+        if (cap_ == size_) [[unlikely]] grow(1);
+        p_[size_++] = c;
+    }
+    char* data() noexcept { return p_; }
+    const char* data() const noexcept { return p_; }
+    std::size_t size() const noexcept { return size_; }
+    void clear() noexcept { size_ = 0; }
+    void shrink_to(std::size_t n) noexcept { size_ = n < size_ ? n : size_; } // (a replay undone)
+
+private:
+    void grow(std::size_t n) {
+        std::size_t cap = cap_ == 0 ? 1 << 16 : cap_ * 2;
+        while (cap - size_ < n) cap *= 2;
+        char* const p = static_cast<char*>(std::realloc(p_, cap));
+        if (p == nullptr) throw std::bad_alloc();
+        p_ = p;
+        cap_ = cap;
+    }
+    char* p_ = nullptr;
+    std::size_t size_ = 0, cap_ = 0;
+};
+
+// ---------------------------------------------------------------------------------------
 // tape: the writer calls of a batch of records, replayed as dicts.
 class tape {
 public:
@@ -344,7 +381,7 @@ public:
         if (!on_) return;
         const std::size_t at = ops_.size(), depth = open_.size();
         if (!replay_(j, *this).ok()) { // (the modules hand out checked JSON only)
-            ops_.resize(at);
+            ops_.shrink_to(at);
             open_.resize(depth);
             put_text(op::string, j);
         }
@@ -506,7 +543,7 @@ private:
     }
     void put_text_only(std::string_view s) {
         put_pod(static_cast<std::uint64_t>(s.size()));
-        ops_.append(s);
+        ops_.append(s.data(), s.size());
     }
     void put_text(op o, std::string_view s) {
         put_op(o);
@@ -548,7 +585,7 @@ private:
     }
 
     const type_set& wanted_;
-    std::string ops_;
+    byte_buffer ops_;
     std::size_t read_ = 0; // (next_record's place in ops_)
     std::size_t records_ = 0;
     std::vector<py::object> stack_;   // (next_record's open containers: the record, objects, arrays)

@@ -1132,6 +1132,22 @@ def test_a_file_of_nothing_is_no_rank_of_the_job(tmp_path):
     assert [x["file"] for x in json.loads(r.stdout)["ranks"]] == [x["file"] for x in alone["ranks"]] == ["event_sync_trace.json.gz"]
 
 
+def test_a_cell_given_twice_is_said(tmp_path):
+    # "a.b" and "a": {"b"} are one flattened column: the last value stands in frames() and in
+    # the CSV (as json.loads keeps a repeated key's last), and both say so; records() keeps both
+    p = tmp_path / "twice.json"
+    p.write_bytes(b'{"traceEvents":[{"ph":"X","name":"k","pid":1,"tid":1,"ts":1,"dur":1,"args":{"a.b":1,"a":{"b":2}}}]}')
+    assert [r["args"] for r in logscan.records(p)] == [{"a.b": 1, "a": {"b": 2}}]
+    with pytest.warns(RuntimeWarning, match=r"1 column with a cell given twice in a row .*the last stands: span's args\.a\.b"):
+        assert list(logscan.frames(p)["span"]["args.a.b"]) == [2]
+    r = run("convert", "--to", "csv", "--type", "span", str(p))
+    assert r.returncode == 0 and r.stdout.splitlines()[1].decode().split(",")[7] == "2"
+    assert f"logscan: {p}: 1 cell(s) given twice in a row".encode() in r.stderr and b"the first: span's args.a.b\n" in r.stderr
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # (a frame of distinct columns: nothing to say)
+        logscan.frames(os.path.join(SRC, "samples", "chrome", "event_sync_trace.json.gz"))
+
+
 def test_a_token_past_max_event_names_the_setting(tmp_path):
     # a key longer than the scratch buffer (`traceEvents`, 11 bytes, past 8) breaks the document
     # (the JSON reader's words): the warning and the command name the setting that reads it
