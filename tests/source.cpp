@@ -137,6 +137,32 @@ TEST_CASE("source::file_source reports a file that cannot be opened") {
     CHECK(v.lines == 0);
 }
 
+TEST_CASE("source::pump: a source that fails before its first byte leaves the consumer unfinished") {
+    // (a JSON parser finished on nothing says `expected a JSON value`: a document never read)
+    struct consumer {
+        int fed = 0, finished = 0;
+        logscan::flow feed(std::string_view) { return ++fed, logscan::flow::proceed; }
+        logscan::flow finish() { return ++finished, logscan::flow::proceed; }
+    };
+    logscan::file_source missing("/nonexistent/logscan/trace.json");
+    consumer c;
+    CHECK(logscan::pump(missing, c).code == logscan::error_code::open_failed);
+    CHECK(c.fed == 0);
+    CHECK(c.finished == 0);
+    // one that fails after some bytes is finished, so that nothing read is lost
+    struct failing_after_one {
+        int n = 0;
+        logscan::chunk next() {
+            if (n++ == 0) return {"[1,", logscan::error_code::none, 0, {}};
+            return {{}, logscan::error_code::io_error, EIO, "read failed"};
+        }
+    } late;
+    consumer d;
+    CHECK(logscan::pump(late, d).code == logscan::error_code::io_error);
+    CHECK(d.fed == 1);
+    CHECK(d.finished == 1);
+}
+
 TEST_CASE("source::fd_source reads a pipe, delivering a last line without newline") {
     int fds[2];
     REQUIRE(::pipe(fds) == 0);

@@ -300,7 +300,8 @@ private:
 ///   `memory_source`, ...) into the visitor. Returns the source's error (with errno),
 ///   `stopped` when a callback stopped, or none — problems inside the input go to
 ///   `on_error` and do not stop the parse (a parser with `result()`, such as the JSON
-///   dump's, returns that instead: the document's own error).
+///   dump's, returns that instead: the document's own error; on a gzip source it may have
+///   been broken by corrupt data, which `rest_failure(src)` then tells: gzip.hpp).
 /// - `parse(text, visitor, options)` reads a buffer in memory.
 template <template <class> class Parser>
 struct format_parse {

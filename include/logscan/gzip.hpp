@@ -21,7 +21,17 @@
 /// "corrupt gzip data"), a stream that ends inside a member `unexpected_end` ("gzip stream cut
 /// short"), the inner source's errors as they are. Every byte decompressed before corrupt
 /// data is found is handed out before the error: a member whose check (its CRC-32 and length,
-/// at its end) fails has given all its bytes, then "corrupt gzip data". Allocation:
+/// at its end) fails has given all its bytes, then "corrupt gzip data". So corrupt data
+/// that decompresses to bytes which break a JSON document (chrome-trace, megengine-profile,
+/// a TVM `Report.json()`) ends the parse with the document's error (`expected ',' or '}' ...`)
+/// before the stream's check is reached: after such a parse, `logscan::rest_failure(src)`
+/// (source.hpp) reads the rest of the stream and returns its failure, as the command does:
+/// \code
+/// logscan::error e = logscan::chrome_trace::parse(src, visitor);
+/// if (!e.ok() && !logscan::source_failed(e))
+///     if (const logscan::error why = logscan::rest_failure(src); !why.ok()) e = why; // corrupt gzip data
+/// \endcode
+/// Allocation:
 /// the output buffer and an arena for zlib's state and window, once, at construction; nothing
 /// while reading.
 #ifndef LOGSCAN_GZIP_HPP_INCLUDED

@@ -313,14 +313,17 @@ error rest_failure(Source& src) {
 
 /// Feeds every chunk of `src` to `consumer` and finishes it. Returns an error with code
 /// `none`; the source's error (`io_error`, `open_failed`, with errno), after finishing the
-/// consumer so that nothing already read is lost; or `stopped` when the consumer stopped.
-/// Errors inside the input are the consumer's to report (to its visitor).
+/// consumer so that nothing already read is lost (a source that fails before its first byte,
+/// a file that cannot be opened, leaves the consumer unfinished: it read nothing, and a JSON
+/// parser finished on nothing would report an empty document that was never read); or
+/// `stopped` when the consumer stopped. Errors inside the input are the consumer's to report
+/// (to its visitor).
 template <byte_source Source, chunk_consumer Consumer>
 error pump(Source& src, Consumer& consumer) {
-    for (;;) {
+    for (bool fed = false;; fed = true) {
         const chunk c = src.next();
         if (c.code != error_code::none) {
-            (void)consumer.finish();
+            if (fed) (void)consumer.finish();
             return chunk_error(c);
         }
         if (c.data.empty()) break;

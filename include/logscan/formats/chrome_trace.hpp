@@ -54,7 +54,13 @@
 /// `]` is missing after a complete event (and maybe a `,`) ends normally. An event too large
 /// for the scratch buffer (`format_options::scratch_capacity`, 64 KiB; a B/E span whose merged
 /// members do not fit it too) and a `B` that does not fit the open-span store are errors at
-/// their index, and the parse goes on. The store (`format_options::open_capacity`, 4 MiB)
+/// their index, and the parse goes on; so is a top-level member (outside `traceEvents`)
+/// whose value's compact text does not fit the scratch buffer ("top-level value too large for
+/// the scratch buffer", no index, no line: it yields no `trace_info`). An empty or blank input
+/// is a break ("expected a JSON value" at its end): a trace holds a document (the command and
+/// the Python module pass over a blank input before parsing). `line`, `column` and `offset`
+/// are 0 where the error has no place in the text (the rules above give an index instead).
+/// The store (`format_options::open_capacity`, 4 MiB)
 /// holds the open `B`s' text in `open_capacity` bytes and at most `open_capacity / 32 + 16` of
 /// them (an index of 56 bytes each). A `B` that does not fit leaves a mark on its thread's
 /// stack (its pid and tid, in 16 entries and 1 KiB kept for marks), so the `E` that closes it
