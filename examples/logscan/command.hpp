@@ -437,10 +437,12 @@ int with_format(const char* path, std::string_view forced, progress& prog, F&& f
         const logscan::error h = logscan::read_head(src, head, more);
         if (!h.ok() && head.empty()) return h;
         if (is_gzip(src) || src.text.utf16()) prog.total = 0; // (the file's size is not the bytes read)
+        // (what detection reads of the head, and whether more of the input follows it)
+        const std::string_view window = std::string_view(head).substr(0, logscan::detect_bytes);
+        const bool cut = more || head.size() > logscan::detect_bytes;
         std::string_view format = forced;
         if (format.empty()) {
-            format = logscan::detect_format<Formats>(std::string_view(head).substr(0, logscan::detect_bytes),
-                                            more || head.size() > logscan::detect_bytes)
+            format = logscan::detect_format<Formats>(window, cut)
                          .format;
             if (format.empty() && !h.ok()) return h; // (no format in what it gave: its failure is what to say)
             if (format.empty() && !more && logscan::blank_input(head)) {
@@ -456,7 +458,7 @@ int with_format(const char* path, std::string_view forced, progress& prog, F&& f
             }
         } else if (!quiet) { // (read as asked; said when it looks like another format)
             const std::string_view other = logscan::looks_like_instead<Formats>(
-                std::string_view(head).substr(0, logscan::detect_bytes), format, more || head.size() > logscan::detect_bytes);
+                window, format, cut);
             if (!other.empty())
                 std::fprintf(stderr, "logscan: %s: read as %.*s as asked, but it looks like %.*s\n", shown,
                              static_cast<int>(format.size()), format.data(), static_cast<int>(other.size()), other.data());
@@ -465,10 +467,8 @@ int with_format(const char* path, std::string_view forced, progress& prog, F&& f
         logscan::replay_source<S> replay{head, src};
         replay.inner_done = !more;
         replay.end = logscan::head_failure(h);
-        const std::string_view shown_head = std::string_view(head).substr(0, logscan::detect_bytes);
-        counted_source<logscan::replay_source<S>> counted{
-            replay, prog, is_gzip(src),
-            logscan::blank_input(head) || logscan::shows_format<Formats>(shown_head, format, more || head.size() > logscan::detect_bytes)};
+        counted_source<logscan::replay_source<S>> counted{replay, prog, is_gzip(src),
+                                                          logscan::blank_input(head) || logscan::shows_format<Formats>(window, format, cut)};
         status = f(format, counted);
         return {};
     });

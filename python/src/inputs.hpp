@@ -219,23 +219,24 @@ public:
     std::size_t head_size() const noexcept { return head_.size(); }
     // The bytes read as the head.
     std::string_view head() const noexcept { return head_; }
+    // What detection reads of the head, and whether more of the input follows it.
+    std::string_view window() const noexcept { return std::string_view(head_).substr(0, logscan::detect_bytes); }
+    bool cut() const noexcept { return more_ || head_.size() > logscan::detect_bytes; }
     // True when no record need come of the input read as `format`: its head is blank, or shows
     // the format's signals (an empty document of the format; registry.hpp's none_of_format).
     bool may_be_empty(std::string_view format) const noexcept {
-        return logscan::blank_input(head_) || logscan::shows_format(std::string_view(head_).substr(0, logscan::detect_bytes), format,
-                                                                    more_ || head_.size() > logscan::detect_bytes);
+        return logscan::blank_input(head_) || logscan::shows_format(window(), format, cut());
     }
     // The format the head looks like when it looks nothing like `format` (detect.hpp's
     // looks_like_instead), else empty.
     std::string_view looks_like_instead(std::string_view format) const noexcept {
-        return logscan::looks_like_instead(std::string_view(head_).substr(0, logscan::detect_bytes), format,
-                                           more_ || head_.size() > logscan::detect_bytes);
+        return logscan::looks_like_instead(window(), format, cut());
     }
     // The format named by the head (empty: unknown); `blank`: the input holds only blanks.
     std::string_view detect(bool& blank) const {
-        const std::string_view h = std::string_view(head_).substr(0, logscan::detect_bytes);
+
         blank = !more_ && logscan::blank_input(head_);
-        return logscan::detect_format(h, more_ || head_.size() > logscan::detect_bytes).format;
+        return logscan::detect_format(window(), cut()).format;
     }
     // The whole input: the head, then the rest.
     logscan::chunk next() {
