@@ -14,7 +14,10 @@
 #     one side's dicts only would time the other's garbage collector over millions of live
 #     objects: it made json.loads look 1.2-3x slower than it is); and, as the floor of making
 #     those objects at all, marshal.loads of each record's marshal bytes (CPython's own loader:
-#     no text to parse, the same dicts, strs, ints and floats made);
+#     no text to parse, the same dicts, strs, ints and floats made); and the floor of any
+#     reader of these records: the parse alone (`logscan stats`) plus each dict and list
+#     copied from one made already (dict.copy: no key inserted) and each number made anew
+#     (object_floor), given as json.loads' time over it: the most records() could reach;
 #   - many small files: frames() of sample 001 as it is (0.4 MB, one profiler dump), per call,
 #     against the parse alone (the module's columns without pandas) and `logscan stats` on the
 #     same file given --mb/0.4 times;
@@ -183,10 +186,53 @@ def best(f, n=runs):
     return t
 
 
+def object_floor(ndjson, times):
+    """The least time any reader takes to make the objects json.loads makes of these NDJSON
+    lines (times over): each dict and list copied from one already made (dict.copy: one
+    memcpy of its table, the cheapest way CPython makes a dict with those entries; no key
+    looked up or inserted) and each float and int beyond CPython's cache of small ints made
+    anew (its value given, no text read). Strings and keys are taken as made already (a
+    reader may cache them). With the parse alone (`logscan stats`) it bounds what records()
+    can reach: no reader that makes these objects runs faster."""
+    import collections
+    import gc
+    import operator
+
+    dicts, lists, floats, ints = [], [], [], []
+
+    def walk(o):
+        if isinstance(o, dict):
+            dicts.append(o)
+            values = o.values()
+        else:
+            lists.append(o)
+            values = o
+        for v in values:
+            if isinstance(v, (dict, list)):
+                walk(v)
+            elif isinstance(v, float):
+                floats.append(v)
+            elif isinstance(v, int) and not isinstance(v, bool) and not -5 <= v <= 256:
+                ints.append(v)
+
+    for line in ndjson:
+        walk(json.loads(line))
+    zeros_f, zeros_i = [0.0] * len(floats), [0] * len(ints)
+    consume = collections.deque  # (a C loop, cheaper than drain's: the floor is lower for it)
+    gc.freeze()  # (the objects kept for the copies are not walked by the collector)
+    try:
+        t = best(lambda: [(consume(map(dict.copy, dicts), 0), consume(map(list.copy, lists), 0),
+                           consume(map(operator.add, floats, zeros_f), 0), consume(map(operator.add, ints, zeros_i), 0))
+                          for _ in range(times)])
+    finally:
+        gc.unfreeze()
+    return t
+
+
 def main():
     tmp = tempfile.mkdtemp(prefix="logscan-pybench-")
     print(f"Python module (build {build}), {mb:g} MB inputs, best of {runs}; ratios in the same run")
-    print(f"  {'format':18} {'stats':>8} {'frames':>8} {'f/stats':>8} {'ref':>7} {'f/ref':>7} {'records':>8} {'loads':>7} {'r/loads':>8} {'marshal':>8} {'m/loads':>8}  (MB/s)")
+    print(f"  {'format':18} {'stats':>8} {'frames':>8} {'f/stats':>8} {'ref':>7} {'f/ref':>7} {'records':>8} {'loads':>7} {'r/loads':>8} {'marshal':>8} {'m/loads':>8} {'floor':>7}  (MB/s)")
     for fmt, sample, ref in SAMPLES:
         data = open(os.path.join(SRC, "samples", sample), "rb").read()
         copies = max(1, int(mb * 1e6 // len(data)))
@@ -213,9 +259,10 @@ def main():
         ndjson = subprocess.run([CLI, "convert", "--format", fmt, path], capture_output=True, check=True).stdout.splitlines()
         t_loads = best(each(lambda: drain(map(json.loads, ndjson))))
         packed = [marshal.dumps(json.loads(line)) for line in ndjson]
-        del ndjson
         t_marshal = best(each(lambda: drain(map(marshal.loads, packed))))
         del packed
+        t_floor = t_stats + object_floor(ndjson, times)
+        del ndjson
         # the reference parser on the first ref_mb MB (whole copies of the sample)
         ref_copies = max(1, int(ref_mb * 1e6 // len(data))) if whole else 1
         ref_path = os.path.join(tmp, "ref." + sample)
@@ -234,9 +281,12 @@ def main():
         r = lambda t: size / t  # noqa: E731
         ref_rate = ref_size / t_ref
         print(f"  {fmt:18} {r(t_stats):8.0f} {r(t_frames):8.0f} {t_stats / t_frames:8.2f} {ref_rate:7.1f} {r(t_frames) / ref_rate:6.0f}x"
-              f" {r(t_records):8.0f} {r(t_loads):7.1f} {t_loads / t_records:7.1f}x {r(t_marshal):8.0f} {t_loads / t_marshal:7.1f}x")
+              f" {r(t_records):8.0f} {r(t_loads):7.1f} {t_loads / t_records:7.1f}x {r(t_marshal):8.0f} {t_loads / t_marshal:7.1f}x {t_loads / t_floor:6.1f}x")
     print("  bars (issue 25): frames >= 0.5 of stats and >= 20x the reference parser; records >= 5x json.loads")
-    print("  (marshal: the same objects made by marshal.loads, the floor of making them; m/loads its speed-up on json.loads)")
+    print("  (marshal: the same objects made by marshal.loads, CPython's own loader; m/loads its speed-up on json.loads)")
+    print("  (floor: json.loads over the least time any reader takes to parse this input and make its objects: the parse")
+    print("   alone, `logscan stats`, and each dict and list copied from one made already, each number made anew;")
+    print("   no reader of these records reaches more than this on json.loads)")
     small_files_figure(tmp)
     threads_figure(tmp)
     os.rmdir(tmp)
