@@ -608,15 +608,14 @@ inline bool table_header(std::string_view t) noexcept {
     for (const std::string_view w : {std::string_view("comp_node"), std::string_view("alloc"), std::string_view("lower_bound"),
                                      std::string_view("upper_bound")}) {
         const std::size_t gap = i;
-        while (i < t.size() && t[i] == ' ') ++i;
+        i += internal::leading_spaces(t.substr(i));
         if ((gap != 0 && i == gap) || t.substr(i, w.size()) != w) {
             ok = false;
             break;
         }
         i += w.size();
     }
-    while (ok && i < t.size() && t[i] == ' ') ++i;
-    ok = ok && i == t.size();
+    ok = ok && i + internal::leading_spaces(t.substr(i)) == t.size();
 #ifdef LOGSCAN_CHECK_ASSISTS
     if (ok != static_cast<bool>(match<R"( *comp_node +alloc +lower_bound +upper_bound *)">(t))) {
         std::fprintf(stderr, "logscan: the memory table header reader read a line otherwise: %.*s\n", static_cast<int>(t.size()), t.data());
@@ -652,7 +651,8 @@ constexpr bool read_header_line(std::string_view t, std::array<std::string_view,
     using internal::is_digit;
     const char* p = t.data();
     const char* const e = p + t.size();
-    if (!printf_row<"[99 99:99:99 ">::starts(t)) return false;
+    // (N's first digit first: a form-B line, whose FUNC is empty or not all digits, fails here)
+    if (t.size() < 14 || !is_digit(t[13]) || !printf_row<"[99 99:99:99 ">::starts(t)) return false;
     g[1] = std::string_view(p + 1, 2);
     g[2] = std::string_view(p + 4, 8);
     p += 13;
