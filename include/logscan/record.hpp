@@ -218,15 +218,40 @@ constexpr auto join_names() noexcept {
     return out;
 }
 
-/// Fails to compile when `Accepted` is false, showing `Callbacks` (the format's callbacks)
-/// in the error's context.
-template <fixed_string Callbacks, bool Accepted>
+/// Fails to compile when `Accepted` is false, showing the format's callbacks in the error's
+/// context: each event type (`on_mem_alloc_event` for the callback `on_mem_alloc`), which
+/// every compiler prints by name (clang prints a `fixed_string` argument as character codes).
+template <bool Accepted, class... Events>
 struct visitor_check {
-    static_assert(Accepted, "logscan: the visitor has none of the format's callbacks (those of the Callbacks "
-                            "string above): a misspelt name? Derive it from logscan::validate_only if it "
+    static_assert(Accepted, "logscan: the visitor has none of the format's callbacks (the event types of "
+                            "visitor_check<false, ...> in this error's context: on_NAME_event is the callback "
+                            "on_NAME): a misspelt name? Derive it from logscan::validate_only if it "
                             "deliberately has none");
     static constexpr bool value = Accepted;
 };
+
+/// Fails to compile when the visitor's callback of `Event` returns `Result`, which is not a
+/// callback's result, showing the event (`on_mem_alloc_event`: the callback `on_mem_alloc`)
+/// in the error's context.
+template <class Event, class Result>
+struct callback_result_check {
+    static_assert(std::is_void_v<Result> || std::is_same_v<Result, bool> || std::is_same_v<Result, flow>,
+                  "logscan: a visitor callback must return void, bool (false stops) or logscan::flow: the one "
+                  "of the event type of callback_result_check<EVENT, RESULT> in this error's context "
+                  "(on_NAME_event is the callback on_NAME) returns RESULT");
+    static constexpr bool value = true;
+};
+/// True, or a compile error naming the callback, when V's callback of Kind's event, called with
+/// Kind's record, returns something else than void, bool or logscan::flow.
+template <class V, class Kind>
+constexpr bool callback_result_ok() noexcept {
+    using R = typename Kind::record;
+    if constexpr (Kind::event::template callable<V, R>())
+        return callback_result_check<typename Kind::event,
+                                     std::remove_cvref_t<decltype(Kind::event::invoke(std::declval<V&>(), std::declval<const R&>()))>>::value;
+    else
+        return true;
+}
 } // namespace internal
 
 /// Writes a field value through an emitter with the `ndjson_writer` calls (see the file comment
@@ -332,7 +357,8 @@ struct record_list {
     /// `static_assert(records::accepts<Visitor>());` in a parser.
     template <class V>
     static constexpr bool accepts() noexcept {
-        return internal::visitor_check<callbacks, accepted_by<V>>::value;
+        return internal::visitor_check<accepted_by<V>, typename Kinds::event...>::value &&
+               (internal::callback_result_ok<V, Kinds>() && ...);
     }
     /// The visitor that writes every record as formats.md's NDJSON through `Writer` (an
     /// `ndjson_writer`): `records::ndjson<W> v{writer}`.

@@ -1,6 +1,7 @@
 // A callback returning int (0 for "fine", a C habit) is a compile error: as a bool it would
-// stop the parse at the first record.
+// stop the parse at the first record. The error names the callback (its event type) and what it returns.
 // expect: must return void, bool (false stops) or logscan::flow
+// expect: callback_result_check<logscan::megengine_log::on_mem_alloc_event, int>
 #include <logscan/formats/megengine_log.hpp>
 
 struct visitor {
