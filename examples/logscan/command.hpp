@@ -309,9 +309,11 @@ bool is_gzip(const cli_input<Source>& src) {
     return src.gzip();
 }
 
-// What a JSON document's break adds when a token was longer than the scratch buffer (the JSON
-// reader's words name its option): the command's option that raises it.
+// What a JSON document's break adds: when a token was longer than the scratch buffer (the JSON
+// reader's words name its option), the command's option that raises it; when the input ends
+// inside the document, that it ends there (a killed job's dump is cut short).
 inline const char* break_hint(const logscan::error& e) {
+    if (e.code == logscan::error_code::unexpected_end) return "; the input ends there, inside the document: cut short?";
     return e.code == logscan::error_code::too_long ? "; --max-event BYTES reads longer ones" : "";
 }
 

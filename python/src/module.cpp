@@ -137,7 +137,9 @@ void warn_break(const input& in, const logscan::error& e, int level) {
     if (e.ok() || e.line == 0 || e.code == logscan::error_code::stopped) return;
     const std::string m = in.name() + ":" + std::to_string(e.line) + ":" + std::to_string(e.column) + ": " +
                           std::string(e.message) + " (the document breaks there; the records before it are kept" +
-                          (e.code == logscan::error_code::too_long ? "; max_event=BYTES reads longer ones)" : ")");
+                          (e.code == logscan::error_code::too_long         ? "; max_event=BYTES reads longer ones)"
+                           : e.code == logscan::error_code::unexpected_end ? "; the input ends there, inside the document: cut short?)"
+                                                                           : ")");
     if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), level) != 0) throw py::error_already_set(); // (warnings as errors)
 }
 

@@ -291,6 +291,16 @@ def test_broken_document_keeps_records_and_warns():
     assert any("<bytes>:" in str(x.message) and "the document breaks there" in str(x.message) for x in w)
     line = cut.count(b"\n") + 1
     assert any(f"<bytes>:{line}:" in str(x.message) for x in w), [str(x.message) for x in w]
+    # the input ends inside the document: said (a killed job's dump); a document broken before
+    # its input ends is not said to be cut
+    assert any("the input ends there, inside the document: cut short?" in str(x.message) for x in w)
+    at = doc.index(b"},", len(cut)) + 1  # (a comma between two values: a syntax error there)
+    bad = doc[:at] + b"@" + doc[at + 1 :]
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        got = list(logscan.records(bad))
+    said = [str(x.message) for x in w if "the document breaks there" in str(x.message)]
+    assert got[-1]["type"] == "error" and len(said) == 1 and "cut short" not in said[0], said
 
 
 CHROME = sorted(f for f in os.listdir(os.path.join(SRC, "samples", "chrome")) if f.endswith(".json.gz"))
