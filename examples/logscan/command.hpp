@@ -261,9 +261,12 @@ struct counted_source {
     progress& p;
     bool gzip = false;  // (the input is decompressed: its data is checked at its end)
     bool may_be_empty = false; // (blank, or its head shows its format's signals: no record need come of it)
+    bool blank = false;        // (the whole input is blanks: no document in it began)
+    logscan::input_tail tail;  // (whether the input ends inside a line)
     logscan::chunk next() {
         logscan::chunk c = inner.next();
         p.add(c.data.size());
+        tail.see(c);
         return c;
     }
 };
@@ -311,9 +314,10 @@ bool is_gzip(const cli_input<Source>& src) {
 
 // What a JSON document's break adds: when a token was longer than the scratch buffer (the JSON
 // reader's words name its option), the command's option that raises it; when the input ends
-// inside the document, that it ends there (a killed job's dump is cut short).
-inline const char* break_hint(const logscan::error& e) {
-    if (e.code == logscan::error_code::unexpected_end) return "; the input ends there, inside the document: cut short?";
+// inside the document, that it ends there (a killed job's dump is cut short), unless the input
+// is blank (`blank`: no document began).
+inline const char* break_hint(const logscan::error& e, bool blank) {
+    if (e.code == logscan::error_code::unexpected_end) return blank ? "" : "; the input ends there, inside the document: cut short?";
     return e.code == logscan::error_code::too_long ? "; --max-event BYTES reads longer ones" : "";
 }
 
@@ -333,7 +337,7 @@ logscan::error run_format(std::string_view format, Source& src, Writer& w, std::
     if (e.line != 0 && e.code != logscan::error_code::stopped)
         std::fprintf(stderr, "logscan: %s:%llu:%llu: %.*s (the document breaks there; the records before it are written%s)\n",
                      shown, static_cast<unsigned long long>(e.line), static_cast<unsigned long long>(e.column),
-                     static_cast<int>(e.message.size()), e.message.data(), break_hint(e));
+                     static_cast<int>(e.message.size()), e.message.data(), break_hint(e, src.blank));
     return failure_after_break(src, e); // (a corrupt gzip stream: what broke the document)
 }
 
@@ -469,9 +473,17 @@ int with_format(const char* path, std::string_view forced, progress& prog, F&& f
         logscan::replay_source<S> replay{head, src};
         replay.inner_done = !more;
         replay.end = logscan::head_failure(h);
+        const bool blank = !more && h.ok() && logscan::blank_input(head); // (an empty input, the whole of it read)
         counted_source<logscan::replay_source<S>> counted{replay, prog, is_gzip(src),
-                                                          logscan::blank_input(head) || logscan::shows_format<Formats>(window, format, cut)};
+                                                          logscan::blank_input(head) || logscan::shows_format<Formats>(window, format, cut),
+                                                          blank, {}};
         status = f(format, counted);
+        // (an empty input read as asked: said as without --format, unless it gave an error
+        // record, as a JSON format's blank input does: its break is what is said)
+        if (!quiet && blank && status == 0) std::fprintf(stderr, "logscan: %s: empty input, no records\n", shown);
+        // (a log cut inside its last line: the record read from it may be cut short, said)
+        if (!quiet && !blank && counted.tail.ends_inside_line() && !logscan::json_document(head))
+            std::fprintf(stderr, "logscan: %s\n", logscan::cut_line_message(shown).c_str());
         return {};
     });
     prog.end();
@@ -694,6 +706,8 @@ int cmd_convert_ndjson(const options& o) {
             }
             if (!e.ok()) {
                 report_failure(path, e, prog.done, "written");
+                // (the error records of what was read before it, said as summary says them)
+                if (errors != 0) std::fprintf(stderr, "logscan: %s: %s\n", path, error_note(errors, first).c_str());
                 return 1;
             }
             if (errors != 0) {
@@ -807,6 +821,8 @@ int cmd_convert_csv(options& o) {
                              shown, static_cast<unsigned long long>(w.given_twice), w.first_twice.c_str());
             if (!e.ok()) {
                 report_failure(shown, e, prog.done, "written");
+                // (the error records of what was read before it, said as summary says them)
+                if (errors != 0) std::fprintf(stderr, "logscan: %s: %s\n", shown, error_note(errors, first).c_str());
                 return 1;
             }
             if (errors != 0) {
@@ -849,6 +865,8 @@ int cmd_stats(const options& o) {
                                          : run_format<Formats>(format, src, w, errors, first, o.parse, path);
             if (!e.ok()) {
                 report_failure(path, e, prog.done, "counted");
+                // (the error records of what was read before it, said as summary says them)
+                if (errors != 0) std::fprintf(stderr, "logscan: %s: %s\n", path, error_note(errors, first).c_str());
                 return 1;
             }
             if (errors != 0) { // (counted below; the first said here, as convert says it)
@@ -921,7 +939,7 @@ int cmd_summary(const options& o) {
                 if (!logscan::source_failed(seen.e) && seen.e.line != 0 && seen.e.code != logscan::error_code::stopped)
                     std::fprintf(stderr, "logscan: %s:%llu:%llu: %.*s (the document breaks there; the summary is of the records before it%s)\n",
                                  path, static_cast<unsigned long long>(seen.e.line), static_cast<unsigned long long>(seen.e.column),
-                                 static_cast<int>(seen.e.message.size()), seen.e.message.data(), break_hint(seen.e));
+                                 static_cast<int>(seen.e.message.size()), seen.e.message.data(), break_hint(seen.e, src.blank));
                 if (const logscan::error rest = failure_after_break(src, seen.e); !rest.ok()) seen.e = rest;
                 // (a read failed, a gzip stream was cut or corrupt: reported, and the report is
                 // of the records read before it, as convert and stats keep them; errors in the
@@ -934,8 +952,17 @@ int cmd_summary(const options& o) {
                         rejected = true;
                         return 1;
                     }
-                    std::fprintf(stderr, "logscan: %s: the summary is of the %llu record(s) read before that\n", path,
-                                 static_cast<unsigned long long>(seen.records));
+                    // (corrupt gzip data is found by zlib late, at an invalid code or the
+                    // member's check: records before that may hold some of it, said)
+#if LOGSCAN_CLI_GZIP
+                    const bool corrupt = seen.e.code == logscan::error_code::syntax &&
+                                         seen.e.message == logscan::gzip_source<logscan::memory_source>::corrupt_message;
+#else
+                    const bool corrupt = false;
+#endif
+                    std::fprintf(stderr, "logscan: %s: the summary is of the %llu record(s) read before that%s\n", path,
+                                 static_cast<unsigned long long>(seen.records),
+                                 corrupt ? " (gzip finds corrupt data late: some of those may hold bytes of it)" : "");
                 }
                 if (!failed && seen.errors == 0 && check_yield(path, format, tally{seen.records, seen.text}, src.may_be_empty) != 0) {
                     rejected = true;

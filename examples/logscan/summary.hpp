@@ -357,6 +357,10 @@ struct paddle_log_summary {
     std::string time_unit = "ms";
     std::map<std::string, double> events; // legacy Profiling Report: event rows' Total, summed over threads
     std::string event_unit = "ms";
+    std::size_t op_tables = 0; // Operator Summary tables (ops: the last one's)
+    std::size_t restarts = 0;  // steps whose x is below the one before (a restarted job, or logs joined)
+    std::uint64_t restart_line = 0;
+    double restart_from = 0, restart_to = 0;
     void on_train_step(const ls::paddle_log::train_step& t) {
         double l = NAN, r = NAN, i = NAN;
         for (const auto& m : t.metrics()) {
@@ -369,13 +373,23 @@ struct paddle_log_summary {
         }
         // x: the step across epochs; without the iteration count, the printed iteration when
         // there are no epochs (`iter: 40`), else the step's ordinal
-        step.push_back(static_cast<double>(t.iters ? t.step() : !t.epoch ? t.iter : step.size()));
+        const auto x = static_cast<double>(t.iters ? t.step() : !t.epoch ? t.iter : step.size());
+        if (!step.empty() && x < step.back() && restarts++ == 0) {
+            restart_line = t.line;
+            restart_from = step.back();
+            restart_to = x;
+        }
+        step.push_back(x);
         loss.push_back(l);
         lr.push_back(r);
         ips.push_back(i);
     }
     void on_table(const ls::paddle_log::table& t) {
-        if (t.title == "Operator Summary" && t.time_unit) time_unit = std::string(*t.time_unit);
+        if (t.title == "Operator Summary") { // (a profiler prints its totals so far: the last table's are listed)
+            ++op_tables;
+            ops.clear();
+            if (t.time_unit) time_unit = std::string(*t.time_unit);
+        }
         if (t.merged && t.time_unit) event_unit = std::string(*t.time_unit); // (a legacy report's)
     }
     void on_table_row(const ls::paddle_log::table_row& r) {
@@ -417,11 +431,19 @@ struct paddle_log_summary {
         if (!lr.empty() && std::isfinite(lr.back())) std::printf("; learning rate %.6g", lr.back());
         if (ips_n > 0) std::printf("; mean ips %.4g", ips_sum / static_cast<double>(ips_n));
         if (bad_loss != 0) std::printf("; %zu step%s with a loss that is not a finite number (nan, inf, or no number)", bad_loss, bad_loss == 1 ? "" : "s");
+        if (restarts != 0)
+            std::printf("; the steps go back %zu time%s, first at line %llu (step %.0f after step %.0f): a restarted job, or logs "
+                        "joined? The figures are of all of them",
+                        restarts, restarts == 1 ? "" : "s", static_cast<unsigned long long>(restart_line), restart_to, restart_from);
         std::printf("\n");
         if (!ops.empty()) {
             double total = 0;
             for (const auto& [name, t] : ops) total += t;
-            std::printf("  top operators by GPU total (%s), of %zu:\n", time_unit.c_str(), ops.size());
+            if (op_tables > 1)
+                std::printf("  top operators by GPU total (%s) of the last of %zu Operator Summary tables, of %zu:\n", time_unit.c_str(),
+                            op_tables, ops.size());
+            else
+                std::printf("  top operators by GPU total (%s), of %zu:\n", time_unit.c_str(), ops.size());
             const auto top = top_k(ops, s.top);
             for (const auto& [name, t] : top)
                 std::printf("    %-48s %12.2f %6.2f%%\n", fit(name, 48).c_str(), t, total > 0 ? 100 * t / total : 0.0);
@@ -578,7 +600,9 @@ struct chrome_trace_summary : ls::chrome_trace::rank_reader {
                          "summarised as a rank of that number (HTA would keep one of them)\n",
                          files.size(), static_cast<long long>(rank), names.c_str());
         }
-        return ls::chrome_trace::summarize(std::move(ranks), {.top_cpu_ops = s.top_cpu_ops});
+        ls::chrome_trace::job_summary job = ls::chrome_trace::summarize(std::move(ranks), {.top_cpu_ops = s.top_cpu_ops});
+        for (const std::string& n : job.notes) std::fprintf(stderr, "logscan: note: %s\n", n.c_str());
+        return job;
     }
     std::string json(const settings& s) { return ls::chrome_trace::summary_json(compute(s)); }
     bool print(const settings& s) {

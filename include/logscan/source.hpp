@@ -57,6 +57,34 @@ struct chunk {
     constexpr bool at_end() const noexcept { return data.empty() && code == error_code::none; }
 };
 
+/// The end of an input, seen chunk by chunk as a parse reads it: whether the input ended (no
+/// failure) inside a line, with bytes after its last `\n` that are not all blanks (spaces, tabs,
+/// CR): a killed job's log is cut there, a running job's is still being written. What the
+/// command and the Python module say of a line format's input whose last record may be cut
+/// short (registry.hpp's `cut_line_message`).
+/// \code
+/// logscan::input_tail tail;
+/// for (logscan::chunk c = src.next(); tail.see(c), !c.data.empty();) { ...; c = src.next(); }
+/// if (tail.ends_inside_line()) say_it();
+/// \endcode
+class input_tail {
+public:
+    constexpr void see(const chunk& c) noexcept {
+        if (c.data.empty()) {
+            ended_ = c.code == error_code::none;
+            return;
+        }
+        const std::size_t nl = c.data.rfind('\n');
+        if (nl != std::string_view::npos) open_ = false;
+        if (!open_) open_ = c.data.find_first_not_of(" \t\r", nl == std::string_view::npos ? 0 : nl + 1) != std::string_view::npos;
+    }
+    /// True once the input has ended, not failed, with a byte that is not a blank after its last `\n`.
+    constexpr bool ends_inside_line() const noexcept { return ended_ && open_; }
+
+private:
+    bool open_ = false, ended_ = false; // (open_: a byte not blank since the last `\n`)
+};
+
 /// The error of a failed chunk `c` (a source's failure: no line), at byte `offset` of the input.
 constexpr error chunk_error(const chunk& c, std::uint64_t offset = 0) noexcept {
     return {c.code, 0, 0, offset, c.message.empty() ? to_string(c.code) : c.message, c.sys_errno};

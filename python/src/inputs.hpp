@@ -232,17 +232,24 @@ public:
     std::string_view looks_like_instead(std::string_view format) const noexcept {
         return logscan::looks_like_instead(window(), format, cut());
     }
+    // True when the whole input is in the head, read without failure, and holds only blanks
+    // (an empty input).
+    bool blank() const noexcept { return !more_ && head_error_.ok() && logscan::blank_input(head_); }
     // The format named by the head (empty: unknown); `blank`: the input holds only blanks.
     std::string_view detect(bool& blank) const {
-
-        blank = !more_ && logscan::blank_input(head_);
+        blank = this->blank();
         return logscan::detect_format(window(), cut()).format;
     }
     // The whole input: the head, then the rest.
     logscan::chunk next() {
         if (!replay_) replay_.emplace(logscan::replay_source<any_source>{head_, *src_, false, !more_, head_failure_});
-        return replay_->next();
+        const logscan::chunk c = replay_->next();
+        tail_.see(c);
+        return c;
     }
+    // True when the input has been read to its end and ends inside a line, and is lines (not a
+    // JSON document): the record read from its last line may be cut short (cut_line_message).
+    bool ends_inside_line() const noexcept { return tail_.ends_inside_line() && !blank() && !logscan::json_document(head_); }
     // Raises the Python exception a file-like's read() raised (GIL held).
     void raise_python_error() {
         if (file_ == nullptr) return;
@@ -272,6 +279,7 @@ private:
     std::unique_ptr<any_source> src_;
     pyfile_source* file_ = nullptr;
     std::optional<logscan::replay_source<any_source>> replay_;
+    logscan::input_tail tail_; // (how the input ends, as next() hands it out)
 };
 
 } // namespace logscan_py

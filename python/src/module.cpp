@@ -25,6 +25,14 @@
 
 namespace logscan_py {
 
+// A RuntimeWarning `m`, begun with "logscan: " as every message of the module and the command
+// is (added when `m` lacks it). `level`: the Python frame it names (1: the one calling into
+// C++; 2: its caller, the user's call of records() or frames() through the package).
+void warn(std::string m, int level) {
+    if (!m.starts_with("logscan: ")) m.insert(0, "logscan: ");
+    if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), level) != 0) throw py::error_already_set(); // (warnings as errors)
+}
+
 using formats = logscan::all_formats;
 
 // Records per batch of records() (one feed loop with the GIL released, then dicts).
@@ -71,7 +79,7 @@ void fail_io(input& in, const logscan::error& e, bool partial) {
     if (!partial) raise_io(in, e);
     in.raise_python_error();
     const std::string m = in.name() + ": " + io_failure(in, e).second + "; partial=True: what was read before it is kept";
-    if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), 2) != 0) throw py::error_already_set();
+    warn(m, 2);
 }
 
 // Why no format was told from an input's head, in words (as the command says it): compressed
@@ -99,19 +107,22 @@ std::string open_format(input& in, const std::optional<std::string>& format) {
     }
     if (!e.ok()) raise_io(in, e);
     if (format) {
-        (void)record_types(*format); // (checks the name)
+        (void)record_types(*format); // (checks the name; an empty input is said after its parse: warn_empty)
         // (read as asked; said, as the command says it, when it looks like another format)
         if (const std::string_view other = in.looks_like_instead(*format); !other.empty()) {
             const std::string m = "logscan: " + in.name() + ": read as " + *format + " as asked, but it looks like " +
                                   std::string(other);
-            if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), 2) != 0) throw py::error_already_set(); // (level 2: the caller of records()/frames())
+            warn(m, 2); // (level 2: the caller of records()/frames())
         }
         return *format;
     }
     bool blank = false;
     const std::string_view f = in.detect(blank);
     if (f.empty() && !in.head_error().ok()) raise_io(in, in.head_error()); // (no format in what it gave: its failure)
-    if (f.empty() && blank) return {};
+    if (f.empty() && blank) {
+        warn("logscan: " + in.name() + ": empty input, no records", 2); // (as the command says it)
+        return {};
+    }
     if (f.empty())
         throw py::value_error(in.name() + ": " + not_recognised(in));
     return std::string(f);
@@ -138,9 +149,9 @@ void warn_break(const input& in, const logscan::error& e, int level) {
     const std::string m = in.name() + ":" + std::to_string(e.line) + ":" + std::to_string(e.column) + ": " +
                           std::string(e.message) + " (the document breaks there; the records before it are kept" +
                           (e.code == logscan::error_code::too_long         ? "; max_event=BYTES reads longer ones)"
-                           : e.code == logscan::error_code::unexpected_end ? "; the input ends there, inside the document: cut short?)"
+                           : e.code == logscan::error_code::unexpected_end && !in.blank() ? "; the input ends there, inside the document: cut short?)"
                                                                            : ")");
-    if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), level) != 0) throw py::error_already_set(); // (warnings as errors)
+    warn(m, level); // (warnings as errors)
 }
 
 // An input read as a format it is not (nothing of the format came of it: only text, or
@@ -149,7 +160,21 @@ void warn_break(const input& in, const logscan::error& e, int level) {
 void warn_only_text(const input& in, const std::string& format, const logscan::yield_tally& seen, int level) {
     if (!seen.none_of_format(in.may_be_empty(format))) return;
     const std::string m = "logscan: " + seen.none_message(in.name(), format);
-    if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), level) != 0) throw py::error_already_set();
+    warn(m, level);
+}
+
+// An empty input read as a format given: said, as the command says it, after its parse, unless
+// it gave an error record (a JSON format's blank input breaks: that is what is said).
+void warn_empty(const input& in, const logscan::yield_tally& seen, int level) {
+    if (in.blank() && seen.records == 0 && seen.errors == 0) warn("logscan: " + in.name() + ": empty input, no records", level);
+}
+
+// An input of lines that ends inside its last line: said as the command says it (the record
+// read from that line may be cut short). `level`: as for warn_break.
+void warn_cut_line(const input& in, int level) {
+    if (!in.ends_inside_line()) return;
+    const std::string m = "logscan: " + logscan::cut_line_message(in.name());
+    warn(m, level);
 }
 
 // The input's error records: said, as the command says them (how many, the first, the
@@ -168,7 +193,7 @@ void warn_errors(const input& in, const type_set& wanted, const logscan::yield_t
     if (!wanted.wants("error"))
         m += std::string(n == 1 ? "; it is" : "; they are") + " left out by `types` (add \"error\" to them to read " +
              (n == 1 ? "it)" : "them)");
-    if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), level) != 0) throw py::error_already_set();
+    warn(m, level);
 }
 
 // Cells given twice in one row of a frame (a key repeated in an object, or dotted names that
@@ -185,7 +210,7 @@ void warn_cells_given_twice(const input& in, columns& cols, int level) {
     const std::string m = "logscan: " + in.name() + ": " + std::to_string(n) + (n == 1 ? " column" : " columns") +
                           " with a cell given twice in a row (a key repeated in an object, or dotted names that meet: "
                           "\"a.b\" and \"a\": {\"b\"}); the last stands: " + named + (n > 3 ? ", ..." : "");
-    if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), level) != 0) throw py::error_already_set();
+    warn(m, level);
 }
 
 // One parse of one input by format F into writer W, fed a chunk at a time.
@@ -299,6 +324,8 @@ public:
                 if (run_ && !said_) { // (once every record is handed out)
                     said_ = true;
                     warn_only_text(*in_, format_, tape_->seen, 1);
+                    warn_empty(*in_, tape_->seen, 1);
+                    warn_cut_line(*in_, 1);
                     warn_errors(*in_, wanted_, tape_->seen, run_->first_error, !run_->result.ok() && run_->result.line != 0, 1);
                 }
                 return py::object();
@@ -512,8 +539,10 @@ py::dict columns_of(const std::string& kind, py::object obj, const std::optional
         run->step({});
     }
     if (!run->source_error.ok()) fail_io(in, run->source_error, partial); // (partial: its warning, the only one)
-    warn_break(in, run->result, 2);
+    if (run->source_error.ok()) warn_break(in, run->result, 2); // (after a failure, partial=True: its warning, the only one)
     if (run->source_error.ok()) warn_only_text(in, f, cols.seen, 2);
+    warn_empty(in, cols.seen, 2);
+    warn_cut_line(in, 2);
     warn_errors(in, wanted, cols.seen, run->first_error, !run->result.ok() && run->result.line != 0, 2);
     warn_cells_given_twice(in, cols, 2);
     for (table& t : cols.tables()) {
@@ -545,11 +574,11 @@ py::object detect(const std::string& kind, py::object obj) {
         // (the format its bytes show, and a warning with the failure)
         const std::string m = in.name() + ": " + io_failure(in, in.head_error(), "").second + " after " +
                               std::to_string(in.head_size()) + " bytes (the format is told from them)";
-        if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), 2) != 0) throw py::error_already_set();
+        warn(m, 2);
     }
     if (f.empty() && !logscan::unread_compression(in.head()).name.empty()) { // (compressed: None, and how to read it, said)
         const std::string m = "logscan: " + in.name() + ": " + not_recognised(in);
-        if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), 2) != 0) throw py::error_already_set();
+        warn(m, 2);
     }
     if (f.empty()) return py::none();
     return py::str(std::string(f));
@@ -618,7 +647,7 @@ std::string summary_json(const std::vector<std::pair<std::string, py::object>>& 
         if (!ranks.back().errors.empty()) {
             const std::string m = in.name() + ": " + ct::error_note(ranks.back().errors, "max_event=BYTES") +
                                   "; the figures are of the events read";
-            if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), 2) != 0) throw py::error_already_set();
+            warn(m, 2);
         }
     }
     for (const auto& [rank, files] : ct::shared_ranks(ranks)) {
@@ -626,12 +655,18 @@ std::string summary_json(const std::vector<std::pair<std::string, py::object>>& 
                         " (distributedInfo.rank; 0 when absent or not a non-negative integer):";
         for (const std::string& f : files) m += " " + f;
         m += "; each is summarised as a rank of that number (HTA would keep one of them)";
-        if (PyErr_WarnEx(PyExc_RuntimeWarning, m.c_str(), 2) != 0) throw py::error_already_set();
+        warn(m, 2);
     }
+    ct::job_summary job;
     std::string json;
     {
         py::gil_scoped_release nogil;
-        json = ct::summary_json(ct::summarize(std::move(ranks), {.top_cpu_ops = top_cpu_ops}));
+        job = ct::summarize(std::move(ranks), {.top_cpu_ops = top_cpu_ops});
+        json = ct::summary_json(job);
+    }
+    for (const std::string& n : job.notes) { // (files that look like no single job's ranks: as the command says it)
+        const std::string m = "logscan: " + n;
+        warn(m, 2);
     }
     return json;
 }

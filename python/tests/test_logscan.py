@@ -335,13 +335,18 @@ def test_summary_of_ranks():
     assert [r["file"] for r in got["ranks"]] == ["rank0.json", "rank1.json"]  # (the file's name, as the command gives it)
     assert got == json.loads(run("summary", "--json", *paths).stdout)
     # two inputs that both say rank 0 (rank0.json, mtia.json): a warning naming them, and two
-    # ranks numbered 0 in the figures; rank 0 and rank 1 above warned nothing
+    # ranks numbered 0 in the figures; rank 0 and rank 1 above warned only that their device
+    # types differ (rank0.json launches with hipLaunchKernel, rank1.json with cudaLaunchKernel:
+    # the lowest rank's decides, formats.md 6B.4)
     with pytest.warns(RuntimeWarning, match=r"2 inputs claim rank 0 .*rank0\.json.*mtia\.json"):
         two = logscan.summary(paths + [os.path.join(d, "mtia.json")])
     assert [r["rank"] for r in two["ranks"]] == [0, 0, 1]
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
         logscan.summary(paths)
+    assert [str(x.message) for x in w] == [
+        f"logscan: the files' device types differ: rank 1 ({paths[1]}) NVIDIA GPU; the lowest rank's, AMD GPU, decides for all "
+        "(HTA's Trace.get_device_type): are they one job's ranks?"]
     with pytest.raises(ValueError, match="chrome-trace"):
         logscan.summary(os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt"))
 
@@ -696,9 +701,17 @@ def test_a_byte_order_mark_before_a_json_document_and_alone(tmp_path):
     for blank in (b"\xef\xbb\xbf", b"\xef\xbb\xbf\r\n  \n"):
         p = tmp_path / "empty.txt"
         p.write_bytes(blank)
-        assert list(logscan.records(p)) == []
+        # (said, as the command says it, with a format given or not: a job's empty log is news)
+        said = f"logscan: {p}: empty input, no records"
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            assert list(logscan.records(p)) == []
+            assert logscan.frames(p, format="paddle-log") == {}
+        assert [str(x.message) for x in w] == [said, said]
         r = run("convert", str(p))
-        assert r.returncode == 0 and r.stdout == b"" and b"empty input" in r.stderr
+        assert r.returncode == 0 and r.stdout == b"" and r.stderr.decode() == said + "\n"
+        r = run("convert", "--format", "paddle-log", str(p))
+        assert r.returncode == 0 and r.stdout == b"" and r.stderr.decode() == said + "\n"
 
 
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be"])
@@ -961,7 +974,7 @@ def test_error_records_that_types_leave_out_are_said():
     # a training log with one line past max_line (2 MiB of 'x': one error record, counted here
     # from the input) read for its training steps only: the error is said, as the command says it
     paddle = open(os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt"), "rb").read()
-    data = paddle[:2000] + b"\n" + b"x" * (2 << 20) + b"\n" + paddle[2000:6000]
+    data = paddle[:2000] + b"\n" + b"x" * (2 << 20) + b"\n" + paddle[2000:6000] + b"\n"  # (its last line ended)
     errors = sum(1 for line in data.split(b"\n") if len(line) > logscan.DEFAULT_MAX_LINE)
     assert errors == 1
     p = os.path.join(tempfile.mkdtemp(), "train.log")
@@ -1129,6 +1142,35 @@ def test_error_records_are_said_as_the_command_says_them(tmp_path):
         assert len(w) == 1 and "the document breaks there" in str(w[0].message)
 
 
+def test_a_log_cut_inside_its_last_line_is_said(tmp_path):
+    # sample 003 cut in the middle of a profiler table row (a killed job's log): the row's GPU
+    # cell, cut to its first digits, reads as a number; nothing in the record shows the cut, so
+    # it is said, by the module as by the command (status 0: a running job's log ends so too)
+    data = open(os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt"), "rb").read()
+    row = data.index(b"566.98") + 2  # (in a row's GPU cell: `566.98 / 0.50 / ...` cut to `56`)
+    p, whole = tmp_path / "cut.log", tmp_path / "whole.log"
+    p.write_bytes(data[:row])
+    whole.write_bytes(data[:row] + b"\n")  # (the same bytes, the line ended)
+    said = f"logscan: {p}: the input ends inside its last line (no newline after it): the record read from that line may be cut short"
+    for read in (lambda x: list(logscan.records(x)), lambda x: logscan.frames(x)):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            read(p)
+        assert [str(x.message) for x in w if "ends inside" in str(x.message)] == [
+            said + " (a killed job's log, or one still being written?)"]
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            read(whole)  # (ended: nothing said)
+    r = run("stats", str(p))
+    assert r.returncode == 0 and r.stderr.decode().splitlines() == [said + " (a killed job's log, or one still being written?)"]
+    assert run("stats", str(whole)).stderr == b""
+    # a JSON document ends with its document, not a line: not said (its cut is its break)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        list(logscan.records(os.path.join(SRC, "samples", "001_825e28a4f520ddc2.txt")))  # (ends with `}`)
+        list(logscan.records(b'[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":2}]'))
+
+
 def test_a_file_of_nothing_is_no_rank_of_the_job(tmp_path):
     # `{}` read as a Chrome trace: nothing of one (and no signal of one in it): said, and no
     # rank of the job's report (the other file's rank alone, as when it is given alone)
@@ -1140,6 +1182,61 @@ def test_a_file_of_nothing_is_no_rank_of_the_job(tmp_path):
     assert f"logscan: {nothing}: no chrome-trace records; nothing in it is of that format\n".encode() in r.stderr
     alone = json.loads(run("summary", "--json", good).stdout)
     assert [x["file"] for x in json.loads(r.stdout)["ranks"]] == [x["file"] for x in alone["ranks"]] == ["event_sync_trace.json.gz"]
+
+
+def test_traces_of_different_jobs_given_as_one_jobs_ranks_are_said():
+    # HTA's rules over two jobs' traces given as one job's ranks (formats.md 6B.4): the job's two
+    # profiler steps are mi250's, and the benchmark trace, of no step, keeps none of its rows in
+    # the job's window (HTA's rows of it alone: samples/chrome/expected); the lowest rank's
+    # device type decides for both (NVIDIA's, where mi250's is AMD). Said, by the module and the
+    # command alike, not left to the empty figures
+    chrome = os.path.join(SRC, "samples", "chrome")
+    b = os.path.join(chrome, "benchmark_result_2869224_1695835535_trace.json.gz")
+    m = os.path.join(chrome, "mi250_minitoy_train_ROCm6_2_kineto.json.gz")
+    expected = json.load(open(os.path.join(chrome, "expected", "benchmark_result_2869224_1695835535_trace.summary.json")))
+    rows = expected["ranks"][0]["rows"]
+    devices = (f"the files' device types differ: rank 0 ({m}) AMD GPU; the lowest rank's, NVIDIA GPU, decides for all "
+               "(HTA's Trace.get_device_type): are they one job's ranks?")
+    window = (f"rank 0 ({b}): none of its {rows} rows is in the job's window (formats.md 6B.4: before the last of the job's 2 "
+              "profiler steps), so its figures are empty: are the files one job's ranks?")
+    with warnings.catch_warnings(record=True) as w:
+        warnings.simplefilter("always")
+        s = logscan.summary([b, m])
+    said = [str(x.message) for x in w]
+    assert "logscan: " + devices in said and "logscan: " + window in said, said
+    assert s["ranks"][0]["window"]["kept_rows"] == 0 and s["ranks"][0]["rows"] == rows
+    notes = run("summary", b, m).stderr.decode().splitlines()
+    assert "logscan: note: " + devices in notes and "logscan: note: " + window in notes, notes
+    # each alone, one job's ranks: nothing of the sort
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        logscan.summary(m)
+        logscan.summary(b)
+
+
+def test_a_restarted_paddle_log_is_said_in_its_summary(tmp_path):
+    # sample 003 twice in one file (a job restarted into the same log, or two logs joined):
+    # its steps go back once, where the second copy's first step is; its operators are listed
+    # once, from the last of its profiler's Operator Summary tables (a profiler prints its
+    # totals so far), not twice at half their share. Expected values from the sample's records.
+    sample = os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt")
+    data = open(sample, "rb").read()
+    p = tmp_path / "twice.log"
+    p.write_bytes(data + data)
+    recs = list(logscan.records(sample))
+    steps = [r for r in recs if r["type"] == "train_step"]
+    x = lambda r: r["epoch"] * r["iters"] + r["iter"]  # (the step across epochs)
+    tables = sum(1 for r in recs if r["type"] == "table" and r["title"] == "Operator Summary")
+    assert len(steps) > 10 and tables >= 1 and data.endswith(b"\n")
+    out = run("summary", "--top", "3", str(p)).stdout.decode()
+    at = data.count(b"\n") + steps[0]["line"]  # (the second copy's first step)
+    assert (f"; the steps go back 1 time, first at line {at} (step {x(steps[0])} after step "
+            f"{x(steps[-1])}): a restarted job, or logs joined? The figures are of all of them\n") in out, out
+    assert f"top operators by GPU total (ms) of the last of {2 * tables} Operator Summary tables" in out, out
+    names = [l.split()[0] for l in out.split("Operator Summary tables")[1].splitlines()[1:4]]
+    assert len(set(names)) == 3, out  # (each operator once)
+    alone = run("summary", "--top", "3", sample).stdout.decode()
+    assert "go back" not in alone and ("of the last of" in alone) == (tables > 1)
 
 
 def test_a_cell_given_twice_is_said(tmp_path):
@@ -1187,7 +1284,7 @@ def test_max_event_is_the_commands(tmp_path):
     assert list(logscan.frames(trace, max_event=200000)["span"]["name"]) == [name, "b"]
     assert "error" in logscan.frames(trace)
     with pytest.warns(RuntimeWarning, match=r"1 error record\(s\); the first at event index 0: event too large for the scratch "
-                      r"buffer; 1 event\(s\) larger than the scratch buffer, skipped \(max_event=BYTES reads them\)"):
+                      r"buffer; 1 event\(s\) larger than the scratch buffer, not read \(max_event=BYTES reads them\)"):
         assert logscan.summary(trace)["ranks"][0]["kernels"]["count"] == 1
     for threads in (1, 2):
         assert logscan.summary(trace, max_event=200000, threads=threads, part_size=64)["ranks"][0]["kernels"]["count"] == 2

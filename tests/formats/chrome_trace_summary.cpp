@@ -85,7 +85,7 @@ TEST_CASE("chrome summary: the note on error records (error_note): the first one
     cut.index = 5;
     CHECK(ct::error_note({a, b, b}, "--max-event BYTES") ==
           "3 error record(s); the first at event index 11: E without an open B on its thread; 2 event(s) larger than the scratch "
-          "buffer, skipped (--max-event BYTES reads them)");
+          "buffer, not read (--max-event BYTES reads them)");
     CHECK(ct::error_note({cut}, "x") == "1 error record(s); the first at event index 5 (9:26): unterminated string");
 }
 

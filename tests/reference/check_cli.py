@@ -225,7 +225,7 @@ def usage(logscan, sample):
             check(r.returncode == want_status and rank['kernels']['count'] == 2 - want_status,
                   f'summary {threads} {limit}: exit {r.returncode}, kernels {rank["kernels"]}')
             hint = ('-: 1 error record(s); the first at event index 0: event too large for the scratch buffer; 1 event(s) larger '
-                    'than the scratch buffer, skipped (--max-event BYTES reads them)\n')
+                    'than the scratch buffer, not read (--max-event BYTES reads them)\n')
             check(r.stderr.decode().endswith(hint) if want_status else r.stderr == b'', f'summary {threads} {limit}: {r.stderr!r}')
     # a tvm-profile report cut before its Sum row: a kernel's share is `-`, never 0.00%
     head = b''.join(open(os.path.join(os.path.dirname(sample), '004_d73c77cb3fb2895c.txt'), 'rb').readlines()[:12])

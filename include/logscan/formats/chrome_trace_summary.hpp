@@ -512,6 +512,11 @@ struct job_summary {
     std::vector<rank_summary> ranks;         ///< by rank
     std::vector<type_time> kernel_type_breakdown;
     std::vector<kernel_stats> kernel_breakdown_hta;
+    /// What a caller says to its user beside the figures (not part of 6B.11's JSON): files that
+    /// look like no single job's ranks, whose figures the job's rules empty or set (their device
+    /// types differ, the lowest rank's deciding; a rank keeps none of its rows in the job's
+    /// window, its steps not the job's).
+    std::vector<std::string> notes;
 };
 
 namespace summary_detail {
@@ -632,6 +637,13 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
     std::stable_sort(ranks.begin(), ranks.end(), [](const rank_rows& a, const rank_rows& b) { return a.rank < b.rank; });
     job.device_type = ranks.empty() ? "UNKNOWN GPU" : device_type_of(ranks.front());
     const bool mtia = job.device_type == "MTIA";
+    std::string other_devices; // (ranks of another device type than the lowest rank's)
+    for (const rank_rows& r : ranks)
+        if (const std::string t = device_type_of(r); t != job.device_type)
+            other_devices += (other_devices.empty() ? "" : ", ") + ("rank " + std::to_string(r.rank) + " (" + r.file + ") " + t);
+    if (!other_devices.empty())
+        job.notes.push_back("the files' device types differ: " + other_devices + "; the lowest rank's, " + job.device_type +
+                            ", decides for all (HTA's Trace.get_device_type): are they one job's ranks?");
 
     // step names over all ranks (6B.4), and the rounding and shift of times (6B.2)
     std::vector<std::string> steps;
@@ -976,6 +988,12 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
         if (s.top_cpu_ops.size() > o.top_cpu_ops) s.top_cpu_ops.resize(o.top_cpu_ops);
 
         r.symbols = {};
+        if (s.rows != 0 && s.kept_rows == 0 && how != window::every_row)
+            job.notes.push_back("rank " + std::to_string(s.rank) + " (" + s.file + "): none of its " + std::to_string(s.rows) +
+                                " rows is in the job's window (formats.md 6B.4: " +
+                                (how == window::mtia_rule ? "the span of the job's " : "before the last of the job's ") +
+                                std::to_string(job.profiler_steps.size()) +
+                                " profiler steps), so its figures are empty: are the files one job's ranks?");
         job.ranks.push_back(std::move(s));
     }
 
@@ -1003,15 +1021,17 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
 /// there is none: `N error record(s); the first at event index K (LINE:COLUMN): MESSAGE`, the
 /// place as the record has it (an index in `traceEvents`, 0 first; a line and column where the
 /// JSON text broke, `at line LINE:COLUMN` without an index; logscan::error_records_note); then, when events were larger than the parser's scratch buffer (code
-/// `too_long`: they were skipped), `; N event(s) larger than the scratch buffer, skipped
-/// (SETTING reads them)`, `setting` saying how to raise it (`--max-event BYTES`).
+/// `too_long`: they were left out), `; N event(s) larger than the scratch buffer, not read
+/// (SETTING reads them)`, `setting` saying how to raise it (`--max-event BYTES`). (Not
+/// "skipped": the JSON's `skipped_events` are the rows whose `ts` or `dur` is no number, B.1;
+/// these are among its `document_errors`.)
 inline std::string error_note(const std::vector<logscan::error>& errors, std::string_view setting) {
     if (errors.empty()) return {};
     std::string s = error_records_note(errors.size(), errors.front());
     const auto large = static_cast<std::size_t>(
         std::count_if(errors.begin(), errors.end(), [](const logscan::error& e) { return e.code == error_code::too_long; }));
     if (large != 0)
-        s += "; " + std::to_string(large) + " event(s) larger than the scratch buffer, skipped (" + std::string(setting) + " reads them)";
+        s += "; " + std::to_string(large) + " event(s) larger than the scratch buffer, not read (" + std::string(setting) + " reads them)";
     return s;
 }
 

@@ -135,6 +135,20 @@ constexpr bool blank_input(std::string_view head) noexcept {
     return without_byte_order_mark(head).find_first_not_of(" \t\r\n") == std::string_view::npos;
 }
 
+/// True when `head`, the first bytes of an input, begins a JSON document (a byte order mark and
+/// blanks aside): `{`, or `[` that an object or its `]` follows (a Chrome trace's bare array of
+/// events; a log line's `[06 15:13:35 ...` is not one). Such an input ends with its document,
+/// not with a line: a document cut short is said as its break.
+constexpr bool json_document(std::string_view head) noexcept {
+    const std::string_view t = without_byte_order_mark(head);
+    const std::size_t b = t.find_first_not_of(" \t\r\n");
+    if (b == std::string_view::npos) return false;
+    if (t[b] == '{') return true;
+    if (t[b] != '[') return false;
+    const std::size_t n = t.find_first_not_of(" \t\r\n", b + 1);
+    return n == std::string_view::npos || t[n] == '{' || t[n] == ']';
+}
+
 /// Reads the head of `src` for `detect_format`: chunks appended to `head` until it holds at
 /// least `detect_bytes` bytes or the input ends (`more` false then). Returns the source's
 /// error, if any. Hand `head` and the source to a `replay_source` (source.hpp) to parse the

@@ -113,6 +113,18 @@ struct yield_tally {
     }
 };
 
+/// What the command and the Python module say of an input of lines `name` that ends inside its
+/// last line (source.hpp's `input_tail`; not of a JSON document, detect.hpp's `json_document`,
+/// whose cut is its break): the record read from that line may hold only part of it (a table
+/// row's last cell cut to its first digits reads as a number), which nothing in the record
+/// shows. Said, not an error: a running job's log ends so too.
+inline std::string cut_line_message(std::string_view name) {
+    std::string m(name);
+    m += ": the input ends inside its last line (no newline after it): the record read from that line may be cut short "
+         "(a killed job's log, or one still being written?)";
+    return m;
+}
+
 } // namespace logscan
 
 #endif // LOGSCAN_FORMATS_REGISTRY_HPP_INCLUDED
