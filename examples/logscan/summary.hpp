@@ -590,16 +590,8 @@ struct chrome_trace_summary : ls::chrome_trace::rank_reader {
     }
     std::size_t files() const noexcept { return ranks.size(); }
 
-    // (once: the ranks' rows are handed over; files that claim one rank are said first)
+    // (once: the ranks' rows are handed over; the job's notes said, files that claim one rank first)
     ls::chrome_trace::job_summary compute(const settings& s) {
-        for (const auto& [rank, files] : ls::chrome_trace::shared_ranks(ranks)) {
-            std::string names;
-            for (const std::string& f : files) names += (names.empty() ? "" : ", ") + f;
-            std::fprintf(stderr,
-                         "logscan: note: %zu files claim rank %lld (distributedInfo.rank; 0 when absent or not a non-negative integer): %s; each is "
-                         "summarised as a rank of that number (HTA would keep one of them)\n",
-                         files.size(), static_cast<long long>(rank), names.c_str());
-        }
         ls::chrome_trace::job_summary job = ls::chrome_trace::summarize(std::move(ranks), {.top_cpu_ops = s.top_cpu_ops});
         for (const std::string& n : job.notes) std::fprintf(stderr, "logscan: note: %s\n", n.c_str());
         return job;

@@ -650,13 +650,6 @@ std::string summary_json(const std::vector<std::pair<std::string, py::object>>& 
             warn(m, 2);
         }
     }
-    for (const auto& [rank, files] : ct::shared_ranks(ranks)) {
-        std::string m = std::to_string(files.size()) + " inputs claim rank " + std::to_string(rank) +
-                        " (distributedInfo.rank; 0 when absent or not a non-negative integer):";
-        for (const std::string& f : files) m += " " + f;
-        m += "; each is summarised as a rank of that number (HTA would keep one of them)";
-        warn(m, 2);
-    }
     ct::job_summary job;
     std::string json;
     {
@@ -664,7 +657,7 @@ std::string summary_json(const std::vector<std::pair<std::string, py::object>>& 
         job = ct::summarize(std::move(ranks), {.top_cpu_ops = top_cpu_ops});
         json = ct::summary_json(job);
     }
-    for (const std::string& n : job.notes) { // (files that look like no single job's ranks: as the command says it)
+    for (const std::string& n : job.notes) { // (files that claim one rank, that look like no single job's ranks: as the command says it)
         const std::string m = "logscan: " + n;
         warn(m, 2);
     }

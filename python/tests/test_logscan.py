@@ -338,7 +338,7 @@ def test_summary_of_ranks():
     # ranks numbered 0 in the figures; rank 0 and rank 1 above warned only that their device
     # types differ (rank0.json launches with hipLaunchKernel, rank1.json with cudaLaunchKernel:
     # the lowest rank's decides, formats.md 6B.4)
-    with pytest.warns(RuntimeWarning, match=r"2 inputs claim rank 0 .*rank0\.json.*mtia\.json"):
+    with pytest.warns(RuntimeWarning, match=r"^logscan: 2 files claim rank 0 .*rank0\.json, .*mtia\.json; each is"):
         two = logscan.summary(paths + [os.path.join(d, "mtia.json")])
     assert [r["rank"] for r in two["ranks"]] == [0, 0, 1]
     with warnings.catch_warnings(record=True) as w:

@@ -252,6 +252,22 @@ TEST_CASE("chrome summary: a job of two ranks, one without kernels") {
     CHECK(json.find(R"("file":"rank0.json")") != std::string::npos);
     CHECK(json.find(R"("temporal_breakdown":{"idle_time_us":null,)") != std::string::npos);
     CHECK(json.find(R"("profiler_steps":[])") != std::string::npos);
+    // said beside the figures, not in them: rank 1 launches with cudaLaunchKernel, where the
+    // lowest rank's type decides (no step: no window, no rank emptied by one)
+    CHECK(job.notes == std::vector<std::string>{
+                           "the files' device types differ: rank 1 (chrome_summary/rank1.json) NVIDIA GPU; the lowest rank's, AMD GPU, "
+                           "decides for all (HTA's Trace.get_device_type): are they one job's ranks?"});
+    CHECK(json.find("device types") == std::string::npos);
+    // mtia.json, rank 0 too and of two profiler steps (a window for every rank: rank 0 and rank 1,
+    // of no step, keep none of their 2 and 3 rows), first among the notes: the rank two files claim
+    const ct::job_summary three = summary_of({"chrome_summary/rank0.json", "chrome_summary/rank1.json", "chrome_summary/mtia.json"});
+    REQUIRE(three.notes.size() == 4);
+    CHECK(three.notes[0] == "2 files claim rank 0 (distributedInfo.rank; 0 when absent or not a non-negative integer): "
+                            "chrome_summary/rank0.json, chrome_summary/mtia.json; each is summarised as a rank of that number (HTA "
+                            "would keep one of them)");
+    CHECK(three.notes[2] == "rank 0 (chrome_summary/rank0.json): none of its 2 rows is in the job's window (formats.md 6B.4: before "
+                            "the last of the job's 2 profiler steps), so its figures are empty: are the files one job's ranks?");
+    CHECK(three.notes[3].starts_with("rank 1 (chrome_summary/rank1.json): none of its 3 rows is in the job's window"));
 }
 
 TEST_CASE("chrome summary: the same figures under any chunking") {

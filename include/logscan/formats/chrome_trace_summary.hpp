@@ -513,9 +513,10 @@ struct job_summary {
     std::vector<type_time> kernel_type_breakdown;
     std::vector<kernel_stats> kernel_breakdown_hta;
     /// What a caller says to its user beside the figures (not part of 6B.11's JSON): files that
-    /// look like no single job's ranks, whose figures the job's rules empty or set (their device
-    /// types differ, the lowest rank's deciding; a rank keeps none of its rows in the job's
-    /// window, its steps not the job's).
+    /// claim one rank (`shared_ranks`), and files that look like no single job's ranks, whose
+    /// figures the job's rules empty or set (their device types differ, the lowest rank's
+    /// deciding; a rank keeps none of its rows in the job's window, its steps not the job's).
+    /// The command prints each as a note, the Python module warns each.
     std::vector<std::string> notes;
 };
 
@@ -613,8 +614,8 @@ inline std::string device_type_of(const rank_rows& r) {
 /// none or it is not a non-negative integer: two traces of a job written without it are both
 /// rank 0), each with its files in the
 /// given order, by rank. `summarize` keeps such files as ranks of the same number; HTA
-/// (`create_rank_to_trace_dict`) keeps one file per rank. A caller says so to its user: the
-/// command in a note, the Python module in a warning.
+/// (`create_rank_to_trace_dict`) keeps one file per rank; `summarize` says so among the job's
+/// `notes` (the command's note, the Python module's warning).
 inline std::vector<std::pair<std::int64_t, std::vector<std::string>>> shared_ranks(const std::vector<rank_rows>& ranks) {
     std::map<std::int64_t, std::vector<std::string>> files;
     for (const rank_rows& r : ranks) files[r.rank].push_back(r.file);
@@ -634,6 +635,13 @@ struct summary_options {
 inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options& o = {}) {
     using namespace summary_detail;
     job_summary job;
+    for (const auto& [rank, files] : shared_ranks(ranks)) {
+        std::string names;
+        for (const std::string& f : files) names += (names.empty() ? "" : ", ") + f;
+        job.notes.push_back(std::to_string(files.size()) + " files claim rank " + std::to_string(rank) +
+                            " (distributedInfo.rank; 0 when absent or not a non-negative integer): " + names +
+                            "; each is summarised as a rank of that number (HTA would keep one of them)");
+    }
     std::stable_sort(ranks.begin(), ranks.end(), [](const rank_rows& a, const rank_rows& b) { return a.rank < b.rank; });
     job.device_type = ranks.empty() ? "UNKNOWN GPU" : device_type_of(ranks.front());
     const bool mtia = job.device_type == "MTIA";
