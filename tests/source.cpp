@@ -274,3 +274,31 @@ TEST_CASE("source::byte_order_mark drops a UTF-8 mark that begins the input, wha
     logscan::byte_order_mark stopping;
     CHECK(stopping.feed("\xEF\xBBx", [](std::string_view) { return logscan::flow::stop; }, [] {}) == logscan::flow::stop);
 }
+
+TEST_CASE("source::input_tail: an input that ends inside its last line, however it is cut into chunks") {
+    // expected from the whole text: a byte not blank (space, tab, CR) after its last '\n'
+    const auto cut_inside = [](std::string_view t) {
+        const std::size_t nl = t.rfind('\n');
+        const std::string_view last = nl == std::string_view::npos ? t : t.substr(nl + 1);
+        return last.find_first_not_of(" \t\r") != std::string_view::npos;
+    };
+    const std::string_view inputs[] = {"", "\n", "a", "a\n", "a\nb", "a\nb\n", "a\n  \t\r", "a\n  x ", "  \n\n", "x\r\n", "12 3\n4 5 6", "\n\n\t"};
+    for (const std::string_view text : inputs) {
+        for (std::size_t piece = 1; piece <= text.size() + 1; ++piece) { // (chunks of `piece` bytes: 1 byte to the whole)
+            CAPTURE(text);
+            CAPTURE(piece);
+            logscan::input_tail tail;
+            for (std::size_t at = 0; at < text.size(); at += piece) {
+                tail.see(logscan::chunk{text.substr(at, piece), logscan::error_code::none, 0});
+                CHECK_FALSE(tail.ends_inside_line()); // (not before the input's end)
+            }
+            tail.see(logscan::chunk{});
+            CHECK(tail.ends_inside_line() == cut_inside(text));
+        }
+    }
+    // a source that fails: not an input that ended (its failure is what is said)
+    logscan::input_tail failed;
+    failed.see(logscan::chunk{"a\nb", logscan::error_code::none, 0});
+    failed.see(logscan::chunk{{}, logscan::error_code::io_error, 5});
+    CHECK_FALSE(failed.ends_inside_line());
+}

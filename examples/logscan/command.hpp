@@ -453,7 +453,7 @@ int with_format(const char* path, std::string_view forced, progress& prog, F&& f
             if (format.empty() && !h.ok()) return h; // (no format in what it gave: its failure is what to say)
             if (format.empty() && !more && logscan::blank_input(head)) {
                 // nothing but blank lines: no format to tell, and no record in any
-                if (!quiet) std::fprintf(stderr, "logscan: %s: empty input, no records\n", shown);
+                if (!quiet) std::fprintf(stderr, "logscan: %s\n", logscan::empty_input_message(shown).c_str());
                 return {};
             }
             if (format.empty()) {
@@ -480,7 +480,7 @@ int with_format(const char* path, std::string_view forced, progress& prog, F&& f
         status = f(format, counted);
         // (an empty input read as asked: said as without --format, unless it gave an error
         // record, as a JSON format's blank input does: its break is what is said)
-        if (!quiet && blank && status == 0) std::fprintf(stderr, "logscan: %s: empty input, no records\n", shown);
+        if (!quiet && blank && status == 0) std::fprintf(stderr, "logscan: %s\n", logscan::empty_input_message(shown).c_str());
         // (a log cut inside its last line: the record read from it may be cut short, said)
         if (!quiet && !blank && counted.tail.ends_inside_line() && !logscan::json_document(head))
             std::fprintf(stderr, "logscan: %s\n", logscan::cut_line_message(shown).c_str());

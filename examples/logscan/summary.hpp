@@ -385,7 +385,7 @@ struct paddle_log_summary {
         ips.push_back(i);
     }
     void on_table(const ls::paddle_log::table& t) {
-        if (t.title == "Operator Summary") { // (a profiler prints its totals so far: the last table's are listed)
+        if (t.title == "Operator Summary") { // (a log of several runs or reports holds a table each: the last one's operators are listed, once each)
             ++op_tables;
             ops.clear();
             if (t.time_unit) time_unit = std::string(*t.time_unit);

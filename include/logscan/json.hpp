@@ -1765,17 +1765,17 @@ private:
 
     // ---- numbers ----
     static constexpr unsigned char number_step(unsigned char s, char c) noexcept {
-        const bool digit = internal::is_digit(c);
+        const bool is_digit_byte = internal::is_digit(c);
         switch (s) {
-        case n_start: return c == '-' ? n_minus : c == '0' ? n_zero : digit ? n_int : n_error;
-        case n_minus: return c == '0' ? n_zero : digit ? n_int : n_error;
-        case n_zero: return digit ? n_error : c == '.' ? n_dot : (c == 'e' || c == 'E') ? n_e : n_end;
-        case n_int: return digit ? n_int : c == '.' ? n_dot : (c == 'e' || c == 'E') ? n_e : n_end;
-        case n_dot: return digit ? n_frac : n_error;
-        case n_frac: return digit ? n_frac : (c == 'e' || c == 'E') ? n_e : n_end;
-        case n_e: return (c == '+' || c == '-') ? n_esign : digit ? n_exp : n_error;
-        case n_esign: return digit ? n_exp : n_error;
-        case n_exp: return digit ? n_exp : n_end;
+        case n_start: return c == '-' ? n_minus : c == '0' ? n_zero : is_digit_byte ? n_int : n_error;
+        case n_minus: return c == '0' ? n_zero : is_digit_byte ? n_int : n_error;
+        case n_zero: return is_digit_byte ? n_error : c == '.' ? n_dot : (c == 'e' || c == 'E') ? n_e : n_end;
+        case n_int: return is_digit_byte ? n_int : c == '.' ? n_dot : (c == 'e' || c == 'E') ? n_e : n_end;
+        case n_dot: return is_digit_byte ? n_frac : n_error;
+        case n_frac: return is_digit_byte ? n_frac : (c == 'e' || c == 'E') ? n_e : n_end;
+        case n_e: return (c == '+' || c == '-') ? n_esign : is_digit_byte ? n_exp : n_error;
+        case n_esign: return is_digit_byte ? n_exp : n_error;
+        case n_exp: return is_digit_byte ? n_exp : n_end;
         default: return n_error;
         }
     }

@@ -131,9 +131,9 @@ public:
     /// (`grouped`: `,` thousands separators allowed) — an integer when it has no fraction or
     /// exponent, written exactly even beyond 64 bits — else the text as a string.
     void number_or_string(std::string_view text, bool grouped = false) {
-        if (shortest_decimal(text)) { // written as it is: what the conversion would give back
+        if (const std::size_t n = shortest_decimal(text); n != 0) { // written as it is: what the conversion would give back
             comma();
-            return write(text);
+            return write(text.substr(0, n));
         }
         const auto n = grouped ? parse_grouped_value(text) : parse_number_value(text);
         if (n.ok()) return value(n.value);
@@ -150,30 +150,35 @@ public:
         if (n.ec == std::errc::result_out_of_range) return value(n.value.floating); // beyond double: null
         value(text);
     }
-    /// True when `text` is a decimal that `value(double)` would write back unchanged: `-?D.F`,
-    /// D `0` or digits without a leading zero, F ending in a non-zero digit, at most 15
-    /// significant digits (then no other decimal of as few digits reads as the same double,
-    /// and the shortest form is this one), and fixed notation no longer than scientific
-    /// (at most two zeros after `0.`).
-    static constexpr bool shortest_decimal(std::string_view t) noexcept {
+    /// When `text` is a decimal `-?D.F` that `value(double)` writes as its own beginning, the
+    /// length of that beginning; else 0. D is `0` or digits without a leading zero. F less its
+    /// trailing zeros is written (`1.50` as `1.5`) when it keeps at most 15 significant digits
+    /// (then no other decimal of as few digits reads as the same double, and the shortest form
+    /// is this one) and fixed notation is no longer than scientific (at most two zeros after
+    /// `0.`); an F of zeros only leaves `D.0` (`100.00` as `100.0`) where D has at most 5
+    /// digits (scientific is no shorter: `1e+05` is, for `100000`).
+    static constexpr std::size_t shortest_decimal(std::string_view t) noexcept {
         std::size_t i = t.starts_with('-') ? 1 : 0;
         const std::size_t int_begin = i;
         while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
         const std::size_t int_len = i - int_begin;
-        if (int_len == 0 || i == t.size() || t[i] != '.' || (int_len > 1 && t[int_begin] == '0')) return false;
+        if (int_len == 0 || i == t.size() || t[i] != '.' || (int_len > 1 && t[int_begin] == '0')) return 0;
         const std::size_t frac_begin = ++i;
         while (i < t.size() && t[i] >= '0' && t[i] <= '9') ++i;
-        if (i != t.size() || i == frac_begin || t.back() == '0') return false;
-        std::size_t significant = t.size() - frac_begin;
+        if (i != t.size() || i == frac_begin) return 0;
+        std::size_t end = t.size();
+        while (end > frac_begin && t[end - 1] == '0') --end;
+        if (end == frac_begin) return int_len <= 5 ? frac_begin + 1 : 0; // (D.0)
+        std::size_t significant = end - frac_begin;
         if (t[int_begin] != '0') {
             significant += int_len;
         } else {
             std::size_t z = frac_begin;
             while (t[z] == '0') ++z;
-            if (z - frac_begin > 2) return false;
+            if (z - frac_begin > 2) return 0;
             significant -= z - frac_begin;
         }
-        return significant <= 15;
+        return significant <= 15 ? end : 0;
     }
     /// A shape as an array of integers (`[4,64,224,224]`, `[]`), or null when it is not valid.
     void value(const shape_list& s) {

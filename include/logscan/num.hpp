@@ -1907,13 +1907,13 @@ public:
             // first conversion's value may begin with (`%u` a digit; `%f` a digit, a sign, or
             // the `i` or `n` of a non-finite word; `%s` any)
             const auto may_begin = [&](unsigned char b) {
-                const bool digit = b >= '0' && b <= '9';
+                const bool is_digit_byte = b >= '0' && b <= '9';
                 if (f.empty() || (f[0] == '%' && f.size() == 1)) return true;
                 if (f[0] != '%') return b == static_cast<unsigned char>(f[0]);
                 switch (f[1]) {
                 case '%': return b == '%';
-                case 'u': return digit;
-                case 'f': return digit || b == '-' || b == '+' || (b | 0x20) == 'i' || (b | 0x20) == 'n';
+                case 'u': return is_digit_byte;
+                case 'f': return is_digit_byte || b == '-' || b == '+' || (b | 0x20) == 'i' || (b | 0x20) == 'n';
                 default: return true;
                 }
             };
@@ -2030,16 +2030,16 @@ private:
         bool filled_before = false; // (the column before was a pad holding a digit or a word's byte)
         for (std::size_t i = 0; i < size; ++i) {
             const char t = Template.chars[i], c = text[i];
-            const bool digit = internal::is_digit(c), word = !internal::is_blank(c);
+            const bool is_digit_byte = internal::is_digit(c), word = !internal::is_blank(c);
             if (t == '_' || t == '>') {
-                const bool filled = t == '_' ? digit : word;
+                const bool filled = t == '_' ? is_digit_byte : word;
                 if (c == ' ' ? filled_before : !filled) return false;
                 filled_before = filled;
                 continue;
             }
             filled_before = false;
             if (t == '?') continue;
-            if (t == '9' ? !digit : t == '*' ? !word : c != t) return false;
+            if (t == '9' ? !is_digit_byte : t == '*' ? !word : c != t) return false;
         }
         return true;
     }
@@ -2127,12 +2127,12 @@ private:
     LOGSCAN_FORCE_INLINE static bool block_fits(const char* p, const block_t& b, unsigned& carry) noexcept {
         const auto load = [](const char* q) { return _mm_loadu_si128(reinterpret_cast<const __m128i*>(q)); };
         const __m128i v = load(p + b.start);
-        const __m128i digit = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)), _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
+        const __m128i digits_v = _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8('0' - 1)), _mm_cmplt_epi8(v, _mm_set1_epi8('9' + 1)));
         const __m128i space = _mm_cmpeq_epi8(v, _mm_set1_epi8(' '));
         __m128i ok = _mm_or_si128(
-            _mm_or_si128(_mm_and_si128(_mm_cmpeq_epi8(v, load(b.lit)), load(b.is_lit)), _mm_and_si128(digit, load(b.is_digit))),
-            _mm_or_si128(_mm_and_si128(_mm_or_si128(digit, space), load(b.is_npad)), load(b.is_any)));
-        auto filled = static_cast<unsigned>(_mm_movemask_epi8(digit)) & b.npads;
+            _mm_or_si128(_mm_and_si128(_mm_cmpeq_epi8(v, load(b.lit)), load(b.is_lit)), _mm_and_si128(digits_v, load(b.is_digit))),
+            _mm_or_si128(_mm_and_si128(_mm_or_si128(digits_v, space), load(b.is_npad)), load(b.is_any)));
+        auto filled = static_cast<unsigned>(_mm_movemask_epi8(digits_v)) & b.npads;
         if constexpr (words) {
             const __m128i tab = _mm_cmpeq_epi8(v, _mm_set1_epi8('\t'));
             const __m128i word = _mm_andnot_si128(_mm_or_si128(space, tab), _mm_set1_epi8(-1));

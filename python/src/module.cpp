@@ -120,7 +120,7 @@ std::string open_format(input& in, const std::optional<std::string>& format) {
     const std::string_view f = in.detect(blank);
     if (f.empty() && !in.head_error().ok()) raise_io(in, in.head_error()); // (no format in what it gave: its failure)
     if (f.empty() && blank) {
-        warn("logscan: " + in.name() + ": empty input, no records", 2); // (as the command says it)
+        warn("logscan: " + logscan::empty_input_message(in.name()), 2); // (as the command says it)
         return {};
     }
     if (f.empty())
@@ -166,7 +166,7 @@ void warn_only_text(const input& in, const std::string& format, const logscan::y
 // An empty input read as a format given: said, as the command says it, after its parse, unless
 // it gave an error record (a JSON format's blank input breaks: that is what is said).
 void warn_empty(const input& in, const logscan::yield_tally& seen, int level) {
-    if (in.blank() && seen.records == 0 && seen.errors == 0) warn("logscan: " + in.name() + ": empty input, no records", level);
+    if (in.blank() && seen.records == 0 && seen.errors == 0) warn("logscan: " + logscan::empty_input_message(in.name()), level);
 }
 
 // An input of lines that ends inside its last line: said as the command says it (the record

@@ -708,6 +708,14 @@ struct column {
         std::int64_t code = -1;
     };
     std::array<printed_shape, 64> shapes{};
+    // The column written after this one in the last row that wrote it (its index + 1; 0: none
+    // yet): the next key's guess (columns::current_column). Rows of one type whose keys differ
+    // (Chainer's parameters by function type, a trace's args by event kind) share most of
+    // their runs of keys, so a guess fails where a run begins, not at every key after it.
+    std::uint32_t next = 0;
+    // The address of a declared field's name that matched this column (static: a later row's
+    // key at that address is this column without a compare).
+    const char* key_at = nullptr;
 
     column() = default;
     column(column&& o) noexcept { *this = std::move(o); }
@@ -717,12 +725,15 @@ struct column {
             name = std::move(o.name);
             pool = std::move(o.pool);
             shapes = std::move(o.shapes);
+            next = o.next;
+            key_at = o.key_at;
             buf_.swap(o.buf_);
             values_ = std::exchange(o.values_, nullptr);
             kinds_ = std::exchange(o.kinds_, nullptr);
             size_ = std::exchange(o.size_, 0);
             capacity_ = std::exchange(o.capacity_, 0);
             first_ = o.first_;
+            plain_ = o.plain_;
             mixed_ = o.mixed_;
             overwritten_ = o.overwritten_;
             distinct_ = o.distinct_;
@@ -771,6 +782,15 @@ struct column {
             push(k, v);
         }
     }
+    // The usual cell in one test: row `row`'s, the next (no null to pad, not given twice), of
+    // the kind every cell so far has, with room for it. False when not that case (nothing
+    // written: then pad_to and set).
+    LOGSCAN_FORCE_INLINE bool append_plain(std::size_t row, cell k, std::int64_t v) noexcept {
+        if (size_ != row || row >= capacity_ || k != plain_) [[unlikely]] return false;
+        values_[row] = v;
+        size_ = row + 1;
+        return true;
+    }
     cell kind(std::size_t i) const noexcept { return mixed_ ? kinds_[i] : first_; }
     std::int64_t value(std::size_t i) const noexcept { return values_[i]; }
     // The values' buffer, to be rewritten in place (a double's bits for each cell, ...).
@@ -791,7 +811,7 @@ struct column {
         size_ = capacity_ = 0;
         pool = string_pool{};
         for (printed_shape& x : shapes) x = printed_shape{};
-        first_ = static_cast<cell>(0xff);
+        first_ = plain_ = static_cast<cell>(0xff);
         mixed_ = overwritten_ = distinct_ = false;
         seen_ = 0;
     }
@@ -809,7 +829,7 @@ private:
     void differ(cell k) {
         seen_ |= bit(k);
         if (size_ == 0 && !overwritten_) {
-            first_ = k;
+            first_ = plain_ = k;
             return;
         }
         if (mixed_) return;
@@ -817,6 +837,7 @@ private:
         if (kinds_ == nullptr) throw std::bad_alloc();
         std::fill_n(kinds_, capacity_, first_);
         mixed_ = true;
+        plain_ = static_cast<cell>(0xfe); // (no kind's value: append_plain declines)
     }
     void grow() {
         buf_.grow(capacity_ + 1);
@@ -834,6 +855,7 @@ private:
     cell* kinds_ = nullptr;          // std::malloc'd (mixed_)
     std::size_t size_ = 0, capacity_ = 0;
     cell first_ = static_cast<cell>(0xff); // the first cell's kind (none yet: no kind's value)
+    cell plain_ = static_cast<cell>(0xff); // first_ while the cells are all of its kind, else no kind's value
     bool mixed_ = false;                   // the cells are not all of kind first_
     bool overwritten_ = false;             // a cell was given twice
     bool distinct_ = false;                // strings kept without a look-up (text_code)
@@ -848,8 +870,11 @@ struct table {
     std::size_t column_named(std::string_view name) {
         const auto it = by_name.find(name);
         if (it != by_name.end()) return it->second;
+        const column* const before = columns.data();
         columns.emplace_back();
         columns.back().name = name;
+        if (columns.data() != before) // (moved: the declared fields' columns are found anew)
+            for (std::size_t f = 0; f < direct.size(); ++f) direct_at[f] = direct[f] == 0 ? nullptr : &columns[direct[f] - 1];
         by_name.emplace(columns.back().name, columns.size() - 1);
         return columns.size() - 1;
     }
@@ -860,21 +885,17 @@ struct table {
         std::size_t operator()(std::string_view s) const noexcept { return static_cast<std::size_t>(hash_text(s)); }
     };
     std::unordered_map<std::string, std::size_t, name_hash, std::equal_to<>> by_name;
-    // The columns of the last row, in order: the next row's guess. A top-level key whose text
-    // is at the same address as in the last row (a field's name: static) is that column
-    // without a compare.
-    struct slot {
-        const char* key = nullptr;
-        std::size_t size = 0, column = 0;
-    };
-    std::vector<slot> last_order;
+    // The first column a row wrote by key (index + 1; 0: none yet): the guess for the next
+    // row's first key (the keys after it are guessed by column::next).
+    std::uint32_t first = 0;
     // A column by its key's hash (the key's and its object's names; the column's index + 1, 0:
-    // none), checked by name: a key the last row had at another position, or did not have
-    // (Chainer's parameters, a trace's args, which differ by function type and event kind).
+    // none), checked by name: a key whose guess failed (a run of keys the last row of its
+    // type began, or a key not seen in that run before).
     std::array<std::uint32_t, 1024> recent{};
     // A declared field's column by the field's position (typed_columns; 0: not yet, else
     // the column's index + 1). Slot 0 is "line".
     std::vector<std::size_t> direct;
+    std::vector<column*> direct_at; // (the same columns by address; nullptr: not yet)
     // A map field's keys (by the field's position): each key seen and its column, and which
     // of them the last row had at each position (rows may leave keys out).
     struct entry {
@@ -903,9 +924,9 @@ public:
         on_ = wanted_.wants(type);
         if (!on_) return;
         t_ = &table_of(type);
-        prefix_.clear();
+        clear_prefix();
         array_depth_ = 0;
-        position_ = 0;
+        previous_ = 0;
     }
     void begin(std::string_view type, std::uint64_t line) {
         begin(type);
@@ -917,12 +938,11 @@ public:
     void end() {
         if (!on_) return;
         ++t_->rows;
-        if (t_->last_order.size() != position_) t_->last_order.resize(position_);
     }
     void key(std::string_view k) {
         if (!on_) return;
         if (array_depth_ > 0) return json_->key(k);
-        if (replaying_) { // (valid during the call only: kept until the value)
+        if (replaying_ && !within(k, replay_text_)) { // (decoded into the reader's scratch, valid during the call only: kept until the value)
             replay_key_.assign(k);
             k = replay_key_;
         }
@@ -977,9 +997,9 @@ public:
         on_ = kind_table_[kind] != 1;
         if (!on_) return false;
         t_ = &tables_[kind_table_[kind] - 2];
-        prefix_.clear();
+        clear_prefix();
         array_depth_ = 0;
-        position_ = 0;
+        previous_ = 0;
         if (line) store(direct_column(0, "line"), static_cast<std::int64_t>(*line));
         return true;
     }
@@ -1010,12 +1030,14 @@ public:
         if (array_depth_ > 0) return json_->raw_value(j);
         // (keys are decoded into the reader's scratch: `key` is told, to keep its own copy)
         replaying_ = true;
+        replay_text_ = j;
         const std::size_t depth = prefix_.size();
         const std::string own_key(key_);
         const bool ok = replay_(j, *this).ok();
         replaying_ = false;
         if (!ok) { // (a text the modules' readers accepted replays whole; else its text, as a string)
             prefix_.resize(depth);
+            prefix_hash_.resize(depth);
             array_depth_ = 0;
             replay_key_ = own_key;
             key_ = replay_key_;
@@ -1070,11 +1092,15 @@ public:
         if (!on_) return;
         if (array_depth_ > 0) return json_->begin_object();
         prefix_.push_back(column_name());
+        prefix_hash_.push_back(hash_text(prefix_.back()) * 0x9e3779b97f4a7c15ull);
     }
     void end_object() {
         if (!on_) return;
         if (array_depth_ > 0) return json_->end_object();
-        if (!prefix_.empty()) prefix_.pop_back();
+        if (!prefix_.empty()) {
+            prefix_.pop_back();
+            prefix_hash_.pop_back();
+        }
     }
 
 private:
@@ -1116,14 +1142,18 @@ private:
     // A declared field's column (begin_kind, field_at): made, or found by its name, the first time.
     LOGSCAN_FORCE_INLINE column& direct_column(std::size_t slot, std::string_view name) {
         table& t = *t_;
-        if (slot < t.direct.size() && t.direct[slot] != 0) [[likely]] return t.columns[t.direct[slot] - 1];
+        if (slot < t.direct_at.size() && t.direct_at[slot] != nullptr) [[likely]] return *t.direct_at[slot];
         return new_direct_column(slot, name);
     }
     column& new_direct_column(std::size_t slot, std::string_view name) {
         table& t = *t_;
         const std::size_t i = t.column_named(name);
-        if (slot >= t.direct.size()) t.direct.resize(slot + 1, 0);
+        if (slot >= t.direct.size()) {
+            t.direct.resize(slot + 1, 0);
+            t.direct_at.resize(slot + 1, nullptr);
+        }
         t.direct[slot] = i + 1;
+        t.direct_at[slot] = &t.columns[i];
         return t.columns[i];
     }
     // A map entry's column, where the last row had another key at its position: among the
@@ -1144,15 +1174,22 @@ private:
         m.last[i] = j;
         return t.columns[m.known[j].column];
     }
-    column& next_column() {
-        column& c = current_column();
-        ++position_;
-        return c;
+    column& next_column() { return current_column(); }
+    void clear_prefix() noexcept {
+        prefix_.clear();
+        prefix_hash_.clear();
+    }
+    // s lies within t (a key read in place from the JSON text replayed: valid until its value).
+    static bool within(std::string_view s, std::string_view t) noexcept {
+        const auto b = reinterpret_cast<std::uintptr_t>(t.data()), p = reinterpret_cast<std::uintptr_t>(s.data());
+        return p >= b && p + s.size() <= b + t.size();
     }
     // A value into column c's cell of the current row, typed as the NDJSON writer writes it.
     LOGSCAN_FORCE_INLINE void cell_to(column& c, cell k, std::int64_t v) {
-        c.pad_to(t_->rows);
-        c.set(t_->rows, k, v);
+        const std::size_t row = t_->rows;
+        if (c.append_plain(row, k, v)) [[likely]] return;
+        c.pad_to(row);
+        c.set(row, k, v);
     }
     template <class T>
     LOGSCAN_FORCE_INLINE void store(column& c, const T& v) {
@@ -1206,39 +1243,42 @@ private:
     }
     column& current_column() {
         table& t = *t_;
+        std::uint32_t& guess = previous_ == 0 ? t.first : t.columns[previous_ - 1].next;
         std::size_t i = 0;
-        // the usual case: the same column as at this position in the last row
-        if (position_ < t.last_order.size() && guessed(t, t.last_order[position_])) {
-            i = t.last_order[position_].column;
+        // the usual case: the column that followed the last one in the last row that wrote it
+        if (guess != 0 && guessed(t.columns[guess - 1])) {
+            i = guess - 1;
         } else {
             // else a column of that name seen before, found by its hash; else the column of that
             // name, found or made
-            const std::uint64_t h = hash_text(key_) ^ (prefix_.empty() ? 0 : hash_text(prefix_.back()) * 0x9e3779b97f4a7c15ull);
+            const std::uint64_t h = hash_text(key_) ^ (prefix_hash_.empty() ? 0 : prefix_hash_.back());
             std::uint32_t& r = t.recent[static_cast<std::size_t>(h >> 54)]; // (the top 10 bits: 1024 slots)
             if (r != 0 && matches(t.columns[r - 1].name)) {
                 i = r - 1;
             } else {
                 column_name(name_);
-                i = t.column_named(name_);
+                i = t.column_named(name_); // (may add a column: `guess` is taken again below)
                 r = static_cast<std::uint32_t>(i + 1);
             }
-            const table::slot s{static_key_ && prefix_.empty() ? key_.data() : nullptr, key_.size(), i};
-            if (position_ < t.last_order.size()) t.last_order[position_] = s;
-            else t.last_order.push_back(s);
+            (previous_ == 0 ? t.first : t.columns[previous_ - 1].next) = static_cast<std::uint32_t>(i + 1);
         }
+        previous_ = static_cast<std::uint32_t>(i + 1);
         return t.columns[i];
     }
-    // The last row's column at this position is the current key's: a declared field's name
-    // at the same address, or the same name.
-    bool guessed(const table& t, const table::slot& s) const {
-        if (static_key_ && prefix_.empty() && s.key == key_.data() && s.size == key_.size()) return true;
-        return matches(t.columns[s.column].name);
+    // Column c is the current key's: a declared field's name at the address that matched it
+    // before, or the same name.
+    LOGSCAN_FORCE_INLINE bool guessed(column& c) const {
+        if (!static_key_ || !prefix_.empty()) return matches(c.name);
+        if (c.key_at == key_.data() && c.name.size() == key_.size()) return true;
+        if (!same_text(c.name, key_)) return false;
+        c.key_at = key_.data();
+        return true;
     }
-    bool matches(const std::string& name) const {
-        if (prefix_.empty()) return name == key_;
+    LOGSCAN_FORCE_INLINE bool matches(std::string_view name) const {
+        if (prefix_.empty()) return same_text(name, key_);
         const std::string& p = prefix_.back();
-        return name.size() == p.size() + 1 + key_.size() && name.compare(0, p.size(), p) == 0 && name[p.size()] == '.' &&
-               name.compare(p.size() + 1, std::string::npos, key_) == 0;
+        return name.size() == p.size() + 1 + key_.size() && same_text(name.substr(p.size() + 1), key_) &&
+               name[p.size()] == '.' && same_text(name.substr(0, p.size()), p);
     }
     void put(cell k, std::int64_t v) { cell_to(next_column(), k, v); }
     void put_string(cell k, std::string_view s) {
@@ -1258,9 +1298,11 @@ private:
     bool array_static_ = false;
     std::string_view array_key_view_;
     std::string array_key_;
+    std::string_view replay_text_; // the JSON text replaying (raw_value)
     std::vector<std::string> prefix_;
+    std::vector<std::uint64_t> prefix_hash_; // each prefix's hash (the `recent` probe's part of it)
     int array_depth_ = 0;
-    std::size_t position_ = 0;
+    std::uint32_t previous_ = 0; // the column this row wrote last by key (index + 1; 0: none yet)
     std::string json_text_;
     std::string shape_text_;
     std::string name_; // (current_column's scratch)

@@ -113,6 +113,16 @@ struct yield_tally {
     }
 };
 
+/// What the command and the Python module say of an input `name` of nothing but blank lines
+/// (none at all, or only whitespace), read by detection or as a format asked for: no record
+/// came of it. (Not said where it gave an error record: a JSON format's blank input breaks,
+/// and that is what is said.)
+inline std::string empty_input_message(std::string_view name) {
+    std::string m(name);
+    m += ": empty input, no records";
+    return m;
+}
+
 /// What the command and the Python module say of an input of lines `name` that ends inside its
 /// last line (source.hpp's `input_tail`; not of a JSON document, detect.hpp's `json_document`,
 /// whose cut is its break): the record read from that line may hold only part of it (a table
