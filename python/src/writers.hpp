@@ -1277,8 +1277,8 @@ private:
     LOGSCAN_FORCE_INLINE bool matches(std::string_view name) const {
         if (prefix_.empty()) return same_text(name, key_);
         const std::string& p = prefix_.back();
-        return name.size() == p.size() + 1 + key_.size() && same_text(name.substr(p.size() + 1), key_) &&
-               name[p.size()] == '.' && same_text(name.substr(0, p.size()), p);
+        return name.size() == p.size() + 1 + key_.size() && same_text({name.data() + p.size() + 1, key_.size()}, key_) &&
+               name[p.size()] == '.' && same_text({name.data(), p.size()}, p);
     }
     void put(cell k, std::int64_t v) { cell_to(next_column(), k, v); }
     void put_string(cell k, std::string_view s) {

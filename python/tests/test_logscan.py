@@ -1366,3 +1366,36 @@ def test_distinct_strings_past_the_interning_limit():
     assert f["cat"].dtype == "category"
     assert f["cat"].tolist() == [e["cat"] for e in events]
     assert f["name"].tolist() == [r["name"] for r in logscan.records(chrome(events)) if r["type"] == "span"]
+
+
+def test_frames_columns_of_keys_in_changing_orders(tmp_path):
+    # (frames() guesses a key's column from the key before it in the last row that wrote that
+    # one: rows whose keys come in other orders, leave keys out, add new ones, nest objects,
+    # and repeat a key, must each land in their own columns, as the records flattened)
+    args = [
+        {"a": 1, "b": 2},
+        {"b": 3, "a": 4},
+        {"c": 5},
+        {"a": 6, "c": 7, "b": 8},
+        {"x": {"y": 1, "a": 2}, "a": 9},
+        {"a": 10, "x": {"a": 3}},
+        {},
+        {"b": "s", "a": [1, 2], "c": None},
+        {"a": 1, "b": 2},
+        {"a": 11, "a2": 12, "b": 13},
+    ]
+    events = [{"ph": "X", "name": "k%d" % i, "ts": i * 10, "dur": 5, "pid": 1, "tid": 1, "args": a} for i, a in enumerate(args)]
+    p = tmp_path / "orders.json"
+    p.write_text(json.dumps({"traceEvents": events}))
+    expected = {}
+    for r in logscan.records(str(p), format="chrome-trace"):
+        expected.setdefault(r["type"], []).append(flatten(r))
+    assert len(expected["span"]) == len(args)
+    frames = logscan.frames(str(p), format="chrome-trace")
+    f = frames["span"]
+    for c in {c for row in expected["span"] for c in row}:
+        got = [cell(v) for v in f[c].tolist()]
+        want = [row.get(c) for row in expected["span"]]
+        assert got == want, c
+    # the args, read from the input: row 4's x.y, row 5's x.a, row 9's a2
+    assert cell(f["args.x.y"].tolist()[4]) == 1 and cell(f["args.x.a"].tolist()[5]) == 3 and cell(f["args.a2"].tolist()[9]) == 12
