@@ -98,6 +98,25 @@ TEST_CASE("gzip::concatenated members, a cut stream, corrupt data, an empty inpu
         CHECK(!got.empty());
         CHECK(text.starts_with(got));
     }
+    { // the same cut through pump (what a format's parse returns): at the decompressed bytes read before it
+        const std::string cut = gz.substr(0, gz.size() / 2);
+        logscan::memory_source m(cut);
+        logscan::gzip_source<logscan::memory_source> s(m);
+        struct counter {
+            std::uint64_t bytes = 0;
+            logscan::flow feed(std::string_view d) {
+                bytes += d.size();
+                return logscan::flow::proceed;
+            }
+            logscan::flow finish() { return logscan::flow::proceed; }
+        } k;
+        const logscan::error e = logscan::pump(s, k);
+        CHECK(e.code == logscan::error_code::unexpected_end);
+        CHECK(e.line == 0);
+        CHECK(k.bytes > 0);
+        CHECK(e.offset == k.bytes);
+        CHECK(text.size() > k.bytes);
+    }
     { // corrupt data after a valid header: syntax, EILSEQ
         std::string bad = gz;
         for (std::size_t i = 20; i < 60; ++i) bad[i] = static_cast<char>(0xFF);

@@ -4,6 +4,7 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdint>
 #include <cstdio>
@@ -301,4 +302,22 @@ TEST_CASE("source::input_tail: an input that ends inside its last line, however 
     failed.see(logscan::chunk{"a\nb", logscan::error_code::none, 0});
     failed.see(logscan::chunk{{}, logscan::error_code::io_error, 5});
     CHECK_FALSE(failed.ends_inside_line());
+}
+
+TEST_CASE("source::tail_watch: a parse through it, then whether the input ended inside its last line") {
+    struct lines_seen {
+        std::size_t n = 0;
+        void on_line(const logscan::line&) { ++n; }
+    };
+    for (const auto& [text, cut] : {std::pair<std::string_view, bool>{"a\nb", true}, {"a\nb\n", false}, {"a\n  ", false}, {"", false}}) {
+        CAPTURE(text);
+        logscan::memory_source m(text);
+        logscan::tail_watch src{m};
+        lines_seen v;
+        logscan::line_buffer carry(64);
+        CHECK(logscan::for_each_line(src, v, carry).ok());
+        CHECK(src.ends_inside_line() == cut);
+        // (every line, the last one without its newline too)
+        CHECK(v.n == static_cast<std::size_t>(std::count(text.begin(), text.end(), '\n')) + (!text.empty() && text.back() != '\n'));
+    }
 }

@@ -36,6 +36,7 @@
 #ifndef LOGSCAN_FORMAT_HPP_INCLUDED
 #define LOGSCAN_FORMAT_HPP_INCLUDED
 
+#include <concepts>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -300,9 +301,14 @@ private:
 ///   `memory_source`, ...) into the visitor. Returns the source's error (with errno),
 ///   `stopped` when a callback stopped, or none — problems inside the input go to
 ///   `on_error` and do not stop the parse (a parser with `result()`, such as the JSON
-///   dump's, returns that instead: the document's own error; on a gzip source it may have
-///   been broken by corrupt data, which `rest_failure(src)` then tells: gzip.hpp).
-/// - `parse(text, visitor, options)` reads a buffer in memory.
+///   formats', returns that instead: the document's own break, the same that `on_error` got
+///   as the `error` record, so a program that says both says it twice; a document cut short
+///   has code `unexpected_end`, its message what was expected where the input ended; on a gzip source it
+///   may have been broken by corrupt data, which `rest_failure(src)` then tells: gzip.hpp).
+/// - `parse(text, visitor, options)` reads a buffer in memory: a `std::string_view` (or a
+///   `std::string`). A C string is rejected when compiled (a path, or the text?
+///   `parse("train.log", v)` would read the name as a log of one line): a file is read
+///   through a source, `logscan::file_source src{path}; parse(src, v)`.
 template <template <class> class Parser>
 struct format_parse {
     template <byte_source Source, class Visitor>
@@ -321,6 +327,16 @@ struct format_parse {
     error operator()(std::string_view text, Visitor& vis, const format_options& o = {}) const {
         memory_source src(text);
         return (*this)(src, vis, o);
+    }
+    // A C string: a path, or the text? `parse("train.log", v)` read the name as a log of one
+    // line, silently. Rejected: a file is read through a source, text given as a string_view.
+    template <class C, class Visitor>
+        requires std::same_as<std::remove_cv_t<C>, char>
+    error operator()(C* path_or_text, Visitor& vis, const format_options& o = {}) const {
+        static_assert(sizeof(C) == 0, "logscan: parse(const char*, visitor): a path, or the text? A file: "
+                                      "logscan::file_source src{path}; parse(src, visitor). Text in memory: "
+                                      "parse(std::string_view(text), visitor).");
+        return (*this)(std::string_view(path_or_text), vis, o);
     }
 };
 
@@ -370,7 +386,8 @@ struct format_entry {
 /// - `visitor<V>`: true when V has at least one of the format's callbacks (or derives from
 ///   `validate_only`);
 /// - `parse(source, vis, options)` (a whole source: `file_source`, `fd_source`,
-///   `memory_source`, ...) and `parse(text, vis, options)` (a buffer in memory): `format_parse`;
+///   `memory_source`, ...) and `parse(text, vis, options)` (a buffer in memory, a
+///   `std::string_view`; not a C string, which may be a path): `format_parse`;
 /// - `ndjson_visitor<Writer>`: the visitor that writes every record as formats.md's NDJSON
 ///   through an `ndjson_writer` (`records`' `ndjson`).
 #define LOGSCAN_FORMAT_MODULE(...)                                                  \

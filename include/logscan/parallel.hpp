@@ -181,7 +181,7 @@ logscan::error parse_in_parts(Source& src, const parts_options& o, Point split_p
 
     // reading: the next part's bytes (those after the last cut, then the source's)
     std::string carry;
-    std::uint64_t lines_before = 0, offset = 0;
+    std::uint64_t lines_before = 0, offset = 0, bytes_read = 0;
     bool eof = false, line_start = true;
     logscan::error failure{};
     auto fill = [&](Slot* s) -> bool {
@@ -190,12 +190,13 @@ logscan::error parse_in_parts(Source& src, const parts_options& o, Point split_p
         while (!eof && s->bytes.size() < part + part / 2) {
             const logscan::chunk c = src.next();
             if (c.code != logscan::error_code::none) {
-                failure = logscan::chunk_error(c);
+                failure = logscan::chunk_error(c, bytes_read); // (at the bytes read before it, as pump says it)
                 eof = true;
             } else if (c.data.empty()) {
                 eof = true;
             } else {
                 s->bytes.append(c.data);
+                bytes_read += c.data.size();
             }
         }
         if (s->bytes.empty()) return false;

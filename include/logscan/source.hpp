@@ -85,6 +85,34 @@ private:
     bool open_ = false, ended_ = false; // (open_: a byte not blank since the last `\n`)
 };
 
+/// A source that hands out `inner`'s chunks as they are and sees how the input ends
+/// (`input_tail`): after a parse, `ends_inside_line()` tells whether the input ended inside
+/// its last line, whose record may then hold only part of it (a killed job's log). What the
+/// command says then is `cut_line_message` (formats/registry.hpp); it is no error.
+/// \code
+/// logscan::file_source file{path};
+/// logscan::tail_watch src{file};
+/// const logscan::error e = logscan::paddle_log::parse(src, v);
+/// if (e.ok() && src.ends_inside_line()) warn("the last line may be cut short");
+/// \endcode
+template <class Source>
+class tail_watch {
+public:
+    constexpr explicit tail_watch(Source& inner) noexcept : inner_(inner) {}
+    /// The inner source's next chunk, seen.
+    chunk next() {
+        chunk c = inner_.next();
+        tail_.see(c);
+        return c;
+    }
+    /// True once the input has ended, not failed, with a byte not blank after its last `\n`.
+    constexpr bool ends_inside_line() const noexcept { return tail_.ends_inside_line(); }
+
+private:
+    Source& inner_;
+    input_tail tail_;
+};
+
 /// The error of a failed chunk `c` (a source's failure: no line), at byte `offset` of the input.
 constexpr error chunk_error(const chunk& c, std::uint64_t offset = 0) noexcept {
     return {c.code, 0, 0, offset, c.message.empty() ? to_string(c.code) : c.message, c.sys_errno};
@@ -345,16 +373,19 @@ error rest_failure(Source& src) {
 /// a file that cannot be opened, leaves the consumer unfinished: it read nothing, and a JSON
 /// parser finished on nothing would report an empty document that was never read); or
 /// `stopped` when the consumer stopped. Errors inside the input are the consumer's to report
-/// (to its visitor).
+/// (to its visitor). A source's error has no line; its `offset` is the bytes read before it
+/// (a cut gzip stream: the decompressed bytes it gave).
 template <byte_source Source, chunk_consumer Consumer>
 error pump(Source& src, Consumer& consumer) {
+    std::uint64_t bytes_read = 0;
     for (bool fed = false;; fed = true) {
         const chunk c = src.next();
         if (c.code != error_code::none) {
             if (fed) (void)consumer.finish();
-            return chunk_error(c);
+            return chunk_error(c, bytes_read);
         }
         if (c.data.empty()) break;
+        bytes_read += c.data.size();
         if (consumer.feed(c.data) == flow::stop) return {error_code::stopped, 0, 0, 0, to_string(error_code::stopped), 0};
     }
     if (consumer.finish() == flow::stop) return {error_code::stopped, 0, 0, 0, to_string(error_code::stopped), 0};

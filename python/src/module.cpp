@@ -238,11 +238,12 @@ public:
             if (full && full()) return false;
             const logscan::chunk c = in_.next();
             if (c.code != logscan::error_code::none) {
-                source_error = logscan::chunk_error(c);
+                source_error = logscan::chunk_error(c, bytes_read_); // (at the bytes read before it, as pump says it)
                 end();
             } else if (c.data.empty()) {
                 end();
             } else {
+                bytes_read_ += c.data.size();
                 (void)parser_.feed(c.data);
             }
         }
@@ -261,6 +262,7 @@ private:
     visitor_for<F, W> vis_;
     typename F::template parser<visitor_for<F, W>> parser_;
     bool ended_ = false;
+    std::uint64_t bytes_read_ = 0;
 };
 
 // The parsers' settings from the package's max_line and max_event (the command's --max-line

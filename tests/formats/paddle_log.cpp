@@ -678,3 +678,27 @@ TEST_CASE("paddle_log::the log lines' readers decide as their patterns do") {
           },
           {{"2021-03-14 09:30:12,001-"}, {"INFO", "WARNING", "DEBUG", "ERROR", "CRITICAL"}, {":"}, {" Save model", "", " "}});
 }
+
+TEST_CASE("paddle_log::table_row: a cell found by its column's name or the name's beginning") {
+    // sample 003's Operator Summary, line 105 (read off the sample):
+    // conv2d dygraph  1140  441.72 / 0.39 / 2.61 / 0.10 / 14.83  566.98 / 0.50 / 4.09 / 0.05 / 20.51  0
+    struct rows {
+        std::string calls, cpu, gpu;
+        bool none = false;
+        void on_table_row(const logscan::paddle_log::table_row& r) {
+            if (r.line != 105) return;
+            CHECK(r.name == "conv2d dygraph");
+            if (const logscan::cell* c = r.find("Calls")) calls = c->text();
+            if (const logscan::cell* c = r.find_prefix("CPU Total")) cpu = c->text();
+            if (const logscan::cell* c = r.find_prefix("GPU Total")) gpu = c->text();
+            none = r.find_prefix("No Such Column") == nullptr && r.find("GPU Total") == nullptr; // (find: the whole name)
+        }
+    } v;
+    const std::string path = logscan::test::sample_path("003_1c776201c8b5b83e.txt");
+    logscan::file_source src{path.c_str()};
+    REQUIRE(logscan::paddle_log::parse(src, v).ok());
+    CHECK(v.calls == "1140");
+    CHECK(v.cpu == "441.72 / 0.39 / 2.61 / 0.10 / 14.83");
+    CHECK(v.gpu == "566.98 / 0.50 / 4.09 / 0.05 / 20.51");
+    CHECK(v.none);
+}

@@ -733,9 +733,9 @@ TEST_CASE("tvm_profile::Report.json(): the first generation, other shapes, escap
 
     // an input of blanks only is lines (nothing); text that merely holds a brace is lines
     doc_recorder e;
-    REQUIRE(tp::parse(" \n\t\r\n", e).ok());
+    REQUIRE(tp::parse(std::string_view(" \n\t\r\n"), e).ok());
     CHECK(e.out.empty());
-    REQUIRE(tp::parse("note: {\"calls\":[]}\n", e).ok());
+    REQUIRE(tp::parse(std::string_view("note: {\"calls\":[]}\n"), e).ok());
     CHECK(e.out == std::vector<std::string>{"text note: {\"calls\":[]}"});
 }
 

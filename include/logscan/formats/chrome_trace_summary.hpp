@@ -13,9 +13,10 @@
 /// for (const char* path : files) {                       // the files are the ranks of one job
 ///     ct::rank_reader reader{path};                      // (its name goes to the output)
 ///     logscan::file_source src{path};                    // (a .json.gz: gzip.hpp's gzip_source)
-///     ct::parse(src, reader);                            // (errors are kept as document_errors)
-///     ranks.push_back(reader.take());
-/// }
+///     const logscan::error e = ct::parse(src, reader);   // (the document's break is also
+///     if (logscan::source_failed(e)) return fail(path, e); //  kept, in document_errors; the
+///     ranks.push_back(reader.take());                    //  source's failure, a missing file or
+/// }                                                      //  a cut .gz, is this return only)
 /// const ct::job_summary s = ct::summarize(std::move(ranks));
 /// std::string json = ct::summary_json(s);               // formats.md 6B.11's object
 /// for (const auto& r : s.ranks)

@@ -171,7 +171,7 @@ error read_head(Source& src, std::string& head, bool& more) {
         const chunk c = src.next();
         if (c.code != error_code::none) {
             more = false;
-            return chunk_error(c);
+            return chunk_error(c, head.size());
         }
         if (c.data.empty()) {
             more = false;

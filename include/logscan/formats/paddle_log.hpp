@@ -337,6 +337,11 @@ struct table_row {
         const std::size_t i = column_lookup::index_of(columns, column);
         return i < cells.size() ? &cells[i] : nullptr;
     }
+    /// The cell under the first column whose name starts with `prefix` (`"GPU Total"`), or nullptr.
+    constexpr const cell* find_prefix(std::string_view prefix) const noexcept {
+        const std::size_t i = column_lookup::index_of_prefix(columns, prefix);
+        return i < cells.size() ? &cells[i] : nullptr;
+    }
 };
 
 LOGSCAN_EVENT(on_log, "void on_log(const logscan::paddle_log::log&)");
