@@ -94,7 +94,7 @@ TEST_CASE("gzip::concatenated members, a cut stream, corrupt data, an empty inpu
         logscan::chunk end;
         const std::string got = drain(s, &end);
         CHECK(end.code == logscan::error_code::unexpected_end);
-        CHECK(logscan::chunk_error(end).message == "gzip stream cut short"); // (its words, not the code's name)
+        CHECK(logscan::chunk_error(end, 0).message == "gzip stream cut short"); // (its words, not the code's name)
         CHECK(!got.empty());
         CHECK(text.starts_with(got));
     }
@@ -126,7 +126,7 @@ TEST_CASE("gzip::concatenated members, a cut stream, corrupt data, an empty inpu
         (void)drain(s, &end);
         CHECK(end.code == logscan::error_code::syntax);
         CHECK(end.sys_errno == EILSEQ);
-        CHECK(logscan::chunk_error(end).message == "corrupt gzip data");
+        CHECK(logscan::chunk_error(end, 0).message == "corrupt gzip data");
         CHECK(s.next().code == logscan::error_code::syntax); // (and stays so)
     }
     { // a member whose check fails (its CRC-32 changed): every byte it holds, then corrupt
@@ -141,7 +141,7 @@ TEST_CASE("gzip::concatenated members, a cut stream, corrupt data, an empty inpu
                 logscan::chunk end;
                 CHECK(drain(s, &end) == text);
                 CHECK(end.code == logscan::error_code::syntax);
-                CHECK(logscan::chunk_error(end).message == "corrupt gzip data");
+                CHECK(logscan::chunk_error(end, 0).message == "corrupt gzip data");
                 CHECK(s.next().code == logscan::error_code::syntax); // (and stays so)
             }
         }
@@ -156,11 +156,13 @@ TEST_CASE("gzip::concatenated members, a cut stream, corrupt data, an empty inpu
         bad[gz.size() - 8] = static_cast<char>(bad[gz.size() - 8] ^ 0x5a);
         logscan::memory_source b(bad);
         logscan::gzip_source<logscan::memory_source> t(b, 1000);
-        CHECK(!t.next().data.empty());
+        const std::size_t first = t.next().data.size(); // (the parse's part)
+        CHECK(first > 0);
         const logscan::error e = logscan::rest_failure(t);
         CHECK(e.code == logscan::error_code::syntax);
         CHECK(e.message == "corrupt gzip data");
         CHECK(logscan::source_failed(e));
+        CHECK(e.offset == text.size() - first); // (its check is at the end: the rest read whole, counted from the parse's end)
     }
     { // nothing at all: nothing
         logscan::memory_source m("");

@@ -1146,6 +1146,31 @@ TEST_CASE("json::replay: a JSON text as an emitter's calls, numbers as written, 
     CHECK(bad.calls == "{k:a [n:1 "); // (the calls before the break stand)
 }
 
+TEST_CASE("json::replay: a key or string without an escape is a view into the text, one with an escape decoded") {
+    struct places {
+        std::string_view text;
+        std::vector<std::pair<std::string, bool>> seen; // (each key and string, and whether it lies in the text)
+        bool in(std::string_view s) const {
+            return !s.empty() && s.data() >= text.data() && s.data() + s.size() <= text.data() + text.size();
+        }
+        void begin_object() {}
+        void end_object() {}
+        void begin_array() {}
+        void end_array() {}
+        void key(std::string_view k) { seen.emplace_back(std::string(k), in(k)); }
+        void value(std::string_view s) { seen.emplace_back(std::string(s), in(s)); }
+        void value(bool) {}
+        void value(std::nullptr_t) {}
+        void json_number(std::string_view) {}
+    };
+    const std::string text = R"j({"name": "aten::mm", "a\u0062": "x\ty", "cells": {"Total (ms)": [1, "s"]}})j";
+    places p{text, {}};
+    CHECK(logscan::json::replay(text, p).ok());
+    const std::vector<std::pair<std::string, bool>> want = {
+        {"name", true}, {"aten::mm", true}, {"ab", false}, {"x\ty", false}, {"cells", true}, {"Total (ms)", true}, {"s", true}};
+    CHECK(p.seen == want);
+}
+
 TEST_CASE("json::replay: a text that is one scalar gives the calls the reader gives it, without a reader") {
     using replay_test::recorder;
     logscan::json::replayer<recorder> many;

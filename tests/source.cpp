@@ -185,6 +185,26 @@ TEST_CASE("source::a read error ends the parse with io_error, after the lines re
     const logscan::error e = logscan::for_each_line(src, v, carry);
     CHECK(e.code == logscan::error_code::io_error);
     CHECK(e.sys_errno == EBADF);
+    CHECK(logscan::source_failed(e));
+    CHECK(e.offset == 0);
+
+    // after two lines and a part of a third: every line read is delivered, and the failure
+    // stays the source's (no line: source_failed tells it), at the bytes read before it
+    struct failing_after_lines {
+        int n = 0;
+        logscan::chunk next() {
+            if (n++ == 0) return {"one\ntwo\nthr", logscan::error_code::none, 0, {}};
+            return {{}, logscan::error_code::io_error, EIO, "read failed"};
+        }
+    } late;
+    collect w;
+    const logscan::error f = logscan::for_each_line(late, w, carry);
+    CHECK(w.joined == "one\ntwo\nthr\n");
+    CHECK(f.code == logscan::error_code::io_error);
+    CHECK(f.sys_errno == EIO);
+    CHECK(f.line == 0);
+    CHECK(f.offset == 11); // ("one\ntwo\nthr")
+    CHECK(logscan::source_failed(f));
 }
 
 TEST_CASE("source::temp file with CRLF and a long line streamed through small buffers") {
@@ -276,7 +296,7 @@ TEST_CASE("source::byte_order_mark drops a UTF-8 mark that begins the input, wha
     CHECK(stopping.feed("\xEF\xBBx", [](std::string_view) { return logscan::flow::stop; }, [] {}) == logscan::flow::stop);
 }
 
-TEST_CASE("source::input_tail: an input that ends inside its last line, however it is cut into chunks") {
+TEST_CASE("source::input_tail: an input that ends inside its last line, in pieces of every size") {
     // expected from the whole text: a byte not blank (space, tab, CR) after its last '\n'
     const auto cut_inside = [](std::string_view t) {
         const std::size_t nl = t.rfind('\n');

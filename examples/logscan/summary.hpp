@@ -402,9 +402,7 @@ struct paddle_log_summary {
         }
         if (r.table != "Operator Summary" || r.depth != 0) return;
         if (r.thread && *r.thread != "All threads merged") return; // per-thread sections repeat the operators
-        const ls::cell* gpu = nullptr;
-        for (std::size_t i = 1; i < r.columns.size() && i < r.cells.size(); ++i)
-            if (r.columns[i].text().starts_with("GPU Total")) gpu = &r.cells[i];
+        const ls::cell* gpu = r.find_prefix("GPU Total");
         if (gpu == nullptr) return;
         const auto v = ls::multi_values(gpu->text()).front().number<double>();
         if (v.ok()) ops.emplace_back(std::string(r.name), v.value);

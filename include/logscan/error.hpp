@@ -61,7 +61,7 @@ struct error {
     error_code code = error_code::none; ///< what went wrong
     std::uint64_t line = 0;             ///< 1-based line number, 0 if unknown
     std::uint64_t column = 0;           ///< 1-based byte column, 0 if unknown
-    std::uint64_t offset = 0;           ///< 0-based byte offset in the whole input; meaningful only with `line` != 0
+    std::uint64_t offset = 0;           ///< 0-based byte offset in the whole input (a source's failure, with no line: the bytes read before it)
     std::string_view message{};         ///< static description, e.g. "expected ':' after object key"
     int sys_errno = 0;                  ///< errno for io_error / open_failed, else 0
     /// True for an error of a JSON document's own text (json.hpp's reader: a syntax error, a

@@ -2052,7 +2052,10 @@ inline constexpr options replay_options{.non_finite_words = true, .validate_utf8
 /// text that is one scalar is given without a reader (so without allocating one: options whose
 /// buffers cannot be allocated fail on the other texts only; a `replayer` fails on all of
 /// them, as the reader does). Keys and strings are decoded, and
-/// valid only during the call (an emitter that keeps one copies it). Returns the reader's
+/// valid only during the call (an emitter that keeps one copies it); one without an escape is
+/// handed out in place, a view into `text` itself, valid as long as `text` is (an emitter can
+/// tell it by its address: the Python module's frames keep such a key until its value, no
+/// copy). Returns the reader's
 /// outcome; on an error, calls already made stand. `opt`: `replay_options` by default.
 /// What a JSON text inside a record becomes in a flat output: the command's CSV columns, the
 /// Python module's frames. Output side only, not a parse path: each call makes a reader, whose

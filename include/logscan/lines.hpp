@@ -572,14 +572,18 @@ error for_each_line(std::string_view text, Visitor&& vis) { // (a temporary lamb
 }
 
 /// Calls `vis.on_line` for every line of a source, carrying straddling lines in `carry`.
-/// Returns the source's error (after delivering every line read before it), `stopped`, or
-/// no error. Allocates nothing.
+/// Returns the source's error (after delivering every line read before it; as `pump` gives
+/// it: no line, its offset the bytes read before it, so that `source_failed` tells it),
+/// `stopped` (its line and offset where the visitor stopped), or no error (with the lines
+/// and bytes read). Allocates nothing.
 template <byte_source Source, class Visitor>
 error for_each_line(Source& src, Visitor&& vis, std::span<char> carry) { // (a temporary lambda too)
     line_splitter<std::remove_reference_t<Visitor>> s(vis, carry);
     error e = pump(src, s);
-    e.line = s.lines();
-    e.offset = s.bytes();
+    if (e.ok() || e.code == error_code::stopped) {
+        e.line = s.lines();
+        e.offset = s.bytes();
+    }
     return e;
 }
 

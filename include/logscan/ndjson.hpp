@@ -131,7 +131,7 @@ public:
     /// (`grouped`: `,` thousands separators allowed) — an integer when it has no fraction or
     /// exponent, written exactly even beyond 64 bits — else the text as a string.
     void number_or_string(std::string_view text, bool grouped = false) {
-        if (const std::size_t n = shortest_decimal(text); n != 0) { // written as it is: what the conversion would give back
+        if (const std::size_t n = shortest_decimal(text); n != 0) { // its beginning, as the conversion writes it: what it would give back
             comma();
             return write(text.substr(0, n));
         }

@@ -114,7 +114,7 @@ private:
 };
 
 /// The error of a failed chunk `c` (a source's failure: no line), at byte `offset` of the input.
-constexpr error chunk_error(const chunk& c, std::uint64_t offset = 0) noexcept {
+constexpr error chunk_error(const chunk& c, std::uint64_t offset) noexcept {
     return {c.code, 0, 0, offset, c.message.empty() ? to_string(c.code) : c.message, c.sys_errno};
 }
 
@@ -351,13 +351,17 @@ constexpr bool source_failed(const error& e) noexcept {
 /// gzip stream's corrupt data may decompress to bytes that break a JSON document, and only
 /// the stream's check, at its end, says that it was corrupt (gzip.hpp).
 /// `go_on()` is asked every 64 chunks whether to go on (false: the reading ends there with a
-/// `stopped` error; a caller that checks for an interrupt).
+/// `stopped` error; a caller that checks for an interrupt). The failure's offset counts the
+/// bytes this call read before it, from where the parse left the source (what the parse read
+/// is not known here: add it to place the failure in the whole input).
 template <byte_source Source, class GoOn>
 error rest_failure(Source& src, GoOn&& go_on) {
+    std::uint64_t bytes_read = 0;
     for (unsigned n = 1;; ++n) {
         const chunk c = src.next();
-        if (c.code != error_code::none) return chunk_error(c);
+        if (c.code != error_code::none) return chunk_error(c, bytes_read);
         if (c.data.empty()) return {};
+        bytes_read += c.data.size();
         if (n % 64 == 0 && !go_on()) return {error_code::stopped, 0, 0, 0, to_string(error_code::stopped), 0};
     }
 }

@@ -90,6 +90,8 @@ TEST_CASE("detect::read_head keeps the bytes a source gave before it failed; rep
     const logscan::error e = logscan::read_head(src, head, more);
     CHECK(e.code == logscan::error_code::unexpected_end);
     CHECK(head == "[09/20 12:00:35] a INFO: x\n[09/20 12:00:36] a");
+    CHECK(e.offset == 27 + 18); // (the bytes read before the failure, as pump places a source's failure)
+    CHECK(e.line == 0);
     CHECK_FALSE(more);
     logscan::replay_source<cut_source> all{head, src, false, !more, logscan::head_failure(e)};
     const logscan::chunk first = all.next();
