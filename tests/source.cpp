@@ -329,7 +329,9 @@ TEST_CASE("source::tail_watch: a parse through it, then whether the input ended 
         std::size_t n = 0;
         void on_line(const logscan::line&) { ++n; }
     };
-    for (const auto& [text, cut] : {std::pair<std::string_view, bool>{"a\nb", true}, {"a\nb\n", false}, {"a\n  ", false}, {"", false}}) {
+    for (const auto& c : {std::pair<std::string_view, bool>{"a\nb", true}, {"a\nb\n", false}, {"a\n  ", false}, {"", false}}) {
+        const std::string_view text = c.first; // (not a structured binding: CAPTURE's lambda takes it)
+        const bool cut = c.second;
         CAPTURE(text);
         logscan::memory_source m(text);
         logscan::tail_watch src{m};
