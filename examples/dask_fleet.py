@@ -20,7 +20,9 @@ files:
   - the peak static memory per job and physical comp node (MegEngine logs);
   - per Chrome trace (a rank), its kernel-type and temporal breakdowns (HTA's figures, each
     directory's traces read together as the ranks of one job);
-  - the files not read (with their error), read with error records, and of no format.
+  - the files not read (with their error), read with error records or in part (a killed
+    job's cut log: the figures of what it holds), and of no format; what logscan says of a
+    file (a last line cut short, ...) as notes. A log kept as .xz or .bz2 is read as its text.
 Exits 1 when a file could not be read or had error records.
 The workers need `logscan` importable (PYTHONPATH, or the package installed) and the files
 at the same paths. `fleet(files, client)` and `fleet(files, None)` (one process, no Dask) give
@@ -101,21 +103,61 @@ def _operators(calls, out):
         out["operators"][str(name)] = (total + us, count + (int(n) if n is not None else 1))
 
 
+# Compressed files logscan does not undo itself (it reads gzip), opened by Python's modules:
+# a job's log kept as .xz or .bz2 is read as its text (logscan reads a file object).
+_OPENERS = ((b"\xfd7zXZ\x00", "lzma"), (b"BZh", "bz2"))
+
+
+def _opened(path):
+    """The path, or a file object of its text when it is xz or bzip2."""
+    with open(path, "rb") as f:
+        head = f.read(6)
+    for magic, module in _OPENERS:
+        if head.startswith(magic):
+            return __import__(module).open(path)
+    return path
+
+
+def _said_lock():
+    """One lock per process around warnings.catch_warnings (not thread-safe, and a worker may
+    run tasks on threads), kept on the warnings module, which a task sent by value refers to
+    by name."""
+    import warnings
+
+    return warnings.__dict__.setdefault("_logscan_fleet_lock", threading.Lock())
+
+
 def _figures(path, out):
-    fmt = logscan.detect(path)
-    out["format"] = fmt
-    if fmt is None:
-        return out
-    if fmt == "chrome-trace":  # (read with the other ranks of its job: job_traces_figures)
-        return out
-    types = {"tvm-profile": ["call"], "paddle-log": ["train_step"], "megengine-log": ["mem_alloc"]}.get(fmt, []) + ["error"]
-    frames = logscan.frames(path, format=fmt, types=types)
+    import warnings
+
+    src = _opened(path)
+    try:
+        fmt = logscan.detect(src)
+        out["format"] = fmt
+        if fmt is None:
+            return out
+        if fmt == "chrome-trace":  # (read with the other ranks of its job: job_traces_figures)
+            return out
+        types = {"tvm-profile": ["call"], "paddle-log": ["train_step"], "megengine-log": ["mem_alloc"]}.get(fmt, []) + ["error"]
+        # (partial=True: a killed job's cut log gives the figures of what it holds, its cut said
+        # as its first error; the module's other words of a file, kept as its notes)
+        with _said_lock(), warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always")
+            frames = logscan.frames(src, format=fmt, types=types, partial=True)
+    finally:
+        if not isinstance(src, str):
+            src.close()
+    cut = [str(w.message) for w in said if "partial=True: what was read before it is kept" in str(w.message)]
+    out["notes"] += [str(w.message) for w in said if str(w.message) not in cut and "error record(s)" not in str(w.message)]
+    if cut:  # ("logscan: PATH: gzip stream cut short (...); partial=True: ...": its middle)
+        why = cut[0].split(": ", 2)[-1].split("; partial=True")[0]
+        out["errors"], out["first_error"] = 1, "read in part: " + why
     if "error" in frames:  # (error records: the file's data is partly missing, said with it)
         errors = frames["error"]
-        out["errors"] = len(errors)
+        out["errors"] += len(errors)
         first = errors.iloc[0]
         where = f"line {_int(first['line'])}: " if "line" in errors.columns and _int(first["line"]) is not None else ""
-        out["first_error"] = where + str(first["message"])
+        out["first_error"] = out["first_error"] or where + str(first["message"])
     if "call" in frames:
         _operators(frames["call"], out)
     if "train_step" in frames and {"epoch", "iter", "metrics.loss"} <= set(frames["train_step"].columns):
@@ -170,9 +212,7 @@ def job_traces_figures(paths):
     what the summary says of the job (several files claiming one rank) kept as its notes."""
     import warnings
 
-    # (warnings.catch_warnings is not thread-safe, and a worker may run tasks on threads: one
-    # lock per process, kept on the warnings module, which a task sent by value refers to by name)
-    lock = warnings.__dict__.setdefault("_logscan_fleet_lock", threading.Lock())
+    lock = _said_lock()
     outs = {p: {"file": p, "format": "chrome-trace", "bytes": 0, "operators": {}, "untimed_calls": 0, "kernels": {},
                 "loss": [], "peak_mib": {}, "ranks": [], "errors": 0, "first_error": None, "error": None, "notes": []}
             for p in paths}
@@ -358,7 +398,7 @@ def main(argv=None):
                   f"non-compute {t['non_compute_time_pctg']}%; kernel types {r['kernel_type_time_us']}")
     if more:
         print(more)
-    for title, items in (("read, with error records (their figures lack what the errors cut)",
+    for title, items in (("read, with error records or in part (their figures lack what the errors cut)",
                           [(f, f"{n} error record(s), the first: {e}") for f, (n, e) in result["with_errors"].items()]),
                          ("not read", list(result["failed"].items())),
                          ("of no format logscan reads (or empty)", [(f, None) for f in result["unknown"]])):

@@ -32,6 +32,9 @@ from . import _logscan
 
 __all__ = ["detect", "records", "frames", "summary", "formats", "record_types"]
 
+#: The version of the headers the module was built from (``logscan --version``'s).
+__version__ = _logscan.version
+
 #: The longest line (bytes) a line format reads whole; a longer one is an ``error`` record
 #: (the command's default, ``logscan --max-line``).
 DEFAULT_MAX_LINE = _logscan.default_max_line
@@ -47,6 +50,8 @@ def formats():
 
 def record_types(format):
     """The record types (``"type"`` values) a format yields, ``text`` and ``error`` included."""
+    if not isinstance(format, str):
+        raise TypeError("logscan: record_types(format): a format's name, one of %s; got %r" % (formats(), format))
     return _logscan.record_types(format)
 
 
@@ -63,7 +68,7 @@ def _input(source):
             "logscan: an input is a path (str or os.PathLike), bytes, or a binary file-like object; got %s"
             % type(source).__name__
         ) from None
-    return "path", _os.fsencode(path)  # (any name the file system has)
+    return "path", _os.fsencode(_os.path.expanduser(path))  # (any name the file system has; ~ expanded, as pandas does)
 
 
 def _max_line(max_line):

@@ -63,14 +63,21 @@ void with_buffer(py::handle obj, F&& f) {
     f(std::string_view(static_cast<const char*>(view.buf), static_cast<std::size_t>(view.len)));
 }
 
-// A binary file-like object: `read(n)` with the GIL held. A Python exception (or a read that
-// returns text) is kept and the source reports an I/O error; the caller raises it.
+// A binary file-like object: `read1(n)` where it has one (io.BufferedIOBase: a file opened
+// 'rb', gzip.open, lzma.open, bz2.open, BytesIO), else `read(n)`, with the GIL held. read1 hands
+// out what the object has before a failure: a cut gzip or xz stream's read(n) raises EOFError
+// and drops the bytes it had decompressed for the call, read1 returns them first. A Python
+// exception (or a read that returns text) is kept and the source reports an I/O error; the
+// caller raises it (or, partial=True, says it).
 class pyfile_source {
 public:
-    explicit pyfile_source(py::object file) : read_(file.attr("read")) {}
+    explicit pyfile_source(py::object file) : read_(file.attr("read")) {
+        if (py::hasattr(file, "read1")) read1_ = file.attr("read1");
+    }
     ~pyfile_source() {
         py::gil_scoped_acquire gil;
         read_ = py::object();
+        read1_ = py::object();
     }
     pyfile_source(const pyfile_source&) = delete;
     pyfile_source& operator=(const pyfile_source&) = delete;
@@ -94,9 +101,22 @@ public:
     const std::string& failure() const { return failure_; }
 
 private:
+    // read1(n), or read(n) where the object has no read1 or a BufferedIOBase's that says it
+    // is not supported (a class that defines read() alone).
+    py::object read_some(std::size_t n) {
+        if (read1_) {
+            try {
+                return read1_(n);
+            } catch (py::error_already_set& e) {
+                if (!e.matches(py::module_::import("io").attr("UnsupportedOperation"))) throw;
+                read1_ = py::object();
+            }
+        }
+        return read_(n);
+    }
     logscan::chunk read() {
         try {
-            py::object r = read_(std::size_t{1} << 18);
+            py::object r = read_some(std::size_t{1} << 18);
             if (py::isinstance<py::str>(r)) {
                 failure_ = "read() returned str: open the file in binary mode ('rb')";
                 done_ = true;
@@ -129,7 +149,7 @@ private:
         }
     }
 
-    py::object read_;
+    py::object read_, read1_;
     std::string buf_;
     bool done_ = false;
     std::optional<py::error_already_set> error_;
@@ -250,15 +270,27 @@ public:
     // True when the input has been read to its end and ends inside a line, and is lines (not a
     // JSON document): the record read from its last line may be cut short (cut_line_message).
     bool ends_inside_line() const noexcept { return tail_.ends_inside_line() && !blank() && !logscan::json_document(head_); }
-    // Raises the Python exception a file-like's read() raised (GIL held).
-    void raise_python_error() {
+    // Raises the Python exception a file-like's read() raised (GIL held); `note`, when given,
+    // is added to it (PEP 678's add_note, where the Python has it).
+    void raise_python_error(const char* note = nullptr) {
         if (file_ == nullptr) return;
         if (file_->python_error()) {
             py::error_already_set e = std::move(*file_->python_error());
             file_->python_error().reset();
+            if (note != nullptr && py::hasattr(e.value(), "add_note")) e.value().attr("add_note")(note);
             throw e;
         }
         if (!file_->failure().empty()) throw py::type_error(file_->failure());
+    }
+    // The exception a file-like's read() raised, in words (`EOFError: Compressed file ended
+    // ...`), taken (no longer raised), or empty; GIL held.
+    std::string take_python_error() {
+        if (file_ == nullptr || !file_->python_error()) return {};
+        py::error_already_set& e = *file_->python_error();
+        std::string what = py::str(e.type().attr("__name__")).cast<std::string>();
+        if (const std::string v = py::str(e.value()).cast<std::string>(); !v.empty()) what += ": " + v;
+        file_->python_error().reset();
+        return what;
     }
 
 private:

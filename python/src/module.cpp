@@ -75,11 +75,17 @@ std::pair<int, std::string> io_failure(const input& in, const logscan::error& e,
 }
 // The same for frames() and summary(), which with `partial` keep what was read before the
 // failure and say it with a RuntimeWarning instead (a killed job's cut trace, a damaged disk).
+// A file-like's own exception is raised as it was, with a note that partial=True keeps what
+// was read; with it, said in the warning in its place (`read() raised EOFError: ...`).
 void fail_io(input& in, const logscan::error& e, bool partial) {
-    if (!partial) raise_io(in, e);
-    in.raise_python_error();
-    const std::string m = in.name() + ": " + io_failure(in, e).second + "; partial=True: what was read before it is kept";
-    warn(m, 2);
+    if (!partial) {
+        in.raise_python_error("logscan: partial=True keeps the records read before it");
+        raise_io(in, e, " (the records before it were read: partial=True keeps them)");
+    }
+    const std::string raised = in.take_python_error();
+    const std::string what = raised.empty() ? io_failure(in, e).second : "read() raised " + raised;
+    in.raise_python_error(); // (what is not a failure of the data: read() returned text, ...)
+    warn(in.name() + ": " + what + "; partial=True: what was read before it is kept", 2);
 }
 
 // Why no format was told from an input's head, in words (as the command says it): compressed
@@ -170,9 +176,10 @@ void warn_empty(const input& in, const logscan::yield_tally& seen, int level) {
 }
 
 // An input of lines that ends inside its last line: said as the command says it (the record
-// read from that line may be cut short). `level`: as for warn_break.
-void warn_cut_line(const input& in, int level) {
-    if (!in.ends_inside_line()) return;
+// read from that line may be cut short); not where a JSON format's document broke (`result`:
+// the parse's outcome; its break is what is said, as the command does). `level`: as for warn_break.
+void warn_cut_line(const input& in, const logscan::error& result, int level) {
+    if (!in.ends_inside_line() || (!result.ok() && result.code != logscan::error_code::stopped)) return;
     const std::string m = "logscan: " + logscan::cut_line_message(in.name());
     warn(m, level);
 }
@@ -327,7 +334,7 @@ public:
                     said_ = true;
                     warn_only_text(*in_, format_, tape_->seen, 1);
                     warn_empty(*in_, tape_->seen, 1);
-                    warn_cut_line(*in_, 1);
+                    warn_cut_line(*in_, run_->result, 1);
                     warn_errors(*in_, wanted_, tape_->seen, run_->first_error, !run_->result.ok() && run_->result.line != 0, 1);
                 }
                 return py::object();
@@ -544,7 +551,7 @@ py::dict columns_of(const std::string& kind, py::object obj, const std::optional
     if (run->source_error.ok()) warn_break(in, run->result, 2); // (after a failure, partial=True: its warning, the only one)
     if (run->source_error.ok()) warn_only_text(in, f, cols.seen, 2);
     warn_empty(in, cols.seen, 2);
-    warn_cut_line(in, 2);
+    warn_cut_line(in, run->result, 2);
     warn_errors(in, wanted, cols.seen, run->first_error, !run->result.ok() && run->result.line != 0, 2);
     warn_cells_given_twice(in, cols, 2);
     for (table& t : cols.tables()) {
@@ -673,6 +680,7 @@ PYBIND11_MODULE(_logscan, m) {
     namespace py = pybind11;
     m.doc() = "logscan's C++ core (use the logscan package: logscan.records, logscan.frames, ...)";
     m.def("formats", &lp::format_names, "The formats logscan reads, in the order that breaks detection ties.");
+    m.attr("version") = LOGSCAN_VERSION_STRING; // (config.hpp's, as `logscan --version` says it)
     m.attr("default_max_line") = logscan::format_options{}.max_line; // (the command's)
     m.attr("default_max_event") = logscan::format_options{}.scratch_capacity;
     m.def("record_types", &lp::record_types, py::arg("format"), "The record types of a format.");

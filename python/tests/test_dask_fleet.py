@@ -3,9 +3,11 @@
 # of mixed formats (the samples, each cut at its own line so that no two jobs are alike, and
 # the Chrome traces): every aggregate must equal the same computed here in one process,
 # independently, from logscan.records (plain dicts) and the command's summary.
+import bz2
 import collections
 import gzip
 import json
+import lzma
 import os
 import shutil
 import subprocess
@@ -179,13 +181,27 @@ def test_dask_fleet_command(fleet_dir, tmp_path):
 
 
 def test_a_file_that_cannot_be_read_does_not_stop_the_fleet(tmp_path):
+    # a killed job's cut .gz log: the figures of what it holds, its cut its first error; a log
+    # kept as .xz or .bz2: read as its text (helper-54 found them "not read" and "of no format");
+    # a file that cannot be read at all: said, and the others go on
+    data = open(os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt"), "rb").read()
     good = tmp_path / "a.log"
-    good.write_bytes(open(os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt"), "rb").read())
+    good.write_bytes(data)
     cut = tmp_path / "b.log.gz"
-    cut.write_bytes(gzip.compress(good.read_bytes())[:2000])
+    cut.write_bytes(gzip.compress(data)[: len(gzip.compress(data)) // 2])
+    (tmp_path / "c.log.xz").write_bytes(lzma.compress(data))
+    (tmp_path / "d.log.bz2").write_bytes(bz2.compress(data))
+    unreadable = tmp_path / "e.log"  # (a link to a log moved away)
+    unreadable.symlink_to(tmp_path / "moved.log")
     got = dask_fleet.fleet(dask_fleet.files_of([str(tmp_path)]), None)
-    assert list(got["failed"]) == [str(cut)] and "gzip" in got["failed"][str(cut)]
-    assert list(got["loss_curves"]) == [str(good)]
+    want = [(s["epoch"], s["iter"], s["metrics"]["loss"]) for s in logscan.records(data, types="train_step")]
+    assert {k: [tuple(x) for x in v] for k, v in got["loss_curves"].items()} == {
+        str(good): want, str(tmp_path / "c.log.xz"): want, str(tmp_path / "d.log.bz2"): want,
+        str(cut): want[: len(got["loss_curves"][str(cut)])]}
+    assert 0 < len(got["loss_curves"][str(cut)]) < len(want)  # (what the cut holds)
+    n, first = got["with_errors"][str(cut)]
+    assert n == 1 and first == "read in part: gzip stream cut short (the records before it were read)"
+    assert list(got["failed"]) == [str(unreadable)] and "FileNotFoundError" in got["failed"][str(unreadable)]
 
 
 def test_runs_of_cuts_a_restart_only():

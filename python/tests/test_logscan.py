@@ -11,6 +11,7 @@ import gzip
 import zlib
 import io
 import json
+import lzma
 import math
 import os
 import re
@@ -890,6 +891,45 @@ def test_partial_keeps_what_a_cut_gzip_stream_gave(tmp_path):
         assert s["ranks"][0]["events"] == json.loads(cli.stdout)["ranks"][0]["events"] > 0
 
 
+def test_partial_keeps_what_a_file_objects_failure_gave(tmp_path):
+    # a cut .gz or .xz opened by Python (gzip.open, lzma.open), or a file object whose read()
+    # raises part way (a network file): records() yields what the object gave, then raises
+    # its exception; frames() raises it (noting partial=True) and with partial=True keeps the
+    # records, said in a warning (helper-54: read(n) of gzip and lzma drops what it had
+    # decompressed for the call when the stream ends early; read1 hands it out first)
+    data = open(os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt"), "rb").read()
+    (tmp_path / "cut.gz").write_bytes(gzip.compress(data)[: len(gzip.compress(data)) // 2])
+    (tmp_path / "cut.xz").write_bytes(lzma.compress(data)[: len(lzma.compress(data)) // 2])
+
+    class Flaky(io.RawIOBase):  # (read() alone: its first 70,000 bytes, then an OSError)
+        def __init__(self, b):
+            self.b, self.n = b, 0
+        def readable(self):
+            return True
+        def read(self, n=-1):
+            if self.n >= 70000:
+                raise OSError(5, "the network share went away")
+            out = self.b[self.n : min(self.n + n, 70000)]
+            self.n += len(out)
+            return out
+
+    for opened, error in ((lambda: gzip.open(tmp_path / "cut.gz"), EOFError), (lambda: lzma.open(tmp_path / "cut.xz"), EOFError),
+                          (lambda: Flaky(data), OSError)):
+        got = collections.Counter()
+        with pytest.raises(error):
+            for r in logscan.records(opened()):
+                got[r["type"]] += 1
+        assert sum(got.values()) > 100  # (the table rows of the first half, at least)
+        with pytest.raises(error) as raised:
+            logscan.frames(opened())
+        assert raised.value.__notes__ == ["logscan: partial=True keeps the records read before it"]
+        with pytest.warns(RuntimeWarning, match=f"read\\(\\) raised {error.__name__}: .*; partial=True: what was read before it is kept"):
+            f = logscan.frames(opened(), partial=True)
+        assert {t: len(d) for t, d in f.items()} == dict(got)
+    # the flaky object's records: those of the bytes it gave (counted from them alone)
+    assert dict(got) == dict(collections.Counter(r["type"] for r in logscan.records(data[:70000])))
+
+
 def test_a_gzip_stream_cut_inside_the_head_keeps_what_it_gave(tmp_path):
     # cut so early that it fails while the head for detection is read (16 KiB): the records of
     # the bytes it did give come first, as they come from those bytes as plain text, then the
@@ -1169,6 +1209,13 @@ def test_a_log_cut_inside_its_last_line_is_said(tmp_path):
         warnings.simplefilter("error")
         list(logscan.records(os.path.join(SRC, "samples", "001_825e28a4f520ddc2.txt")))  # (ends with `}`)
         list(logscan.records(b'[{"ph":"X","name":"a","pid":1,"tid":1,"ts":1,"dur":2}]'))
+    # nor text with no newline read as a JSON format: its document breaks at 1:1, and that alone is said
+    for read in (lambda x: list(logscan.records(x, format="chrome-trace")), lambda x: logscan.frames(x, format="megengine-profile")):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            read(b"x, a line of text")
+        said = [str(x.message) for x in w]
+        assert len(said) == 1 and ":1:1: expected a JSON value" in said[0] and "(the document breaks there" in said[0], said
 
 
 def test_a_file_of_nothing_is_no_rank_of_the_job(tmp_path):
@@ -1399,3 +1446,18 @@ def test_frames_columns_of_keys_in_changing_orders(tmp_path):
         assert got == want, c
     # the args, read from the input: row 4's x.y, row 5's x.a, row 9's a2
     assert cell(f["args.x.y"].tolist()[4]) == 1 and cell(f["args.x.a"].tolist()[5]) == 3 and cell(f["args.a2"].tolist()[9]) == 12
+
+
+def test_version_home_and_record_types_of_no_name(tmp_path, monkeypatch):
+    # logscan.__version__ is the headers' (config.hpp's LOGSCAN_VERSION_STRING, as the command's
+    # --version says it); a path's ~ is the home directory, as pandas reads it; record_types of
+    # no name says what it takes (helper-54)
+    config = open(os.path.join(SRC, "include", "logscan", "config.hpp")).read()
+    assert logscan.__version__ == re.search(r'#define LOGSCAN_VERSION_STRING "([^"]+)"', config).group(1)
+    assert run("--version").stdout.decode() == f"logscan {logscan.__version__}\n"
+    monkeypatch.setenv("HOME", str(tmp_path))
+    (tmp_path / "train.log").write_bytes(open(os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt"), "rb").read())
+    assert logscan.detect("~/train.log") == "paddle-log"
+    assert len(list(logscan.records("~/train.log"))) == len(list(logscan.records(tmp_path / "train.log")))
+    with pytest.raises(TypeError, match="a format's name, one of"):
+        logscan.record_types(None)
