@@ -119,38 +119,75 @@ def _opened(path):
 
 
 def _said_lock():
-    """One lock per process around warnings.catch_warnings (not thread-safe, and a worker may
-    run tasks on threads), kept on the warnings module, which a task sent by value refers to
-    by name."""
+    """One lock per process around the hook of `_said`, kept on the warnings module, which a
+    task sent by value refers to by name."""
     import warnings
 
     return warnings.__dict__.setdefault("_logscan_fleet_lock", threading.Lock())
 
 
-def _figures(path, out):
-    import warnings
+class _said:
+    """The warnings logscan gives on this thread while the block runs, as their texts: a
+    worker may run tasks on threads, each parsing with the GIL released, so the words are
+    gathered per thread (warnings.showwarning replaced once per process, by one that hands a
+    logscan warning given inside such a block to its thread's list, and any other on as
+    before) rather than with warnings.catch_warnings, which would hold every thread's parse
+    to one at a time."""
 
+    def __init__(self):
+        import warnings
+
+        with _said_lock():
+            state = warnings.__dict__.setdefault("_logscan_fleet_said", threading.local())
+            if warnings.showwarning is not getattr(warnings, "_logscan_fleet_show", None):  # (once; again after a
+                shown = warnings.showwarning  # catch_warnings block put the one before back)
+
+                def show(message, category, filename, lineno, file=None, line=None):
+                    texts = getattr(state, "texts", None)
+                    if texts is not None and str(message).startswith("logscan: "):
+                        texts.append(str(message))
+                    else:
+                        shown(message, category, filename, lineno, file, line)
+
+                warnings.showwarning = warnings._logscan_fleet_show = show
+                # (each file's words every time, not once per place in the code)
+                warnings.filterwarnings("always", message="logscan: ", category=RuntimeWarning)
+        self.state, self.texts = state, []
+
+    def __enter__(self):
+        self.state.texts = self.texts
+        return self.texts
+
+    def __exit__(self, *exc):
+        self.state.texts = None
+
+
+def _figures(path, out):
     src = _opened(path)
     try:
-        fmt = logscan.detect(src)
-        out["format"] = fmt
-        if fmt is None:
-            return out
-        if fmt == "chrome-trace":  # (read with the other ranks of its job: job_traces_figures)
-            return out
-        types = {"tvm-profile": ["call"], "paddle-log": ["train_step"], "megengine-log": ["mem_alloc"]}.get(fmt, []) + ["error"]
         # (partial=True: a killed job's cut log gives the figures of what it holds, its cut said
         # as its first error; the module's other words of a file, kept as its notes)
-        with _said_lock(), warnings.catch_warnings(record=True) as said:
-            warnings.simplefilter("always")
+        with _said() as said:
+            fmt = logscan.detect(src)
+            out["format"] = fmt
+            if fmt is None:
+                return out
+            if fmt == "chrome-trace":  # (read with the other ranks of its job: job_traces_figures)
+                if not isinstance(src, str):
+                    out["error"] = ("a Chrome trace compressed with xz or bzip2 is not read with its job's ranks "
+                                    "(logscan.summary reads files and .gz): give it as .json or .json.gz")
+                return out
+            types = {"tvm-profile": ["call"], "paddle-log": ["train_step"], "megengine-log": ["mem_alloc"]}.get(fmt, []) + ["error"]
             frames = logscan.frames(src, format=fmt, types=types, partial=True)
     finally:
         if not isinstance(src, str):
             src.close()
-    cut = [str(w.message) for w in said if "partial=True: what was read before it is kept" in str(w.message)]
-    out["notes"] += [str(w.message) for w in said if str(w.message) not in cut and "error record(s)" not in str(w.message)]
-    if cut:  # ("logscan: PATH: gzip stream cut short (...); partial=True: ...": its middle)
-        why = cut[0].split(": ", 2)[-1].split("; partial=True")[0]
+    cut = [t for t in said if "partial=True: what was read before it is kept" in t]
+    out["notes"] += [t for t in said if t not in cut and "error record(s)" not in t]
+    if cut:  # ("logscan: NAME: gzip stream cut short (...); partial=True: ...": its middle)
+        name = path if isinstance(src, str) else getattr(src, "name", None)
+        name = name if isinstance(name, str) else "<file>"
+        why = cut[0].removeprefix(f"logscan: {name}: ").split("; partial=True")[0]
         out["errors"], out["first_error"] = 1, "read in part: " + why
     if "error" in frames:  # (error records: the file's data is partly missing, said with it)
         errors = frames["error"]
@@ -210,17 +247,13 @@ def job_traces_figures(paths):
     the ranks together, as `logscan summary` of the job's files gives them (every rank's
     profiler steps decide each rank's window), each rank's given to its file with its errors;
     what the summary says of the job (several files claiming one rank) kept as its notes."""
-    import warnings
-
-    lock = _said_lock()
     outs = {p: {"file": p, "format": "chrome-trace", "bytes": 0, "operators": {}, "untimed_calls": 0, "kernels": {},
                 "loss": [], "peak_mib": {}, "ranks": [], "errors": 0, "first_error": None, "error": None, "notes": []}
             for p in paths}
     try:
         for p in paths:
             outs[p]["bytes"] = os.path.getsize(p)
-        with lock, warnings.catch_warnings(record=True) as said:  # (a broken document: said, kept with its file)
-            warnings.simplefilter("always")
+        with _said() as said:  # (a broken document: said, kept with its file)
             s = logscan.summary(paths, partial=True)
     except Exception as e:  # (the job's files not read together: each says why)
         for o in outs.values():
@@ -246,8 +279,7 @@ def job_traces_figures(paths):
         for e in r["document_errors"]:
             out["errors"] += 1
             out["first_error"] = out["first_error"] or str(e.get("message", e))
-    for w in said:  # (a warning about one file begins with its name and a colon; any other is the job's)
-        text = str(w.message)
+    for text in said:  # (a warning about one file begins with its name and a colon; any other is the job's)
         out = next((outs[p] for p in paths if text.startswith(p + ":") or text.startswith("logscan: " + p + ":")), None)
         if out is None:
             outs[paths[0]]["notes"].append(text)

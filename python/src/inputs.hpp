@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 // The Python module's inputs: a path (a file, read with the library's file_source), bytes in
-// memory, or a binary file-like object (its read(n) called with the GIL held); each
+// memory, or a binary file-like object (its read1(n) or read(n) called with the GIL held); each
 // decompressed when its first bytes are gzip's (logscan/gzip.hpp) and read as UTF-8 when it is
 // UTF-16 with its byte order mark (logscan/utf16.hpp), as the command does; the
 // head read for detection and handed out again first (logscan::replay_source).
@@ -63,16 +63,19 @@ void with_buffer(py::handle obj, F&& f) {
     f(std::string_view(static_cast<const char*>(view.buf), static_cast<std::size_t>(view.len)));
 }
 
-// A binary file-like object: `read1(n)` where it has one (io.BufferedIOBase: a file opened
-// 'rb', gzip.open, lzma.open, bz2.open, BytesIO), else `read(n)`, with the GIL held. read1 hands
-// out what the object has before a failure: a cut gzip or xz stream's read(n) raises EOFError
-// and drops the bytes it had decompressed for the call, read1 returns them first. A Python
-// exception (or a read that returns text) is kept and the source reports an I/O error; the
-// caller raises it (or, partial=True, says it).
+// A binary file-like object: `read1(n)` where the class that defines its `read` defines `read1`
+// too (io.BufferedIOBase's: a file opened 'rb', gzip.open, lzma.open, bz2.open, BytesIO, a
+// tar or zip member), else `read(n)`, with the GIL held. read1 hands out what the object has
+// before a failure: a cut gzip or xz stream's read(n) raises EOFError and drops the bytes it
+// had decompressed for the call, read1 returns them first. A wrapper that defines `read` alone
+// (a progress bar's, one that transforms the bytes; one that forwards other attributes to the
+// file it wraps) is read through its `read`. A Python exception (or a read that returns text)
+// is kept and the source reports an I/O error; the caller raises it (or, partial=True, says a
+// failure of the data: python_data_failure).
 class pyfile_source {
 public:
     explicit pyfile_source(py::object file) : read_(file.attr("read")) {
-        if (py::hasattr(file, "read1")) read1_ = file.attr("read1");
+        if (read1_goes_with_read(file)) read1_ = file.attr("read1");
     }
     ~pyfile_source() {
         py::gil_scoped_acquire gil;
@@ -99,16 +102,39 @@ public:
     // The exception read() raised, if any (raise it again with the GIL held).
     std::optional<py::error_already_set>& python_error() { return error_; }
     const std::string& failure() const { return failure_; }
+    // The call that raised it: "read1()" or "read()".
+    const char* raised_by() const noexcept { return read1_ ? "read1()" : "read()"; }
 
 private:
-    // read1(n), or read(n) where the object has no read1 or a BufferedIOBase's that says it
-    // is not supported (a class that defines read() alone).
+    // True when `file`'s read1 belongs with its read: `read` not set on the object itself, and
+    // the first class of its type's MRO that defines `read` defines `read1` too.
+    static bool read1_goes_with_read(py::handle file) {
+        if (py::hasattr(file, "__dict__")) {
+            py::object own = file.attr("__dict__");
+            if (py::isinstance<py::dict>(own) && own.cast<py::dict>().contains("read")) return false;
+        }
+        for (py::handle cls : py::type::handle_of(file).attr("__mro__")) {
+            py::object d = cls.attr("__dict__");
+            if (PyMapping_HasKeyString(d.ptr(), "read")) return PyMapping_HasKeyString(d.ptr(), "read1") != 0;
+        }
+        return false;
+    }
+    // read1(n), or read(n) where read1 fails before it ever gave bytes with the error of a
+    // read1 that is not there (a BufferedIOBase's that says it is not supported; one that
+    // forwards to a text file, which has none; another signature). read1's b'' is asked of
+    // read once more: a non-blocking stream's read1 gives b'' where it has nothing yet, its
+    // read None (said); b'' from both is the end.
     py::object read_some(std::size_t n) {
         if (read1_) {
             try {
-                return read1_(n);
+                py::object r = read1_(n);
+                if (PyBytes_Check(r.ptr()) && PyBytes_GET_SIZE(r.ptr()) == 0) return read_(n);
+                read1_gave_ = true;
+                return r;
             } catch (py::error_already_set& e) {
-                if (!e.matches(py::module_::import("io").attr("UnsupportedOperation"))) throw;
+                if (read1_gave_ || !(e.matches(PyExc_AttributeError) || e.matches(PyExc_TypeError) ||
+                                     e.matches(py::module_::import("io").attr("UnsupportedOperation"))))
+                    throw;
                 read1_ = py::object();
             }
         }
@@ -151,7 +177,7 @@ private:
 
     py::object read_, read1_;
     std::string buf_;
-    bool done_ = false;
+    bool done_ = false, read1_gave_ = false;
     std::optional<py::error_already_set> error_;
     std::string failure_;
 };
@@ -270,25 +296,50 @@ public:
     // True when the input has been read to its end and ends inside a line, and is lines (not a
     // JSON document): the record read from its last line may be cut short (cut_line_message).
     bool ends_inside_line() const noexcept { return tail_.ends_inside_line() && !blank() && !logscan::json_document(head_); }
-    // Raises the Python exception a file-like's read() raised (GIL held); `note`, when given,
-    // is added to it (PEP 678's add_note, where the Python has it).
+    // Raises the Python exception a file-like's read() raised (GIL held); `note`, when given
+    // and the exception is a failure of the data (python_data_failure), is added to it (PEP
+    // 678's add_note, where the Python has it; once).
     void raise_python_error(const char* note = nullptr) {
         if (file_ == nullptr) return;
         if (file_->python_error()) {
+            const bool data = python_data_failure();
             py::error_already_set e = std::move(*file_->python_error());
             file_->python_error().reset();
-            if (note != nullptr && py::hasattr(e.value(), "add_note")) e.value().attr("add_note")(note);
+            if (note != nullptr && data && py::hasattr(e.value(), "add_note")) {
+                const py::object notes = py::getattr(e.value(), "__notes__", py::list());
+                if (!py::bool_(notes.attr("__contains__")(note))) e.value().attr("add_note")(note);
+            }
             throw e;
         }
         if (!file_->failure().empty()) throw py::type_error(file_->failure());
     }
-    // The exception a file-like's read() raised, in words (`EOFError: Compressed file ended
-    // ...`), taken (no longer raised), or empty; GIL held.
+    // True when a file-like's read() raised a failure of its data or its device (OSError,
+    // EOFError: a cut or corrupt compressed stream, a read error; lzma's and zlib's own
+    // errors), which partial=True keeps the records before; false for any other exception
+    // (KeyboardInterrupt, MemoryError, a bug in the object: raised as it was) or none.
+    bool python_data_failure() const {
+        if (file_ == nullptr || !file_->python_error()) return false;
+        const py::error_already_set& e = *file_->python_error();
+        if (e.matches(PyExc_OSError) || e.matches(PyExc_EOFError)) return true;
+        for (const auto& [module, name] : {std::pair{"lzma", "LZMAError"}, std::pair{"zlib", "error"}}) {
+            try {
+                if (e.matches(py::module_::import(module).attr(name))) return true;
+            } catch (py::error_already_set&) { // (no such module here)
+            }
+        }
+        return false;
+    }
+    // The failure of the data a file-like's read() raised, in words (`read1() raised EOFError:
+    // Compressed file ended ...`), taken (no longer raised), or empty (none, or another
+    // exception: raise_python_error raises it); GIL held.
     std::string take_python_error() {
-        if (file_ == nullptr || !file_->python_error()) return {};
+        if (!python_data_failure()) return {};
         py::error_already_set& e = *file_->python_error();
-        std::string what = py::str(e.type().attr("__name__")).cast<std::string>();
-        if (const std::string v = py::str(e.value()).cast<std::string>(); !v.empty()) what += ": " + v;
+        std::string what = std::string(file_->raised_by()) + " raised " + py::str(e.type().attr("__name__")).cast<std::string>();
+        try {
+            if (const std::string v = py::str(e.value()).cast<std::string>(); !v.empty()) what += ": " + v;
+        } catch (py::error_already_set&) { // (an exception whose str() fails: its type's name)
+        }
         file_->python_error().reset();
         return what;
     }

@@ -77,14 +77,16 @@ std::pair<int, std::string> io_failure(const input& in, const logscan::error& e,
 // failure and say it with a RuntimeWarning instead (a killed job's cut trace, a damaged disk).
 // A file-like's own exception is raised as it was, with a note that partial=True keeps what
 // was read; with it, said in the warning in its place (`read() raised EOFError: ...`).
+// Any other exception of a file-like (KeyboardInterrupt, a bug in the object) is raised as it
+// was, partial or not.
 void fail_io(input& in, const logscan::error& e, bool partial) {
     if (!partial) {
         in.raise_python_error("logscan: partial=True keeps the records read before it");
         raise_io(in, e, " (the records before it were read: partial=True keeps them)");
     }
     const std::string raised = in.take_python_error();
-    const std::string what = raised.empty() ? io_failure(in, e).second : "read() raised " + raised;
-    in.raise_python_error(); // (what is not a failure of the data: read() returned text, ...)
+    in.raise_python_error(); // (not a failure of the data: KeyboardInterrupt, read() returned text, ...)
+    const std::string what = raised.empty() ? io_failure(in, e).second : raised;
     warn(in.name() + ": " + what + "; partial=True: what was read before it is kept", 2);
 }
 
@@ -577,12 +579,13 @@ py::object detect(const std::string& kind, py::object obj) {
     if (!e.ok()) raise_io(in, e, untold);
     bool blank = false;
     const std::string_view f = in.detect(blank);
-    if (!in.head_error().ok()) { // (a cut gzip stream: as `logscan detect`, said)
-        in.raise_python_error();   // (a file-like's own exception: raised as it was)
+    if (!in.head_error().ok()) { // (a cut gzip stream, a file-like's EOFError: as `logscan detect`, said)
         if (f.empty()) raise_io(in, in.head_error(), untold); // (no format in what it gave: its failure is what to say)
+        const std::string raised = in.take_python_error();    // (a failure of the data, in words)
+        in.raise_python_error();                              // (any other exception: raised as it was)
         // (the format its bytes show, and a warning with the failure)
-        const std::string m = in.name() + ": " + io_failure(in, in.head_error(), "").second + " after " +
-                              std::to_string(in.head_size()) + " bytes (the format is told from them)";
+        const std::string m = in.name() + ": " + (raised.empty() ? io_failure(in, in.head_error(), "").second : raised) +
+                              " after " + std::to_string(in.head_size()) + " bytes (the format is told from them)";
         warn(m, 2);
     }
     if (f.empty() && !logscan::unread_compression(in.head()).name.empty()) { // (compressed: None, and how to read it, said)

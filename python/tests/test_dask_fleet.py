@@ -185,23 +185,34 @@ def test_a_file_that_cannot_be_read_does_not_stop_the_fleet(tmp_path):
     # kept as .xz or .bz2: read as its text (helper-54 found them "not read" and "of no format");
     # a file that cannot be read at all: said, and the others go on
     data = open(os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt"), "rb").read()
-    good = tmp_path / "a.log"
+    job = tmp_path / "job: 7"  # (a name with ': ' in it, as the module's words have after a name)
+    job.mkdir()
+    good = job / "a.log"
     good.write_bytes(data)
-    cut = tmp_path / "b.log.gz"
+    cut = job / "b.log.gz"
     cut.write_bytes(gzip.compress(data)[: len(gzip.compress(data)) // 2])
-    (tmp_path / "c.log.xz").write_bytes(lzma.compress(data))
-    (tmp_path / "d.log.bz2").write_bytes(bz2.compress(data))
-    unreadable = tmp_path / "e.log"  # (a link to a log moved away)
-    unreadable.symlink_to(tmp_path / "moved.log")
+    (job / "c.log.xz").write_bytes(lzma.compress(data))
+    (job / "d.log.bz2").write_bytes(bz2.compress(data))
+    unreadable = job / "e.log"  # (a link to a log moved away)
+    unreadable.symlink_to(job / "moved.log")
+    # a job's traces, one of them kept as .xz: not read with its job (summary reads files and .gz), said
+    traces = tmp_path / "traces"
+    traces.mkdir()
+    gz = open(os.path.join(SRC, "samples", "chrome", "event_sync_trace.json.gz"), "rb").read()
+    (traces / "rank0.json.gz").write_bytes(gz)
+    (traces / "rank1.json.xz").write_bytes(lzma.compress(gzip.decompress(gz)))
     got = dask_fleet.fleet(dask_fleet.files_of([str(tmp_path)]), None)
     want = [(s["epoch"], s["iter"], s["metrics"]["loss"]) for s in logscan.records(data, types="train_step")]
     assert {k: [tuple(x) for x in v] for k, v in got["loss_curves"].items()} == {
-        str(good): want, str(tmp_path / "c.log.xz"): want, str(tmp_path / "d.log.bz2"): want,
+        str(good): want, str(job / "c.log.xz"): want, str(job / "d.log.bz2"): want,
         str(cut): want[: len(got["loss_curves"][str(cut)])]}
     assert 0 < len(got["loss_curves"][str(cut)]) < len(want)  # (what the cut holds)
     n, first = got["with_errors"][str(cut)]
     assert n == 1 and first == "read in part: gzip stream cut short (the records before it were read)"
-    assert list(got["failed"]) == [str(unreadable)] and "FileNotFoundError" in got["failed"][str(unreadable)]
+    assert sorted(got["failed"]) == sorted([str(unreadable), str(traces / "rank1.json.xz")])
+    assert "FileNotFoundError" in got["failed"][str(unreadable)]
+    assert "give it as .json or .json.gz" in got["failed"][str(traces / "rank1.json.xz")]
+    assert list(got["chrome_ranks"]) == [str(traces / "rank0.json.gz")]  # (its job's other rank, read)
 
 
 def test_runs_of_cuts_a_restart_only():
