@@ -263,6 +263,7 @@ struct counted_source {
     bool may_be_empty = false; // (blank, or its head shows its format's signals: no record need come of it)
     bool blank = false;        // (the whole input is blanks: no document in it began)
     logscan::input_tail tail;  // (whether the input ends inside a line)
+    bool document = false;     // (the input is a JSON document: read on one thread, its break said)
     logscan::chunk next() {
         logscan::chunk c = inner.next();
         p.add(c.data.size());
@@ -476,7 +477,7 @@ int with_format(const char* path, std::string_view forced, progress& prog, F&& f
         const bool blank = !more && h.ok() && logscan::blank_input(head); // (an empty input, the whole of it read)
         counted_source<logscan::replay_source<S>> counted{replay, prog, is_gzip(src),
                                                           logscan::blank_input(head) || logscan::shows_format<Formats>(window, format, cut),
-                                                          blank, {}};
+                                                          blank, {}, logscan::json_document(head)};
         status = f(format, counted);
         // (an empty input read as asked: said as without --format, unless it gave an error
         // record, as a JSON format's blank input does: its break is what is said)
@@ -688,7 +689,8 @@ int cmd_convert_ndjson(const options& o) {
             logscan::error e{}, first{};
             one_thread_note<Formats>(o, path, format);
             logscan_cli::tally seen;
-            if (o.parts.threads > 1 && splittable<Formats>(format)) {
+            // (a JSON document is one part whatever the threads: read on one, where its break is said)
+            if (o.parts.threads > 1 && splittable<Formats>(format) && !src.document) {
                 logscan::parts_count count;
                 bool written = out.flush();
                 e = run_format_parts<Formats, ndjson_part>(format, src, o.parts, {&o.types, o.with_filename ? std::string(path) : std::string()},
@@ -855,7 +857,7 @@ int cmd_stats(const options& o) {
         const int s = with_format<Formats>(path, o.format, prog, [&](std::string_view format, auto& src) {
             used = format;
             one_thread_note<Formats>(o, path, format);
-            const logscan::error e = o.parts.threads > 1 && splittable<Formats>(format)
+            const logscan::error e = o.parts.threads > 1 && splittable<Formats>(format) && !src.document
                                          ? run_format_parts<Formats, count_part>(format, src, o.parts, {},
                                                                         [&](count_part& p) {
                                                                             w.add(p.c);

@@ -133,7 +133,10 @@ struct megengine_log_summary {
         else if (r.alloc_bytes > it->second.bytes) it->second = {r.alloc_bytes, r.line, r.alloc_mib};
     }
     // A row cut off inside a table is an error on the line after a row: the table goes on past it.
+    std::size_t cut_rows = 0;      // (rows cut off: said beside the figures, which lack them)
+    std::uint64_t first_cut = 0;
     void on_error(const ls::error& e) {
+        if (e.message == "memory table row cut off" && cut_rows++ == 0) first_cut = e.line;
         if (last_row != 0 && e.line == last_row + 1) last_row = e.line;
     }
     // load_and_run: the timed iterations' wall times (finite ones), and the tool's own summary lines
@@ -182,12 +185,16 @@ struct megengine_log_summary {
     }
     bool print(const settings& s) const {
         print_lar();
-        if (rows == 0 && iterations + summaries.size() != 0) return true; // (a load_and_run log without tables)
+        const std::string cut = cut_rows == 0 ? std::string()
+                                              : "; " + std::to_string(cut_rows) + (cut_rows == 1 ? " row" : " rows") +
+                                                    " cut off (the first at line " + std::to_string(first_cut) + "), not counted";
+        if (rows == 0 && cut_rows == 0 && iterations + summaries.size() != 0) return true; // (a load_and_run log without tables)
         if (rows == 0) { // (no heading over an empty table)
-            std::printf("  static memory allocation: no memory tables\n");
+            std::printf("  static memory allocation: %s%s\n", cut_rows == 0 ? "no memory tables" : "no complete row", cut.c_str());
             return true;
         }
-        std::printf("  static memory allocation: %zu rows in %zu %s; peak per comp node:\n", rows, tables, tables == 1 ? "table" : "tables");
+        std::printf("  static memory allocation: %zu %s in %zu %s%s; peak per comp node:\n", rows, rows == 1 ? "row" : "rows", tables,
+                    tables == 1 ? "table" : "tables", cut.c_str());
         std::printf("    %-12s %12s %14s %8s\n", "comp node", "peak MiB", "bytes", "line");
         std::vector<std::pair<std::string, double>> bars;
         for (const auto& [n, p] : nodes) {
@@ -355,8 +362,11 @@ struct paddle_log_summary {
     std::size_t bad_loss = 0; // steps whose loss is printed but not a finite number
     std::vector<std::pair<std::string, double>> ops; // Operator Summary, top level, GPU total
     std::string time_unit = "ms";
-    std::map<std::string, double> events; // legacy Profiling Report: event rows' Total, summed over threads
+    std::map<std::string, double> events; // the last legacy Profiling Report: top-level event rows' Total, summed over threads
     std::string event_unit = "ms";
+    std::size_t legacy_reports = 0; // legacy reports (events: the last one's)
+    std::string legacy_title;       // the first report's banner title: a legacy table of that title opens a report, another is a section
+    double legacy_total = NAN;      // the last one's Total time (the shares' whole, as its Ratio. column's)
     std::size_t op_tables = 0; // Operator Summary tables (ops: the last one's)
     std::size_t restarts = 0;  // steps whose x is below the one before (a restarted job, or logs joined)
     std::uint64_t restart_line = 0;
@@ -391,10 +401,23 @@ struct paddle_log_summary {
             if (t.time_unit) time_unit = std::string(*t.time_unit);
         }
         if (t.merged && t.time_unit) event_unit = std::string(*t.time_unit); // (a legacy report's)
+        // (a legacy report's banner; its sections' banners have other titles: `Event Summary`, ...)
+        if (t.merged && (legacy_title.empty() || t.title == legacy_title)) {
+            legacy_title = std::string(t.title);
+            ++legacy_reports;
+            events.clear();
+            legacy_total = NAN;
+        }
+    }
+    void on_total(const ls::paddle_log::total& t) { // (a legacy report's `Total time:`; not another banner's)
+        if (t.kind != "Total time" || t.table != legacy_title) return;
+        const auto v = ls::parse_number_value(t.value);
+        legacy_total = v.ok() ? v.value.as_double() : NAN;
     }
     void on_table_row(const ls::paddle_log::table_row& r) {
-        if (r.legacy) { // an event row of a legacy report (overhead and memcpy rows have no `Event` column)
-            if (r.columns.empty() || r.columns[0].text() != "Event") return;
+        if (r.legacy) { // a top-level event row of a legacy report (overhead and memcpy rows have no `Event` column;
+                        // a nested row's time is inside its parent's)
+            if (r.columns.empty() || r.columns[0].text() != "Event" || r.depth != 0) return;
             const ls::cell* total = r.find("Total");
             const auto v = total ? total->number<double>() : ls::value_result<double>{};
             if (total && v.ok() && std::isfinite(v.value)) events[std::string(r.name)] += v.value;
@@ -407,6 +430,36 @@ struct paddle_log_summary {
         const auto v = ls::multi_values(gpu->text()).front().number<double>();
         if (v.ok()) ops.emplace_back(std::string(r.name), v.value);
     }
+    void print_tables(const settings& s, bool& ok) const {
+        if (!ops.empty()) {
+            double total = 0;
+            for (const auto& [name, t] : ops) total += t;
+            if (op_tables > 1)
+                std::printf("  top operators by GPU total (%s) of the last of %zu Operator Summary tables, of %zu:\n", time_unit.c_str(),
+                            op_tables, ops.size());
+            else
+                std::printf("  top operators by GPU total (%s), of %zu:\n", time_unit.c_str(), ops.size());
+            const auto top = top_k(ops, s.top);
+            for (const auto& [name, t] : top)
+                std::printf("    %-48s %12.2f %6.2f%%\n", fit(name, 48).c_str(), t, total > 0 ? 100 * t / total : 0.0);
+            chart_bars(s, "top-operators", "Top operators by GPU total", top, time_unit, ok);
+        }
+        if (!events.empty()) {
+            // (shares of the report's Total time, as its Ratio. column has them; without one, of
+            // the top-level events' sum)
+            double total = 0;
+            for (const auto& [name, t] : events) total += t;
+            const bool of_report = std::isfinite(legacy_total) && legacy_total > 0;
+            if (of_report) total = legacy_total;
+            std::printf("  legacy profiler report%s: top events by total time (%s), of %zu top-level events; share of %s:\n",
+                        legacy_reports > 1 ? (" (the last of " + std::to_string(legacy_reports) + ")").c_str() : "",
+                        event_unit.c_str(), events.size(), of_report ? "its Total time" : "their sum");
+            const auto top = top_k(std::vector<std::pair<std::string, double>>(events.begin(), events.end()), s.top);
+            for (const auto& [name, t] : top)
+                std::printf("    %-48s %12.4f %6.2f%%\n", fit(name, 48).c_str(), t, total > 0 ? 100 * t / total : 0.0);
+            chart_bars(s, "top-events", "Legacy profiler report: top events by total time", top, event_unit, ok);
+        }
+    }
     bool print(const settings& s) const {
         bool ok = true;
         std::size_t n = 0, imin = 0, ilast = 0;
@@ -418,6 +471,10 @@ struct paddle_log_summary {
             if (n == 0 || loss[i] < loss[imin]) imin = i;
             ilast = i;
             ++n;
+        }
+        if (step.empty() && (!ops.empty() || !events.empty())) { // (a profiler report alone: its tables, no training line)
+            print_tables(s, ok);
+            return ok;
         }
         std::printf("  training: %zu steps", step.size());
         if (n > 0) {
@@ -434,28 +491,7 @@ struct paddle_log_summary {
                         "joined? The figures are of all of them",
                         restarts, restarts == 1 ? "" : "s", static_cast<unsigned long long>(restart_line), restart_to, restart_from);
         std::printf("\n");
-        if (!ops.empty()) {
-            double total = 0;
-            for (const auto& [name, t] : ops) total += t;
-            if (op_tables > 1)
-                std::printf("  top operators by GPU total (%s) of the last of %zu Operator Summary tables, of %zu:\n", time_unit.c_str(),
-                            op_tables, ops.size());
-            else
-                std::printf("  top operators by GPU total (%s), of %zu:\n", time_unit.c_str(), ops.size());
-            const auto top = top_k(ops, s.top);
-            for (const auto& [name, t] : top)
-                std::printf("    %-48s %12.2f %6.2f%%\n", fit(name, 48).c_str(), t, total > 0 ? 100 * t / total : 0.0);
-            chart_bars(s, "top-operators", "Top operators by GPU total", top, time_unit, ok);
-        }
-        if (!events.empty()) {
-            double total = 0;
-            for (const auto& [name, t] : events) total += t;
-            std::printf("  legacy profiler report: top events by total time (%s), of %zu:\n", event_unit.c_str(), events.size());
-            const auto top = top_k(std::vector<std::pair<std::string, double>>(events.begin(), events.end()), s.top);
-            for (const auto& [name, t] : top)
-                std::printf("    %-48s %12.4f %6.2f%%\n", fit(name, 48).c_str(), t, total > 0 ? 100 * t / total : 0.0);
-            chart_bars(s, "top-events", "Legacy profiler report: top events by total time", top, event_unit, ok);
-        }
+        print_tables(s, ok);
         if (!step.empty())
             ok = write_chart(s, "loss", svg::lines("Training loss and learning rate", "step", step, "loss", loss, "learning rate", lr)) && ok;
         return ok;
@@ -467,11 +503,13 @@ struct tvm_profile_summary {
     static constexpr const char* what =
         "per report, the top fused kernels by duration with their share of the Sum row; per graph debug executor or "
         "original VM profiler table, its top operators with their share of its total; of a Report.json() document, "
-        "its top calls with their share of the devices' total";
+        "its top kernels (the calls of one name summed) with their share of the devices' total";
     struct report {
         std::string model, device;
         double mean_ms = NAN, sum_us = NAN;
         std::vector<std::pair<std::string, double>> kernels;
+        std::vector<std::size_t> calls;              // (Report.json(): the calls summed in each of kernels)
+        std::map<std::string, std::size_t> by_name; // (Report.json(): each name's place in kernels)
         std::vector<std::string> untimed; // (calls whose duration is not printed or not finite: said, not ranked as 0)
         ls::tvm_profile::table_form form = ls::tvm_profile::table_form::report;
         void add(std::string name, std::optional<double> us, bool once) {
@@ -486,13 +524,32 @@ struct tvm_profile_summary {
                 untimed.erase(std::remove(untimed.begin(), untimed.end(), name), untimed.end());
             kernels.emplace_back(std::move(name), *us);
         }
+        // A call of a Report.json() document: its duration added to its name's (a kernel called
+        // many times is one row each call: ranked by its calls' sum, as the tables' rows are).
+        void add_call(std::string name, std::optional<double> us) {
+            if (!us || !std::isfinite(*us)) {
+                if (std::find(untimed.begin(), untimed.end(), name) == untimed.end()) untimed.push_back(std::move(name));
+                return;
+            }
+            const auto [at, fresh] = by_name.try_emplace(name, kernels.size());
+            if (fresh) {
+                kernels.emplace_back(std::move(name), 0.0);
+                calls.push_back(0);
+            }
+            kernels[at->second].second += *us;
+            ++calls[at->second];
+        }
     };
     std::vector<report> reports;
     report& cur() {
         if (reports.empty()) reports.emplace_back();
         return reports.back();
     }
-    void on_run(const ls::tvm_profile::run& r) { reports.push_back({std::string(r.model), std::string(r.device), NAN, NAN, {}, {}}); }
+    void on_run(const ls::tvm_profile::run& r) {
+        report& n = reports.emplace_back();
+        n.model = std::string(r.model);
+        n.device = std::string(r.device);
+    }
     void on_mean_time(const ls::tvm_profile::mean_time& m) { cur().mean_ms = m.mean_ms; }
     void on_call(const ls::tvm_profile::call& c) {
         using ls::tvm_profile::table_form;
@@ -505,8 +562,8 @@ struct tvm_profile_summary {
             reports.emplace_back();
         report& r = reports.back();
         r.form = c.form;
-        if (c.form == table_form::json) { // (a document's calls are each one call)
-            r.add(c.name.data() == nullptr ? std::string("(no Name)") : std::string(c.name), c.duration_us(), false);
+        if (c.form == table_form::json) { // (a document's calls are each one call: summed by name)
+            r.add_call(c.name.data() == nullptr ? std::string("(no Name)") : std::string(c.name), c.duration_us());
             return;
         }
         r.add(std::string(c.name), c.duration_us(), true);
@@ -533,19 +590,28 @@ struct tvm_profile_summary {
             else if (r.form == ls::tvm_profile::table_form::vm_tabs)
                 std::printf("  VM profiler table: top operators by summed duration (share of Total Duration):\n");
             else if (r.form == ls::tvm_profile::table_form::json)
-                std::printf("  Report.json(): top calls by duration (share of the devices' total):\n");
+                std::printf("  Report.json(): top kernels by summed duration, the calls of one name together (share of the devices' total):\n");
             else
                 std::printf("  %s on %s: mean %s; top fused kernels (share of the Sum row):\n",
                             r.model.empty() ? "?" : r.model.c_str(), r.device.empty() ? "?" : r.device.c_str(), mean);
             const auto top = top_k(r.kernels, s.top);
-            for (const auto& [name, us] : top)
-                std::printf("    %-60s %12.2f us %s\n", fit(name, 60).c_str(), us, // (no Sum row: `-`, not 0.00%)
-                            percent(std::isfinite(r.sum_us) && r.sum_us > 0 ? 100 * us / r.sum_us : std::nan(""), 7).c_str());
+            for (const auto& [name, us] : top) {
+                std::string times; // (Report.json(): how many calls the sum holds)
+                if (const auto at = r.by_name.find(name); at != r.by_name.end())
+                    times = "  x" + std::to_string(r.calls[at->second]);
+                std::printf("    %-60s %12.2f us %s%s\n", fit(name, 60).c_str(), us, // (no Sum row: `-`, not 0.00%)
+                            percent(std::isfinite(r.sum_us) && r.sum_us > 0 ? 100 * us / r.sum_us : std::nan(""), 7).c_str(),
+                            times.c_str());
+            }
             if (!r.untimed.empty())
                 std::printf("    (%zu more without a finite duration, not ranked: %s%s)\n", r.untimed.size(), fit(r.untimed.front(), 60).c_str(),
                             r.untimed.size() > 1 ? ", ..." : "");
-            chart_bars(s, "top-kernels-" + std::to_string(k++) + "-" + r.model, "Top fused kernels: " + r.model + " on " + r.device,
-                       top, "us", ok);
+            // (a chart per report: its model's name where a run line gave one; its form's title)
+            const std::string title = r.form == ls::tvm_profile::table_form::graph_debug ? "Graph debug executor: top operators"
+                                      : r.form == ls::tvm_profile::table_form::vm_tabs   ? "VM profiler table: top operators"
+                                      : r.form == ls::tvm_profile::table_form::json      ? "Report.json(): top kernels"
+                                                                                         : "Top fused kernels: " + r.model + " on " + r.device;
+            chart_bars(s, "top-kernels-" + std::to_string(k++) + (r.model.empty() ? "" : "-" + r.model), title, top, "us", ok);
         }
         return ok;
     }

@@ -1531,3 +1531,65 @@ def test_version_home_and_record_types_of_no_name(tmp_path, monkeypatch):
     assert len(list(logscan.records("~/train.log"))) == len(list(logscan.records(tmp_path / "train.log")))
     with pytest.raises(TypeError, match="a format's name, one of"):
         logscan.record_types(None)
+
+
+def test_a_legacy_paddle_reports_summary_is_its_last_reports_top_level_events(tmp_path):
+    # helper-56: nested rows were ranked beside their parent, two reports added together, and the
+    # shares taken of the rows read: 'matmul_v2 37.50%' where its Ratio. column says 0.6. Now the
+    # last report's top-level events, each share of its `Total time`, as the report's own
+    # Ratio. column gives it (tests/data/paddle_log_legacy_two_reports.txt: 6 and 4 of 10)
+    p = os.path.join(SRC, "tests", "data", "paddle_log_legacy_two_reports.txt")
+    out = run("summary", p).stdout.decode().splitlines()
+    assert out[1:] == ["  legacy profiler report (the last of 2): top events by total time (ms), of 2 top-level events; "
+                       "share of its Total time:",
+                       "    matmul_v2                                              6.0000  60.00%",
+                       "    relu                                                   4.0000  40.00%"], out
+    # the published report: each share is its Ratio. cell (x 100)
+    sample = os.path.join(SRC, "samples", "today", "paddle_pr22590_old_profiling_report.txt")
+    rows = {r["name"]: r["cells"]["Ratio."] for r in logscan.records(sample, types="table_row")
+            if r["table"] == "Event Summary" and r["depth"] == 0}
+    got = {l.split()[0]: float(l.split()[-1].rstrip("%")) for l in run("summary", sample).stdout.decode().splitlines()[2:]}
+    assert got and got == {n: round(100 * v, 2) for n, v in rows.items()}
+
+
+def test_a_tvm_report_jsons_summary_sums_the_calls_of_a_kernel(tmp_path):
+    # helper-56: each call ranked alone hid the top kernel (ten calls of fused_conv2d2_add2, 37%);
+    # now a name's calls are summed and counted. Expected from the document itself (json.loads)
+    sample = os.path.join(SRC, "samples", "today", "semcomm_tvm_report_json_text_tuned_top2.json.txt")
+    doc = json.loads(open(sample).read())
+    sums, counts = collections.defaultdict(float), collections.Counter()
+    for c in doc["calls"]:
+        sums[c["Name"]["string"]] += c["Duration (us)"]["microseconds"]
+        counts[c["Name"]["string"]] += 1
+    total = sum(m["Duration (us)"]["microseconds"] for m in doc["device_metrics"].values())
+    top = sorted(sums, key=lambda n: -sums[n])[:3]
+    lines = run("summary", "--top", "3", sample).stdout.decode().splitlines()[2:5]
+    assert [l.split()[0] for l in lines] == top and counts[top[0]] > 1
+    for l, n in zip(lines, top):
+        assert l.split()[1:] == [f"{sums[n]:.2f}", "us", f"{100 * sums[n] / total:.2f}%", f"x{counts[n]}"], l
+
+
+def test_convert_with_threads_says_where_a_document_breaks(tmp_path):
+    # a JSON document is one part whatever the threads: read on one, its break said as without
+    # --threads (helper-56: the note was lost with --threads 2)
+    sample = os.path.join(SRC, "samples", "today", "semcomm_tvm_report_json_text_tuned_top2.json.txt")
+    p = tmp_path / "cut.json"
+    p.write_bytes(open(sample, "rb").read()[:20000])
+    for cmd in ("convert", "stats"):
+        one, two = run(cmd, "--threads", "1", str(p)), run(cmd, "--threads", "2", str(p))
+        assert b"the document breaks there" in one.stderr and b"inside the document: cut short?" in one.stderr
+        if cmd == "convert":
+            assert one.stdout == two.stdout and one.stderr == two.stderr and one.returncode == two.returncode == 1
+
+
+def test_a_memory_table_whose_rows_are_cut_is_said_so(tmp_path):
+    # the CompNode sample cut inside its table's first row: no complete row, and the cut said
+    # (helper-56: "no memory tables", beside the error record of the cut row)
+    data = open(os.path.join(SRC, "samples", "today", "mge_documentation_lar_debug_static_mem_compnode_wide.txt"), "rb").read()
+    first = next(r for r in logscan.records(data) if r["type"] == "mem_alloc")
+    lines = data.split(b"\n")
+    p = tmp_path / "cut.log"
+    row = lines[first["line"] - 1]
+    p.write_bytes(b"\n".join(lines[: first["line"] - 1]) + b"\n" + row[: row.index(b"MiB(") + 8] + b"\n")  # (cut inside its numbers)
+    out = run("summary", str(p)).stdout.decode()
+    assert f"static memory allocation: no complete row; 1 row cut off (the first at line {first['line']}), not counted\n" in out, out
