@@ -173,7 +173,7 @@ std::string summary_help() {
     });
     return s + "  --top K    how many operators, operator types or kernels (default 10)\n"
                "  --top-cpu-ops N  how many CPU ops per rank (chrome-trace; default 20)\n"
-               "  --json     the report as one JSON object (chrome-trace: formats.md 6B.11)\n"
+               "  --json     the report as one JSON object: chrome-trace only (formats.md 6B.11; the other formats' reports are text)\n"
                "  --svg DIR  also write charts as DIR/<file name>.<chart>.svg (a whole job: DIR/<format>.<chart>.svg)\n"
                "  --threads N       " + parted_summaries<Formats>() + ": each FILE read in parts, N at a time (the figures\n"
                "                    are the same as with one thread; default 1)\n"
