@@ -356,8 +356,9 @@ struct chainer_memtrace_summary {
 // --- paddle-log --------------------------------------------------------------------------
 struct paddle_log_summary {
     static constexpr const char* what =
-        "the loss curve (first, min, last), learning rate, ips, top operators by GPU time; the legacy profiler "
-        "report's top events by total time";
+        "the loss curve (first, min, last; a step is epoch x iters + iter where the log prints its iteration count, "
+        "else the printed iteration, else its place among the steps), learning rate, mean ips, top operators by GPU "
+        "time; the legacy profiler report's top events by total time";
     std::vector<double> step, loss, lr, ips;
     std::size_t bad_loss = 0; // steps whose loss is printed but not a finite number
     std::vector<std::pair<std::string, double>> ops; // Operator Summary, top level, GPU total
