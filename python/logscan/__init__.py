@@ -85,6 +85,18 @@ def _max_event(max_event):
     return max_event
 
 
+def _threads(threads):
+    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 256:
+        raise ValueError("logscan: threads is a number of threads (an int from 1 to 256); got %r" % (threads,))
+    return threads
+
+
+def _part_size(part_size):
+    if isinstance(part_size, bool) or not isinstance(part_size, int) or not 1 <= part_size <= 1 << 30:
+        raise ValueError("logscan: part_size is a number of bytes (an int from 1 to 2**30); got %r" % (part_size,))
+    return part_size
+
+
 def _format(format):
     if format is None or isinstance(format, str):
         return format
@@ -167,7 +179,8 @@ def records(source, format=None, types=None, max_line=DEFAULT_MAX_LINE, max_even
     return _logscan.RecordIterator(*_input(source), _format(format), _types(types), _max_line(max_line), _max_event(max_event))
 
 
-def frames(source, format=None, types=None, max_line=DEFAULT_MAX_LINE, max_event=DEFAULT_MAX_EVENT, partial=False):
+def frames(source, format=None, types=None, max_line=DEFAULT_MAX_LINE, max_event=DEFAULT_MAX_EVENT, partial=False,
+           threads=1, part_size=1 << 20):
     """One ``pandas.DataFrame`` per record type of the input: ``{type: DataFrame}``.
 
     Built column by column in C++ from the record descriptions (no dict per record). Columns
@@ -189,12 +202,17 @@ def frames(source, format=None, types=None, max_line=DEFAULT_MAX_LINE, max_event
     frame. Where the input fails (a read error, a
     cut or corrupt gzip stream: a killed job's trace) ``OSError`` is raised; with
     ``partial=True`` the frames of the records read before it are returned instead, and the
-    failure is a ``RuntimeWarning``."""
+    failure is a ``RuntimeWarning``. ``threads`` > 1 parses the input in parts of about
+    ``part_size`` bytes on that many threads where ``logscan convert --threads`` does
+    (megengine-log, paddle-log and tvm-profile logs; a chainer-memtrace graph and a JSON
+    document are read on one): the same frames, sooner on a large log where cores are free
+    (a Dask worker that reads file after file leaves it at 1)."""
     import numpy as np
     import pandas as pd
 
     out = {}
-    for type_name, (rows, columns) in _logscan.columns(*_input(source), _format(format), _types(types), _max_line(max_line), _max_event(max_event), bool(partial)).items():
+    for type_name, (rows, columns) in _logscan.columns(*_input(source), _format(format), _types(types), _max_line(max_line), _max_event(max_event), bool(partial),
+                                                       _threads(threads), _part_size(part_size)).items():
         data = {}
         for name, kind, values, categories in columns:
             if kind == "category":
@@ -225,9 +243,5 @@ def summary(sources, format=None, top_cpu_ops=20, max_line=DEFAULT_MAX_LINE, thr
         _input(sources)  # (the error every function gives for what is no input)
     if isinstance(top_cpu_ops, bool) or not isinstance(top_cpu_ops, int) or top_cpu_ops < 0:
         raise ValueError("logscan: top_cpu_ops is a count (an int >= 0); got %r" % (top_cpu_ops,))
-    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 256:
-        raise ValueError("logscan: threads is a number of threads (an int from 1 to 256); got %r" % (threads,))
-    if isinstance(part_size, bool) or not isinstance(part_size, int) or not 1 <= part_size <= 1 << 30:
-        raise ValueError("logscan: part_size is a number of bytes (an int from 1 to 2**30); got %r" % (part_size,))
     return _json.loads(_logscan.summary_json([_input(s) for s in sources], _format(format), top_cpu_ops, _max_line(max_line),
-                                              _max_event(max_event), threads, part_size, bool(partial)))
+                                              _max_event(max_event), _threads(threads), _part_size(part_size), bool(partial)))

@@ -12,6 +12,7 @@
 #include <logscan/formats/chrome_trace_summary.hpp>
 #include <logscan/formats/detect.hpp>
 #include <logscan/formats/registry.hpp>
+#include <logscan/parallel.hpp>
 
 #include <cerrno>
 #include <cstring>
@@ -230,6 +231,7 @@ struct parse_run {
     logscan::error source_error; // the input's I/O error, if any
     logscan::error result;       // the document's own error (JSON formats), if any
     logscan::error first_error;  // the first error record, if any
+    logscan::parts_count parts;  // read in parts (frames()' threads): how the parts went
 };
 
 // (The visitor: the format's NDJSON visitor into W, or for columns the visitor made from
@@ -287,6 +289,95 @@ template <class W>
 std::unique_ptr<parse_run> make_run(const std::string& format, input& in, W& w, const logscan::format_options& fo) {
     std::unique_ptr<parse_run> r;
     logscan::with_format(formats{}, format, [&]<class F>() { r = std::make_unique<parse_run_of<F, W>>(in, w, fo); });
+    return r;
+}
+
+// frames() on `threads` threads, for a format whose input can be cut into parts (the line
+// formats; not a JSON document): this thread reads the input and cuts it, the others parse
+// the parts, each into columns of its own, which `w` absorbs in input order (parallel.hpp's
+// parse_in_parts, as `logscan convert --threads`): the columns one parser makes.
+template <class F>
+class parts_run final : public parse_run {
+    using visitor = typename typed_columns_of<typename F::records>::type;
+    // A part: its bytes, where it starts, its parser and columns (parse_in_parts' slot).
+    struct slot {
+        explicit slot(const type_set& wanted) : cols(wanted) {}
+        columns cols;
+        std::optional<visitor> vis;
+        std::optional<typename F::template parser<visitor>> parser;
+        std::string bytes;
+        std::uint64_t lines_before = 0, offset = 0;
+        bool starts_line = true, parsed = false, at_rest = false;
+        logscan::format_options options{};
+        void parse() {
+            release();
+            vis.emplace(cols);
+            parser.emplace(*vis, options);
+            absorbed = false;
+            parser->start_at(lines_before, offset);
+            read(bytes);
+        }
+        void read(std::string_view more) {
+            (void)parser->feed(more);
+            at_rest = parser->at_rest();
+        }
+        bool takes_over() const noexcept { return starts_line; }
+        void finish() { (void)parser->finish(); }
+        std::uint64_t errors() const noexcept { return vis->errors(); }
+        logscan::error first_error() const noexcept { return vis->first_error(); }
+        void release() {
+            parser.reset();
+            vis.reset();
+            if (absorbed) cols.reset();
+            else cols.forget();
+            absorbed = true;
+            at_rest = false;
+        }
+        bool absorbed = true; // every row read since the last release went to the absorbing columns
+    };
+
+public:
+    parts_run(input& in, columns& w, const type_set& wanted, const logscan::format_options& o, const logscan::parts_options& po)
+        : in_(in), w_(w), wanted_(wanted), options_(o), parts_(po) {}
+    bool step(const std::function<bool()>&) override {
+        std::uint64_t errors = 0;
+        source_error = logscan::parse_in_parts<slot>(
+            in_, parts_, [](std::string_view a, std::string_view b) { return F::split_point(a, b); },
+            [&] {
+                auto s = std::make_unique<slot>(wanted_);
+                s->options = options_;
+                return s;
+            },
+            [&](slot& s) {
+                w_.absorb(s.cols);
+                s.absorbed = true;
+            },
+            errors, parts, &first_error);
+        return true;
+    }
+
+private:
+    input& in_;
+    columns& w_;
+    const type_set& wanted_;
+    logscan::format_options options_;
+    logscan::parts_options parts_;
+};
+
+// frames()' parse: on `po.threads` threads where the format's input can be cut (a line
+// format, its input no JSON document: a TVM `Report.json()` is one), else on this thread.
+std::unique_ptr<parse_run> make_columns_run(const std::string& format, input& in, columns& w, const type_set& wanted,
+                                            const logscan::format_options& fo, const logscan::parts_options& po) {
+    std::unique_ptr<parse_run> r;
+    logscan::with_format(formats{}, format, [&]<class F>() {
+        if constexpr (F::splittable) {
+            if (po.threads > 1 && !logscan::json_document(in.head())) {
+                r = std::make_unique<parts_run<F>>(in, w, wanted, fo, po);
+                return;
+            }
+        }
+        r = std::make_unique<parse_run_of<F, columns>>(in, w, fo);
+    });
     return r;
 }
 
@@ -534,21 +625,27 @@ py::tuple column_to_python(column& c, std::size_t rows) {
     return py::make_tuple(name, "object", a, py::none());
 }
 
+// How the parts of this thread's last frames() went (none: read on one thread), for the tests
+// (that threads > 1 read in parts, in parallel).
+thread_local logscan::parts_count last_frames_parts{};
+
 // {type: [(name, kind, data, categories), ...]} for frames(); `format` set to the format read.
 py::dict columns_of(const std::string& kind, py::object obj, const std::optional<std::string>& format,
                     const std::optional<std::vector<std::string>>& types, std::size_t max_line, std::size_t max_event,
-                    bool partial) {
+                    bool partial, unsigned threads, std::size_t part_bytes) {
     input in(kind, obj);
     const std::string f = open_format(in, format);
     py::dict out;
     if (f.empty()) return out;
     const type_set wanted = types_of(f, types);
     columns cols(wanted);
-    std::unique_ptr<parse_run> run = make_run(f, in, cols, options_of(max_line, max_event));
+    std::unique_ptr<parse_run> run =
+        make_columns_run(f, in, cols, wanted, options_of(max_line, max_event), {.threads = threads, .part_bytes = part_bytes});
     {
         py::gil_scoped_release nogil;
         run->step({});
     }
+    last_frames_parts = run->parts;
     if (!run->source_error.ok()) fail_io(in, run->source_error, partial); // (partial: its warning, the only one)
     if (run->source_error.ok()) warn_break(in, run->result, 2); // (after a failure, partial=True: its warning, the only one)
     if (run->source_error.ok()) warn_only_text(in, f, cols.seen, 2);
@@ -689,7 +786,10 @@ PYBIND11_MODULE(_logscan, m) {
     m.def("record_types", &lp::record_types, py::arg("format"), "The record types of a format.");
     m.def("detect", &lp::detect, py::arg("kind"), py::arg("obj"));
     m.def("columns", &lp::columns_of, py::arg("kind"), py::arg("obj"), py::arg("format"), py::arg("types"),
-          py::arg("max_line"), py::arg("max_event"), py::arg("partial"));
+          py::arg("max_line"), py::arg("max_event"), py::arg("partial"), py::arg("threads"), py::arg("part_bytes"));
+    m.def("last_frames_parts", [] { return py::make_tuple(lp::last_frames_parts.kept, lp::last_frames_parts.redone); },
+          "How the parts of this thread's last frames() went: (kept as read in parallel, read again by the parser "
+          "before); (0, 0) when it read on one thread. For tests.");
     m.def("summary_json", &lp::summary_json, py::arg("inputs"), py::arg("format"), py::arg("top_cpu_ops"),
           py::arg("max_line"), py::arg("max_event"), py::arg("threads"), py::arg("part_bytes"), py::arg("partial"));
     py::class_<lp::record_iterator> iterator_type(m, "RecordIterator", py::is_final());

@@ -179,6 +179,13 @@ public:
         return std::string_view(chars_.data() + b, ends_[c] - b);
     }
     std::size_t size() const noexcept { return ends_.size(); }
+    // No string (the memory kept).
+    void clear() noexcept {
+        chars_.clear();
+        ends_.clear();
+        std::fill(slots_.begin(), slots_.end(), empty);
+        last_ = 0;
+    }
 
 private:
     std::int64_t find(std::string_view s) {
@@ -745,13 +752,15 @@ struct column {
     ~column() { release(); }
 
     std::size_t size() const noexcept { return size_; }
-    // A string's code in `pool`: interned while the column's values repeat; once more than
-    // 4096 of them are distinct and more than half its rows, kept without a look-up (the
-    // column is then an `object` column, not a category).
-    LOGSCAN_FORCE_INLINE std::int64_t text_code(std::string_view s) {
+    // A string's code in `pool`, for the cell of row `row`: interned while the column's values
+    // repeat; once more than 4096 of them are distinct and more than half its rows so far
+    // (this one's included), kept without a look-up (the column is then an `object` column,
+    // not a category). (By the row, not the cells written: so a column appended from parts,
+    // append_from, decides as one written row by row.)
+    LOGSCAN_FORCE_INLINE std::int64_t text_code(std::string_view s, std::size_t row) {
         if (distinct_) return pool.append(s);
         const std::int64_t c = pool.code(s);
-        if (static_cast<std::size_t>(c) >= distinct_from && 2 * (static_cast<std::size_t>(c) + 1) > size_ + 1) [[unlikely]]
+        if (static_cast<std::size_t>(c) >= distinct_from && 2 * (static_cast<std::size_t>(c) + 1) > row + 1) [[unlikely]]
             distinct_ = true;
         return c;
     }
@@ -782,6 +791,50 @@ struct column {
             push(k, v);
         }
     }
+    // Appends the cells of `p`, the same column of a later part of the input read by another
+    // parser (frames()' threads), after this one's (padded to the rows before them already):
+    // its strings made this pool's, each distinct one once, so that the column is what
+    // writing those cells here would have made.
+    void append_from(const column& p) {
+        if (p.size_ == 0) return;
+        if (capacity_ < size_ + p.size_) grow(size_ + p.size_);
+        const bool texts = (p.seen_ & (bit(cell::string) | bit(cell::big_integer))) != 0;
+        std::vector<std::int64_t> code(texts ? p.pool.size() : 0, -1); // (p's codes as this pool's; -1: not yet)
+        const auto value = [&](cell k, std::int64_t v, std::size_t row) LOGSCAN_INLINE_LAMBDA {
+            if (k != cell::string && k != cell::big_integer) return v;
+            const std::int64_t c = code[static_cast<std::size_t>(v)];
+            return c >= 0 ? c : code_of(p, v, row, code);
+        };
+        // cell by cell (push keeps the kinds) until one kind is this column's for every cell of
+        // p's left (p's are of one kind, this column's the same), or this column keeps a kind per cell
+        std::size_t i = 0;
+        for (; i < p.size_; ++i) {
+            if (i > 0 && (mixed_ || (!p.mixed_ && first_ == p.first_))) break;
+            const cell k = p.kind(i);
+            push(k, value(k, p.values_[i], size_));
+        }
+        const std::size_t at = size_ - i; // (p's first cell's row)
+        if (i < p.size_) {
+            if (mixed_) {
+                for (; i < p.size_; ++i) {
+                    const cell k = p.kind(i);
+                    kinds_[at + i] = k;
+                    values_[at + i] = value(k, p.values_[i], at + i);
+                }
+                seen_ |= p.kinds_seen();
+            } else if (!texts) {
+                std::memcpy(values_ + at + i, p.values_ + i, (p.size_ - i) * sizeof(std::int64_t));
+            } else {
+                for (; i < p.size_; ++i) values_[at + i] = value(p.first_, p.values_[i], at + i);
+            }
+            size_ = at + p.size_;
+        }
+        overwritten_ = overwritten_ || p.overwritten_;
+    }
+    // (append_from: p's string `v`, first met in row `row`, given its code in this pool)
+    std::int64_t code_of(const column& p, std::int64_t v, std::size_t row, std::vector<std::int64_t>& code) {
+        return code[static_cast<std::size_t>(v)] = text_code(p.pool.at(static_cast<std::size_t>(v)), row);
+    }
     // The usual cell in one test: row `row`'s, the next (no null to pad, not given twice), of
     // the kind every cell so far has, with room for it. False when not that case (nothing
     // written: then pad_to and set).
@@ -801,6 +854,21 @@ struct column {
         values_ = nullptr;
         release();
         return v;
+    }
+    // Forgets the cells, their memory kept for the next (a part's column, absorbed: frames()'
+    // threads).
+    void clear_cells() noexcept {
+        std::free(kinds_);
+        kinds_ = nullptr;
+        size_ = 0;
+        pool.clear();
+        for (printed_shape& x : shapes) {
+            x.text.clear();
+            x.code = -1;
+        }
+        first_ = plain_ = static_cast<cell>(0xff);
+        mixed_ = overwritten_ = distinct_ = false;
+        seen_ = 0;
     }
     // Frees the cells and forgets them: an empty column of the same name.
     void release() noexcept {
@@ -839,8 +907,8 @@ private:
         mixed_ = true;
         plain_ = static_cast<cell>(0xfe); // (no kind's value: append_plain declines)
     }
-    void grow() {
-        buf_.grow(capacity_ + 1);
+    void grow(std::size_t cells = 0) {
+        buf_.grow(std::max(cells, capacity_ + 1));
         values_ = buf_.data();
         const std::size_t cap = buf_.capacity();
         if (mixed_) {
@@ -917,6 +985,47 @@ public:
     logscan::yield_tally seen; // every record, wanted or not
 
     std::vector<table>& tables() noexcept { return tables_; }
+
+    // --- frames()' threads: the columns of each part of the input, in input order
+    // Takes the rows `p` holds (read by another parser from the input after what this one
+    // holds) after this one's: its tables and columns become this one's in the order they
+    // first come in it, their cells appended (column::append_from), its tallies added. `p`
+    // keeps its tables and columns, without cells, for its parser to read on.
+    void absorb(columns& p) {
+        seen.add(p.seen);
+        p.seen = {};
+        for (table& pt : p.tables_) {
+            if (pt.rows == 0) continue;
+            table& mt = table_of(pt.type);
+            for (column& pc : pt.columns) {
+                if (pc.size() == 0) continue; // (none of its keys in these rows)
+                column& mc = mt.columns[mt.column_named(pc.name)];
+                mc.pad_to(mt.rows);
+                mc.append_from(pc);
+                pc.clear_cells();
+            }
+            mt.rows += pt.rows;
+            pt.rows = 0;
+        }
+    }
+    // Forgets every table (a part's columns whose rows were not absorbed: the part was read
+    // again by the parser before it, whose rows may have made other columns).
+    void forget() noexcept {
+        tables_.clear();
+        t_ = nullptr;
+        kind_table_.clear();
+        seen = {};
+    }
+    // Forgets every row (a part's columns absorbed, for a later part of the input: its tables
+    // and columns stay, the memory of their cells kept; each of them is the absorbing
+    // columns' already, so the order in which a later part's rows make new ones is kept).
+    void reset() noexcept {
+        for (table& t : tables_) {
+            for (column& c : t.columns) c.clear_cells();
+            t.rows = 0;
+        }
+        seen = {};
+    }
 
     // --- the NDJSON writer's calls
     void begin(std::string_view type) {
@@ -1210,15 +1319,15 @@ private:
             if (!std::isfinite(v)) cell_to(c, cell::null, 0);
             else cell_to(c, cell::floating, bits(static_cast<double>(v)));
         } else if constexpr (std::is_same_v<T, std::string_view>) {
-            cell_to(c, cell::string, c.text_code(v));
+            cell_to(c, cell::string, c.text_code(v, t_->rows));
         } else if constexpr (std::is_same_v<T, logscan::loose_number>) {
             const loose l = read_loose(v.text, v.grouped);
             switch (l.kind) {
             case loose::integer: return cell_to(c, cell::integer, l.i);
             case loose::floating: return cell_to(c, cell::floating, bits(l.d));
-            case loose::big_integer: return cell_to(c, cell::big_integer, c.text_code(l.digits));
+            case loose::big_integer: return cell_to(c, cell::big_integer, c.text_code(l.digits, t_->rows));
             case loose::null: return cell_to(c, cell::null, 0);
-            case loose::text: return cell_to(c, cell::string, c.text_code(v.text));
+            case loose::text: return cell_to(c, cell::string, c.text_code(v.text, t_->rows));
             }
         } else if constexpr (std::is_same_v<T, logscan::shape_list>) {
             // (its JSON text, as the NDJSON writer writes an array of integers: "[4,3,224,224]")
@@ -1235,7 +1344,7 @@ private:
             if (shape_text_.size() > 1) shape_text_.pop_back();
             shape_text_ += ']';
             printed.text.assign(v.brackets());
-            printed.code = c.text_code(shape_text_);
+            printed.code = c.text_code(shape_text_, t_->rows);
             cell_to(c, cell::string, printed.code);
         } else {
             static_assert(sizeof(T) == 0, "columns::store: not a scalar");
@@ -1283,7 +1392,7 @@ private:
     void put(cell k, std::int64_t v) { cell_to(next_column(), k, v); }
     void put_string(cell k, std::string_view s) {
         column& c = next_column();
-        cell_to(c, k, c.text_code(s));
+        cell_to(c, k, c.text_code(s, t_->rows));
     }
 
     const type_set& wanted_;
@@ -1330,6 +1439,8 @@ public:
     explicit typed_columns(columns& w) noexcept : w_(w), generic_(w) {}
     /// The first `error` record (none: `ok()`), as the NDJSON visitor keeps it.
     const logscan::error& first_error() const noexcept { return generic_.first_error; }
+    /// The `error` records written.
+    std::uint64_t errors() const noexcept { return generic_.errors; }
 
     template <class Event, class R>
     void on_record(Event e, const R& r) {

@@ -155,6 +155,54 @@ def test_frames_are_the_records_flattened(path):
             assert got == want, (t, c)
 
 
+@pytest.mark.parametrize("path", INPUTS, ids=ids(INPUTS))
+def test_frames_on_threads_are_one_threads(path):
+    # frames(threads=2) parses an input in parts on two threads where the command's --threads
+    # does (megengine-log, paddle-log, tvm-profile; not a JSON document): the same frames, column for column (names, their order, dtypes, categories and
+    # their order, values), and the same warnings or failure, whatever the parts' size (1
+    # byte: a part per line, most of them read again by the parser before, a record across
+    # the cut)
+    fmt = cli_format(path)
+    if fmt is None:
+        return
+
+    def read(**kw):
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always")
+            try:
+                f, failure = logscan.frames(path, format=fmt, **kw), None
+            except OSError as e:
+                f, failure = {}, str(e)
+        return f, [str(w.message) for w in said], failure
+
+    one = read()
+    # (the formats the command reads in parts: not chainer-memtrace's graph, not a JSON document)
+    one_thread = fmt not in ("megengine-log", "paddle-log", "tvm-profile") or open(path, "rb").read(1) == b"{"
+    for part_size in (1, 97, 4096, 1 << 20):
+        many = read(threads=2, part_size=part_size)
+        kept, redone = logscan._logscan.last_frames_parts()
+        if one_thread or os.path.getsize(path) <= part_size:
+            assert kept + redone <= 1, part_size  # (one thread, or one part)
+        elif os.path.getsize(path) > 2 * part_size:
+            assert kept + redone > 1, part_size  # (read in parts)
+        if os.path.basename(path) == "000_cf8afa6c099f806b.txt" and part_size == 4096:
+            assert kept > 10, (kept, redone)  # (the seed log: most parts read in parallel)
+        assert many[1:] == one[1:], part_size
+        assert list(many[0]) == list(one[0]), part_size
+        for t in one[0]:
+            pd.testing.assert_frame_equal(many[0][t], one[0][t], check_exact=True, obj=f"{t} (part_size {part_size})")
+
+
+def test_frames_threads_and_part_size_are_checked():
+    p = os.path.join(SRC, "samples", "000_cf8afa6c099f806b.txt")
+    for bad in (0, 257, True, 1.5, "2"):
+        with pytest.raises(ValueError, match="threads is a number of threads"):
+            logscan.frames(p, threads=bad)
+    for bad in (0, 1 << 31, False, 2.0):
+        with pytest.raises(ValueError, match="part_size is a number of bytes"):
+            logscan.frames(p, threads=2, part_size=bad)
+
+
 def test_frames_dtypes():
     p = os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt")  # paddle-log
     f = logscan.frames(p)
@@ -369,7 +417,7 @@ def test_parsing_releases_the_gil():
             started.set()
             try:
                 start = time.perf_counter()
-                _logscan.columns("bytes", data, "megengine-log", ["mem_alloc"], 1 << 20, 1 << 16, False)  # (few records: parsing is all)
+                _logscan.columns("bytes", data, "megengine-log", ["mem_alloc"], 1 << 20, 1 << 16, False, 1, 1 << 20)  # (few records: parsing is all)
                 took.append(time.perf_counter() - start)
             finally:
                 done.set()  # (also when the call fails: the loop below must end)
@@ -875,9 +923,12 @@ def test_partial_keeps_what_a_cut_gzip_stream_gave(tmp_path):
             got[r["type"]] += 1
     with pytest.raises(OSError, match="gzip stream cut short"):
         logscan.frames(p)
-    with pytest.warns(RuntimeWarning, match="gzip stream cut short .*; partial=True: what was read before it is kept"):
-        f = logscan.frames(p, partial=True)
-    assert {t: len(d) for t, d in f.items()} == dict(got) and sum(got.values()) > 100
+    for threads in (1, 2):
+        with pytest.raises(OSError, match="gzip stream cut short"):
+            logscan.frames(p, threads=threads)
+        with pytest.warns(RuntimeWarning, match="gzip stream cut short .*; partial=True: what was read before it is kept"):
+            f = logscan.frames(p, partial=True, threads=threads, part_size=4096)
+        assert {t: len(d) for t, d in f.items()} == dict(got) and sum(got.values()) > 100
     trace = open(os.path.join(SRC, "samples", "chrome", "event_sync_trace.json.gz"), "rb").read()
     t = tmp_path / "cut.json.gz"
     t.write_bytes(trace[: len(trace) // 2])
@@ -1483,6 +1534,27 @@ def test_distinct_strings_past_the_interning_limit():
     assert f["cat"].dtype == "category"
     assert f["cat"].tolist() == [e["cat"] for e in events]
     assert f["name"].tolist() == [r["name"] for r in logscan.records(chrome(events)) if r["type"] == "span"]
+
+
+def test_distinct_strings_past_the_interning_limit_on_threads(tmp_path):
+    # a column that passes the limit (4096 distinct values, more than half its rows so far)
+    # and repeats one value after: an object column, as one thread and two make it (its
+    # parts' strings given the absorbing column's codes row by row)
+    p = tmp_path / "train.log"
+    lines = ["[09/20 12:00:35] ppdet.engine INFO: step %d" % i for i in range(5000)]
+    lines += ["[09/20 12:00:36] ppdet.engine INFO: the same"] * 10000
+    p.write_text("\n".join(lines) + "\n")
+    one = logscan.frames(p)["log"]
+    assert one["message"].dtype == object and one["logger"].dtype == "category"
+    assert one["message"].tolist() == [line.split("INFO: ")[1] for line in lines]
+    for part_size in (4096, 65536):
+        many = logscan.frames(p, threads=2, part_size=part_size)["log"]
+        assert logscan._logscan.last_frames_parts()[0] > 1
+        pd.testing.assert_frame_equal(many, one, check_exact=True)
+    few = tmp_path / "few.log"  # (below the limit: a category, on threads too)
+    few.write_text("\n".join(lines[:4000] + lines[5000:]) + "\n")
+    assert logscan.frames(few)["log"]["message"].dtype == "category"
+    pd.testing.assert_frame_equal(logscan.frames(few, threads=2, part_size=4096)["log"], logscan.frames(few)["log"], check_exact=True)
 
 
 def test_frames_columns_of_keys_in_changing_orders(tmp_path):
