@@ -71,30 +71,29 @@ def _input(source):
     return "path", _os.fsencode(_os.path.expanduser(path))  # (any name the file system has; ~ expanded, as pandas does)
 
 
+def _int_in(name, value, top, what, top_text):
+    """`value` when it is an int from 1 to `top` (a bool is no count), else ValueError."""
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= top:
+        raise ValueError("logscan: %s is a number of %s (an int from 1 to %s); got %r" % (name, what, top_text, value))
+    return value
+
+
 def _max_line(max_line):
     # (the command's --max-line range: a larger line buffer cannot be had, and every line would
     # be an error record for want of it)
-    if isinstance(max_line, bool) or not isinstance(max_line, int) or not 1 <= max_line <= 1 << 31:
-        raise ValueError("logscan: max_line is a number of bytes (an int from 1 to 2**31); got %r" % (max_line,))
-    return max_line
+    return _int_in("max_line", max_line, 1 << 31, "bytes", "2**31")
 
 
 def _max_event(max_event):
-    if isinstance(max_event, bool) or not isinstance(max_event, int) or not 1 <= max_event <= 1 << 30:
-        raise ValueError("logscan: max_event is a number of bytes (an int from 1 to 2**30); got %r" % (max_event,))
-    return max_event
+    return _int_in("max_event", max_event, 1 << 30, "bytes", "2**30")
 
 
 def _threads(threads):
-    if isinstance(threads, bool) or not isinstance(threads, int) or not 1 <= threads <= 256:
-        raise ValueError("logscan: threads is a number of threads (an int from 1 to 256); got %r" % (threads,))
-    return threads
+    return _int_in("threads", threads, 256, "threads", "256")
 
 
 def _part_size(part_size):
-    if isinstance(part_size, bool) or not isinstance(part_size, int) or not 1 <= part_size <= 1 << 30:
-        raise ValueError("logscan: part_size is a number of bytes (an int from 1 to 2**30); got %r" % (part_size,))
-    return part_size
+    return _int_in("part_size", part_size, 1 << 30, "bytes", "2**30")
 
 
 def _format(format):
