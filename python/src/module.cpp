@@ -301,7 +301,7 @@ class parts_run final : public parse_run {
     using visitor = typename typed_columns_of<typename F::records>::type;
     // A part: its bytes, where it starts, its parser and columns (parse_in_parts' slot).
     struct slot {
-        explicit slot(const type_set& wanted) : cols(wanted) {}
+        explicit slot(const type_set& wanted) : cols(wanted, true) {}
         columns cols;
         std::optional<visitor> vis;
         std::optional<typename F::template parser<visitor>> parser;
@@ -351,6 +351,9 @@ public:
             [&](slot& s) {
                 w_.absorb(s.cols);
                 s.absorbed = true;
+                // (a document's outcome: a TVM Report.json() whose first byte came after the
+                // head, read whole by the first part's parser, never at rest)
+                if constexpr (requires { s.parser->result(); }) result = s.parser->result();
             },
             errors, parts, &first_error);
         return true;

@@ -731,6 +731,8 @@ struct column {
             release();
             name = std::move(o.name);
             pool = std::move(o.pool);
+            pool_rows = std::move(o.pool_rows);
+            note_rows = o.note_rows;
             shapes = std::move(o.shapes);
             next = o.next;
             key_at = o.key_at;
@@ -757,11 +759,25 @@ struct column {
     // (this one's included), kept without a look-up (the column is then an `object` column,
     // not a category). (By the row, not the cells written: so a column appended from parts,
     // append_from, decides as one written row by row.)
+    // (The limit is looked at where a string is new: a code given before, in a later row, is
+    // smaller and its rows more.)
     LOGSCAN_FORCE_INLINE std::int64_t text_code(std::string_view s, std::size_t row) {
-        if (distinct_) return pool.append(s);
+        if (distinct_) return noted(pool.append(s), row);
+        const std::size_t known = pool.size();
         const std::int64_t c = pool.code(s);
-        if (static_cast<std::size_t>(c) >= distinct_from && 2 * (static_cast<std::size_t>(c) + 1) > row + 1) [[unlikely]]
-            distinct_ = true;
+        if (static_cast<std::size_t>(c) == known) {
+            if (known >= distinct_from && 2 * (known + 1) > row + 1) distinct_ = true;
+            return noted(c, row);
+        }
+        return c;
+    }
+    // A part's column (frames()' threads, columns::absorb) notes the row where each string of
+    // its pool came: a cell given twice (a key repeated in a record) leaves the first string
+    // in the pool, unused, where it still orders the categories and counts toward the limit.
+    bool note_rows = false;
+    std::vector<std::size_t> pool_rows; // (note_rows: each pooled string's row)
+    LOGSCAN_FORCE_INLINE std::int64_t noted(std::int64_t c, std::size_t row) {
+        if (note_rows) pool_rows.push_back(row);
         return c;
     }
     static constexpr std::size_t distinct_from = 4096;
@@ -794,12 +810,15 @@ struct column {
     // Appends the cells of `p`, the same column of a later part of the input read by another
     // parser (frames()' threads), after this one's (padded to the rows before them already):
     // its strings made this pool's, each distinct one once, so that the column is what
-    // writing those cells here would have made.
+    // writing those cells here would have made (where a cell of p was given twice, p's whole
+    // pool in its order, at the rows it noted: the strings of overwritten cells too).
     void append_from(const column& p) {
         if (p.size_ == 0) return;
         if (capacity_ < size_ + p.size_) grow(size_ + p.size_);
         const bool texts = (p.seen_ & (bit(cell::string) | bit(cell::big_integer))) != 0;
         std::vector<std::int64_t> code(texts ? p.pool.size() : 0, -1); // (p's codes as this pool's; -1: not yet)
+        if (texts && p.overwritten_ && p.note_rows)
+            for (std::size_t j = 0; j < code.size(); ++j) code[j] = text_code(p.pool.at(j), size_ + p.pool_rows[j]);
         const auto value = [&](cell k, std::int64_t v, std::size_t row) LOGSCAN_INLINE_LAMBDA {
             if (k != cell::string && k != cell::big_integer) return v;
             const std::int64_t c = code[static_cast<std::size_t>(v)];
@@ -862,6 +881,7 @@ struct column {
         kinds_ = nullptr;
         size_ = 0;
         pool.clear();
+        pool_rows.clear();
         for (printed_shape& x : shapes) {
             x.text.clear();
             x.code = -1;
@@ -878,6 +898,7 @@ struct column {
         kinds_ = nullptr;
         size_ = capacity_ = 0;
         pool = string_pool{};
+        pool_rows = {};
         for (printed_shape& x : shapes) x = printed_shape{};
         first_ = plain_ = static_cast<cell>(0xff);
         mixed_ = overwritten_ = distinct_ = false;
@@ -934,12 +955,14 @@ struct table {
     std::string type;
     std::vector<column> columns;
     std::size_t rows = 0;
+    bool note_rows = false; // a part's table: its columns note their strings' rows (column::note_rows)
     // The column of that (flattened) name: found, or made (empty) at the end.
     std::size_t column_named(std::string_view name) {
         const auto it = by_name.find(name);
         if (it != by_name.end()) return it->second;
         const column* const before = columns.data();
         columns.emplace_back();
+        columns.back().note_rows = note_rows;
         columns.back().name = name;
         if (columns.data() != before) // (moved: the declared fields' columns are found anew)
             for (std::size_t f = 0; f < direct.size(); ++f) direct_at[f] = direct[f] == 0 ? nullptr : &columns[direct[f] - 1];
@@ -979,7 +1002,8 @@ struct table {
 
 class columns {
 public:
-    explicit columns(const type_set& wanted) : wanted_(wanted) {}
+    // `part`: a part's columns (frames()' threads), which another `columns` absorbs.
+    explicit columns(const type_set& wanted, bool part = false) : wanted_(wanted), parts_(part) {}
     columns(const columns&) = delete;
     columns& operator=(const columns&) = delete;
     logscan::yield_tally seen; // every record, wanted or not
@@ -1230,6 +1254,7 @@ private:
         for (table& t : tables_)
             if (t.type == type) return t;
         tables_.emplace_back().type = type;
+        tables_.back().note_rows = parts_;
         t_ = nullptr; // (the vector may have moved)
         return tables_.back();
     }
@@ -1396,6 +1421,7 @@ private:
     }
 
     const type_set& wanted_;
+    bool parts_ = false; // a part's columns: each column notes its strings' rows (column::note_rows)
     std::vector<table> tables_;
     table* t_ = nullptr;
     bool on_ = false;

@@ -193,6 +193,43 @@ def test_frames_on_threads_are_one_threads(path):
             pd.testing.assert_frame_equal(many[0][t], one[0][t], check_exact=True, obj=f"{t} (part_size {part_size})")
 
 
+def test_a_key_given_twice_on_threads():
+    # a record that gives a key twice leaves its first string in the column's pool, unused:
+    # it still orders the categories and counts toward the interning limit, on threads as on
+    # one (the part's pool replayed in its order, at its rows)
+    def same(data, **kw):
+        with warnings.catch_warnings(record=True) as said:
+            warnings.simplefilter("always")
+            one = logscan.frames(data, **kw)
+            many = logscan.frames(data, threads=2, part_size=256, **kw)
+        assert logscan._logscan.last_frames_parts()[0] > 1
+        assert list(many) == list(one)
+        for t in one:
+            pd.testing.assert_frame_equal(many[t], one[t], check_exact=True)
+        assert len(said) == 2 and said[0].message.args == said[1].message.args and "given twice" in str(said[0].message)
+        return one
+
+    head = "[06 15:13:39 1000@mgb.py:megbrain] opr seq of length 1: "
+    s = same(("\n".join([head + "s=B s=A", head + "s=X s=B"] * 40) + "\n").encode())["opr_seq"]["s"]
+    assert list(s.cat.categories) == ["B", "A"] and s.tolist() == ["A", "B"] * 40  # (B came first, overwritten)
+    s = same(("\n".join(head + "s=u%d s=k%d" % (i, i % 2) for i in range(5000)) + "\n").encode())["opr_seq"]["s"]
+    assert s.dtype == object and s.tolist() == ["k%d" % (i % 2) for i in range(5000)]  # (the u's count toward the limit)
+
+
+def test_a_document_after_a_head_of_blank_lines_on_threads():
+    # a TVM Report.json() whose first byte comes after the head (read to tell the format) is
+    # read whole by one parser on threads too, and its break said as one thread says it
+    d = open(os.path.join(SRC, "tests", "data", "tvm_profile_report_broken.json"), "rb").read()
+    data = b"\n" * (1 << 20) + d
+    said = []
+    for kw in ({}, {"threads": 2}):
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            f = logscan.frames(data, format="tvm-profile", **kw)
+        said.append(([str(x.message) for x in w], {t: len(v) for t, v in f.items()}))
+    assert said[0] == said[1] and "the document breaks there" in said[0][0][0]
+
+
 def test_frames_threads_and_part_size_are_checked():
     p = os.path.join(SRC, "samples", "000_cf8afa6c099f806b.txt")
     for bad in (0, 257, True, 1.5, "2"):
