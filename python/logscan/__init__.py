@@ -22,7 +22,9 @@ breaks. Where a JSON document breaks, a ``RuntimeWarning`` also gives its file, 
 column. I/O failures raise ``OSError`` (``FileNotFoundError``, ...) with the file name; an
 unknown format, an unrecognised input or an unknown record type ``ValueError``.
 
-The parse runs with the GIL released: threads parse files in parallel.
+The parse runs with the GIL released: threads parse files in parallel. One large log is
+parsed on several threads with ``frames(path, threads=N)`` (``summary(..., threads=N)`` for
+a trace).
 """
 
 import json as _json
