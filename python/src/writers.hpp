@@ -892,17 +892,13 @@ struct column {
     }
     // Frees the cells and forgets them: an empty column of the same name.
     void release() noexcept {
+        clear_cells();
         buf_.clear();
-        std::free(kinds_);
         values_ = nullptr;
-        kinds_ = nullptr;
-        size_ = capacity_ = 0;
-        pool = string_pool{};
+        capacity_ = 0;
+        pool = string_pool{}; // (their memory too)
         pool_rows = {};
         for (printed_shape& x : shapes) x = printed_shape{};
-        first_ = plain_ = static_cast<cell>(0xff);
-        mixed_ = overwritten_ = distinct_ = false;
-        seen_ = 0;
     }
 
 private:
