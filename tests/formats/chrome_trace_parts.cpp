@@ -76,6 +76,10 @@ void check_same(const ct::rank_rows& a, const ct::rank_rows& b) {
     for (std::size_t i = 0; i < a.rows.size(); ++i)
         if (std::memcmp(&a.rows[i], &b.rows[i], sizeof(ct::rank_rows::row)) != 0) ++differ;
     CHECK(differ == 0);
+    if (!a.rows.empty()) { // (bit for bit: -0 and 0 told apart)
+        CHECK(std::memcmp(&a.least_ts, &b.least_ts, sizeof(double)) == 0);
+        CHECK(std::memcmp(&a.least_ts_rounded, &b.least_ts_rounded, sizeof(double)) == 0);
+    }
     CHECK(a.tids == b.tids);
     REQUIRE(a.errors.size() == b.errors.size());
     for (std::size_t i = 0; i < a.errors.size(); ++i) CHECK(same_error(a.errors[i], b.errors[i]));

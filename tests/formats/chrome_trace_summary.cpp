@@ -10,6 +10,7 @@
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <string>
 #include <utility>
 #include <vector>
@@ -73,6 +74,30 @@ TEST_CASE("chrome summary: the rows' block list (blocks of 4 here): append, inde
     ct::summary_detail::block_list<int, 4>& same = moved;
     moved = std::move(same); // (onto itself: unchanged)
     CHECK(moved.size() == 10);
+}
+
+TEST_CASE("chrome summary: a rank's least ts, as read and rounded up, kept as rows are added (the shift of 6B.2)") {
+    ct::rank_rows r;
+    const auto add = [&](double ts) { r.add({ts, 1, -1, 0, 0}); };
+    add(5.5);
+    CHECK(r.least_ts == 5.5);
+    CHECK(r.least_ts_rounded == 6);
+    add(3.9); // (the least now, in the middle of the rows)
+    add(3.2); // (less again; rounded up, equal to 3.9's 4)
+    add(7);
+    CHECK(r.least_ts == 3.2);
+    CHECK(r.least_ts_rounded == 4);
+    CHECK(r.rows.size() == 4);
+    // equal values: the first kept, as `ts < least` over the rows in order keeps it (0 before -0)
+    ct::rank_rows z;
+    z.add({0.0, 1, -1, 0, 0});
+    z.add({-0.5, 1, -1, 0, 0}); // (rounded up: -0, equal to 0: 0 stays)
+    CHECK(z.least_ts == -0.5);
+    CHECK(!std::signbit(z.least_ts_rounded));
+    ct::rank_rows y;
+    y.add({-0.5, 1, -1, 0, 0}); // (rounded up: -0 first)
+    y.add({0.0, 1, -1, 0, 0});
+    CHECK(std::signbit(y.least_ts_rounded));
 }
 
 TEST_CASE("chrome summary: the note on error records (error_note): the first one's place and words, events too large") {

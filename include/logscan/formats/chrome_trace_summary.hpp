@@ -141,23 +141,28 @@ public:
         using pointer = const T*;
         using iterator_category = std::forward_iterator_tag;
         const_iterator() = default;
-        const T& operator*() const noexcept { return (*list_)[i_]; }
-        const T* operator->() const noexcept { return &(*list_)[i_]; }
+        const T& operator*() const noexcept { return *p_; }
+        const T* operator->() const noexcept { return p_; }
         const_iterator& operator++() noexcept {
             ++i_;
+            // (the next value in the block, or the next block's first: no division a value)
+            if (i_ % N != 0) ++p_;
+            else if (i_ < list_->n_) p_ = list_->blocks_[i_ / N].get();
             return *this;
         }
         const_iterator operator++(int) noexcept {
             const_iterator was = *this;
-            ++i_;
+            ++*this;
             return was;
         }
         bool operator==(const const_iterator& o) const noexcept { return i_ == o.i_; }
 
     private:
         friend class block_list;
-        const_iterator(const block_list* list, std::size_t i) noexcept : list_(list), i_(i) {}
+        const_iterator(const block_list* list, std::size_t i) noexcept
+            : list_(list), p_(i < list->n_ ? &(*list)[i] : nullptr), i_(i) {}
         const block_list* list_ = nullptr;
+        const T* p_ = nullptr; // (the value at i_; null past the end)
         std::size_t i_ = 0;
     };
     const_iterator begin() const noexcept { return {this, 0}; }
@@ -232,9 +237,20 @@ struct rank_rows {
     std::vector<row_class> classes{};     ///< the rows' (category, stream) pairs, once each
     summary_detail::block_list<row> rows{}; ///< (in blocks: no copy of them all as they grow)
     std::vector<std::pair<std::size_t, std::int64_t>> tids{}; ///< (row, integer tid) of memory-named rows on stream -1 (6B.4, MTIA)
+    /// The least `ts` of `rows`, and the least of their `ts` rounded up (6B.2's times: the
+    /// first of equal ones, as a walk of the rows finds it); meaningless while `rows` is empty.
+    /// `add` keeps them: the summary's shift (6B.2) without a walk of every row.
+    double least_ts = 0, least_ts_rounded = 0;
 
     std::int64_t stream(const row& w) const noexcept { return classes[w.cls].stream; }
     std::uint32_t cat(const row& w) const noexcept { return classes[w.cls].cat; }
+    /// Appends a row (the way rows are added: `least_ts` follows).
+    void add(const row& w) {
+        const double up = std::ceil(w.ts);
+        if (rows.empty() || w.ts < least_ts) least_ts = w.ts;
+        if (rows.empty() || up < least_ts_rounded) least_ts_rounded = up;
+        rows.push_back(w);
+    }
 };
 
 /// One rank's rows gathered from the readers of its input's parts, in input order
@@ -326,7 +342,7 @@ public:
             to_class_.push_back(it->second);
         }
         const std::size_t before = t.rows.size();
-        for (const rank_rows::row& w : r_.rows) t.rows.push_back({w.ts, w.dur, w.correlation, to_symbol_[w.name], to_class_[w.cls]});
+        for (const rank_rows::row& w : r_.rows) t.add({w.ts, w.dur, w.correlation, to_symbol_[w.name], to_class_[w.cls]});
         for (const auto& [at, tid] : r_.tids) t.tids.emplace_back(before + at, tid);
         for (logscan::error e : r_.errors) {
             if (e.index) *e.index += index_base;
@@ -438,7 +454,7 @@ private:
                 }
             });
         const std::uint32_t n = symbol(name), c = row_class_of(symbol(cat), stream);
-        r_.rows.push_back({*t, *d, correlation, n, c});
+        r_.add({*t, *d, correlation, n, c});
         if (stream == -1 && memory_[n] != 0)
             if (const auto k = integer_of(tid)) r_.tids.emplace_back(r_.rows.size() - 1, *k);
     }
@@ -542,7 +558,8 @@ struct interval {
 };
 // HTA's merge_kernel_intervals: `k` sorted by ts (equal ts in their order), grouped.
 inline std::vector<interval> merged(std::vector<interval> k) {
-    std::stable_sort(k.begin(), k.end(), [](const interval& a, const interval& b) { return a.ts < b.ts; });
+    const auto by_ts = [](const interval& a, const interval& b) { return a.ts < b.ts; };
+    if (!std::is_sorted(k.begin(), k.end(), by_ts)) std::stable_sort(k.begin(), k.end(), by_ts); // (one stream's kernels come in order)
     std::vector<interval> g;
     double max_end = 0;
     for (std::size_t i = 0; i < k.size(); ++i) {
@@ -673,14 +690,14 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
         const double ts = std::ceil(w.ts), end = std::floor(w.ts + w.dur);
         return {ts, end - ts};
     };
-    double shift = 0;
+    double shift = 0; // (the least of the rows' times: each rank's, kept as its rows were added)
     bool any = false;
-    for (const rank_rows& r : ranks)
-        for (const auto& w : r.rows) {
-            const double ts = times(r, w).first;
-            if (!any || ts < shift) shift = ts;
-            any = true;
-        }
+    for (const rank_rows& r : ranks) {
+        if (r.rows.empty()) continue;
+        const double ts = r.round ? r.least_ts_rounded : r.least_ts;
+        if (!any || ts < shift) shift = ts;
+        any = true;
+    }
 
     std::map<std::string, std::int64_t> job_types; // label -> sum over ranks
     for (rank_rows& r : ranks) {
@@ -804,11 +821,7 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
                 ++i;
             }
         };
-        s.kept_rows = 0;
-        {
-            std::size_t i = 0;
-            for (const rank_rows::row& w : r.rows) s.kept_rows += times_kept(i++, w);
-        }
+        s.kept_rows = 0; // (counted in the first walk of the kept rows)
 
         // kernels (6B.3): the kept rows on a stream
         std::array<std::vector<interval>, 4> by_type;
@@ -821,10 +834,9 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
             if (types[id] < 0) types[id] = static_cast<signed char>(kernel_type_of(sym(id)));
             return static_cast<kernel_type>(types[id]);
         };
-        std::uint64_t position = 0;
         for_each_kept([&](const kept& k) {
             const auto& w = *k.row;
-            ++position;
+            ++s.kept_rows; // (the row's position among the window's)
             if (sym(r.cat(w)) == "cpu_op") {
                 cpu_op_stats& c = ops[w.name];
                 c.max_us = c.count == 0 ? k.dur : std::max(c.max_us, k.dur);
@@ -839,7 +851,7 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
             by_type[static_cast<unsigned>(t)].push_back({k.ts, k.ts + k.dur});
             all.push_back({k.ts, k.ts + k.dur});
             kernel_stats& st = names[w.name].second;
-            if (st.count == 0) st.first = position;
+            if (st.count == 0) st.first = s.kept_rows;
             st.min_us = st.count == 0 ? k.dur : std::min(st.min_us, k.dur);
             st.max_us = st.count == 0 ? k.dur : std::max(st.max_us, k.dur);
             ++st.count;
@@ -860,6 +872,7 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
         // kernel-type time (6B.7): COMPUTATION 1, COMMUNICATION 2, MEMORY 4
         {
             std::vector<std::pair<double, int>> marks;
+            std::array<std::size_t, 4> run{}; // (where each type's marks begin: each run is in order when no duration is negative)
             for (int b = 0; b < 3; ++b) {
                 auto& groups = by_type[static_cast<std::size_t>(b)];
                 groups = merged(std::move(groups)); // (in place: the temporal breakdown reads COMPUTATION's)
@@ -867,8 +880,18 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
                     marks.emplace_back(g.ts, 1 << b);
                     marks.emplace_back(g.end, -(1 << b));
                 }
+                run[static_cast<std::size_t>(b) + 1] = marks.size();
             }
-            std::stable_sort(marks.begin(), marks.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+            // sorted by time, equal times in their order: the three runs merged, each stably
+            // (what a stable sort of them all gives), or sorted where a run is out of order
+            const auto by_time = [](const auto& a, const auto& b) { return a.first < b.first; };
+            const auto at = [&](std::size_t i) { return marks.begin() + static_cast<std::ptrdiff_t>(run[i]); };
+            if (std::is_sorted(at(0), at(1), by_time) && std::is_sorted(at(1), at(2), by_time) && std::is_sorted(at(2), at(3), by_time)) {
+                std::inplace_merge(at(0), at(1), at(2), by_time);
+                std::inplace_merge(at(0), at(2), at(3), by_time);
+            } else {
+                std::stable_sort(marks.begin(), marks.end(), by_time);
+            }
             // (summed per set of types open, the label's bits; labelled once each, in the
             // labels' order)
             std::array<std::int64_t, 8> by_set{};
