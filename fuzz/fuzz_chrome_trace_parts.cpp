@@ -15,21 +15,12 @@
 #include <string>
 #include <vector>
 
+#include "split_input.hpp"
+
 namespace {
 namespace ct = logscan::chrome_trace;
 
 constexpr ct::options small{.scratch_capacity = 256, .open_capacity = 128};
-
-struct pieces {
-    std::string_view text;
-    std::size_t piece;
-    std::size_t at = 0;
-    logscan::chunk next() {
-        const std::size_t n = std::min(piece, text.size() - at);
-        at += n;
-        return logscan::chunk{text.substr(at - n, n)};
-    }
-};
 
 bool same(const logscan::error& a, const logscan::error& b) {
     return a.code == b.code && a.line == b.line && a.column == b.column && a.offset == b.offset && a.message == b.message &&
@@ -50,11 +41,11 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
 
     ct::rank_reader reader{"fuzz.json"};
     ct::records::counting<ct::rank_reader> counted{reader};
-    pieces one_src{in, piece};
+    fuzz::pieces one_src{in, piece};
     const logscan::error one = ct::parse(one_src, counted, small);
     ct::rank_rows expected = reader.take();
 
-    pieces src{in, piece};
+    fuzz::pieces src{in, piece};
     ct::parts_read got = ct::read_rank_in_parts(src, "fuzz.json", {.threads = 2, .part_bytes = part}, small);
     if (!same(got.result, one) || got.records != counted.records) std::abort();
     if (got.rows.errors.size() != expected.errors.size()) std::abort();

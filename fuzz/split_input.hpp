@@ -2,14 +2,18 @@
 // Shared by the fuzz targets that check split invariance: the first input byte chooses where
 // to split the rest in two, and each half is copied into a heap block of its own size (so a
 // read past a chunk's end trips ASan).
+// And a source of pieces of a chosen size, for those that read an input in parts.
 #ifndef LOGSCAN_FUZZ_SPLIT_INPUT_HPP
 #define LOGSCAN_FUZZ_SPLIT_INPUT_HPP
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstdlib>
 #include <string_view>
 #include <vector>
+
+#include <logscan/source.hpp>
 
 namespace fuzz {
 
@@ -21,6 +25,18 @@ struct two_chunks {
           b(in.begin() + static_cast<std::ptrdiff_t>(at), in.end()) {}
     std::string_view first() const noexcept { return {a.data(), a.size()}; }
     std::string_view second() const noexcept { return {b.data(), b.size()}; }
+};
+
+/// A source that gives `text` in pieces of `piece` bytes (the last one shorter), then its end.
+struct pieces {
+    std::string_view text;
+    std::size_t piece;
+    std::size_t at = 0;
+    logscan::chunk next() {
+        const std::size_t n = std::min(piece, text.size() - at);
+        at += n;
+        return logscan::chunk{text.substr(at - n, n)};
+    }
 };
 
 /// The body of LLVMFuzzerTestOneInput: `run(text, split)` must give the same result for no

@@ -298,43 +298,7 @@ std::unique_ptr<parse_run> make_run(const std::string& format, input& in, W& w, 
 // parse_in_parts, as `logscan convert --threads`): the columns one parser makes.
 template <class F>
 class parts_run final : public parse_run {
-    using visitor = typename typed_columns_of<typename F::records>::type;
-    // A part: its bytes, where it starts, its parser and columns (parse_in_parts' slot).
-    struct slot {
-        explicit slot(const type_set& wanted) : cols(wanted, true) {}
-        columns cols;
-        std::optional<visitor> vis;
-        std::optional<typename F::template parser<visitor>> parser;
-        std::string bytes;
-        std::uint64_t lines_before = 0, offset = 0;
-        bool starts_line = true, parsed = false, at_rest = false;
-        logscan::format_options options{};
-        void parse() {
-            release();
-            vis.emplace(cols);
-            parser.emplace(*vis, options);
-            absorbed = false;
-            parser->start_at(lines_before, offset);
-            read(bytes);
-        }
-        void read(std::string_view more) {
-            (void)parser->feed(more);
-            at_rest = parser->at_rest();
-        }
-        bool takes_over() const noexcept { return starts_line; }
-        void finish() { (void)parser->finish(); }
-        std::uint64_t errors() const noexcept { return vis->errors(); }
-        logscan::error first_error() const noexcept { return vis->first_error(); }
-        void release() {
-            parser.reset();
-            vis.reset();
-            if (absorbed) cols.reset();
-            else cols.forget();
-            absorbed = true;
-            at_rest = false;
-        }
-        bool absorbed = true; // every row read since the last release went to the absorbing columns
-    };
+    using slot = column_part<F>;
 
 public:
     parts_run(input& in, columns& w, const type_set& wanted, const logscan::format_options& o, const logscan::parts_options& po)
@@ -349,8 +313,7 @@ public:
                 return s;
             },
             [&](slot& s) {
-                w_.absorb(s.cols);
-                s.absorbed = true;
+                s.absorb_into(w_);
                 // (a document's outcome: a TVM Report.json() whose first byte came after the
                 // head, read whole by the first part's parser, never at rest)
                 if constexpr (requires { s.parser->result(); }) result = s.parser->result();
