@@ -235,7 +235,7 @@ struct rank_rows {
     std::vector<logscan::error> errors{}; ///< the error records (messages are static text)
     std::vector<std::string> symbols{};   ///< the rows' names and categories, once each
     std::vector<row_class> classes{};     ///< the rows' (category, stream) pairs, once each
-    summary_detail::block_list<row> rows{}; ///< (in blocks: no copy of them all as they grow)
+    summary_detail::block_list<row> rows{}; ///< (in blocks: no copy of them all as they grow); added by `add`
     std::vector<std::pair<std::size_t, std::int64_t>> tids{}; ///< (row, integer tid) of memory-named rows on stream -1 (6B.4, MTIA)
     /// The least `ts` of `rows`, and the least of their `ts` rounded up (6B.2's times: the
     /// first of equal ones, as a walk of the rows finds it); meaningless while `rows` is empty.
@@ -559,7 +559,8 @@ struct interval {
 // HTA's merge_kernel_intervals: `k` sorted by ts (equal ts in their order), grouped.
 inline std::vector<interval> merged(std::vector<interval> k) {
     const auto by_ts = [](const interval& a, const interval& b) { return a.ts < b.ts; };
-    if (!std::is_sorted(k.begin(), k.end(), by_ts)) std::stable_sort(k.begin(), k.end(), by_ts); // (one stream's kernels come in order)
+    if (!std::is_sorted(k.begin(), k.end(), by_ts)) // (no sort where the trace wrote them in order)
+        std::stable_sort(k.begin(), k.end(), by_ts);
     std::vector<interval> g;
     double max_end = 0;
     for (std::size_t i = 0; i < k.size(); ++i) {
