@@ -8,17 +8,21 @@
 // with column_part (as the module reads the input) equal those of one parser: table for
 // table in their order, column for column (names, in their order), cell for cell (kind,
 // value, a string's text), each string column's strings in their order (its categories) and
-// whether it is interned, the rows, the records counted, the error records and the first one.
+// whether it is interned (past 8 distinct strings here, 4096 in the module), cells given twice,
+// the rows, the records counted, the error records and the first one, a document's break.
+// LOGSCAN_FUZZ_SHOW=1 prints both sides of a difference.
 #include <logscan/formats/registry.hpp>
 #include <logscan/parallel.hpp>
 
 #include <cstdint>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <string>
 #include <string_view>
 #include <vector>
 
+#define LOGSCAN_PY_DISTINCT_FROM 8 // (a column of more than 8 distinct strings in more than half its rows: not interned)
 #include "columns.hpp"
 #include "split_input.hpp"
 
@@ -30,16 +34,16 @@ std::string dump(lp::columns& c) {
     std::string out = "seen " + std::to_string(c.seen.records) + "/" + std::to_string(c.seen.text) + "/" +
                       std::to_string(c.seen.errors) + "\n";
     for (lp::table& t : c.tables()) {
-        if (t.rows == 0) continue; // (a table no row reached: no frame)
         out += "table " + t.type + " rows " + std::to_string(t.rows) + "\n";
         for (lp::column& col : t.columns) {
-            if (col.size() == 0) continue; // (no frame column: none of its cells given)
             col.pad_to(t.rows);
-            out += " column " + col.name + (col.interned() ? " interned" : " distinct") + "\n  ";
+            out += " column " + col.name + (col.interned() ? " interned" : " distinct") + (col.overwritten() ? " overwritten" : "") +
+                   " kinds " + std::to_string(col.kinds_seen()) + "\n  ";
             const bool strings = (col.kinds_seen() & ((1u << static_cast<unsigned>(lp::cell::string)) |
                                                       (1u << static_cast<unsigned>(lp::cell::big_integer)))) != 0;
-            // the strings in their order (used ones, as the module makes its categories)
-            if (strings) {
+            // an interned column's strings in their order (used ones, as the module makes its
+            // categories; a column past the interning limit is an object column: its cells' texts)
+            if (strings && col.interned()) {
                 std::vector<char> used(col.pool.size(), 0);
                 for (std::size_t i = 0; i < t.rows; ++i)
                     if (col.kind(i) == lp::cell::string || col.kind(i) == lp::cell::big_integer)
@@ -87,6 +91,7 @@ void check(std::string_view in, std::size_t part, std::size_t piece) {
         for (logscan::chunk c = src.next(); !c.data.empty(); c = src.next()) (void)p.feed(c.data);
         (void)p.finish();
         one_errors = describe(vis.first_error(), vis.errors());
+        if constexpr (requires { p.result(); }) one_errors += " result " + describe(p.result(), 0); // (a document's break)
     }
     const std::string expected = dump(one) + one_errors;
 
@@ -95,6 +100,9 @@ void check(std::string_view in, std::size_t part, std::size_t piece) {
         std::uint64_t errors = 0;
         logscan::error first{};
         logscan::parts_count count;
+        std::string result; // (as parts_run keeps it: the last drained part's parser's; none without a part)
+        if constexpr (requires(typename F::template parser<typename lp::column_part<F>::visitor> & p) { p.result(); })
+            result = " result " + describe(logscan::error{}, 0);
         fuzz::pieces src{in, piece};
         const logscan::error failure = logscan::parse_in_parts<lp::column_part<F>>(
             src, {.threads = 2, .part_bytes = part}, [](std::string_view a, std::string_view b) { return F::split_point(a, b); },
@@ -103,10 +111,18 @@ void check(std::string_view in, std::size_t part, std::size_t piece) {
                 s->options = o;
                 return s;
             },
-            [&](lp::column_part<F>& s) { s.absorb_into(parts); }, errors, count, &first);
+            [&](lp::column_part<F>& s) {
+                s.absorb_into(parts);
+                if constexpr (requires { s.parser->result(); }) result = " result " + describe(s.parser->result(), 0);
+            },
+            errors, count, &first);
         if (!failure.ok()) std::abort(); // (the pieces never fail)
-        const std::string got = dump(parts) + describe(first, errors);
-        if (got != expected) std::abort();
+        const std::string got = dump(parts) + describe(first, errors) + result;
+        if (got != expected) {
+            if (std::getenv("LOGSCAN_FUZZ_SHOW") != nullptr)
+                std::fprintf(stderr, "one parser:\n%s\nparts:\n%s\n", expected.c_str(), got.c_str());
+            std::abort();
+        }
     }
 }
 

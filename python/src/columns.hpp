@@ -42,6 +42,13 @@
 #include <utility>
 #include <vector>
 
+// The number of distinct strings past which a column whose strings are more than half its
+// rows keeps them without a look-up (column::text_code). fuzz_columns lowers it, to reach it
+// with inputs of a few KiB.
+#ifndef LOGSCAN_PY_DISTINCT_FROM
+#define LOGSCAN_PY_DISTINCT_FROM 4096
+#endif
+
 namespace logscan_py {
 
 // The record types a caller asked for (empty: all).
@@ -362,7 +369,7 @@ struct column {
         if (note_rows) pool_rows.push_back(row);
         return c;
     }
-    static constexpr std::size_t distinct_from = 4096;
+    static constexpr std::size_t distinct_from = LOGSCAN_PY_DISTINCT_FROM;
     // False when the strings were kept without a look-up (text_code): not a category.
     bool interned() const noexcept { return !distinct_; }
     // False when no cell was given twice: then every string in `pool` is some cell's.
