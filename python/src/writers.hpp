@@ -25,12 +25,13 @@ namespace logscan_py {
 
 namespace py = pybind11;
 
-// A JSON number token as json.loads reads it: an int when it has no fraction or exponent
-// (exact, any size), else a float (beyond range: inf).
+// A new reference as an object (a null one: the Python error raised).
 inline py::object steal(PyObject* o) {
     if (o == nullptr) throw py::error_already_set();
     return py::reinterpret_steal<py::object>(o);
 }
+// A JSON number token as json.loads reads it: an int when it has no fraction or exponent
+// (exact, any size), else a float (beyond range: inf).
 inline py::object json_number_object(std::string_view t) {
     const bool word = t.find_first_of("NI") != std::string_view::npos; // (NaN, Infinity, -Infinity)
     if (!word && t.find_first_of(".eE") == std::string_view::npos) {
