@@ -30,7 +30,10 @@
 /// add none): the fresh parser saw what the one before would have seen. Otherwise (a record
 /// straddles the cut) the part's output is dropped and the parser of the part before reads
 /// the part itself, as one thread would have. So the result is the one-thread result whatever
-/// the cuts; the cuts only decide how much runs in parallel.
+/// the cuts; the cuts only decide how much runs in parallel. This step and the drain of what
+/// the kept parser holds run on whichever thread finds the oldest part in flight parsed: a
+/// worker after its parse, or the calling thread when it has no room to read ahead. Never two
+/// at once, so `drain` needs no lock of its own, but it may run on any of these threads.
 #ifndef LOGSCAN_PARALLEL_HPP_INCLUDED
 #define LOGSCAN_PARALLEL_HPP_INCLUDED
 
@@ -150,7 +153,8 @@ struct parts_count {
 /// and `first_error()` (the part's first error record, then given in `*first`: the input's
 /// first, as the parts are taken in order; `first` may be null));
 /// `make()` returns a new Slot (unique_ptr),
-/// `drain(slot)` takes what a kept part's output holds so far, in input order. Returns the
+/// `drain(slot)` takes what a kept part's output holds so far, in input order (on one thread at
+/// a time, not always the caller's: see above). Returns the
 /// source's error (everything read before it is parsed); adds the error records to `errors`
 /// and the parts to `count`. `split_point(previous, next)` is the format's.
 template <class Slot, class Source, class Point, class Make, class Drain>
@@ -168,15 +172,6 @@ logscan::error parse_in_parts(Source& src, const parts_options& o, Point split_p
         if constexpr (requires { s.first_error(); })
             if (first != nullptr && errors == 0 && n != 0) *first = s.first_error();
         errors += n;
-    };
-    auto take = [&]() -> Slot* {
-        if (!idle.empty()) {
-            Slot* s = idle.back();
-            idle.pop_back();
-            return s;
-        }
-        pool.push_back(make());
-        return pool.back().get();
     };
 
     // reading: the next part's bytes (those after the last cut, then the source's)
@@ -219,23 +214,70 @@ logscan::error parse_in_parts(Source& src, const parts_options& o, Point split_p
         return true;
     };
 
-    // the workers: parse the queued parts, oldest first (an exception, such as bad_alloc, is
-    // kept and thrown again by this thread)
+    // Shared, under `m`: the parts to parse (`queue`), the parts in flight in input order
+    // (`order`, parsed or not), the slots free to fill (`idle`). The sequence (a part kept or
+    // read again by the parser before it, then drained, in input order) is run by whichever
+    // thread finds the oldest part in flight parsed and no one sequencing: a worker after its
+    // parse, or this thread when it has no room to read ahead. So the drain (an output
+    // written, frames()' columns appended) runs beside the reading, not after it on this
+    // thread alone. An exception (bad_alloc, a drain's) is kept and thrown again by this thread.
     std::mutex m;
     std::condition_variable work_cv, done_cv;
-    std::deque<Slot*> queue;
-    bool closing = false;
+    std::deque<Slot*> queue, order;
+    bool closing = false, sequencing = false, stop = false;
     std::exception_ptr thrown;
-    auto work = [&] {
-        for (;;) {
-            Slot* s = nullptr;
-            {
-                std::unique_lock l(m);
-                work_cv.wait(l, [&] { return closing || !queue.empty(); });
-                if (queue.empty()) return;
-                s = queue.front();
-                queue.pop_front();
+    Slot* chain = nullptr; // the parser that has read everything kept so far (the sequencer's)
+    // (`l` holds m on entry and on return; released while a part is sequenced)
+    auto sequence = [&](std::unique_lock<std::mutex>& l) {
+        while (!sequencing && !thrown && !order.empty() && order.front()->parsed) {
+            Slot* s = order.front();
+            order.pop_front();
+            sequencing = true;
+            l.unlock();
+            Slot* freed = nullptr;
+            bool stopped = false;
+            std::exception_ptr e;
+#if defined(__cpp_exceptions) && __cpp_exceptions
+            try {
+#endif
+                if (chain == nullptr || (chain->at_rest && s->takes_over())) {
+                    if (chain != nullptr) {
+                        note_errors(*chain);
+                        chain->release();
+                        freed = chain;
+                    }
+                    chain = s;
+                    ++count.kept;
+                } else { // a record across the cut: the parser before reads the part
+                    s->release();
+                    chain->read(s->bytes);
+                    freed = s;
+                    ++count.redone;
+                }
+                drain(*chain);
+                if constexpr (requires { chain->stopped(); }) stopped = chain->stopped();
+#if defined(__cpp_exceptions) && __cpp_exceptions
+            } catch (...) {
+                e = std::current_exception();
             }
+#endif
+            l.lock();
+            sequencing = false;
+            if (freed != nullptr) idle.push_back(freed);
+            if (e && !thrown) thrown = e;
+            if (stopped) stop = true; // (nothing more is read: what is in flight is read again, to no effect)
+            done_cv.notify_all();
+        }
+    };
+    // the workers: parse the queued parts, oldest first, then go on with the sequence
+    auto work = [&] {
+        std::unique_lock l(m);
+        for (;;) {
+            work_cv.wait(l, [&] { return closing || !queue.empty(); });
+            if (queue.empty() || thrown) return;
+            Slot* s = queue.front();
+            queue.pop_front();
+            l.unlock();
             std::exception_ptr e;
 #if defined(__cpp_exceptions) && __cpp_exceptions
             try {
@@ -246,11 +288,10 @@ logscan::error parse_in_parts(Source& src, const parts_options& o, Point split_p
 #else
             s->parse(); // (no exceptions: a failed allocation ends the program, as elsewhere)
 #endif
-            {
-                std::lock_guard l(m);
-                s->parsed = true;
-                if (e && !thrown) thrown = e;
-            }
+            l.lock();
+            s->parsed = true;
+            if (e && !thrown) thrown = e;
+            sequence(l);
             done_cv.notify_all();
         }
     };
@@ -270,51 +311,46 @@ logscan::error parse_in_parts(Source& src, const parts_options& o, Point split_p
     } close_on_exit{m, work_cv, closing};
     for (unsigned t = 0; t < threads; ++t) workers.emplace_back(work);
 
-    // this thread: read and cut parts, then keep or redo them in order
-    Slot* chain = nullptr; // the parser that has read everything kept so far
-    std::deque<Slot*> order;
+    // this thread: read and cut parts while fewer than in_flight are in flight; else sequence,
+    // or wait for room
+    bool read_all = false;
     for (;;) {
-        while (order.size() < in_flight) {
-            Slot* s = take();
-            if (!fill(s)) {
-                idle.push_back(s);
-                break;
-            }
-            {
-                std::lock_guard l(m);
-                s->parsed = false;
-                queue.push_back(s);
-            }
-            order.push_back(s);
-            work_cv.notify_one();
-        }
-        if (order.empty()) break;
-        Slot* s = order.front();
-        order.pop_front();
+        Slot* s = nullptr;
         {
             std::unique_lock l(m);
-            done_cv.wait(l, [&] { return s->parsed; });
-#if defined(__cpp_exceptions) && __cpp_exceptions
             if (thrown) std::rethrow_exception(thrown);
-#endif
-        }
-        if (chain == nullptr || (chain->at_rest && s->takes_over())) {
-            if (chain != nullptr) {
-                note_errors(*chain);
-                chain->release();
-                idle.push_back(chain);
+            if (stop) read_all = eof = true;
+            if (!read_all && order.size() < in_flight && !idle.empty()) {
+                s = idle.back();
+                idle.pop_back();
             }
-            chain = s;
-            ++count.kept;
-        } else { // a record across the cut: the parser before reads the part
-            s->release();
-            chain->read(s->bytes);
-            idle.push_back(s);
-            ++count.redone;
         }
-        drain(*chain);
-        if constexpr (requires { chain->stopped(); })
-            if (chain->stopped()) eof = true; // (nothing more is read: what is in flight is read again, to no effect)
+        if (!read_all && s == nullptr && pool.size() < in_flight + 1) { // (in flight, and the chain's)
+            pool.push_back(make());
+            s = pool.back().get();
+        }
+        if (s != nullptr) {
+            const bool filled = fill(s);
+            std::lock_guard l(m);
+            if (!filled) {
+                idle.push_back(s);
+                read_all = true;
+            } else {
+                s->parsed = false;
+                queue.push_back(s);
+                order.push_back(s);
+                work_cv.notify_one();
+                continue;
+            }
+        }
+        std::unique_lock l(m);
+        sequence(l);
+        if (thrown) std::rethrow_exception(thrown);
+        if (read_all && order.empty() && !sequencing) break;
+        done_cv.wait(l, [&] {
+            return thrown || stop || (!sequencing && !order.empty() && order.front()->parsed) ||
+                   (!read_all && order.size() < in_flight && !idle.empty()) || (read_all && order.empty() && !sequencing);
+        });
     }
     {
         std::lock_guard l(m);
