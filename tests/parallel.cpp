@@ -9,6 +9,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -183,4 +184,56 @@ TEST_CASE("parallel: an exception in a worker or in drain reaches the caller, th
         }
         CHECK(threw);
     }
+}
+
+namespace {
+// A slot that counts its part's lines (at rest after every line: each part kept).
+struct counting_slot {
+    std::string bytes;
+    std::uint64_t lines_before = 0, offset = 0;
+    bool starts_line = true, parsed = false, at_rest = true;
+    std::uint64_t lines = 0, drained = 0;
+    void parse() {
+        lines = logscan::internal::newlines(bytes);
+        drained = 0;
+    }
+    void read(std::string_view more) { lines += logscan::internal::newlines(more); }
+    bool takes_over() const noexcept { return true; }
+    void finish() {}
+    std::uint64_t errors() const noexcept { return 0; }
+    void release() { lines = drained = 0; }
+};
+} // namespace
+
+TEST_CASE("parallel: drain is called one part at a time, in input order, whichever thread calls it") {
+    std::string text;
+    for (int i = 0; i < 3000; ++i) text += "line " + std::to_string(i) + "\n";
+    const auto split = [](std::string_view, std::string_view) { return true; };
+    for (const unsigned threads : {1u, 2u, 4u})
+        for (int round = 0; round < 20; ++round) {
+            CAPTURE(threads);
+            logscan::memory_source src(text);
+            std::atomic<int> inside{0};
+            bool overlapped = false, out_of_order = false;
+            std::uint64_t lines = 0, last_offset = 0, errors = 0;
+            logscan::parts_count count;
+            const logscan::error e = logscan::parse_in_parts<counting_slot>(
+                src, {.threads = threads, .part_bytes = 64}, split, [] { return std::make_unique<counting_slot>(); },
+                [&](counting_slot& s) {
+                    if (inside.fetch_add(1) != 0) overlapped = true;
+                    if (s.offset < last_offset) out_of_order = true;
+                    last_offset = s.offset;
+                    CHECK(s.lines_before == lines - s.drained); // (the lines of the parts before it, drained already)
+                    lines += s.lines - s.drained;
+                    s.drained = s.lines;
+                    inside.fetch_sub(1);
+                },
+                errors, count);
+            CHECK(e.ok());
+            CHECK_FALSE(overlapped);
+            CHECK_FALSE(out_of_order);
+            CHECK(lines == 3000);
+            CHECK(count.kept > 100);
+            CHECK(count.redone == 0);
+        }
 }
