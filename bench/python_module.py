@@ -5,11 +5,12 @@
 # every section's members repeated with unique keys, as bench_megengine_profile does; the
 # Chainer graph copied side by side with its ids remapped, as bench_chainer_memtrace does) and
 # read from a file in the page cache:
-#   - logscan.frames(path)            against `logscan stats` on the same file (bar: >= 0.5)
-#     and against the straightforward Python parser of tests/reference/<format>.py --count
-#     (bar: >= 20x; it runs at a few MB/s, so on the first --ref-mb MB of the input); and
-#     frames(path, threads=2) (`2 thr`, `f2/st`: in parts on two threads where the format is
-#     read so, megengine-log, paddle-log and tvm-profile) against the same one-thread stats;
+#   - logscan.frames(path), its default threads (the cores, at most 8, or OMP_NUM_THREADS:
+#     in parts where the format is read so, megengine-log, paddle-log and tvm-profile),
+#     against `logscan stats` on the same file (bar: >= 0.5) and against the straightforward
+#     Python parser of tests/reference/<format>.py --count (bar: >= 20x; it runs at a few MB/s,
+#     so on the first --ref-mb MB of the input); and frames(path, threads=1) (`1 thr`,
+#     `f1/st`) against the same stats;
 #   - logscan.records(path), every record, against json.loads over each line of the
 #     command's NDJSON of the same file (bar: >= 5x; the NDJSON made beforehand, not timed);
 #     both sides consume their dicts the same way, one at a time, keeping none (a list of
@@ -248,7 +249,7 @@ def object_floor(ndjson, times):
 def main():
     tmp = tempfile.mkdtemp(prefix="logscan-pybench-")
     print(f"Python module (build {build}), {mb:g} MB inputs, best of {runs}; ratios in the same run")
-    print(f"  {'format':18} {'stats':>8} {'frames':>8} {'f/stats':>8} {'2 thr':>7} {'f2/st':>6} {'ref':>7} {'f/ref':>7} {'records':>8} {'loads':>7} {'r/loads':>8} {'marshal':>8} {'m/loads':>8} {'floor':>7}  (MB/s)")
+    print(f"  {'format':18} {'stats':>8} {'frames':>8} {'f/stats':>8} {'1 thr':>7} {'f1/st':>6} {'ref':>7} {'f/ref':>7} {'records':>8} {'loads':>7} {'r/loads':>8} {'marshal':>8} {'m/loads':>8} {'floor':>7}  (MB/s)")
     for fmt, sample, ref in SAMPLES:
         data = open(os.path.join(SRC, "samples", sample), "rb").read()
         copies = max(1, int(mb * 1e6 // len(data)))
@@ -271,7 +272,7 @@ def main():
         # (the command reads the document's copies as one job's files, in one process)
         t_stats = best(lambda: subprocess.run([CLI, "stats", "--format", fmt] + [path] * times, capture_output=True, check=True))
         t_frames = best(each(lambda: logscan.frames(path, format=fmt)))
-        t_frames2 = best(each(lambda: logscan.frames(path, format=fmt, threads=2)))
+        t_frames1 = best(each(lambda: logscan.frames(path, format=fmt, threads=1)))
         t_records = best(each(lambda: drain(logscan.records(path, format=fmt))))
         ndjson = subprocess.run([CLI, "convert", "--format", fmt, path], capture_output=True, check=True).stdout.splitlines()
         t_loads = best(each(lambda: drain(map(json.loads, ndjson))))
@@ -297,9 +298,10 @@ def main():
         os.remove(path)
         r = lambda t: size / t  # noqa: E731
         ref_rate = ref_size / t_ref
-        print(f"  {fmt:18} {r(t_stats):8.0f} {r(t_frames):8.0f} {t_stats / t_frames:8.2f} {r(t_frames2):7.0f} {t_stats / t_frames2:6.2f} {ref_rate:7.1f} {r(t_frames) / ref_rate:6.0f}x"
+        print(f"  {fmt:18} {r(t_stats):8.0f} {r(t_frames):8.0f} {t_stats / t_frames:8.2f} {r(t_frames1):7.0f} {t_stats / t_frames1:6.2f} {ref_rate:7.1f} {r(t_frames) / ref_rate:6.0f}x"
               f" {r(t_records):8.0f} {r(t_loads):7.1f} {t_loads / t_records:7.1f}x {r(t_marshal):8.0f} {t_loads / t_marshal:7.1f}x {t_loads / t_floor:6.1f}x")
     print("  bars (issue 25): frames >= 0.5 of stats and >= 20x the reference parser; records >= 5x json.loads")
+    print(f"  (frames: its default threads, {logscan._threads(None)} on this host, in parts where the format is read so; 1 thr: threads=1)")
     print("  (marshal: the same objects made by marshal.loads, CPython's own loader; m/loads its speed-up on json.loads)")
     print("  (floor: json.loads over the least time any reader takes to parse this input and make its objects: the parse")
     print("   alone, as `logscan stats` times it, and each dict and list copied from one made already, each number made anew;")
@@ -332,13 +334,13 @@ def threads_figure(tmp):
             f.write(data)
 
     def two():
-        ts = [threading.Thread(target=logscan.frames, args=(p,), kwargs={"format": fmt}) for p in paths]
+        ts = [threading.Thread(target=logscan.frames, args=(p,), kwargs={"format": fmt, "threads": 1}) for p in paths]
         for t in ts:
             t.start()
         for t in ts:
             t.join()
 
-    t_one = best(lambda: logscan.frames(paths[0], format=fmt), max(runs, 2))
+    t_one = best(lambda: logscan.frames(paths[0], format=fmt, threads=1), max(runs, 2))
     t_two = best(two, max(runs, 2))
     for p in paths:
         os.remove(p)

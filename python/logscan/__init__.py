@@ -90,8 +90,30 @@ def _max_event(max_event):
     return _int_in("max_event", max_event, 1 << 30, "bytes", "2**30")
 
 
-def _threads(threads):
-    return _int_in("threads", threads, 256, "threads", "256")
+def _threads(threads, kind=None, obj=None, part_size=1 << 20):
+    """`threads`, checked; for None, the default: the threads `OMP_NUM_THREADS` names where it
+    is set (as pyarrow reads it; a Dask worker's nanny sets it to 1), else the cores this
+    process may run on, at most 8; one for an input known to be smaller than two parts."""
+    if threads is not None:
+        return _int_in("threads", threads, 256, "threads", "256")
+    size = None
+    if kind == "bytes":
+        size = memoryview(obj).nbytes
+    elif kind == "path":
+        try:
+            size = _os.stat(obj).st_size
+        except OSError:
+            pass  # (the parse says what is wrong with the path)
+    if size is not None and size < 2 * part_size:
+        return 1
+    env = _os.environ.get("OMP_NUM_THREADS", "").split(",")[0].strip()
+    if env.isdigit() and int(env) >= 1:
+        return min(int(env), 256)
+    try:
+        cores = len(_os.sched_getaffinity(0))
+    except (AttributeError, OSError):
+        cores = _os.cpu_count() or 1
+    return max(1, min(cores, 8))
 
 
 def _part_size(part_size):
@@ -181,7 +203,7 @@ def records(source, format=None, types=None, max_line=DEFAULT_MAX_LINE, max_even
 
 
 def frames(source, format=None, types=None, max_line=DEFAULT_MAX_LINE, max_event=DEFAULT_MAX_EVENT, partial=False,
-           threads=1, part_size=1 << 20):
+           threads=None, part_size=1 << 20):
     """One ``pandas.DataFrame`` per record type of the input: ``{type: DataFrame}``.
 
     Built column by column in C++ from the record descriptions (no dict per record). Columns
@@ -206,14 +228,19 @@ def frames(source, format=None, types=None, max_line=DEFAULT_MAX_LINE, max_event
     failure is a ``RuntimeWarning``. ``threads`` > 1 parses the input in parts of about
     ``part_size`` bytes on that many threads where ``logscan convert --threads`` does
     (megengine-log, paddle-log and tvm-profile logs; a chainer-memtrace graph and a JSON
-    document are read on one): the same frames, sooner on a large log where cores are free
-    (a Dask worker that reads file after file leaves it at 1)."""
+    document are read on one): the same frames, sooner on a large log where cores are free.
+    ``threads=None`` (the default): the number ``OMP_NUM_THREADS`` gives where it is set (as
+    pyarrow reads it; Dask's worker processes have it at 1, so that workers reading file
+    after file do not share their cores), else the cores this process may run on, at most 8;
+    one thread for a path or bytes smaller than two parts. ``threads=1``: this thread only."""
     import numpy as np
     import pandas as pd
 
     out = {}
-    for type_name, (rows, columns) in _logscan.columns(*_input(source), _format(format), _types(types), _max_line(max_line), _max_event(max_event), bool(partial),
-                                                       _threads(threads), _part_size(part_size)).items():
+    kind, obj = _input(source)
+    part_size = _part_size(part_size)
+    for type_name, (rows, columns) in _logscan.columns(kind, obj, _format(format), _types(types), _max_line(max_line), _max_event(max_event), bool(partial),
+                                                       _threads(threads, kind, obj, part_size), part_size).items():
         data = {}
         for name, kind, values, categories in columns:
             if kind == "category":
@@ -224,7 +251,7 @@ def frames(source, format=None, types=None, max_line=DEFAULT_MAX_LINE, max_event
     return out
 
 
-def summary(sources, format=None, top_cpu_ops=20, max_line=DEFAULT_MAX_LINE, threads=1, part_size=1 << 20,
+def summary(sources, format=None, top_cpu_ops=20, max_line=DEFAULT_MAX_LINE, threads=None, part_size=1 << 20,
             max_event=DEFAULT_MAX_EVENT, partial=False):
     """The figures ``logscan summary --json`` prints, as a dict.
 
@@ -235,6 +262,8 @@ def summary(sources, format=None, top_cpu_ops=20, max_line=DEFAULT_MAX_LINE, thr
     ``ValueError`` (their summaries are text reports: the ``logscan summary`` command).
     ``threads`` > 1 reads each input in parts of about ``part_size`` bytes on that many
     threads (``logscan summary --threads``): the same figures, sooner on a large trace.
+    ``threads=None`` (the default) as for ``frames`` (the largest of the inputs decides
+    whether one thread is enough).
     ``max_event``: the largest event read whole (a larger one is an ``error`` record).
     ``partial=True``: an input that fails (a cut ``.gz``) counts with the events read before
     the failure, said with a ``RuntimeWarning``, instead of raising ``OSError``."""
@@ -244,5 +273,9 @@ def summary(sources, format=None, top_cpu_ops=20, max_line=DEFAULT_MAX_LINE, thr
         _input(sources)  # (the error every function gives for what is no input)
     if isinstance(top_cpu_ops, bool) or not isinstance(top_cpu_ops, int) or top_cpu_ops < 0:
         raise ValueError("logscan: top_cpu_ops is a count (an int >= 0); got %r" % (top_cpu_ops,))
-    return _json.loads(_logscan.summary_json([_input(s) for s in sources], _format(format), top_cpu_ops, _max_line(max_line),
-                                              _max_event(max_event), _threads(threads), _part_size(part_size), bool(partial)))
+    inputs = [_input(s) for s in sources]
+    part_size = _part_size(part_size)
+    if threads is None:
+        threads = max((_threads(None, kind, obj, part_size) for kind, obj in inputs), default=1)
+    return _json.loads(_logscan.summary_json(inputs, _format(format), top_cpu_ops, _max_line(max_line),
+                                              _max_event(max_event), _threads(threads), part_size, bool(partial)))

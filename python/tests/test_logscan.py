@@ -175,7 +175,7 @@ def test_frames_on_threads_are_one_threads(path):
                 f, failure = {}, str(e)
         return f, [str(w.message) for w in said], failure
 
-    one = read()
+    one = read(threads=1)
     # (the formats the command reads in parts: not chainer-memtrace's graph, not a JSON document)
     one_thread = fmt not in ("megengine-log", "paddle-log", "tvm-profile") or open(path, "rb").read(1) == b"{"
     for part_size in (1, 97, 4096, 1 << 20):
@@ -235,9 +235,49 @@ def test_frames_threads_and_part_size_are_checked():
     for bad in (0, 257, True, 1.5, "2"):
         with pytest.raises(ValueError, match="threads is a number of threads"):
             logscan.frames(p, threads=bad)
+        with pytest.raises(ValueError, match="threads is a number of threads"):
+            logscan.summary(p, threads=bad)
     for bad in (0, 1 << 31, False, 2.0):
         with pytest.raises(ValueError, match="part_size is a number of bytes"):
             logscan.frames(p, threads=2, part_size=bad)
+
+
+def test_default_threads(monkeypatch):
+    # threads=None (the default): OMP_NUM_THREADS where it is set, else the cores this process
+    # may run on (at most 8); one thread for a path or bytes smaller than two parts. The
+    # frames are one thread's whatever the number.
+    data = open(os.path.join(SRC, "samples", "000_cf8afa6c099f806b.txt"), "rb").read()
+    assert len(data) > 2 * 4096
+    one = logscan.frames(data, threads=1)
+    assert logscan._logscan.last_frames_parts() == (0, 0)
+
+    def parts(source, **kw):
+        f = logscan.frames(source, part_size=4096, **kw)
+        kept = logscan._logscan.last_frames_parts()[0]
+        want = one if source is data else logscan.frames(source, threads=1)
+        assert list(f) == list(want)
+        for t in want:
+            pd.testing.assert_frame_equal(f[t], want[t], check_exact=True)
+        return kept
+
+    monkeypatch.setenv("OMP_NUM_THREADS", "2")
+    assert parts(data) > 10  # (in parts)
+    monkeypatch.setenv("OMP_NUM_THREADS", "1")
+    assert parts(data) == 0  # (Dask's worker processes: one thread)
+    assert parts(data, threads=2) > 10  # (a number given wins)
+    monkeypatch.setenv("OMP_NUM_THREADS", "3,2")  # (OpenMP's nested form: the first level)
+    assert parts(data) > 10
+    monkeypatch.delenv("OMP_NUM_THREADS")
+    cores = len(os.sched_getaffinity(0))
+    assert (parts(data) > 10) == (cores > 1)
+    assert parts(data[: 2 * 4096 - 1]) == 0  # (smaller than two parts: one thread)
+    p = os.path.join(SRC, "samples", "002_925085f7148f0ebf.txt")  # (a path's size: 22 KB)
+    logscan.frames(p)
+    assert logscan._logscan.last_frames_parts() == (0, 0)
+    # summary(): the same default, the same figures
+    trace = os.path.join(SRC, "samples", "chrome", "event_sync_trace.json.gz")
+    monkeypatch.setenv("OMP_NUM_THREADS", "2")
+    assert logscan.summary(trace, part_size=4096) == logscan.summary(trace, threads=1)
 
 
 def test_frames_dtypes():
@@ -1581,7 +1621,7 @@ def test_distinct_strings_past_the_interning_limit_on_threads(tmp_path):
     lines = ["[09/20 12:00:35] ppdet.engine INFO: step %d" % i for i in range(5000)]
     lines += ["[09/20 12:00:36] ppdet.engine INFO: the same"] * 10000
     p.write_text("\n".join(lines) + "\n")
-    one = logscan.frames(p)["log"]
+    one = logscan.frames(p, threads=1)["log"]
     assert one["message"].dtype == object and one["logger"].dtype == "category"
     assert one["message"].tolist() == [line.split("INFO: ")[1] for line in lines]
     for part_size in (4096, 65536):
