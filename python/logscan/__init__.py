@@ -93,7 +93,8 @@ def _max_event(max_event):
 def _threads(threads, kind=None, obj=None, part_size=1 << 20):
     """`threads`, checked; for None, the default: the threads `OMP_NUM_THREADS` names where it
     is set (as pyarrow reads it; a Dask worker's nanny sets it to 1), else the cores this
-    process may run on, at most 8; one for an input known to be smaller than two parts."""
+    process may run on, at most 8; one for an input known to be smaller than two parts (bytes,
+    a file that is not gzip)."""
     if threads is not None:
         return _int_in("threads", threads, 256, "threads", "256")
     size = None
@@ -102,6 +103,10 @@ def _threads(threads, kind=None, obj=None, part_size=1 << 20):
     elif kind == "path":
         try:
             size = _os.stat(obj).st_size
+            if size < 2 * part_size:
+                with open(obj, "rb") as f:
+                    if f.read(2) == b"\x1f\x8b":
+                        size = None  # (a .gz: its text is larger than the file)
         except OSError:
             pass  # (the parse says what is wrong with the path)
     if size is not None and size < 2 * part_size:

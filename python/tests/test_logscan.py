@@ -242,7 +242,7 @@ def test_frames_threads_and_part_size_are_checked():
             logscan.frames(p, threads=2, part_size=bad)
 
 
-def test_default_threads(monkeypatch):
+def test_default_threads(monkeypatch, tmp_path):
     # threads=None (the default): OMP_NUM_THREADS where it is set, else the cores this process
     # may run on (at most 8); one thread for a path or bytes smaller than two parts. The
     # frames are one thread's whatever the number.
@@ -251,8 +251,8 @@ def test_default_threads(monkeypatch):
     one = logscan.frames(data, threads=1)
     assert logscan._logscan.last_frames_parts() == (0, 0)
 
-    def parts(source, **kw):
-        f = logscan.frames(source, part_size=4096, **kw)
+    def parts(source, part_size=4096, **kw):
+        f = logscan.frames(source, part_size=part_size, **kw)
         kept = logscan._logscan.last_frames_parts()[0]
         want = one if source is data else logscan.frames(source, threads=1)
         assert list(f) == list(want)
@@ -274,6 +274,11 @@ def test_default_threads(monkeypatch):
     p = os.path.join(SRC, "samples", "002_925085f7148f0ebf.txt")  # (a path's size: 22 KB)
     logscan.frames(p)
     assert logscan._logscan.last_frames_parts() == (0, 0)
+    gz = tmp_path / "seed.log.gz"  # (a small .gz: its text may be many parts)
+    gz.write_bytes(gzip.compress(data * 8))
+    assert len(gz.read_bytes()) < 2 * 65536 < 8 * len(data)
+    monkeypatch.setenv("OMP_NUM_THREADS", "2")
+    assert parts(str(gz), part_size=65536) > 10
     # summary(): the same default, the same figures
     trace = os.path.join(SRC, "samples", "chrome", "event_sync_trace.json.gz")
     monkeypatch.setenv("OMP_NUM_THREADS", "2")
