@@ -22,12 +22,15 @@ breaks. Where a JSON document breaks, a ``RuntimeWarning`` also gives its file, 
 column. I/O failures raise ``OSError`` (``FileNotFoundError``, ...) with the file name; an
 unknown format, an unrecognised input or an unknown record type ``ValueError``.
 
-The parse runs with the GIL released: threads parse files in parallel. One large log is
-parsed on several threads with ``frames(path, threads=N)`` (``summary(..., threads=N)`` for
-a trace).
+The parse runs with the GIL released: threads parse files in parallel. ``frames`` and
+``summary`` parse one large log or trace on several threads by default (``threads=None``:
+``OMP_NUM_THREADS``, else the cores, at most 8); threads of your own that each read a file,
+or a Dask worker, pass ``threads=1``.
 """
 
 import json as _json
+import operator as _operator
+import stat as _stat
 import os as _os
 
 from . import _logscan
@@ -74,10 +77,15 @@ def _input(source):
 
 
 def _int_in(name, value, top, what, top_text):
-    """`value` when it is an int from 1 to `top` (a bool is no count), else ValueError."""
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= top:
+    """`value` as an int when it is an integer from 1 to `top` (an int, or numpy's integers:
+    anything with __index__; a bool is no count), else ValueError."""
+    try:
+        n = None if isinstance(value, bool) else _operator.index(value)
+    except TypeError:
+        n = None
+    if n is None or not 1 <= n <= top:
         raise ValueError("logscan: %s is a number of %s (an int from 1 to %s); got %r" % (name, what, top_text, value))
-    return value
+    return n
 
 
 def _max_line(max_line):
@@ -91,33 +99,36 @@ def _max_event(max_event):
 
 
 def _threads(threads, kind=None, obj=None, part_size=1 << 20):
-    """`threads`, checked; for None, the default: the threads `OMP_NUM_THREADS` names where it
-    is set (as pyarrow reads it; a Dask worker's nanny sets it to 1), else the cores this
-    process may run on, at most 8; one for an input known to be smaller than two parts (bytes,
-    a file that is not gzip)."""
+    """`threads`, checked; for None, the default: the cores this process may run on, or fewer
+    where `OMP_NUM_THREADS` says so (its first number, as pyarrow reads it; a Dask worker's
+    nanny sets it to 1; a value that is no number >= 1 is not used), at most 8; one for an
+    input known to be smaller than two parts (bytes or a regular file, not gzip)."""
     if threads is not None:
         return _int_in("threads", threads, 256, "threads", "256")
     size = None
-    if kind == "bytes":
-        size = memoryview(obj).nbytes
-    elif kind == "path":
-        try:
-            size = _os.stat(obj).st_size
-            if size < 2 * part_size:
-                with open(obj, "rb") as f:
-                    if f.read(2) == b"\x1f\x8b":
-                        size = None  # (a .gz: its text is larger than the file)
-        except OSError:
-            pass  # (the parse says what is wrong with the path)
+    try:
+        if kind == "bytes":
+            head = memoryview(obj).cast("B")
+            size = None if head[:2].tobytes() == b"\x1f\x8b" else head.nbytes  # (gzip: its text is larger)
+        elif kind == "path":
+            st = _os.stat(obj)
+            if _stat.S_ISREG(st.st_mode):  # (a pipe's bytes are not read here: the parse reads them all)
+                size = st.st_size
+                if size < 2 * part_size:
+                    with open(obj, "rb", buffering=0) as f:
+                        if f.read(2) == b"\x1f\x8b":
+                            size = None
+    except (OSError, TypeError, ValueError):
+        size = None  # (the parse says what is wrong with the input)
     if size is not None and size < 2 * part_size:
         return 1
-    env = _os.environ.get("OMP_NUM_THREADS", "").split(",")[0].strip()
-    if env.isdigit() and int(env) >= 1:
-        return min(int(env), 256)
     try:
         cores = len(_os.sched_getaffinity(0))
     except (AttributeError, OSError):
         cores = _os.cpu_count() or 1
+    env = _os.environ.get("OMP_NUM_THREADS", "").split(",")[0].strip()
+    if env.isdigit() and int(env) >= 1:
+        cores = min(cores, int(env))
     return max(1, min(cores, 8))
 
 
@@ -234,10 +245,12 @@ def frames(source, format=None, types=None, max_line=DEFAULT_MAX_LINE, max_event
     ``part_size`` bytes on that many threads where ``logscan convert --threads`` does
     (megengine-log, paddle-log and tvm-profile logs; a chainer-memtrace graph and a JSON
     document are read on one): the same frames, sooner on a large log where cores are free.
-    ``threads=None`` (the default): the number ``OMP_NUM_THREADS`` gives where it is set (as
-    pyarrow reads it; Dask's worker processes have it at 1, so that workers reading file
-    after file do not share their cores), else the cores this process may run on, at most 8;
-    one thread for a path or bytes smaller than two parts. ``threads=1``: this thread only."""
+    ``threads=None`` (the default): the cores this process may run on, or fewer where
+    ``OMP_NUM_THREADS`` says so (its first number, as pyarrow reads it; Dask's worker
+    processes have it at 1, so that workers reading file after file do not share their
+    cores; a value that is no number >= 1 is not used), at most 8; one thread for bytes or a
+    regular file smaller than two parts (not gzip, whose text is larger). ``threads=1``: this
+    thread only; a number given is used as it is (up to 256)."""
     import numpy as np
     import pandas as pd
 

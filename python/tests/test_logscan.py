@@ -279,6 +279,29 @@ def test_default_threads(monkeypatch, tmp_path):
     assert len(gz.read_bytes()) < 2 * 65536 < 8 * len(data)
     monkeypatch.setenv("OMP_NUM_THREADS", "2")
     assert parts(str(gz), part_size=65536) > 10
+    assert parts(gzip.compress(data * 8), part_size=65536) > 10  # (gzip bytes: the same)
+    assert parts(data, threads=np.int64(2)) > 10  # (numpy's integers are counts too)
+    # OMP_NUM_THREADS lowers the cores' number, never raises it; a value that is no number >= 1 is not used
+    for env, want in (("64", min(cores, 8)), ("1", 1), ("0", min(cores, 8)), ("abc", min(cores, 8)), ("", min(cores, 8))):
+        monkeypatch.setenv("OMP_NUM_THREADS", env)
+        assert logscan._threads(None) == want, env
+    # a named pipe: its size is not known and its bytes are the parse's alone (none read to
+    # look for gzip: a buffered peek lost the log's head)
+    monkeypatch.setenv("OMP_NUM_THREADS", "2")
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+
+    def feed():
+        with open(fifo, "wb") as w:
+            w.write(data)
+
+    writer = threading.Thread(target=feed, daemon=True)
+    writer.start()
+    f = logscan.frames(str(fifo), part_size=4096)
+    writer.join(10)
+    assert logscan._logscan.last_frames_parts()[0] > 10
+    for t in one:
+        pd.testing.assert_frame_equal(f[t], one[t], check_exact=True)
     # summary(): the same default, the same figures
     trace = os.path.join(SRC, "samples", "chrome", "event_sync_trace.json.gz")
     monkeypatch.setenv("OMP_NUM_THREADS", "2")
