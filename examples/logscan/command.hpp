@@ -79,7 +79,7 @@ std::string usage_text() {
            "       logscan --help | --version | COMMAND --help\n"
            "\n"
            "FILE may be - for standard input. Formats (ID): " + format_names<Formats>() + ";\n"
-           "without --format each input's format is detected from its first 16 KiB.\n"
+           "without --format each input's format is detected from its first 16 KiB (past blank lines).\n"
            "Exit status: 0 success; 1 unreadable or unrecognised input, error records (the rest is\n"
            "still written), or no record of the format at all (only text, or nothing); 2 usage error.\n"
            "An empty or blank input has no records (exit 0). With --format, an input that looks like\n"
@@ -89,7 +89,8 @@ std::string usage_text() {
 template <class Formats>
 std::string detect_help() {
     std::string s = "usage: logscan detect FILE...\n"
-                    "Prints each FILE's name and format ID, or `unknown`, decided from its first 16 KiB:\n";
+                    "Prints each FILE's name and format ID, or `unknown`, decided from its first 16 KiB\n"
+                    "(past the blank lines it begins with, up to 1 MiB):\n";
     logscan::for_each_format(Formats{}, [&]<class F>() {
         std::string name(F::name);
         name.resize(name.size() < 18 ? 18 : name.size(), ' ');
@@ -445,8 +446,9 @@ int with_format(const char* path, std::string_view forced, progress& prog, F&& f
         if (!h.ok() && head.empty()) return h;
         if (is_gzip(src) || src.text.utf16()) prog.total = 0; // (the file's size is not the bytes read)
         // (what detection reads of the head, and whether more of the input follows it)
-        const std::string_view window = std::string_view(head).substr(0, logscan::detect_bytes);
-        const bool cut = more || head.size() > logscan::detect_bytes;
+        const logscan::detect_view view = logscan::detect_window(head, more);
+        const std::string_view window = view.window;
+        const bool cut = view.cut;
         std::string_view format = forced;
         if (format.empty()) {
             format = logscan::detect_format<Formats>(window, cut)
@@ -646,10 +648,8 @@ int cmd_detect(int argc, char** argv) {
         });
         // (an input that fails after some bytes, a cut gzip stream: its format told from them
         // when they show it, and the failure said; status 1 either way)
-        const logscan::detection d =
-            head.empty() ? logscan::detection{}
-                         : logscan::detect_format<Formats>(std::string_view(head).substr(0, logscan::detect_bytes),
-                                                           more || head.size() > logscan::detect_bytes);
+        const logscan::detect_view view = logscan::detect_window(head, more);
+        const logscan::detection d = head.empty() ? logscan::detection{} : logscan::detect_format<Formats>(view.window, view.cut);
         if (!e.ok() && d.format.empty()) {
             report_failure(path, e);
             status = 1;

@@ -165,7 +165,8 @@ def _types(types):
 def detect(source):
     """The format of an input (``'paddle-log'``, ...), or ``None`` when it is none of them.
 
-    Reads the input's first 16 KiB (decompressed when it is gzip). An input that fails after
+    Reads the input's first 16 KiB past the blank lines it begins with (up to 1 MiB of them;
+    decompressed when it is gzip). An input that fails after
     some bytes (a gzip stream cut short) is named from them when they show its format, with a
     ``RuntimeWarning`` that says the failure, as ``logscan detect`` does; when they do not, the
     failure is raised (``OSError``). A file-like object is read

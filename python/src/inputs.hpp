@@ -266,8 +266,8 @@ public:
     // The bytes read as the head.
     std::string_view head() const noexcept { return head_; }
     // What detection reads of the head, and whether more of the input follows it.
-    std::string_view window() const noexcept { return std::string_view(head_).substr(0, logscan::detect_bytes); }
-    bool cut() const noexcept { return more_ || head_.size() > logscan::detect_bytes; }
+    std::string_view window() const noexcept { return logscan::detect_window(head_, more_).window; }
+    bool cut() const noexcept { return logscan::detect_window(head_, more_).cut; }
     // True when no record need come of the input read as `format`: its head is blank, or shows
     // the format's signals (an empty document of the format; registry.hpp's none_of_format).
     bool may_be_empty(std::string_view format) const noexcept {

@@ -868,6 +868,36 @@ def test_a_byte_order_mark_before_a_json_document_and_alone(tmp_path):
         assert r.returncode == 0 and r.stdout == b"" and r.stderr.decode() == said + "\n"
 
 
+def test_blank_lines_past_the_head_before_a_log(tmp_path):
+    # (helper-59: 16 KiB of blank lines or more made a log "format not recognised" and a file
+    # of blank lines alone an error) detection looks past leading blank lines (up to 1 MiB):
+    # the log's format and records, its line numbers counted from the file's first line; a file
+    # of blank lines alone is an empty input, whatever its size
+    log = open(os.path.join(SRC, "samples", "003_1c776201c8b5b83e.txt"), "rb").read()
+    for lead in (b"\n" * 16384, b" \t\r\n" * 30000):
+        p = tmp_path / "late.log"
+        p.write_bytes(lead + log)
+        assert logscan.detect(p) == "paddle-log"
+        got, want = list(logscan.records(p)), list(logscan.records(log))
+        shift = lead.count(b"\n")
+        assert len(got) == len(want) > 100
+        assert all(g["line"] == w["line"] + shift and {**g, "line": 0} == {**w, "line": 0} for g, w in zip(got, want))
+        r = run("detect", str(p))
+        assert r.returncode == 0 and r.stdout.decode() == f"{p}: paddle-log\n"
+        r = run("convert", str(p))
+        assert r.returncode == 0 and [json.loads(x) for x in r.stdout.splitlines()] == got
+    for n in (16384, 300000):
+        p = tmp_path / "blank.log"
+        p.write_bytes(b"\n" * n)
+        said = f"logscan: {p}: empty input, no records"
+        with warnings.catch_warnings(record=True) as w:
+            warnings.simplefilter("always")
+            assert list(logscan.records(p)) == [] and logscan.frames(p) == {}
+        assert [str(x.message) for x in w] == [said, said]
+        r = run("convert", str(p))
+        assert r.returncode == 0 and r.stdout == b"" and r.stderr.decode() == said + "\n"
+
+
 @pytest.mark.parametrize("encoding", ["utf-16", "utf-16-be"])
 def test_utf16_with_its_byte_order_mark_is_read_as_utf8(tmp_path, encoding):
     # what Windows PowerShell 5.1 writes for `python tools/train.py > train.log` (UTF-16, little

@@ -105,6 +105,62 @@ TEST_CASE("detect::read_head keeps the bytes a source gave before it failed; rep
     CHECK(logscan::head_failure(logscan::error{}).at_end());
 }
 
+TEST_CASE("detect::a head past leading blank lines: read_head reads on, detect_window starts at the first line that is not blank") {
+    const std::string log = logscan::test::read_file(logscan::test::sample_path("003_1c776201c8b5b83e.txt")); // paddle-log
+    REQUIRE(log.size() > 2 * logscan::detect_bytes);
+    const auto head_of = [](const std::string& in, std::size_t piece, std::string& head, bool& more) {
+        struct pieces {
+            std::string_view rest;
+            std::size_t n;
+            logscan::chunk next() {
+                const std::string_view c = rest.substr(0, n);
+                rest.remove_prefix(c.size());
+                return {c};
+            }
+        } src{in, piece};
+        head.clear();
+        return logscan::read_head(src, head, more);
+    };
+    for (const std::size_t blanks : {std::size_t{0}, std::size_t{100}, logscan::detect_bytes, 5 * logscan::detect_bytes + 7})
+        for (const std::size_t piece : {std::size_t{1000}, std::size_t{65536}}) {
+            CAPTURE(blanks);
+            CAPTURE(piece);
+            std::string lead; // (blank lines of spaces, tabs, CRs)
+            while (lead.size() < blanks) lead += lead.size() % 3 == 0 ? " \t \r\n" : "\n";
+            const std::string in = lead + log;
+            std::string head;
+            bool more = false;
+            CHECK(head_of(in, piece, head, more).ok());
+            CHECK(more);
+            CHECK(head == std::string_view(in).substr(0, head.size())); // (the bytes as read, for the replay)
+            CHECK(head.size() >= lead.size() + logscan::detect_bytes);  // (the window full past the blanks)
+            const logscan::detect_view v = logscan::detect_window(head, more);
+            CHECK(v.window == std::string_view(log).substr(0, logscan::detect_bytes));
+            CHECK(v.cut);
+            CHECK(logscan::detect_format(v.window, v.cut).format == "paddle-log");
+        }
+    // a line that holds blanks and then text begins the window whole (its indent kept)
+    const logscan::detect_view v = logscan::detect_window("\n\n   x\ny\n", false);
+    CHECK(v.window == "   x\ny\n");
+    CHECK_FALSE(v.cut);
+    // no blank line first: the head as it is, a byte order mark too
+    CHECK(logscan::detect_window("\xEF\xBB\xBFx\n", false).window == "\xEF\xBB\xBFx\n");
+    CHECK(logscan::detect_window("\xEF\xBB\xBF\n\nx\n", false).window == "x\n");
+    // blanks alone: read to the end when shorter than blank_lead_limit (then blank_input tells
+    // an empty input), else up to the limit, and the window is empty: no format
+    for (const std::size_t n : {std::size_t{3 * logscan::detect_bytes}, logscan::blank_lead_limit + 5000}) {
+        const std::string in(n, '\n');
+        std::string head;
+        bool more = false;
+        CHECK(head_of(in, 4096, head, more).ok());
+        const bool whole = n < logscan::blank_lead_limit;
+        CHECK(more == !whole);
+        CHECK(head.size() == (whole ? n : logscan::blank_lead_limit));
+        CHECK(logscan::blank_input(head));
+        CHECK(logscan::detect_window(head, more).window.empty());
+    }
+}
+
 TEST_CASE("detect::compressed data logscan does not undo is named, with the command that writes it out") {
     // the magic numbers of each format's specification (xz file format 1.1, RFC 8878, bzip2's
     // `BZh` and block size, the LZ4 frame format, PKWARE's APPNOTE, 7-Zip's signature)

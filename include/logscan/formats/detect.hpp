@@ -149,16 +149,40 @@ constexpr bool json_document(std::string_view head) noexcept {
     return n == std::string_view::npos || t[n] == '{' || t[n] == ']';
 }
 
-/// Reads the head of `src` for `detect_format`: chunks appended to `head` until it holds at
-/// least `detect_bytes` bytes or the input ends (`more` false then). Returns the source's
-/// error, if any. Hand `head` and the source to a `replay_source` (source.hpp) to parse the
-/// whole input afterwards. Allocates (`head` grows to about 16 KiB): it runs once per input,
-/// before a parse, never during one.
+/// How far past an input's first byte `read_head` reads when everything before is blank, to
+/// find the lines the detectors are to see (an input that begins with more blanks than this
+/// is told by the blank lines alone: no format).
+inline constexpr std::size_t blank_lead_limit = std::size_t{1} << 20;
+
+/// What the detectors read of a head that `read_head` gave (`more`: the input goes on after
+/// it): `detect_bytes` bytes from the line that holds the first byte that is not blank (a
+/// byte order mark and the blank lines before it passed over), and whether the input goes on
+/// after them (`detect_format`'s `cut`).
+struct detect_view {
+    std::string_view window;
+    bool cut;
+};
+constexpr detect_view detect_window(std::string_view head, bool more) noexcept {
+    const std::string_view t = without_byte_order_mark(head);
+    const std::size_t b = t.find_first_not_of(" \t\r\n");
+    std::size_t from = 0; // (where the line of that byte starts: the blank lines before it passed over)
+    if (b == std::string_view::npos) from = t.size();
+    else if (const std::size_t nl = t.rfind('\n', b); nl != std::string_view::npos) from = nl + 1;
+    const std::string_view w = from == 0 ? head : t.substr(from); // (no blank line first: the head as it is, its mark too)
+    return {w.substr(0, detect_bytes), more || w.size() > detect_bytes};
+}
+
+/// Reads the head of `src` for `detect_format`: chunks appended to `head` until it holds
+/// `detect_bytes` bytes past its leading blank lines (at most `blank_lead_limit` of them) or
+/// the input ends (`more` false then). Returns the source's error, if any. Hand `head` and the
+/// source to a `replay_source` (source.hpp) to parse the whole input afterwards. Allocates
+/// (`head` grows to about 16 KiB, more after blank lines): it runs once per input, before a
+/// parse, never during one.
 /// \code
 /// std::string head; bool more = true;
 /// if (const logscan::error e = logscan::read_head(file, head, more); !e.ok()) fail(e);
-/// const auto d = logscan::detect_format(std::string_view(head).substr(0, logscan::detect_bytes),
-///                                       more || head.size() > logscan::detect_bytes);
+/// const logscan::detect_view v = logscan::detect_window(head, more);
+/// const auto d = logscan::detect_format(v.window, v.cut);
 /// logscan::replay_source<logscan::file_source> all{head, file, false, !more};
 /// \endcode
 /// A failure of `src` is returned with the bytes read before it in `head` and `more` false:
@@ -167,7 +191,15 @@ constexpr bool json_document(std::string_view head) noexcept {
 template <byte_source Source>
 error read_head(Source& src, std::string& head, bool& more) {
     more = true;
-    while (head.size() < detect_bytes) {
+    const auto full = [&head] {
+        if (head.size() < detect_bytes) return false;
+        const std::string_view t = without_byte_order_mark(head);
+        const std::size_t b = t.find_first_not_of(" \t\r\n");
+        if (b == std::string_view::npos) return t.size() >= blank_lead_limit;
+        const std::size_t nl = t.rfind('\n', b);
+        return t.size() - (nl == std::string_view::npos ? 0 : nl + 1) >= detect_bytes;
+    };
+    while (!full()) {
         const chunk c = src.next();
         if (c.code != error_code::none) {
             more = false;
