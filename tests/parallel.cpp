@@ -237,3 +237,48 @@ TEST_CASE("parallel: drain is called one part at a time, in input order, whichev
             CHECK(count.redone == 0);
         }
 }
+
+namespace {
+// A counting slot whose parser ends (`stopped()`) once the input's first 500 lines are read
+// (its part's and those before it): a visitor that stopped the parse.
+struct stopping_slot : counting_slot {
+    bool stopped() const noexcept { return lines_before + lines >= 500; }
+};
+} // namespace
+
+TEST_CASE("parallel: once the parser that read everything kept so far stops, nothing more is kept, drained or read") {
+    std::string text;
+    for (int i = 0; i < 20000; ++i) text += "line " + std::to_string(i) + "\n";
+    const auto split = [](std::string_view, std::string_view) { return true; };
+    for (const unsigned threads : {1u, 2u, 4u}) {
+        CAPTURE(threads);
+        struct counted_source { // (pieces of 1000 bytes, counted)
+            std::string_view rest;
+            std::size_t bytes = 0;
+            logscan::chunk next() {
+                const std::string_view c = rest.substr(0, 1000);
+                rest.remove_prefix(c.size());
+                bytes += c.size();
+                return {c};
+            }
+        } src{text};
+        std::uint64_t lines = 0, errors = 0, drains_after = 0;
+        bool stopped_seen = false;
+        logscan::parts_count count;
+        const logscan::error e = logscan::parse_in_parts<stopping_slot>(
+            src, {.threads = threads, .part_bytes = 2000}, split, [] { return std::make_unique<stopping_slot>(); },
+            [&](stopping_slot& s) {
+                if (stopped_seen && s.lines != s.drained) ++drains_after;
+                lines += s.lines - s.drained;
+                s.drained = s.lines;
+                stopped_seen = stopped_seen || s.stopped();
+            },
+            errors, count);
+        CHECK(e.ok());
+        CHECK(stopped_seen);
+        CHECK(drains_after == 0);         // (no line after the stop)
+        CHECK(lines >= 500);
+        CHECK(lines < 500 + 2 * 200);     // (the part that stopped, at most: parts of about 2000 bytes, 11-12 bytes a line)
+        CHECK(src.bytes < text.size() / 2); // (the reading ended soon after)
+    }
+}

@@ -233,6 +233,7 @@ logscan::error parse_in_parts(Source& src, const parts_options& o, Point split_p
             Slot* s = order.front();
             order.pop_front();
             sequencing = true;
+            const bool after_stop = stop;
             l.unlock();
             Slot* freed = nullptr;
             bool stopped = false;
@@ -240,7 +241,10 @@ logscan::error parse_in_parts(Source& src, const parts_options& o, Point split_p
 #if defined(__cpp_exceptions) && __cpp_exceptions
             try {
 #endif
-                if (chain == nullptr || (chain->at_rest && s->takes_over())) {
+                if (after_stop) { // (the parser before ended: a part still in flight is dropped unread)
+                    s->release();
+                    freed = s;
+                } else if (chain == nullptr || (chain->at_rest && s->takes_over())) {
                     if (chain != nullptr) {
                         note_errors(*chain);
                         chain->release();
@@ -254,7 +258,7 @@ logscan::error parse_in_parts(Source& src, const parts_options& o, Point split_p
                     freed = s;
                     ++count.redone;
                 }
-                drain(*chain);
+                if (!after_stop) drain(*chain);
                 if constexpr (requires { chain->stopped(); }) stopped = chain->stopped();
 #if defined(__cpp_exceptions) && __cpp_exceptions
             } catch (...) {
@@ -265,7 +269,7 @@ logscan::error parse_in_parts(Source& src, const parts_options& o, Point split_p
             sequencing = false;
             if (freed != nullptr) idle.push_back(freed);
             if (e && !thrown) thrown = e;
-            if (stopped) stop = true; // (nothing more is read: what is in flight is read again, to no effect)
+            if (stopped) stop = true; // (nothing more is read, and what is in flight is dropped)
             done_cv.notify_all();
         }
     };
@@ -348,7 +352,7 @@ logscan::error parse_in_parts(Source& src, const parts_options& o, Point split_p
         if (thrown) std::rethrow_exception(thrown);
         if (read_all && order.empty() && !sequencing) break;
         done_cv.wait(l, [&] {
-            return thrown || stop || (!sequencing && !order.empty() && order.front()->parsed) ||
+            return thrown || (stop && !read_all) || (!sequencing && !order.empty() && order.front()->parsed) ||
                    (!read_all && order.size() < in_flight && !idle.empty()) || (read_all && order.empty() && !sequencing);
         });
     }
