@@ -256,10 +256,11 @@ def frames(source, format=None, types=None, max_line=DEFAULT_MAX_LINE, max_event
     import pandas as pd
 
     out = {}
-    kind, obj = _input(source)
+    source_kind, source_obj = _input(source)
     part_size = _part_size(part_size)
-    for type_name, (rows, columns) in _logscan.columns(kind, obj, _format(format), _types(types), _max_line(max_line), _max_event(max_event), bool(partial),
-                                                       _threads(threads, kind, obj, part_size), part_size).items():
+    threads = _threads(threads, source_kind, source_obj, part_size)
+    for type_name, (rows, columns) in _logscan.columns(source_kind, source_obj, _format(format), _types(types), _max_line(max_line),
+                                                       _max_event(max_event), bool(partial), threads, part_size).items():
         data = {}
         for name, kind, values, categories in columns:
             if kind == "category":
