@@ -191,13 +191,9 @@ constexpr detect_view detect_window(std::string_view head, bool more) noexcept {
 template <byte_source Source>
 error read_head(Source& src, std::string& head, bool& more) {
     more = true;
-    const auto full = [&head] {
-        if (head.size() < detect_bytes) return false;
-        const std::string_view t = without_byte_order_mark(head);
-        const std::size_t b = t.find_first_not_of(" \t\r\n");
-        if (b == std::string_view::npos) return t.size() >= blank_lead_limit;
-        const std::size_t nl = t.rfind('\n', b);
-        return t.size() - (nl == std::string_view::npos ? 0 : nl + 1) >= detect_bytes;
+    const auto full = [&head] { // (the detectors' window full, or blanks alone up to the limit)
+        const std::string_view w = detect_window(head, true).window;
+        return w.size() == detect_bytes || (w.empty() && head.size() >= blank_lead_limit);
     };
     while (!full()) {
         const chunk c = src.next();
