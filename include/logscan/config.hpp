@@ -102,6 +102,17 @@ LOGSCAN_FORCE_INLINE void zero_bytes(T& t) noexcept {
     std::memset(p, 0, sizeof(T));
 #endif
 }
+/// `v` unchanged, hidden from the optimiser (g++ and clang: an empty `asm`), so that reads of
+/// neighbouring fields stay apart. g++ merges the reads of a `line`'s number and offset into
+/// one 16-byte load, which the processor cannot serve from the caller's two 8-byte stores just
+/// made: a stall of a dozen cycles or more on every line (rule_reader::feed).
+template <class T>
+LOGSCAN_FORCE_INLINE T opaque(T v) noexcept {
+#if defined(__GNUC__) || defined(__clang__)
+    __asm__("" : "+r"(v));
+#endif
+    return v;
+}
 /// Sets `t` to `T{}`: by `zero_bytes` when `T` is trivially copyable and its `T{}` is all zero
 /// bytes (told once, at the first call), else by assignment. (A record reset for each record of
 /// a stream: what `T{}`'s `rep stos` costs, see `zero_bytes`, on every record.)
@@ -196,6 +207,15 @@ template <std::size_t N>
 LOGSCAN_FORCE_INLINE constexpr bool begins_with(std::string_view s, const char (&lit)[N]) noexcept {
     if (std::is_constant_evaluated()) return s.starts_with(std::string_view(lit, N - 1));
     return s.size() >= N - 1 && same_bytes(s.data(), lit, N - 1);
+}
+
+/// Whether `s` is the literal `lit`: `s == "..."` as `begins_with` compares. (g++ -O3 passes
+/// the view to `operator==` through the stack: two 8-byte stores read back in one 16-byte
+/// load, which waits for them to retire, on every line that asks.)
+template <std::size_t N>
+LOGSCAN_FORCE_INLINE constexpr bool equals(std::string_view s, const char (&lit)[N]) noexcept {
+    if (std::is_constant_evaluated()) return s == std::string_view(lit, N - 1);
+    return s.size() == N - 1 && same_bytes(s.data(), lit, N - 1);
 }
 
 /// A non-finite number word, one rule for every format (formats.md, common rules): `nan`,

@@ -705,10 +705,11 @@ public:
         std::size_t indent = 0;
         if (options_.trim_lines && !text.empty()) { // (most lines have neither: a look at each end first)
             if (text.back() == ' ' || text.back() == '\t') text = internal::trim_right(text);
-            while (indent < text.size() && text[indent] == ' ') ++indent;
+            if (text.front() == ' ') indent = internal::leading_spaces(text);
         }
-        const line current{text, l.number, l.offset};
-        const line trimmed{std::string_view(text.data() + indent, text.size() - indent), l.number, l.offset + indent};
+        const std::uint64_t number = internal::opaque(l.number), offset = l.offset; // (two loads: see opaque)
+        const line current{text, number, offset};
+        const line trimmed{std::string_view(text.data() + indent, text.size() - indent), number, offset + indent};
         rule_context ctx{trimmed, mode_, indent};
         bool matched = false;
         flow f = flow::proceed;

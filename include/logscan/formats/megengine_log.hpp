@@ -1021,9 +1021,9 @@ inline constexpr fixed_string lar_pattern{LOGSCAN_MEGENGINE_LAR}; // (for tests:
 // then a digit, `nan` or `inf` in any case; the rest is the pattern's `.*` (a line holds no
 // `\n`). Group: the whole text.
 constexpr bool read_lar_start(std::string_view t, std::array<std::string_view, 1>& g) noexcept {
-    constexpr std::string_view words[] = {"iter ", "run ", "=== ", "warm", "load model: ", "config model time ", "avg time: "};
-    bool ok = false;
-    for (const std::string_view w : words) ok = ok || t.starts_with(w);
+    using internal::begins_with; // (each word's length known where it is compared: no memcmp call at -O2)
+    bool ok = begins_with(t, "iter ") || begins_with(t, "run ") || begins_with(t, "=== ") || begins_with(t, "warm") ||
+              begins_with(t, "load model: ") || begins_with(t, "config model time ") || begins_with(t, "avg time: ");
     if (!ok) {
         const std::size_t i = !t.empty() && (t[0] == '-' || t[0] == '+') ? 1 : 0;
         const auto word = [&](const char* w) { // (`| 0x20`: only the letter's two cases give it)

@@ -704,7 +704,7 @@ private:
 
     // A line before the event table's header.
     flow head_line(const line& l, std::string_view s) {
-        if (s == "Note! This Report merge all thread info into one.") return merged_ = true, flow::proceed;
+        if (internal::equals(s, "Note! This Report merge all thread info into one.")) return merged_ = true, flow::proceed;
         if (s.size() > 7 && internal::begins_with(s, "Place: ") && s[7] != ' ') { // `Place: X`, X the rest
             place_.assign(s.substr(7));
             return has_place_ = true, flow::proceed;
