@@ -1,21 +1,27 @@
 # Configures logscan on its own with no build type and checks that it builds Release (its
-# default), then with RelWithDebInfo given and checks that the given type stands.
-foreach(given "" RelWithDebInfo)
+# default), then with RelWithDebInfo given, and with an empty type given, and checks that the
+# given type stands. (With the generator, compiler and prefix path of the build that runs it.)
+unset(ENV{CMAKE_BUILD_TYPE})
+foreach(given none RelWithDebInfo empty)
   file(REMOVE_RECURSE ${WORK_DIR})
-  set(args -S ${SOURCE_DIR} -B ${WORK_DIR} -DLOGSCAN_BUILD_TESTS=OFF -DLOGSCAN_BUILD_EXAMPLES=OFF
-      -DLOGSCAN_BUILD_FUZZ=OFF -DLOGSCAN_BUILD_BENCH=OFF -DLOGSCAN_BUILD_PYTHON=OFF)
-  if(given)
+  set(args -S ${SOURCE_DIR} -B ${WORK_DIR} -G ${GENERATOR} -DCMAKE_CXX_COMPILER=${CXX} "-DCMAKE_PREFIX_PATH=${PREFIX_PATH}"
+      -DLOGSCAN_BUILD_TESTS=OFF -DLOGSCAN_BUILD_EXAMPLES=OFF -DLOGSCAN_BUILD_FUZZ=OFF -DLOGSCAN_BUILD_BENCH=OFF
+      -DLOGSCAN_BUILD_PYTHON=OFF)
+  if(given STREQUAL "none")
+    set(want Release)
+  elseif(given STREQUAL "empty")
+    list(APPEND args -DCMAKE_BUILD_TYPE=)
+    set(want "")
+  else()
     list(APPEND args -DCMAKE_BUILD_TYPE=${given})
     set(want ${given})
-  else()
-    set(want Release)
   endif()
   execute_process(COMMAND ${CMAKE_COMMAND} ${args} RESULT_VARIABLE rc OUTPUT_QUIET)
   if(NOT rc EQUAL 0)
     message(FATAL_ERROR "configuring logscan with the build type '${given}' failed")
   endif()
   file(STRINGS ${WORK_DIR}/CMakeCache.txt type REGEX "^CMAKE_BUILD_TYPE:")
-  if(NOT type MATCHES ":STRING=${want}$")
+  if(NOT type MATCHES "^CMAKE_BUILD_TYPE:[A-Z]+=${want}$")
     message(FATAL_ERROR "build type '${given}' given: the cache says '${type}', expected ${want}")
   endif()
   message("build type '${given}' given: ${type}")

@@ -705,7 +705,7 @@ public:
         std::size_t indent = 0;
         if (options_.trim_lines && !text.empty()) { // (most lines have neither: a look at each end first)
             if (text.back() == ' ' || text.back() == '\t') text = internal::trim_right(text);
-            if (text.front() == ' ') indent = internal::leading_spaces(text);
+            if (!text.empty() && text.front() == ' ') indent = internal::leading_spaces(text); // (a blank line is empty now)
         }
         const std::uint64_t number = internal::opaque(l.number), offset = l.offset; // (two loads: see opaque)
         const line current{text, number, offset};
