@@ -80,7 +80,7 @@ std::string in_parts(std::string_view in, unsigned threads, std::size_t part, lo
 } // namespace
 
 TEST_CASE("parallel::parse_in_parts gives the one-thread output for every splittable format and part size") {
-    const char* samples[] = {"000_cf8afa6c099f806b.txt", "003_1c776201c8b5b83e.txt", "004_d73c77cb3fb2895c.txt"};
+    const char* samples[] = {"000_cf8afa6c099f806b.txt", "002_925085f7148f0ebf.txt", "003_1c776201c8b5b83e.txt", "004_d73c77cb3fb2895c.txt"};
     std::size_t formats = 0;
     logscan::for_each_format(logscan::all_formats{}, [&]<class F>() {
         if constexpr (F::splittable) {
@@ -96,7 +96,9 @@ TEST_CASE("parallel::parse_in_parts gives the one-thread output for every splitt
                 const std::string want = one_thread<F>(in, want_errors);
                 REQUIRE(!want.empty());
                 CHECK(want_errors.count != 0);
-                CHECK(want_errors.first.line == static_cast<std::uint64_t>(std::count(before.begin(), before.end(), '\n')) + 1);
+                // (a Chainer graph repeated is broken where its copies meet: its first error is there)
+                if (F::name != "chainer-memtrace")
+                    CHECK(want_errors.first.line == static_cast<std::uint64_t>(std::count(before.begin(), before.end(), '\n')) + 1);
                 logscan::parts_count total;
                 for (const std::size_t part : {std::size_t{64}, std::size_t{1000}, std::size_t{9000}, in.size() / 3, in.size() * 2}) {
                     INFO(F::name << ", part size " << part);
@@ -115,7 +117,7 @@ TEST_CASE("parallel::parse_in_parts gives the one-thread output for every splitt
             }
         }
     });
-    CHECK(formats == 3); // megengine-log, paddle-log, tvm-profile
+    CHECK(formats == 4); // megengine-log, chainer-memtrace (resumed: format.hpp's resume), paddle-log, tvm-profile
 }
 
 TEST_CASE("parallel: a part's newlines counted in blocks equal a count byte by byte") {

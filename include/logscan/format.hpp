@@ -138,9 +138,38 @@ public:
         if (lines_before != 0 || offset != 0) bom_.settle();
         splitter_.start_at(lines_before, offset);
     }
+    /// For a core whose state at rest is more than its mode (chainer-memtrace: how many function
+    /// records came before, the header's counts), the parts' hand-over (parallel.hpp):
+    /// `part_units(bytes)` counts what a part holds of what the state counts (a guess: a wrong
+    /// count only costs the part's reading again); `resume(units)`, before `feed`, makes a fresh
+    /// parser begin as one at rest after that many units; `resumes(units)` is true when this
+    /// parser, at rest, ended where a fresh one resumed at `units` begins; `inherit(before)`
+    /// gives the fresh parser, once kept, what it could not guess (the header's counts, which
+    /// `finish()` checks).
+    static std::uint64_t part_units(std::string_view bytes) noexcept
+        requires requires { Core::part_units(bytes); }
+    {
+        return Core::part_units(bytes);
+    }
+    void resume(std::uint64_t units) noexcept
+        requires requires(Core& c) { c.resume(units); }
+    {
+        core_.resume(units);
+    }
+    bool resumes(std::uint64_t units) const noexcept
+        requires requires(const Core& c) { c.resumes(units); }
+    {
+        return core_.resumes(units);
+    }
+    void inherit(const line_parser& before) noexcept
+        requires requires(Core& c, const Core& b) { c.inherit(b); }
+    {
+        core_.inherit(before.core_);
+    }
     /// True when nothing read so far can change a later record and `finish()` would add none:
     /// between lines, not stopped, and every reader of the core at rest. A fresh parser given
-    /// the rest of the input (with `start_at`) then yields what this one would.
+    /// the rest of the input (with `start_at`, and `resume` where the core has it) then yields
+    /// what this one would.
     bool at_rest() const noexcept
         requires requires(const Core& c) { internal::all_at_rest(c.readers()); }
     {

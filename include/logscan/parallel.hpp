@@ -72,6 +72,7 @@ struct part_slot {
     std::optional<Parser<visitor_type>> parser;
     std::string bytes;                      // the part
     std::uint64_t lines_before = 0, offset = 0; // where it starts in the input
+    std::uint64_t units_before = 0;         // what the parts before hold of what a resumed parser counts (format.hpp's `part_units`)
     bool starts_line = true;                // it begins at a line's start (not where a part with no line end was cut)
     logscan::format_options options{};      // the parser's settings (its longest line, ...)
     bool parsed = false;                    // (guarded by the driver's mutex)
@@ -80,12 +81,21 @@ struct part_slot {
     template <class... A>
     explicit part_slot(A&&... a) : out(std::forward<A>(a)...) {}
 
-    // A fresh parser reads the part.
+    static constexpr bool resumable = requires(Parser<visitor_type>& p) { p.resume(0); };
+    // What a part's bytes hold of what a resumed parser counts (the calling thread's count).
+    static std::uint64_t part_units(std::string_view b) noexcept
+        requires resumable
+    {
+        return Parser<visitor_type>::part_units(b);
+    }
+    // A fresh parser reads the part (resumed after the units before it, when not the first).
     void parse() {
         release();
         vis.emplace(visitor_type{out.writer()}); // (an aggregate: no parenthesised init in clang 14)
         parser.emplace(*vis, options);
         parser->start_at(lines_before, offset);
+        if constexpr (resumable)
+            if (offset != 0) parser->resume(units_before);
         read(bytes);
     }
     // This parser reads on.
@@ -94,8 +104,15 @@ struct part_slot {
         at_rest = parser->at_rest();
     }
     // A part's fresh parser read it as the parser before would, when that one ends at rest
-    // (and the part begins a line: where start_at starts).
-    bool takes_over() const noexcept { return starts_line; }
+    // (and the part begins a line: where start_at starts; and, resumed, where that one ended).
+    bool takes_over(const part_slot& before) const noexcept {
+        if constexpr (resumable) return starts_line && before.parser->resumes(units_before);
+        else return starts_line;
+    }
+    // Kept after `before`: what its fresh parser could not guess, from the parser before.
+    void inherit(const part_slot& before) noexcept {
+        if constexpr (resumable) parser->inherit(*before.parser);
+    }
     void finish() { parser->finish(); }
     std::uint64_t errors() const noexcept { return vis->errors; }
     // (the first error record, where the visitor keeps it: record.hpp's ndjson and counting visitors)
@@ -147,8 +164,12 @@ struct parts_count {
 
 /// Parses `src` in parts with Slot (a part_slot, or a type with its members `bytes`,
 /// `lines_before`, `offset`, `starts_line`, `parsed`, `at_rest`, `parse()`, `read(more)`,
-/// `takes_over()` (false: this part's fresh reading is not to be kept, the parser before
-/// reads it), `finish()`, `errors()`, `release()`, and optionally `stopped()` (true: the
+/// `takes_over(before)` or `takes_over()` (false: this part's fresh reading is not to be kept
+/// after the slot `before`, whose parser ended at rest; that parser reads the part), `finish()`,
+/// `errors()`, `release()`, and optionally `units_before` with a static `part_units(bytes)`
+/// (summed over the parts before each, by the calling thread: a resumed parser's guess, see
+/// format.hpp's `resume`) and `inherit(before)` (a kept part's parser takes from the one
+/// before what it could not guess), and optionally `stopped()` (true: the
 /// parser that has read everything kept so far ended, and nothing more is read from `src`)
 /// and `first_error()` (the part's first error record, then given in `*first`: the input's
 /// first, as the parts are taken in order; `first` may be null));
@@ -176,7 +197,7 @@ logscan::error parse_in_parts(Source& src, const parts_options& o, Point split_p
 
     // reading: the next part's bytes (those after the last cut, then the source's)
     std::string carry;
-    std::uint64_t lines_before = 0, offset = 0, bytes_read = 0;
+    std::uint64_t lines_before = 0, offset = 0, bytes_read = 0, units = 0;
     bool eof = false, line_start = true;
     logscan::error failure{};
     auto fill = [&](Slot* s) -> bool {
@@ -211,6 +232,10 @@ logscan::error parse_in_parts(Source& src, const parts_options& o, Point split_p
         line_start = b[e - 1] == '\n';
         lines_before += internal::newlines(s->bytes);
         offset += e;
+        if constexpr (requires { Slot::part_units(std::string_view()); }) {
+            s->units_before = units;
+            units += Slot::part_units(s->bytes);
+        }
         return true;
     };
 
@@ -227,6 +252,10 @@ logscan::error parse_in_parts(Source& src, const parts_options& o, Point split_p
     bool closing = false, sequencing = false, stop = false;
     std::exception_ptr thrown;
     Slot* chain = nullptr; // the parser that has read everything kept so far (the sequencer's)
+    const auto takes_over = [](const Slot& s, const Slot& before) {
+        if constexpr (requires { s.takes_over(before); }) return s.takes_over(before);
+        else return s.takes_over();
+    };
     // (`l` holds m on entry and on return; released while a part is sequenced)
     auto sequence = [&](std::unique_lock<std::mutex>& l) {
         while (!sequencing && !thrown && !order.empty() && order.front()->parsed) {
@@ -244,8 +273,9 @@ logscan::error parse_in_parts(Source& src, const parts_options& o, Point split_p
                 if (after_stop) { // (the parser before ended: a part still in flight is dropped unread)
                     s->release();
                     freed = s;
-                } else if (chain == nullptr || (chain->at_rest && s->takes_over())) {
+                } else if (chain == nullptr || (chain->at_rest && takes_over(*s, *chain))) {
                     if (chain != nullptr) {
+                        if constexpr (requires { s->inherit(*chain); }) s->inherit(*chain);
                         note_errors(*chain);
                         chain->release();
                         freed = chain;

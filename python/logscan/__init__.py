@@ -244,8 +244,8 @@ def frames(source, format=None, types=None, max_line=DEFAULT_MAX_LINE, max_event
     ``partial=True`` the frames of the records read before it are returned instead, and the
     failure is a ``RuntimeWarning``. ``threads`` > 1 parses the input in parts of about
     ``part_size`` bytes on that many threads where ``logscan convert --threads`` does
-    (megengine-log, paddle-log and tvm-profile logs; a chainer-memtrace graph and a JSON
-    document are read on one): the same frames, sooner on a large log where cores are free.
+    (megengine-log, paddle-log and tvm-profile logs and chainer-memtrace graphs; a JSON
+    document is read on one): the same frames, sooner on a large log where cores are free.
     ``threads=None`` (the default): the cores this process may run on, or fewer where
     ``OMP_NUM_THREADS`` says so (its first number, as pyarrow reads it; Dask's worker
     processes have it at 1, so that workers reading file after file do not share their

@@ -1124,22 +1124,38 @@ struct column_part {
     std::optional<visitor> vis;
     std::optional<typename F::template parser<visitor>> parser;
     std::string bytes;
-    std::uint64_t lines_before = 0, offset = 0;
+    std::uint64_t lines_before = 0, offset = 0, units_before = 0;
     bool starts_line = true, parsed = false, at_rest = false;
     logscan::format_options options{};
+    using parser_type = typename F::template parser<visitor>;
+    static constexpr bool resumable = requires(parser_type& p) { p.resume(0); };
+    // (parallel.hpp's part_slot: the hand-over of a format whose state at rest is more than a mode)
+    static std::uint64_t part_units(std::string_view b) noexcept
+        requires resumable
+    {
+        return parser_type::part_units(b);
+    }
     void parse() {
         release();
         vis.emplace(cols);
         parser.emplace(*vis, options);
         absorbed = false;
         parser->start_at(lines_before, offset);
+        if constexpr (resumable)
+            if (offset != 0) parser->resume(units_before);
         read(bytes);
     }
     void read(std::string_view more) {
         (void)parser->feed(more);
         at_rest = parser->at_rest();
     }
-    bool takes_over() const noexcept { return starts_line; }
+    bool takes_over(const column_part& before) const noexcept {
+        if constexpr (resumable) return starts_line && before.parser->resumes(units_before);
+        else return starts_line;
+    }
+    void inherit(const column_part& before) noexcept {
+        if constexpr (resumable) parser->inherit(*before.parser);
+    }
     void finish() { (void)parser->finish(); }
     std::uint64_t errors() const noexcept { return vis->errors(); }
     logscan::error first_error() const noexcept { return vis->first_error(); }

@@ -6,6 +6,7 @@
 // that can be cut (megengine-log, paddle-log, tvm-profile), at many line boundaries: every
 // boundary of the small inputs, an even spread and the format's `split_point` places of the
 // samples. The expected output is the whole input's output, from one parser.
+#include <logscan/formats/chainer_memtrace.hpp>
 #include <logscan/formats/megengine_log.hpp>
 #include <logscan/formats/paddle_log.hpp>
 #include <logscan/formats/tvm_profile.hpp>
@@ -84,20 +85,40 @@ struct outcome {
     std::size_t tried = 0, at_rest = 0, hints = 0, hints_at_rest = 0;
 };
 
+// The input cut at many places: where the first part's parser ends at rest, a fresh parser
+// started there (and, for a core that resumes, resumed after the units the first part holds,
+// when the first parser says it ended there, then given what it could not guess) must yield
+// the rest of the whole's records.
 template <template <class> class Parser, template <class> class Visitor, class Point>
 outcome check_parts(std::string_view text, Point split_point, std::size_t spread = 80) {
+    using V = Visitor<string_writer>;
+    constexpr bool resumable = requires(Parser<V>& p) { p.resume(0); };
     const std::string whole = render<Parser, Visitor>(text, 0, 0, true);
     outcome o;
     for (std::size_t b : boundaries(text, spread, split_point)) {
         ++o.tried;
         const bool hint = is_point(text, b, split_point);
         o.hints += hint ? 1 : 0;
-        bool rest = false;
-        const std::string head = render<Parser, Visitor>(text.substr(0, b), 0, 0, false, &rest);
-        if (!rest) continue;
-        ++o.at_rest;
+        std::string head, tail;
+        char hbuf[4096], tbuf[4096];
+        string_writer hw(string_sink{&head}, hbuf), tw(string_sink{&tail}, tbuf);
+        V hv{hw}, tv{tw};
+        Parser<V> hp(hv), tp(tv);
+        hp.feed(text.substr(0, b));
+        hw.flush();
+        if (!hp.at_rest()) continue;
         const auto lines_before = static_cast<std::uint64_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(b), '\n'));
-        const std::string tail = render<Parser, Visitor>(text.substr(b), lines_before, b, true);
+        tp.start_at(lines_before, b);
+        if constexpr (resumable) {
+            const std::uint64_t units = Parser<V>::part_units(text.substr(0, b));
+            if (!hp.resumes(units)) continue; // (a wrong guess: parse_in_parts has the first parser read on)
+            tp.resume(units);
+        }
+        ++o.at_rest;
+        tp.feed(text.substr(b));
+        if constexpr (resumable) tp.inherit(hp);
+        tp.finish();
+        tw.flush();
         INFO("cut at byte " << b << " (after line " << lines_before << ")");
         REQUIRE(head + tail == whole);
         if (hint) ++o.hints_at_rest;
@@ -131,6 +152,7 @@ std::size_t count_points(std::string_view text, Point split_point) {
 
 } // namespace
 
+namespace cm = logscan::chainer_memtrace;
 namespace ml = logscan::megengine_log;
 namespace pl = logscan::paddle_log;
 namespace tp = logscan::tvm_profile;
@@ -240,4 +262,63 @@ TEST_CASE("tvm-profile: cut where the parser is at rest, the parts yield the who
         CHECK(o.hints == evaluate - (t.starts_with("Evaluate") ? 1 : 0));
         CHECK(o.hints_at_rest == o.hints);
     }
+}
+
+TEST_CASE("chainer-memtrace: cut before a function record, a resumed parser yields the whole's records") {
+    for (const auto& input : {std::pair{"002_925085f7148f0ebf.txt", true}, std::pair{"chainer_memtrace_hand.txt", false},
+                                       std::pair{"chainer_memtrace_crlf.txt", false}}) {
+        const char* name = input.first;
+        const bool sample = input.second;
+        CAPTURE(std::string(name));
+        const std::string& t = file(name, sample);
+        const outcome o = check_parts<cm::parser, cm::ndjson_visitor>(t, cm::split_point, 400);
+        // every direction line after the header's (a record's start) is a split point, counted by hand
+        std::size_t directions = 0;
+        for (std::string_view l : logscan::test::lines_of(t)) {
+            if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+            while (!l.empty() && (l.back() == ' ' || l.back() == '\t')) l.remove_suffix(1);
+            if (l == "forward" || l == "backward") ++directions;
+        }
+        CHECK(directions > 0);
+        CHECK(count_points(t, cm::split_point) == directions);
+        CHECK(o.hints > 0);
+        CHECK(o.at_rest > 0);
+        CHECK(o.at_rest < o.tried); // (the header, the buffer list, inside a record: no rest)
+    }
+}
+
+TEST_CASE("chainer-memtrace: a part's guess of the records before it, and what a resumed parser takes over") {
+    // direction lines counted as whole lines, with trailing blanks and a CR before the LF
+    CHECK(cm::parser<cm::ndjson_visitor<string_writer>>::part_units("forward\nbackward  \r\n  forward\nforwards\nx forward\nbackward") == 3);
+    CHECK(cm::parser<cm::ndjson_visitor<string_writer>>::part_units("") == 0);
+    CHECK(cm::parser<cm::ndjson_visitor<string_writer>>::part_units("2 4\n0 8 _\nfor\nward\n") == 0);
+    // a cut in the buffer list: the parser there is not at rest
+    const std::string t = "2 2\n0 8 _\n1 8 w\nforward\n1 1\n0 _\n1\nReLU\n{}\nbackward\n1 1\n1 _\n0\nReLU\n{\"rank\": 3}\n";
+    bool rest = true;
+    render<cm::parser, cm::ndjson_visitor>(std::string_view(t).substr(0, t.find("1 8 w")), 0, 0, false, &rest);
+    CHECK_FALSE(rest);
+    render<cm::parser, cm::ndjson_visitor>(std::string_view(t).substr(0, t.find("backward")), 0, 0, false, &rest);
+    CHECK(rest);
+    // the second record after a cut: index 1 only when resumed after the one before
+    const std::size_t cut = t.find("backward");
+    std::string out;
+    char buf[4096];
+    string_writer w(string_sink{&out}, buf);
+    cm::ndjson_visitor<string_writer> v{w};
+    cm::parser<cm::ndjson_visitor<string_writer>> p(v);
+    p.start_at(9, cut);
+    p.resume(1);
+    p.feed(std::string_view(t).substr(cut));
+    p.finish(); // (not inherited: no header seen, no count to check)
+    w.flush();
+    CHECK(out == R"({"type":"function","line":10,"index":1,"direction":"backward","func_type":"ReLU","inputs":[{"id":1,"role":null}],"outputs":[0],"params":{"rank": 3}})"
+                 "\n");
+    // the header's counts come with inherit: a count that does not match is reported at the end
+    const std::string u = "1 3\n0 8 _\nforward\n0 0\nReLU\n{}\nforward\n0 0\nReLU\n{}\n"; // two records, not three
+    const std::size_t c2 = u.rfind("forward");
+    const std::string whole = render<cm::parser, cm::ndjson_visitor>(u, 0, 0, true);
+    CHECK(whole.find("function count does not match the header") != std::string::npos);
+    const outcome o = check_parts<cm::parser, cm::ndjson_visitor>(u, cm::split_point);
+    CHECK(o.at_rest >= 2); // (after the buffer list; before the second record: c2)
+    CHECK(c2 != std::string::npos);
 }

@@ -64,6 +64,7 @@
 #include <optional>
 #include <span>
 #include <string_view>
+#include <tuple>
 #include <utility>
 
 #include "../format.hpp" // (config, error, lines, source, visit, num, record, ndjson)
@@ -205,6 +206,44 @@ public:
         return flow::proceed;
     }
     flow line_too_long(const error& e) { return report_error(vis_, e); }
+
+    // --- one input in parts (parallel.hpp; format.hpp's `resume`). A parser is at rest between
+    // function records (the header read, or resumed); a part's fresh parser resumes there after
+    // the records the parts before it start (their direction lines, counted by the calling
+    // thread), and once kept takes the header's counts from the parser before (for `finish`).
+    bool at_rest() const noexcept { return state_ == state::direction && (header_line_ != 0 || resumed_); }
+    std::tuple<const core&> readers() const noexcept { return {*this}; }
+    // The direction lines of `bytes` (whole lines: `forward` or `backward`, trailing blanks
+    // allowed): a guess of the records they start (a line before the header is text, and
+    // costs the part's reading again).
+    static std::uint64_t part_units(std::string_view bytes) noexcept {
+        std::uint64_t n = 0;
+        for (std::size_t i = bytes.find("ward"); i != std::string_view::npos; i = bytes.find("ward", i + 4)) {
+            const std::size_t b = i >= 3 && bytes.compare(i - 3, 3, "for") == 0   ? i - 3
+                                  : i >= 4 && bytes.compare(i - 4, 4, "back") == 0 ? i - 4
+                                                                                  : std::string_view::npos;
+            if (b == std::string_view::npos || (b != 0 && bytes[b - 1] != '\n')) continue;
+            std::size_t e = i + 4;
+            while (e < bytes.size() && internal::is_space(bytes[e])) ++e;
+            if (e < bytes.size() && bytes[e] == '\r' && e + 1 < bytes.size() && bytes[e + 1] == '\n') ++e;
+            if (e == bytes.size() || bytes[e] == '\n') ++n;
+        }
+        return n;
+    }
+    void resume(std::uint64_t functions) noexcept {
+        state_ = state::direction;
+        started_ = functions;
+        resumed_ = true;
+    }
+    bool resumes(std::uint64_t functions) const noexcept { return at_rest() && started_ == functions; }
+    void inherit(const core& before) noexcept {
+        header_line_ = before.header_line_;
+        nbuf_ = before.nbuf_;
+        nfunc_ = before.nfunc_;
+        buffers_ = before.buffers_;
+        buffer_cut_reported_ = before.buffer_cut_reported_;
+        seen_direction_ = seen_direction_ || before.seen_direction_;
+    }
 
 private:
     enum class state : unsigned char { pre, buffers, direction, record, skip, done };
@@ -395,6 +434,7 @@ private:
     part part_ = part::counts;
     bool seen_direction_ = false;
     bool buffer_cut_reported_ = false;
+    bool resumed_ = false; // (begun at a part's start after the header: resume)
     std::uint64_t header_line_ = 0, nbuf_ = 0, nfunc_ = 0, buffers_ = 0, started_ = 0;
     std::uint64_t rec_line_ = 0, rec_index_ = 0, nin_ = 0, nout_ = 0, left_ = 0;
     std::string_view direction_, func_type_;
@@ -411,6 +451,15 @@ using parser = line_parser<detail::core<Visitor>>;
 
 /// What `detect` counts, in a few words (for `logscan detect --help`).
 inline constexpr std::string_view detect_signals = "a `B F` line followed by buffer lines `ID SIZE NAME` or function records";
+
+/// Where an input may be cut into parts parsed apart (`logscan --threads`, parallel.hpp): before
+/// a direction line, where a function record begins. The part's parser resumes after the
+/// records before it (format.hpp's `resume`); where it guessed wrong (a cut in the buffer
+/// list, a record cut short across it), the parser before reads the part again.
+constexpr bool split_point(std::string_view, std::string_view next) noexcept {
+    next = internal::trim_right(next);
+    return next == "forward" || next == "backward";
+}
 
 /// How much the first bytes of an input (`head`; `cut`: more input follows) look like a
 /// chainer-memtrace: after a `B F` counts line, the number of buffer lines `ID SIZE NAME`
@@ -442,7 +491,7 @@ constexpr std::size_t detect(std::string_view head, bool cut = true) noexcept {
 /// section 3, `text` and `error` included), `visitor<V>`, `parse` (the source's error, `stopped`,
 /// or none; problems inside the input go to `on_error` and do not stop the parse) and
 /// `ndjson_visitor<Writer>` (`"line"` after `"type"`; `params` as the checked JSON text).
-LOGSCAN_FORMAT_MODULE(format_name, records, detect, detect_signals, parser);
+LOGSCAN_FORMAT_MODULE(format_name, records, detect, detect_signals, parser, split_point);
 
 } // namespace logscan::chainer_memtrace
 
