@@ -102,17 +102,6 @@ LOGSCAN_FORCE_INLINE void zero_bytes(T& t) noexcept {
     std::memset(p, 0, sizeof(T));
 #endif
 }
-/// `v` unchanged, hidden from the optimiser (g++ and clang: an empty `asm`), so that reads of
-/// neighbouring fields stay apart. g++ merges the reads of a `line`'s number and offset into
-/// one 16-byte load, which the processor cannot serve from the caller's two 8-byte stores just
-/// made: a stall of a dozen cycles or more on every line (rule_reader::feed).
-template <class T>
-LOGSCAN_FORCE_INLINE T opaque(T v) noexcept {
-#if defined(__GNUC__) || defined(__clang__)
-    __asm__("" : "+r"(v));
-#endif
-    return v;
-}
 /// Sets `t` to `T{}`: by `zero_bytes` when `T` is trivially copyable and its `T{}` is all zero
 /// bytes (told once, at the first call), else by assignment. (A record reset for each record of
 /// a stream: what `T{}`'s `rep stos` costs, see `zero_bytes`, on every record.)

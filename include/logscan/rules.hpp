@@ -707,7 +707,7 @@ public:
             if (text.back() == ' ' || text.back() == '\t') text = internal::trim_right(text);
             if (!text.empty() && text.front() == ' ') indent = internal::leading_spaces(text); // (a blank line is empty now)
         }
-        const std::uint64_t number = internal::opaque(l.number), offset = l.offset; // (two loads: see opaque)
+        const std::uint64_t number = l.number, offset = l.offset;
         const line current{text, number, offset};
         const line trimmed{std::string_view(text.data() + indent, text.size() - indent), number, offset + indent};
         rule_context ctx{trimmed, mode_, indent};
