@@ -101,7 +101,7 @@ void check(std::string_view in, std::size_t part, std::size_t piece) {
         logscan::error first{};
         logscan::parts_count count;
         std::string result; // (as parts_run keeps it: the last drained part's parser's; none without a part)
-        if constexpr (requires(typename F::template parser<typename lp::column_part<F>::visitor> & p) { p.result(); })
+        if constexpr (requires(typename F::template parser<typename lp::column_part<F>::visitor_type> & p) { p.result(); })
             result = " result " + describe(logscan::error{}, 0);
         fuzz::pieces src{in, piece};
         const logscan::error failure = logscan::parse_in_parts<lp::column_part<F>>(

@@ -60,16 +60,18 @@
 
 namespace logscan {
 
-/// One part: its bytes, where it starts, and its parser, visitor and output. Out has
-/// `writer()` (what the visitor writes to) and `clear()` (drops what was written).
-template <template <class> class Parser, template <class> class Visitor, class Out>
-struct part_slot {
-    using writer_type = std::remove_reference_t<decltype(std::declval<Out&>().writer())>;
-    using visitor_type = Visitor<writer_type>;
+/// What every part of parse_in_parts holds, whatever its output: the output (`Out`, made
+/// first and gone last), its bytes and where they start in the input, its visitor and parser,
+/// and the hand-over of a format whose state at rest is more than a mode (format.hpp's
+/// `resume`). part_slot below and the Python module's column_part add what they write.
+template <class Out, class Visitor, class Parser>
+struct part_reading {
+    using visitor_type = Visitor;
+    using parser_type = Parser;
 
     Out out;
-    std::optional<visitor_type> vis;
-    std::optional<Parser<visitor_type>> parser;
+    std::optional<Visitor> vis;
+    std::optional<Parser> parser;
     std::string bytes;                      // the part
     std::uint64_t lines_before = 0, offset = 0; // where it starts in the input
     std::uint64_t units_before = 0;         // what the parts before hold of what a resumed parser counts (format.hpp's `part_units`)
@@ -79,19 +81,18 @@ struct part_slot {
     bool at_rest = false;
 
     template <class... A>
-    explicit part_slot(A&&... a) : out(std::forward<A>(a)...) {}
+    explicit part_reading(A&&... a) : out(std::forward<A>(a)...) {}
 
-    static constexpr bool resumable = requires(Parser<visitor_type>& p) { p.resume(0); };
+    static constexpr bool resumable = requires(Parser& p) { p.resume(0); };
     // What a part's bytes hold of what a resumed parser counts (the calling thread's count).
     static std::uint64_t part_units(std::string_view b) noexcept
         requires resumable
     {
-        return Parser<visitor_type>::part_units(b);
+        return Parser::part_units(b);
     }
-    // A fresh parser reads the part (resumed after the units before it, when not the first).
-    void parse() {
-        release();
-        vis.emplace(visitor_type{out.writer()}); // (an aggregate: no parenthesised init in clang 14)
+    // A fresh parser over `vis` (made by the caller) reads the part, resumed after the units
+    // before it when not the first.
+    void read_fresh() {
         parser.emplace(*vis, options);
         parser->start_at(lines_before, offset);
         if constexpr (resumable)
@@ -100,31 +101,55 @@ struct part_slot {
     }
     // This parser reads on.
     void read(std::string_view more) {
-        parser->feed(more);
+        (void)parser->feed(more);
         at_rest = parser->at_rest();
     }
     // A part's fresh parser read it as the parser before would, when that one ends at rest
     // (and the part begins a line: where start_at starts; and, resumed, where that one ended).
-    bool takes_over(const part_slot& before) const noexcept {
+    bool takes_over(const part_reading& before) const noexcept {
         if constexpr (resumable) return starts_line && before.parser->resumes(units_before);
         else return starts_line;
     }
     // Kept after `before`: what its fresh parser could not guess, from the parser before.
-    void inherit(const part_slot& before) noexcept {
+    void inherit(const part_reading& before) noexcept {
         if constexpr (resumable) parser->inherit(*before.parser);
     }
-    void finish() { parser->finish(); }
-    std::uint64_t errors() const noexcept { return vis->errors; }
+    void finish() { (void)parser->finish(); }
+    // The parser and visitor gone (the output is the caller's to clear).
+    void drop_parser() noexcept {
+        parser.reset();
+        vis.reset();
+        at_rest = false;
+    }
+};
+
+/// One part: its bytes, where it starts, and its parser, visitor and output. Out has
+/// `writer()` (what the visitor writes to) and `clear()` (drops what was written).
+template <template <class> class Parser, template <class> class Visitor, class Out>
+struct part_slot
+    : part_reading<Out, Visitor<std::remove_reference_t<decltype(std::declval<Out&>().writer())>>,
+                   Parser<Visitor<std::remove_reference_t<decltype(std::declval<Out&>().writer())>>>> {
+    using writer_type = std::remove_reference_t<decltype(std::declval<Out&>().writer())>;
+    using visitor_type = Visitor<writer_type>;
+
+    template <class... A>
+    explicit part_slot(A&&... a) : part_slot::part_reading(std::forward<A>(a)...) {}
+
+    // A fresh parser reads the part.
+    void parse() {
+        release();
+        this->vis.emplace(visitor_type{this->out.writer()}); // (an aggregate: no parenthesised init in clang 14)
+        this->read_fresh();
+    }
+    std::uint64_t errors() const noexcept { return this->vis->errors; }
     // (the first error record, where the visitor keeps it: record.hpp's ndjson and counting visitors)
     error first_error() const noexcept {
-        if constexpr (requires { vis->first_error; }) return vis->first_error;
+        if constexpr (requires { this->vis->first_error; }) return this->vis->first_error;
         else return {};
     }
     void release() {
-        parser.reset();
-        vis.reset();
-        out.clear();
-        at_rest = false;
+        this->drop_parser();
+        this->out.clear();
     }
 };
 

@@ -18,6 +18,7 @@
 #include <logscan/json.hpp>
 #include <logscan/ndjson.hpp>
 #include <logscan/num.hpp>
+#include <logscan/parallel.hpp>
 #include <logscan/utf8.hpp>
 
 #include <cmath>
@@ -1117,61 +1118,29 @@ struct typed_columns_of<logscan::record_list<Kinds...>> {
 // In input order, a kept part's columns are absorbed into the frames' (`absorb_into`); a part
 // read again by the parser before it forgets what it read.
 template <class F>
-struct column_part {
-    using visitor = typename typed_columns_of<typename F::records>::type;
-    explicit column_part(const type_set& wanted) : cols(wanted, true) {}
-    columns cols;
-    std::optional<visitor> vis;
-    std::optional<typename F::template parser<visitor>> parser;
-    std::string bytes;
-    std::uint64_t lines_before = 0, offset = 0, units_before = 0;
-    bool starts_line = true, parsed = false, at_rest = false;
-    logscan::format_options options{};
-    using parser_type = typename F::template parser<visitor>;
-    static constexpr bool resumable = requires(parser_type& p) { p.resume(0); };
-    // (parallel.hpp's part_slot: the hand-over of a format whose state at rest is more than a mode)
-    static std::uint64_t part_units(std::string_view b) noexcept
-        requires resumable
-    {
-        return parser_type::part_units(b);
-    }
+struct column_part
+    : logscan::part_reading<columns, typename typed_columns_of<typename F::records>::type,
+                            typename F::template parser<typename typed_columns_of<typename F::records>::type>> {
+    explicit column_part(const type_set& wanted) : column_part::part_reading(wanted, true) {}
     void parse() {
         release();
-        vis.emplace(cols);
-        parser.emplace(*vis, options);
+        this->vis.emplace(this->out);
         absorbed = false;
-        parser->start_at(lines_before, offset);
-        if constexpr (resumable)
-            if (offset != 0) parser->resume(units_before);
-        read(bytes);
+        this->read_fresh();
     }
-    void read(std::string_view more) {
-        (void)parser->feed(more);
-        at_rest = parser->at_rest();
-    }
-    bool takes_over(const column_part& before) const noexcept {
-        if constexpr (resumable) return starts_line && before.parser->resumes(units_before);
-        else return starts_line;
-    }
-    void inherit(const column_part& before) noexcept {
-        if constexpr (resumable) parser->inherit(*before.parser);
-    }
-    void finish() { (void)parser->finish(); }
-    std::uint64_t errors() const noexcept { return vis->errors(); }
-    logscan::error first_error() const noexcept { return vis->first_error(); }
+    std::uint64_t errors() const noexcept { return this->vis->errors(); }
+    logscan::error first_error() const noexcept { return this->vis->first_error(); }
     // What this part's parser read since the last call, appended to `to` (the rows before it
     // there already).
     void absorb_into(columns& to) {
-        to.absorb(cols);
+        to.absorb(this->out);
         absorbed = true;
     }
     void release() {
-        parser.reset();
-        vis.reset();
-        if (absorbed) cols.reset();
-        else cols.forget();
+        this->drop_parser();
+        if (absorbed) this->out.reset();
+        else this->out.forget();
         absorbed = true;
-        at_rest = false;
     }
     bool absorbed = true; // every row read since the last release went to the absorbing columns
 };

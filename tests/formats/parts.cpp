@@ -15,6 +15,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -126,14 +127,26 @@ outcome check_parts(std::string_view text, Point split_point, std::size_t spread
     return o;
 }
 
+// An input's text, read once (the seed samples by name, the others from tests/data; a map's
+// nodes stay where they are, so a text given before stays valid).
 const std::string& file(const char* name, bool sample) {
-    static std::vector<std::pair<std::string, std::string>> cache;
-    for (const auto& [n, t] : cache)
-        if (n == name) return t;
+    static std::map<std::string, std::string, std::less<>> cache;
+    if (const auto it = cache.find(std::string_view(name)); it != cache.end()) return it->second;
     const std::string path =
         sample ? logscan::test::sample_path(name) : std::string(LOGSCAN_SOURCE_DIR) + "/tests/data/" + name;
-    cache.emplace_back(name, logscan::test::read_file(path));
-    return cache.back().second;
+    return cache.emplace(name, logscan::test::read_file(path)).first->second;
+}
+
+// `check(text)` on a format's seed sample and on its hand-written inputs in tests/data, each
+// with its name captured.
+template <class Check>
+void each_input(const char* sample, std::initializer_list<const char*> data, Check check) {
+    const auto one = [&](const char* name, bool is_sample) {
+        CAPTURE(std::string(name));
+        check(file(name, is_sample));
+    };
+    one(sample, true);
+    for (const char* name : data) one(name, false);
 }
 
 // The places split_point names in `text` (prev, next pairs, counted here by hand).
@@ -175,18 +188,14 @@ TEST_CASE("find_split: the first qualifying line start in reach, else the first 
 }
 
 TEST_CASE("megengine-log: cut where the parser is at rest, the parts yield the whole's records") {
-    for (const auto& input : {std::pair{"000_cf8afa6c099f806b.txt", true}, std::pair{"megengine_log_hand.txt", false}}) {
-        const char* name = input.first;
-        const bool sample = input.second;
-        CAPTURE(std::string(name));
-        const std::string& t = file(name, sample);
+    each_input("000_cf8afa6c099f806b.txt", {"megengine_log_hand.txt"}, [](const std::string& t) {
         const outcome o = check_parts<ml::parser, ml::ndjson_visitor>(t, ml::split_point);
         CHECK(o.at_rest > 0);
         // every place split_point names is one where the parser is at rest
         CHECK(count_points(t, ml::split_point) > 0);
         CHECK(o.hints > 0);
         CHECK(o.hints_at_rest == o.hints);
-    }
+    });
     // inside a memory table the parser is not at rest: the next line could be a row
     bool rest = true;
     render<ml::parser, ml::ndjson_visitor>("[06 15:13:36 272@x.py:megbrain] static memory allocation:\n", 0, 0, false, &rest);
@@ -198,19 +207,14 @@ TEST_CASE("megengine-log: cut where the parser is at rest, the parts yield the w
 }
 
 TEST_CASE("paddle-log: cut where the parser is at rest, the parts yield the whole's records") {
-    for (const auto& input : {std::pair{"003_1c776201c8b5b83e.txt", true}, std::pair{"paddle_log_hand.txt", false},
-                                       std::pair{"paddle_log_crlf.txt", false}}) {
-        const char* name = input.first;
-        const bool sample = input.second;
-        CAPTURE(std::string(name));
-        const std::string& t = file(name, sample);
+    each_input("003_1c776201c8b5b83e.txt", {"paddle_log_hand.txt", "paddle_log_crlf.txt"}, [](const std::string& t) {
         const outcome o = check_parts<pl::parser, pl::ndjson_visitor>(t, pl::split_point);
         CHECK(o.at_rest > 0);
         CHECK(o.at_rest < o.tried); // tables: places that are not at rest
         CHECK(o.hints > 0);
         // (a log line ends every table and every title held for one: each split point is at rest)
         CHECK(o.hints_at_rest == o.hints);
-    }
+    });
 }
 
 TEST_CASE("paddle-log: a title remembered for a pipe table is not a place of rest; a log line ends it") {
@@ -245,12 +249,7 @@ TEST_CASE("paddle-log: a title remembered for a pipe table is not a place of res
 }
 
 TEST_CASE("tvm-profile: cut where the parser is at rest, the parts yield the whole's records") {
-    for (const auto& input : {std::pair{"004_d73c77cb3fb2895c.txt", true}, std::pair{"tvm_profile_hand.txt", false},
-                                       std::pair{"tvm_profile_crlf.txt", false}}) {
-        const char* name = input.first;
-        const bool sample = input.second;
-        CAPTURE(std::string(name));
-        const std::string& t = file(name, sample);
+    each_input("004_d73c77cb3fb2895c.txt", {"tvm_profile_hand.txt", "tvm_profile_crlf.txt"}, [](const std::string& t) {
         const outcome o = check_parts<tp::parser, tp::ndjson_visitor>(t, tp::split_point);
         CHECK(o.at_rest > 0);
         CHECK(o.at_rest < o.tried);
@@ -261,16 +260,11 @@ TEST_CASE("tvm-profile: cut where the parser is at rest, the parts yield the who
         CHECK(count_points(t, tp::split_point) == evaluate - (t.starts_with("Evaluate") ? 1 : 0));
         CHECK(o.hints == evaluate - (t.starts_with("Evaluate") ? 1 : 0));
         CHECK(o.hints_at_rest == o.hints);
-    }
+    });
 }
 
 TEST_CASE("chainer-memtrace: cut before a function record, a resumed parser yields the whole's records") {
-    for (const auto& input : {std::pair{"002_925085f7148f0ebf.txt", true}, std::pair{"chainer_memtrace_hand.txt", false},
-                                       std::pair{"chainer_memtrace_crlf.txt", false}}) {
-        const char* name = input.first;
-        const bool sample = input.second;
-        CAPTURE(std::string(name));
-        const std::string& t = file(name, sample);
+    each_input("002_925085f7148f0ebf.txt", {"chainer_memtrace_hand.txt", "chainer_memtrace_crlf.txt"}, [](const std::string& t) {
         const outcome o = check_parts<cm::parser, cm::ndjson_visitor>(t, cm::split_point, 400);
         // every direction line after the header's (a record's start) is a split point, counted by hand
         std::size_t directions = 0;
@@ -284,7 +278,7 @@ TEST_CASE("chainer-memtrace: cut before a function record, a resumed parser yiel
         CHECK(o.hints > 0);
         CHECK(o.at_rest > 0);
         CHECK(o.at_rest < o.tried); // (the header, the buffer list, inside a record: no rest)
-    }
+    });
 }
 
 TEST_CASE("chainer-memtrace: a part's guess of the records before it, and what a resumed parser takes over") {
