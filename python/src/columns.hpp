@@ -227,6 +227,19 @@ struct value_block {
         std::free(data);
         data = nullptr;
     }
+    // Only the first `keep` bytes kept, the rest given back (where the block lets go of it).
+    void shrink(std::size_t keep) noexcept {
+        if (data == nullptr) return;
+#if defined(__linux__)
+        if (bytes != 0) {
+            constexpr std::size_t page = 4096;
+            const std::size_t len = std::max<std::size_t>((keep + page - 1) & ~(page - 1), page);
+            if (len < bytes && ::mremap(data, bytes, len, 0) != MAP_FAILED) bytes = len; // (in place: no move)
+            return;
+        }
+#endif
+        if (void* p = std::realloc(data, keep == 0 ? 1 : keep); p != nullptr) data = p;
+    }
 };
 
 class value_buffer {

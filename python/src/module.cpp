@@ -463,16 +463,18 @@ private:
 // frames(): per record type, its columns as numpy arrays.
 
 // The column's values' buffer as a numpy array of T (the values rewritten as T in place
-// first, where they are not): no copy. The array frees the buffer.
+// first, where they are not): no copy. The array frees the buffer (a T narrower than the
+// cells: the buffer shrunk to the array's bytes first).
 template <class T>
 py::array_t<T> array_over(column& c, std::size_t rows) {
-    static_assert(sizeof(T) == sizeof(std::int64_t));
+    static_assert(sizeof(T) <= sizeof(std::int64_t));
     const auto free_block = [](void* p) {
         auto* b = static_cast<value_block*>(p);
         b->free();
         delete b;
     };
     value_block taken = c.take_values();
+    if constexpr (sizeof(T) < sizeof(std::int64_t)) taken.shrink(rows * sizeof(T));
     std::unique_ptr<value_block, decltype(free_block)> block(nullptr, free_block);
     try {
         block.reset(new value_block(taken));
@@ -488,8 +490,9 @@ py::array_t<T> array_over(column& c, std::size_t rows) {
 }
 
 // One column as (name, kind, data, categories): kind "int64" (no value missing), "float64"
-// (numbers, NaN where missing), "bool" (no value missing), "category" (data: int64 codes,
-// -1 where missing; categories: the strings), "object" (str/int/float/bool/None per row).
+// (numbers, NaN where missing), "bool" (no value missing), "category" (data: codes,
+// -1 where missing, as int8, int16, int32 or int64 by the number of categories, as pandas
+// keeps them; categories: the strings), "object" (str/int/float/bool/None per row).
 // The int64, float64 and category arrays are the column's own buffer, rewritten in place.
 py::tuple column_to_python(column& c, std::size_t rows) {
     c.pad_to(rows);
@@ -563,10 +566,26 @@ py::tuple column_to_python(column& c, std::size_t rows) {
             }
             same = same && code_of[i] == static_cast<std::int64_t>(i);
         }
-        std::int64_t* v = c.values();
-        if (!same || nulls)
-            for (std::size_t i = 0; i < rows; ++i) v[i] = c.kind(i) == cell::null ? -1 : code_of[static_cast<std::size_t>(v[i])];
-        return py::make_tuple(name, "category", array_over<std::int64_t>(c, rows), cats);
+        // the codes in the narrowest type pandas would give them (pandas.Categorical's
+        // coerce_indexer_dtype: int8 below 127 categories, then int16, int32), written over
+        // the cells in place: no copy of them for pandas to make
+        const std::size_t k = static_cast<std::size_t>(PyList_GET_SIZE(cats.ptr()));
+        const bool remap = !same;
+        const auto codes = [&]<class T>(T) {
+            std::int64_t* v = c.values();
+            if (remap || nulls || sizeof(T) < sizeof(std::int64_t))
+                for (std::size_t i = 0; i < rows; ++i) { // (T's i-th ends at or before cell i's end: read first, then written)
+                    std::int64_t x = v[i];
+                    x = nulls && c.kind(i) == cell::null ? -1 : remap ? code_of[static_cast<std::size_t>(x)] : x;
+                    const T t = static_cast<T>(x);
+                    std::memcpy(reinterpret_cast<char*>(v) + i * sizeof(T), &t, sizeof(T));
+                }
+            return py::make_tuple(name, "category", array_over<T>(c, rows), cats);
+        };
+        if (k < 127) return codes(std::int8_t{});
+        if (k < 32767) return codes(std::int16_t{});
+        if (k < 2147483647) return codes(std::int32_t{});
+        return codes(std::int64_t{});
     }
     py::array a(py::dtype("O"), std::vector<py::ssize_t>{n});
     auto** d = static_cast<PyObject**>(a.mutable_data());

@@ -1674,6 +1674,35 @@ def test_distinct_strings_past_the_interning_limit():
     assert f["name"].tolist() == [r["name"] for r in logscan.records(chrome(events)) if r["type"] == "span"]
 
 
+def test_category_codes_in_the_narrowest_type():
+    # a category's codes come as pandas keeps them (int8 below 127 categories, then int16,
+    # int32): written over the cells in place, no copy for pandas to make; missing values -1,
+    # and codes remapped where two byte strings read as one str
+    from logscan import _logscan
+
+    for k in (1, 126, 127, 300, 32766, 32767):
+        # (each string three times before the next: below the interning limit's half of the rows)
+        rows = 3 * k + 16
+        events = [{"ph": "X", "name": "k", "ts": i, "dur": 1, "pid": 1, "tid": 1} for i in range(rows)]
+        for i, e in enumerate(events):
+            if i % 7 != 3:
+                e["cat"] = "c%d" % min(i // 3, k - 1)
+        data = chrome(events)
+        cols = {name: (kind, values) for name, kind, values, _ in _logscan.columns("bytes", data, "chrome-trace", ["span"], 1 << 20, 1 << 16, False, 1, 1 << 20)["span"][1]}
+        kind, values = cols["cat"]
+        assert kind == "category"
+        assert values.dtype == (np.int8 if k < 127 else np.int16 if k < 32767 else np.int32)
+        f = logscan.frames(data)["span"]
+        assert len(values) == rows and len(f["cat"].cat.categories) == k
+        assert f["cat"].astype(object).where(f["cat"].notna(), None).tolist() == [e.get("cat") for e in events]
+    # two names that differ only in invalid bytes: one category, the codes remapped
+    data = b"40 0\n" + b"".join((b"%d 100 a\xff\n" if i % 3 == 0 else b"%d 100 b\n" if i % 3 == 1 else b"%d 100 a\xfe\n") % i for i in range(40))
+    cols = {name: (kind, values, cats) for name, kind, values, cats in _logscan.columns("bytes", data, "chainer-memtrace", ["buffer"], 1 << 20, 1 << 16, False, 1, 1 << 20)["buffer"][1]}
+    kind, values, cats = cols["name"]
+    assert kind == "category" and values.dtype == np.int8 and list(cats) == ["a\ufffd", "b"]
+    assert values.tolist() == [1 if i % 3 == 1 else 0 for i in range(40)]
+
+
 def test_distinct_strings_past_the_interning_limit_on_threads(tmp_path):
     # a column that passes the limit (4096 distinct values, more than half its rows so far)
     # and repeats one value after: an object column, as one thread and two make it (its
