@@ -103,9 +103,7 @@ public:
         requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
     void value(T v) {
         comma();
-        char b[24];
-        const auto r = std::to_chars(b, b + sizeof b, v);
-        write(std::string_view(b, static_cast<std::size_t>(r.ptr - b)));
+        formatted<24>([v](char* b) { return std::to_chars(b, b + 24, v).ptr; });
     }
     /// A double: the shortest text that reads back to the same value, with `.0` added when that
     /// text looks like an integer (`196.0`, so it reads back as a double too); NaN and
@@ -113,14 +111,14 @@ public:
     void value(double v) {
         comma();
         if (!std::isfinite(v)) return write("null");
-        char b[40];
-        auto r = std::to_chars(b, b + sizeof b - 2, v);
-        const std::string_view t(b, static_cast<std::size_t>(r.ptr - b));
-        if (t.find_first_of(".e") == std::string_view::npos) {
-            *r.ptr++ = '.';
-            *r.ptr++ = '0';
-        }
-        write(std::string_view(b, static_cast<std::size_t>(r.ptr - b)));
+        formatted<40>([v](char* b) {
+            char* e = std::to_chars(b, b + 38, v).ptr;
+            if (std::string_view(b, static_cast<std::size_t>(e - b)).find_first_of(".e") == std::string_view::npos) {
+                *e++ = '.';
+                *e++ = '0';
+            }
+            return e;
+        });
     }
     /// A parsed number (`parse_number_value`): an integer or a double as its text was.
     void value(const number& n) {
@@ -308,11 +306,32 @@ private:
         if (first_ & bit) first_ &= ~bit;
         else put(',');
     }
+    // What `format(at)` writes (at most N bytes; it returns where it ended), written in place
+    // where the buffer can hold N bytes (flushed first when it has less room left): formatted
+    // on the stack byte by byte and then copied, a number's bytes were read back as words,
+    // which waits for those byte stores to retire (most of the time of writing the integers of
+    // a Chainer graph's arrays into frames()' columns).
+    template <std::size_t N, class Format>
+    void formatted(Format&& format) {
+        if (buf_.size() >= N) [[likely]] {
+            if (buf_.size() - used_ < N) flush();
+            char* const b = buf_.data() + used_;
+            used_ += static_cast<std::size_t>(format(b) - b);
+            return;
+        }
+        char b[N];
+        write(std::string_view(b, static_cast<std::size_t>(format(b) - b)));
+    }
     void put(char c) {
         if (used_ == buf_.size()) flush();
         buf_[used_++] = c;
     }
     void write(std::string_view s) {
+        if (s.size() <= buf_.size() - used_) [[likely]] { // (most are a few bytes: no call)
+            internal::copy_bytes(buf_.data() + used_, s.data(), s.size());
+            used_ += s.size();
+            return;
+        }
         while (!s.empty()) {
             if (used_ == buf_.size()) flush();
             const std::size_t n = s.size() < buf_.size() - used_ ? s.size() : buf_.size() - used_;
@@ -379,13 +398,17 @@ private:
     Sink sink_;
     std::span<char> buf_;
     std::size_t used_ = 0;
+    // (first_ and object_ are kept apart: side by side, g++ updates both in push() with one
+    // 16-byte load and store, and that load waits for comma()'s 8-byte store to first_ just
+    // before it to retire: a stall at every array or object opened, 70 % of begin_object's
+    // time in frames()' columns of a Chainer graph)
     std::uint64_t first_ = 0;  // bit d: nothing written yet at depth d
-    std::uint64_t object_ = 0; // bit d: the container at depth d is an object
     unsigned depth_ = 0;
     bool after_key_ = false;
     bool ok_ = true;
     bool misused_ = false;
-    bool in_record_ = false; // between begin() and end()
+    bool in_record_ = false;   // between begin() and end()
+    std::uint64_t object_ = 0; // bit d: the container at depth d is an object
 };
 
 /// A sink writing to a `FILE*` (fwrite); false when it fails.

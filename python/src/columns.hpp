@@ -800,11 +800,8 @@ public:
     }
     void begin_array() {
         if (!on_) return;
-        if (array_depth_++ == 0) {
+        if (array_depth_++ == 0) { // (key_ stays as it is until the array ends: the calls within go to json_)
             json_.emplace(sink{&json_text_}, json_buf_);
-            array_static_ = static_key_;
-            array_key_view_ = key_;
-            if (!static_key_) array_key_ = key_;
             json_text_.clear();
         }
         json_->begin_array();
@@ -814,8 +811,6 @@ public:
         json_->end_array();
         if (--array_depth_ == 0) {
             json_->flush();
-            static_key_ = array_static_;
-            key_ = array_static_ ? array_key_view_ : std::string_view(array_key_);
             put_string(cell::string, json_text_);
             json_text_.clear();
         }
@@ -1029,9 +1024,6 @@ private:
     logscan::json::replayer<columns> replay_; // (one reader's storage for every JSON text)
     bool static_key_ = false;  // key_ is a declared field's name (field_key)
     bool replaying_ = false;   // inside raw_value's JSON text (json::replay)
-    bool array_static_ = false;
-    std::string_view array_key_view_;
-    std::string array_key_;
     std::string_view replay_text_; // the JSON text replaying (raw_value)
     std::vector<std::string> prefix_;
     std::vector<std::uint64_t> prefix_hash_; // each prefix's hash (the `recent` probe's part of it)
