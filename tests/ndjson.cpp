@@ -187,6 +187,38 @@ TEST_CASE("ndjson::a buffer smaller than a record; a failing sink; no allocation
     CHECK(sink_out.size() == 100 * std::string("{\"type\":\"r\",\"line\":0,\"v\":1.25,\"s\":\"x\\ufffd\"}\n").size() + 90);
 }
 
+TEST_CASE("ndjson::numbers written in place at every place in the buffer, and through buffers smaller than a number") {
+    // (a number is formatted straight into the buffer where it can hold the longest, after a
+    // flush where it cannot; a smaller buffer formats it on the stack and copies it)
+    const auto records = [](auto& w) {
+        for (std::uint64_t i = 0; i < 40; ++i) {
+            w.begin("n", i);
+            w.key("a");
+            w.begin_array();
+            w.value(std::numeric_limits<std::int64_t>::min());
+            w.value(std::numeric_limits<std::uint64_t>::max());
+            w.value(std::int64_t{0});
+            w.value(196.0);
+            w.value(0.1);
+            w.value(-1.5e300);
+            w.value(1e-7);
+            w.end_array();
+            w.end();
+        }
+    };
+    std::string want;
+    for (int i = 0; i < 40; ++i)
+        want += "{\"type\":\"n\",\"line\":" + std::to_string(i) +
+                ",\"a\":[-9223372036854775808,18446744073709551615,0,196.0,0.1,-1.5e+300,1e-07]}\n";
+    CHECK(render<4096>(records) == want);
+    CHECK(render<64>(records) == want);
+    CHECK(render<65>(records) == want);
+    CHECK(render<100>(records) == want);
+    CHECK(render<39>(records) == want); // (doubles through the stack, integers in place)
+    CHECK(render<23>(records) == want); // (both through the stack)
+    CHECK(render<8>(records) == want);
+}
+
 TEST_CASE("ndjson::calls out of order turn ok() false instead of writing text that is not JSON") {
     using writer = logscan::ndjson_writer<string_sink>;
     auto misused = [](void (*f)(writer&)) {
