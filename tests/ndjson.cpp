@@ -3,9 +3,13 @@
 
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <span>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "support/alloc_counter.hpp"
 
@@ -210,13 +214,25 @@ TEST_CASE("ndjson::numbers written in place at every place in the buffer, and th
     for (int i = 0; i < 40; ++i)
         want += "{\"type\":\"n\",\"line\":" + std::to_string(i) +
                 ",\"a\":[-9223372036854775808,18446744073709551615,0,196.0,0.1,-1.5e+300,1e-07]}\n";
-    CHECK(render<4096>(records) == want);
-    CHECK(render<64>(records) == want);
-    CHECK(render<65>(records) == want);
-    CHECK(render<100>(records) == want);
-    CHECK(render<39>(records) == want); // (doubles through the stack, integers in place)
-    CHECK(render<23>(records) == want); // (both through the stack)
-    CHECK(render<8>(records) == want);
+    // the writer's buffer of n bytes, with guard bytes after it that nothing may touch
+    const auto guarded = [&](std::size_t n, std::size_t fail_after = static_cast<std::size_t>(-1)) {
+        std::string out;
+        std::vector<char> buf(n + 64, '#');
+        logscan::ndjson_writer<string_sink> w(string_sink{&out, fail_after}, std::span<char>(buf.data(), n));
+        records(w);
+        const bool ok = w.flush();
+        CHECK(std::all_of(buf.begin() + static_cast<std::ptrdiff_t>(n), buf.end(), [](char c) { return c == '#'; }));
+        return std::pair{ok, out};
+    };
+    for (std::size_t n : {4096u, 100u, 65u, 64u, 41u, 40u, 39u, 24u, 23u, 22u, 21u, 20u, 8u, 1u}) {
+        CAPTURE(n);
+        CHECK(guarded(n) == std::pair{true, want});
+        // a sink that fails after its third write: what went out before stands, nothing after
+        const auto [ok, out] = guarded(n, 3);
+        CHECK(want.starts_with(out));
+        CHECK(ok == (out.size() == want.size()));
+        if (n <= 100) CHECK_FALSE(ok);
+    }
 }
 
 TEST_CASE("ndjson::calls out of order turn ok() false instead of writing text that is not JSON") {

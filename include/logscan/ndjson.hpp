@@ -15,7 +15,8 @@
 /// out.flush();
 /// \endcode
 ///
-/// Output goes through a fixed buffer handed to a sink when full and at `flush()`; nothing
+/// Output goes through a fixed buffer handed to a sink when full (or when a number, which is
+/// formatted in place, would not fit in what is left of it) and at `flush()`; nothing
 /// allocates per record. The sink is any callable taking `std::string_view` and returning
 /// `bool` (false: the write failed; `ok()` turns false and later output is dropped).
 /// Records longer than the buffer are written in pieces. Calls out of order, which would not
@@ -31,6 +32,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstring>
+#include <limits>
 #include <span>
 #include <string_view>
 #include <system_error>
@@ -103,7 +105,8 @@ public:
         requires(std::is_integral_v<T> && !std::is_same_v<T, bool>)
     void value(T v) {
         comma();
-        formatted<24>([v](char* b) { return std::to_chars(b, b + 24, v).ptr; });
+        constexpr std::size_t n = std::numeric_limits<T>::digits10 + 3; // (every digit and a sign: 21 for 64 bits, 41 for 128)
+        formatted<n>([v](char* b) { return std::to_chars(b, b + n, v).ptr; });
     }
     /// A double: the shortest text that reads back to the same value, with `.0` added when that
     /// text looks like an integer (`196.0`, so it reads back as a double too); NaN and

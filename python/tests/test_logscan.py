@@ -1695,12 +1695,29 @@ def test_category_codes_in_the_narrowest_type():
         f = logscan.frames(data)["span"]
         assert len(values) == rows and len(f["cat"].cat.categories) == k
         assert f["cat"].astype(object).where(f["cat"].notna(), None).tolist() == [e.get("cat") for e in events]
-    # two names that differ only in invalid bytes: one category, the codes remapped
-    data = b"40 0\n" + b"".join((b"%d 100 a\xff\n" if i % 3 == 0 else b"%d 100 b\n" if i % 3 == 1 else b"%d 100 a\xfe\n") % i for i in range(40))
-    cols = {name: (kind, values, cats) for name, kind, values, cats in _logscan.columns("bytes", data, "chainer-memtrace", ["buffer"], 1 << 20, 1 << 16, False, 1, 1 << 20)["buffer"][1]}
+        assert owner(f["cat"].cat.codes.to_numpy()) == "PyCapsule"  # (the module's buffer: pandas made no copy)
+    # two names that differ only in invalid bytes: one category, the codes remapped; `_` is a
+    # missing name (-1); 30,000 rows: the cells in a mapped block, shrunk to the int8 codes
+    n = 30000
+
+    def name(i):
+        return [b"a\xff", b"b", b"a\xfe", b"_"][i % 4]
+
+    data = b"%d 0\n" % n + b"".join(b"%d 100 %s\n" % (i, name(i)) for i in range(n))
+    cols = {c[0]: c[1:] for c in _logscan.columns("bytes", data, "chainer-memtrace", ["buffer"], 1 << 20, 1 << 16, False, 1, 1 << 20)["buffer"][1]}
     kind, values, cats = cols["name"]
     assert kind == "category" and values.dtype == np.int8 and list(cats) == ["a\ufffd", "b"]
-    assert values.tolist() == [1 if i % 3 == 1 else 0 for i in range(40)]
+    assert values.tolist() == [[0, 1, 0, -1][i % 4] for i in range(n)]
+    f = logscan.frames(data, format="chainer-memtrace")["buffer"]
+    assert f["name"].astype(object).where(f["name"].notna(), None).tolist() == [["a\ufffd", "b", "a\ufffd", None][i % 4] for i in range(n)]
+    assert owner(f["name"].cat.codes.to_numpy()) == "PyCapsule"
+
+
+def owner(a):
+    """The type name of what holds an array's memory (a view's base, followed to its end)."""
+    while isinstance(a, np.ndarray) and a.base is not None:
+        a = a.base
+    return type(a).__name__
 
 
 def test_distinct_strings_past_the_interning_limit_on_threads(tmp_path):
