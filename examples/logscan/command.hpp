@@ -82,7 +82,8 @@ std::string usage_text() {
            "without --format each input's format is detected from its first 16 KiB (past blank lines).\n"
            "Exit status: 0 success; 1 unreadable or unrecognised input, error records (the rest is\n"
            "still written), or no record of the format at all (only text, or nothing); 2 usage error.\n"
-           "An empty or blank input has no records (exit 0). With --format, an input that looks like\n"
+           "An empty or blank input has no records (convert, stats, summary: exit 0; detect names it\n"
+           "unknown, exit 1). With --format, an input that looks like\n"
            "another format is said on standard error, and read as asked.\n";
 }
 

@@ -33,6 +33,7 @@
 #include <cstdio>
 #include <cstring>
 #include <map>
+#include <set>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -362,6 +363,10 @@ struct paddle_log_summary {
     std::vector<double> step, loss, lr, ips;
     std::size_t bad_loss = 0; // steps whose loss is printed but not a finite number
     std::vector<std::pair<std::string, double>> ops; // Operator Summary, top level, GPU total
+    // the same of a table with only per-thread sections (no `All threads merged`): each
+    // operator summed over the threads, in the order first met, and the threads
+    std::vector<std::pair<std::string, double>> thread_ops;
+    std::set<std::string> op_threads;
     std::string time_unit = "ms";
     std::map<std::string, double> events; // the last legacy Profiling Report: top-level event rows' Total, summed over threads
     std::string event_unit = "ms";
@@ -399,6 +404,8 @@ struct paddle_log_summary {
         if (t.title == "Operator Summary") { // (a log of several runs or reports holds a table each: the last one's operators are listed, once each)
             ++op_tables;
             ops.clear();
+            thread_ops.clear();
+            op_threads.clear();
             if (t.time_unit) time_unit = std::string(*t.time_unit);
         }
         if (t.merged && t.time_unit) event_unit = std::string(*t.time_unit); // (a legacy report's)
@@ -425,22 +432,34 @@ struct paddle_log_summary {
             return;
         }
         if (r.table != "Operator Summary" || r.depth != 0) return;
-        if (r.thread && *r.thread != "All threads merged") return; // per-thread sections repeat the operators
+        const bool merged = !r.thread || *r.thread == "All threads merged";
+        if (!merged) op_threads.emplace(*r.thread);
         const ls::cell* gpu = r.find_prefix("GPU Total");
         if (gpu == nullptr) return;
         const auto v = ls::multi_values(gpu->text()).front().number<double>();
-        if (v.ok()) ops.emplace_back(std::string(r.name), v.value);
+        if (!v.ok()) return;
+        if (merged) return (void)ops.emplace_back(std::string(r.name), v.value);
+        // (a per-thread section repeats the operators of the merged one, where there is one)
+        for (auto& [name, t] : thread_ops)
+            if (name == r.name) return (void)(t += v.value);
+        thread_ops.emplace_back(std::string(r.name), v.value);
     }
     void print_tables(const settings& s, bool& ok) const {
-        if (!ops.empty()) {
+        const bool by_thread = ops.empty() && !thread_ops.empty(); // (no merged section: the threads' sums)
+        const auto& rows = by_thread ? thread_ops : ops;
+        if (!rows.empty()) {
             double total = 0;
-            for (const auto& [name, t] : ops) total += t;
+            for (const auto& [name, t] : rows) total += t;
+            const std::string threads =
+                by_thread ? ", summed over its " + std::to_string(op_threads.size()) + " thread section" + (op_threads.size() == 1 ? "" : "s") +
+                                " (it has no All threads merged section)"
+                          : std::string();
             if (op_tables > 1)
-                std::printf("  top operators by GPU total (%s) of the last of %zu Operator Summary tables, of %zu:\n", time_unit.c_str(),
-                            op_tables, ops.size());
+                std::printf("  top operators by GPU total (%s) of the last of %zu Operator Summary tables%s, of %zu:\n", time_unit.c_str(),
+                            op_tables, threads.c_str(), rows.size());
             else
-                std::printf("  top operators by GPU total (%s), of %zu:\n", time_unit.c_str(), ops.size());
-            const auto top = top_k(ops, s.top);
+                std::printf("  top operators by GPU total (%s)%s, of %zu:\n", time_unit.c_str(), threads.c_str(), rows.size());
+            const auto top = top_k(rows, s.top);
             for (const auto& [name, t] : top)
                 std::printf("    %-48s %12.2f %6.2f%%\n", fit(name, 48).c_str(), t, total > 0 ? 100 * t / total : 0.0);
             chart_bars(s, "top-operators", "Top operators by GPU total", top, time_unit, ok);
@@ -473,7 +492,7 @@ struct paddle_log_summary {
             ilast = i;
             ++n;
         }
-        if (step.empty() && (!ops.empty() || !events.empty())) { // (a profiler report alone: its tables, no training line)
+        if (step.empty() && (!ops.empty() || !thread_ops.empty() || !events.empty())) { // (a profiler report alone: its tables, no training line)
             print_tables(s, ok);
             return ok;
         }

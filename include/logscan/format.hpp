@@ -61,8 +61,9 @@ namespace logscan {
 /// Limits of one format parser, fixed at construction. One type for every format; each
 /// reads the fields it has a use for.
 struct format_options {
-    /// The longest line (bytes) that can straddle two chunks; a longer one is a
-    /// `line_too_long` error record and reading goes on (line formats).
+    /// The longest line (bytes) read (line formats): a longer one, whether it lies in one chunk
+    /// or straddles several, is a `line_too_long` error record and reading goes on. (It is
+    /// also the carry buffer's size, allocated at construction.)
     std::size_t max_line = line_buffer::default_capacity;
     std::size_t max_io = 4096;          ///< chainer-memtrace: most inputs + outputs of one function
     std::size_t text_capacity = 65536;  ///< chainer-memtrace: bytes of one function's roles and type

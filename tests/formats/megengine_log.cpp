@@ -697,6 +697,29 @@ TEST_CASE("megengine_log::an opr seq whose pairs name the record's own keys is n
     REQUIRE(got.size() == 5);
     for (int i = 0; i < 3; ++i) CHECK(got[static_cast<std::size_t>(i)].starts_with(R"J({"type":"log","line":)J" + std::to_string(i + 1) + ","));
     CHECK(got[4] == R"J({"type":"opr_seq","line":4,"length":2,"types":1,"lines":2})J");
+    // nor one that names a pair twice (a record never holds two values under one key, README)
+    const std::vector<std::string> twice = ndjson_lines("05 19:40:02[mgb] opr seq of length 2: s=1 t=0 s=2\n"
+                                                        "05 19:40:02[mgb] opr seq of length 2: s=1 ss=2 t=s\n");
+    REQUIRE(twice.size() == 3);
+    CHECK(twice[0].starts_with(R"J({"type":"log","line":1,)J"));
+    CHECK(twice[1].starts_with(R"J({"type":"log","line":2,)J"));
+    CHECK(twice[2] == R"J({"type":"opr_seq","line":2,"length":2,"s":1,"ss":2,"t":"s"})J");
+}
+
+TEST_CASE("megengine_log::a memory row cut off that runs into the next row is no row: its comp node would hold `MiB(`") {
+    // (a log truncated and then appended to: formats.md section 1, a line that holds `MiB(` but
+    // is not a whole row is `memory table row cut off`; the rows go on)
+    const std::vector<std::string> got = ndjson_lines(
+        "[14 11:23:44 @:60][DEBUG] static memory allocation:\n"
+        "comp_node           alloc                      lower_bound         upper_bound\n"
+        "   gpu4:0    196.00MiB( 205520   gpu5:0    196.00MiB( 205520896bytes)    196.00MiB(100.00%)    832.06MiB(424.52%)\n"
+        "   gpu6:0    196.00MiB( 205520896bytes)    196.00MiB(100.00%)    832.06MiB(424.52%)\n");
+    const std::vector<std::string> want = {
+        R"J({"type":"log","line":1,"form":"cpp","day":14,"time":"11:23:44","func":"","file":"","src_line":60,"logger":null,"level":"DEBUG","message":"static memory allocation:"})J",
+        R"J({"type":"error","line":3,"column":114,"message":"memory table row cut off"})J",
+        R"J({"type":"mem_alloc","line":4,"comp_node":"gpu6:0","physical":"gpu6:0","logical":null,"alloc_mib":196.0,"alloc_bytes":205520896,"lower_bound_mib":196.0,"lower_bound_pct":100.0,"upper_bound_mib":832.06,"upper_bound_pct":424.52})J",
+    };
+    CHECK(got == want);
 }
 
 TEST_CASE("megengine_log::memory rows read from the right, CompNode names, non-finite values; bounds; static storage") {

@@ -276,6 +276,27 @@ TEST_CASE("paddle_log::training lines: eta past a day, newer PaddleDetection fie
     CHECK(!pl::eta_seconds("2:3:4"));
 }
 
+TEST_CASE("paddle_log::a training line that gives a key twice is no train_step (a cut line run into the next)") {
+    // a record never holds two values under one key (README): the log record keeps the message
+    const recorder r = run("[09/20 12:00:43] ppdet.engine INFO: Epoch: [0] [    5/12500] learning_rate: 0.000001 loss_mask: "
+                           "0.575971 loss_rpn_cls: 0[09/20 12:00:43] ppdet.engine INFO: Epoch: [0] [    6/12500] "
+                           "learning_rate: 0.000001 loss: 1.361479 eta: 1:25:08\n"
+                           "2021-03-14 09:26:53,108-INFO: iter: 120, 'loss': '0.412300', loss: 0.5\n"
+                           "[09/20 12:00:44] ppdet.engine INFO: Epoch: [0] [    7/12500] loss: 0.5 loss_x: 0.25 eta: 1:25:07\n");
+    const std::vector<std::string> want = {
+        "log 1 09/20 12:00:43 ppdet.engine INFO |Epoch: [0] [    5/12500] learning_rate: 0.000001 loss_mask: 0.575971 "
+        "loss_rpn_cls: 0[09/20 12:00:43] ppdet.engine INFO: Epoch: [0] [    6/12500] learning_rate: 0.000001 loss: "
+        "1.361479 eta: 1:25:08",
+        "log 2 2021-03-14 09:26:53,108 null INFO |iter: 120, 'loss': '0.412300', loss: 0.5",
+        "log 3 09/20 12:00:44 ppdet.engine INFO |Epoch: [0] [    7/12500] loss: 0.5 loss_x: 0.25 eta: 1:25:07",
+        "train_step 3 0 7/12500 eta=5107 loss=0.5 loss_x=0.25",
+    };
+    CHECK(r.out == want);
+    CHECK(pl::metric_range("loss: 1 'loss': 2").repeats_a_key());
+    CHECK(pl::metric_range("a: 1, b: 2, ab: 3, ba: 4, a_: 5").repeats_a_key() == false);
+    CHECK(pl::metric_range("").repeats_a_key() == false);
+}
+
 TEST_CASE("paddle_log::eta_seconds and metric_range::value_of at the edges of their grammar") {
     // formats.md section 4: eta `[D day[s], ]H:MM:SS`, H any number of digits, MM and SS two
     using opt = std::optional<std::uint64_t>;

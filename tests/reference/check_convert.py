@@ -6,7 +6,9 @@
 # same keys, the same JSON types, strings equal, numbers equal within a relative 1e-12; and
 # the exit status is EXPECTED_STATUS. For chrome-trace, whose numbers are copied byte for byte
 # and whose objects keep duplicate keys (formats.md 6A.2), the lines must be equal as text,
-# apart from an error's free-text message.
+# apart from an error's free-text message; in every other format no object of a record gives
+# a key twice (README: a record never holds two values under one key), a table row's `cells`
+# apart (keyed by the header's texts as the tool printed them).
 #   check_convert.py LOGSCAN FORMAT REFERENCE.py INPUT EXPECTED_STATUS
 import json
 import subprocess
@@ -44,6 +46,24 @@ def main():
                 bad += 1
                 if bad > 10:
                     break
+    if fmt != 'chrome-trace':  # (a record never holds two values under one key: README; a trace's args keep theirs)
+        class Pairs(list):
+            pass
+
+        def twice(o, skip=()):
+            """The keys an object of `o` gives twice, `skip`'s values not looked into (a table
+            row's cells are keyed by the header's texts as printed)."""
+            if isinstance(o, Pairs):
+                names = [k for k, _ in o]
+                found = sorted({k for k in names if names.count(k) > 1})
+                return found + [d for k, v in o if k not in skip for d in twice(v)]
+            if isinstance(o, list):
+                return [d for x in o for d in twice(x)]
+            return []
+        for i, line in enumerate(run.stdout.decode('utf-8').splitlines()):
+            if found := twice(json.loads(line, object_pairs_hook=Pairs), ('cells',)):
+                print(f'record {i}: a key given twice {found}: {line}')
+                bad += 1
     for i, r in enumerate(got):
         keys = list(r)
         if keys[0] != 'type' or ('line' in r and keys[1] != 'line'):

@@ -197,7 +197,7 @@ def row(text, n):
     alloc = want if len(want) >= 10 and len(run) > len(want) and run.endswith(want) else run
     comp = head[:len(head) - len(alloc)].strip(' \t')
     a = value(alloc)
-    if not comp or a is BAD:
+    if not comp or a is BAD or 'MiB(' in comp:  # (a row cut off, then the next: not a whole row)
         return None
     names = COMP_NODE.fullmatch(comp)
     return dict(type='mem_alloc', line=n, comp_node=comp, physical=names[1] if names else comp,
@@ -253,10 +253,15 @@ def records(data):
                 out.append(dict(type='graph_opt', line=n, passes=int(m2[1]), vars_replaced=int(m2[2]),
                                 time_ms=float(m2[3])))
             elif m2 := OPR_SEQ.fullmatch(message):
-                r = dict(type='opr_seq', line=n, length=int(m2[1]))
-                for k, v in re.findall(r'([^\s=]+)=(\S*)', m2[2]):
-                    r[k] = number(v)
-                out.append(r)
+                kv = re.findall(r'([^\s=]+)=(\S*)', m2[2])
+                names = [k for k, _ in kv]
+                # (a pair named as a key of the record's own, or a name given twice: no opr_seq,
+                # a record never holds two values under one key)
+                if len(set(names)) == len(names) and not {'type', 'line', 'length'} & set(names):
+                    r = dict(type='opr_seq', line=n, length=int(m2[1]))
+                    for k, v in kv:
+                        r[k] = number(v)
+                    out.append(r)
             elif message == 'static memory allocation:':
                 mode = 'table'
             elif m2 := STATS.fullmatch(message):

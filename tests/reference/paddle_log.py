@@ -36,7 +36,8 @@
 #   number followed by a unit word gives metrics[key] null and units[key] the word; an `eta`
 #   value that is no duration leaves eta_s null; `iter: I` with nothing after it (no `, `) is
 #   no train_step, nor is `Epoch: [E] [I/N]` alone. Only the seven words of the common rules
-#   (any case) are non-finite numbers (`+nan` and `+infinity` are not).
+#   (any case) are non-finite numbers (`+nan` and `+infinity` are not). A message whose pairs
+#   give one key twice is no train_step (README: a record never holds two values under one key).
 #   python3 paddle_log.py FILE            the records as NDJSON
 #   python3 paddle_log.py --count FILE    parse only; prints the number of records per type
 import json
@@ -285,6 +286,9 @@ def log_records(n, lm):
         epoch, it, iters, rest = None if e[1] is None else int(e[1]), int(e[2]), None, e[3]
     else:
         return out
+    names = [k[1] if k[1] is not None else k[2] for k in KEY.finditer(rest)]
+    if len(set(names)) != len(names):
+        return out  # a key given twice (a cut line run into the next): no train_step, one value under a key
     eta_s, metrics, units = pairs(rest)
     out.append(dict(type='train_step', line=n, epoch=epoch, iter=it, iters=iters, eta_s=eta_s,
                     metrics=metrics, units=units))

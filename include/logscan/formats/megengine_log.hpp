@@ -304,8 +304,18 @@ struct opr_seq_pairs {
 /// An `opr_seq`'s pairs.
 constexpr opr_seq_pairs pairs_of(const opr_seq& r) noexcept { return {r}; }
 /// True when a pair of `r` is named `type`, `line` or `length`, a key the record has of its
-/// own (such a line is `text`: its pairs cannot all be keys of the record).
-constexpr bool names_a_record_key(const opr_seq& r) noexcept {
+/// own, or two pairs have one name (a record never holds two values under one key: such a
+/// message is no `opr_seq`, its `log` keeps it).
+constexpr bool keys_clash(const opr_seq& r) noexcept {
+    std::size_t i = 0;
+    for (const auto& p : r.pairs()) { // (a line or two per graph: every pair with each before it)
+        std::size_t j = 0;
+        for (const auto& q : r.pairs()) {
+            if (j++ == i) break;
+            if (q.template get<1>() == p.template get<1>()) return true;
+        }
+        ++i;
+    }
     if (!std::is_constant_evaluated()) { // (a key ends at its `=`: none is one of them where no `=`
                                          // follows `type`, `line` or `length`, the common case, told in one look)
         const std::string_view t = r.params;
@@ -542,7 +552,7 @@ constexpr bool read_row_tail(std::string_view t, std::array<std::string_view, 6>
 // `AMiB(Bbytes)LMiB(P%)UMiB(Q%)`, spaces allowed before each number; the comp node is
 // everything before A, trimmed (`%9s` never cuts: `CompNode("gpu0:0" from "xpu0:0")` runs
 // past it); when A touches it (`gpu0:01234567.00`), A is the `%.2f` of B / 2^20. Returns false
-// when the line is not a whole row.
+// when the line is not a whole row (a comp node holding `MiB(`: a row cut off, then the next).
 inline bool read_row(const line& l, mem_alloc& r) noexcept {
     const std::string_view t = internal::trim_right(l.text);
     std::size_t mib = internal::find_last(t, "MiB("); // (the third from the right starts the tail)
@@ -567,7 +577,8 @@ inline bool read_row(const line& l, mem_alloc& r) noexcept {
         comp = head.substr(0, head.size() - alloc.size());
     }
     comp = internal::trim(comp);
-    if (comp.empty() || !row_value(alloc, false, alloc_v)) return false;
+    // (a comp node holding `MiB(` is a row cut off that runs into the next: not a whole row)
+    if (comp.empty() || comp.find("MiB(") != std::string_view::npos || !row_value(alloc, false, alloc_v)) return false;
     // (field by field: g++ builds the record whole in a temporary, zeroed by `rep stos`, first)
     r.line = l.number;
     r.comp_node = r.physical = comp;
@@ -1225,7 +1236,7 @@ auto make_rules(state<V>& st) {
                 [&](const auto& m, rule_context& ctx) {
                     // (a pair named as one of the record's own keys would be a second "type",
                     // "line" or "length" of it: not what MegEngine prints; the log record keeps the message)
-                    if (names_a_record_key(opr_seq{0, 0, m.template get<2>()})) return flow::proceed;
+                    if (keys_clash(opr_seq{0, 0, m.template get<2>()})) return flow::proceed;
                     return LOGSCAN_VISIT_LAZY(st.vis, on_opr_seq, opr_seq, [&] {
                         auto [all, length, params] = m;
                         return opr_seq{ctx.current.number, number_or<std::uint64_t>(length, 0), params};

@@ -43,6 +43,8 @@
 /// that is a number, optionally followed by one unit word (`8.49 images/s`), is a metric (a
 /// non-finite one, `nan`, is null in `metrics`); `eta` is a duration (`5:05:37`, `1 day,
 /// 2:03:04`) given as `eta_s`; any other value yields no metric (`metric_range` still walks it).
+/// A message whose pairs give one KEY twice (a line cut short that runs into the next) is no
+/// `train_step`: a record never holds two values under one key (its `log` keeps the message).
 ///
 /// Tables: a title line (`---Operator Summary---`, `===Perf Summary===`) yields `table`; its
 /// `time_unit` is read from a `Time unit: ms` / `Time Unit: s, IPS Unit: ...` note among the
@@ -227,6 +229,21 @@ public:
             return value_text(s_, end, find_key(s_, end + 2).start);
         }
         return std::nullopt;
+    }
+    /// True when two pairs have one key (`loss: 0.5 ... loss: 0.7`: a line cut short that runs
+    /// into the next step's line); such a message is no `train_step`, as a record holds one
+    /// value under a key. (Each key is compared with the ones before it only where one of
+    /// them has its length and last byte.)
+    constexpr bool repeats_a_key() const noexcept {
+        std::uint64_t seen = 0; // a bit per (length, last byte) of the keys so far
+        for (found k = find_key(s_, 0); k.start != std::string_view::npos; k = find_key(s_, k.colon + 2)) {
+            const std::uint64_t bit = std::uint64_t{1} << ((k.key.size() * 7 + static_cast<unsigned char>(k.key.back())) & 63);
+            if ((seen & bit) != 0)
+                for (found j = find_key(s_, 0); j.start != k.start; j = find_key(s_, j.colon + 2))
+                    if (j.key == k.key) return true;
+            seen |= bit;
+        }
+        return false;
     }
 
 private:
@@ -949,6 +966,7 @@ constexpr bool read_iter(std::string_view t, std::array<std::string_view, 4>& g)
 template <class V>
 flow step_record(state<V>& st, const rule_context& ctx, std::string_view epoch, std::string_view iter,
                  std::string_view iters, std::string_view pairs_text) {
+    if (metric_range(pairs_text).repeats_a_key()) return flow::proceed; // (the log record keeps the message)
     return LOGSCAN_VISIT_LAZY(st.vis, on_train_step, train_step, [&] {
         const std::string_view pairs = internal::trim_right(pairs_text);
         std::optional<std::uint64_t> eta;
