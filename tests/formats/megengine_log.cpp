@@ -687,6 +687,15 @@ TEST_CASE("megengine_log::header forms A, B and C: formats.md section 1's exampl
                   });
 }
 
+namespace {
+// A memory table's first two lines (its `static memory allocation:` header line, the column
+// header) and the log record of the first (formats.md section 1's form B example).
+constexpr std::string_view mem_table_head = "[14 11:23:44 @:60][DEBUG] static memory allocation:\n"
+                                            "comp_node           alloc                      lower_bound         upper_bound\n";
+const char* const mem_table_log =
+    R"J({"type":"log","line":1,"form":"cpp","day":14,"time":"11:23:44","func":"","file":"","src_line":60,"logger":null,"level":"DEBUG","message":"static memory allocation:"})J";
+} // namespace
+
 TEST_CASE("megengine_log::an opr seq whose pairs name the record's own keys is no opr_seq") {
     // a pair named type, line or length would be a second key of that name in the record (its
     // "type" read back as the pair's value): the header's log record keeps the message, alone
@@ -709,13 +718,11 @@ TEST_CASE("megengine_log::an opr seq whose pairs name the record's own keys is n
 TEST_CASE("megengine_log::a memory row cut off that runs into the next row is no row: its comp node would hold `MiB(`") {
     // (a log truncated and then appended to: formats.md section 1, a line that holds `MiB(` but
     // is not a whole row is `memory table row cut off`; the rows go on)
-    const std::vector<std::string> got = ndjson_lines(
-        "[14 11:23:44 @:60][DEBUG] static memory allocation:\n"
-        "comp_node           alloc                      lower_bound         upper_bound\n"
+    const std::vector<std::string> got = ndjson_lines(std::string(mem_table_head) +
         "   gpu4:0    196.00MiB( 205520   gpu5:0    196.00MiB( 205520896bytes)    196.00MiB(100.00%)    832.06MiB(424.52%)\n"
         "   gpu6:0    196.00MiB( 205520896bytes)    196.00MiB(100.00%)    832.06MiB(424.52%)\n");
     const std::vector<std::string> want = {
-        R"J({"type":"log","line":1,"form":"cpp","day":14,"time":"11:23:44","func":"","file":"","src_line":60,"logger":null,"level":"DEBUG","message":"static memory allocation:"})J",
+        mem_table_log,
         R"J({"type":"error","line":3,"column":114,"message":"memory table row cut off"})J",
         R"J({"type":"mem_alloc","line":4,"comp_node":"gpu6:0","physical":"gpu6:0","logical":null,"alloc_mib":196.0,"alloc_bytes":205520896,"lower_bound_mib":196.0,"lower_bound_pct":100.0,"upper_bound_mib":832.06,"upper_bound_pct":424.52})J",
     };
@@ -724,9 +731,7 @@ TEST_CASE("megengine_log::a memory row cut off that runs into the next row is no
 
 TEST_CASE("megengine_log::memory rows read from the right, CompNode names, non-finite values; bounds; static storage") {
     // formats.md section 1's examples (mem_alloc, workspace_bound, static_storage), record for record
-    const std::vector<std::string> got = ndjson_lines(
-        "[14 11:23:44 @:60][DEBUG] static memory allocation:\n"
-        "comp_node           alloc                      lower_bound         upper_bound\n"
+    const std::vector<std::string> got = ndjson_lines(std::string(mem_table_head) +
         "CompNode(\"gpu3:0\" from \"xpu3:0\")     12.50MiB(  13107200bytes)     10.00MiB( 80.00%)     25.00MiB(200.00%)\n"
         "   cpu0:1      0.00MiB(         0bytes)      0.00MiB(  -nan%)      0.00MiB(  -nan%)\n"
         "   gpu0:01234567.00MiB(1294537326592bytes)      5.00MiB(  INF%)    nanMiB(-12.5%)\n" // A touches COMP
@@ -737,7 +742,7 @@ TEST_CASE("megengine_log::memory rows read from the right, CompNode names, non-f
         "[14 11:23:44 @:73] static storage on CompNode(\"cpu0:0\" from \"xpux:0\"): size=0.00 MiB addr_range=[0x5608, 0x560e\n"
         "[14 11:23:44 @:73] static storage on gpu0:0: size=1.00MiB addr_range=[0x5608, \n");
     const std::vector<std::string> want = {
-        R"J({"type":"log","line":1,"form":"cpp","day":14,"time":"11:23:44","func":"","file":"","src_line":60,"logger":null,"level":"DEBUG","message":"static memory allocation:"})J",
+        mem_table_log,
         R"J({"type":"mem_alloc","line":3,"comp_node":"CompNode(\"gpu3:0\" from \"xpu3:0\")","physical":"gpu3:0","logical":"xpu3:0","alloc_mib":12.5,"alloc_bytes":13107200,"lower_bound_mib":10.0,"lower_bound_pct":80.0,"upper_bound_mib":25.0,"upper_bound_pct":200.0})J",
         R"J({"type":"mem_alloc","line":4,"comp_node":"cpu0:1","physical":"cpu0:1","logical":null,"alloc_mib":0.0,"alloc_bytes":0,"lower_bound_mib":0.0,"lower_bound_pct":null,"upper_bound_mib":0.0,"upper_bound_pct":null})J",
         R"J({"type":"mem_alloc","line":5,"comp_node":"gpu0:0","physical":"gpu0:0","logical":null,"alloc_mib":1234567.0,"alloc_bytes":1294537326592,"lower_bound_mib":5.0,"lower_bound_pct":null,"upper_bound_mib":null,"upper_bound_pct":-12.5})J",
@@ -803,13 +808,11 @@ TEST_CASE("megengine_log::a memory row's allocation touches its comp node only w
     // digits before `MiB(` is all the allocation even when it ends with B / 2^20 printed
     // (`0196.00`, a damaged row: CI's fuzz input); the template and the general reading agree
     // (the tests check both on every row the template takes)
-    const std::vector<std::string> got = ndjson_lines(
-        "[14 11:23:44 @:60][DEBUG] static memory allocation:\n"
-        "comp_node           alloc                      lower_bound         upper_bound\n"
+    const std::vector<std::string> got = ndjson_lines(std::string(mem_table_head) +
         "   gpu0:0   0196.00MiB( 205520896bytes)    196.00MiB(100.00%)    832.06MiB(424.52%)\n"
         "   gpu0:0  0196.00MiB( 205520896bytes)    196.00MiB(100.00%)    832.06MiB(424.52%)\n");
     const std::vector<std::string> want = {
-        R"J({"type":"log","line":1,"form":"cpp","day":14,"time":"11:23:44","func":"","file":"","src_line":60,"logger":null,"level":"DEBUG","message":"static memory allocation:"})J",
+        mem_table_log,
         R"J({"type":"mem_alloc","line":3,"comp_node":"gpu0:0","physical":"gpu0:0","logical":null,"alloc_mib":196.0,"alloc_bytes":205520896,"lower_bound_mib":196.0,"lower_bound_pct":100.0,"upper_bound_mib":832.06,"upper_bound_pct":424.52})J",
         R"J({"type":"mem_alloc","line":4,"comp_node":"gpu0:0","physical":"gpu0:0","logical":null,"alloc_mib":196.0,"alloc_bytes":205520896,"lower_bound_mib":196.0,"lower_bound_pct":100.0,"upper_bound_mib":832.06,"upper_bound_pct":424.52})J",
     };
