@@ -175,3 +175,29 @@ TEST_CASE("record_list::counting: every record counted, each handed on when the 
     CHECK(d.on_doc(rec_test::doc{}) == logscan::flow::stop);
     CHECK(d.records == 2);
 }
+
+TEST_CASE("keys_clash: a key given twice, or an entry named as one of the record's own keys") {
+    using namespace std::string_view_literals;
+    using keys = std::array<std::string_view, 4>;
+    // no two keys alike, though some share a length and a last byte (`ab`/`cb`, `x`/`x_`-less)
+    CHECK(logscan::keys_clash(keys{"ab", "cb", "x", "abc"}) == false);
+    CHECK(logscan::keys_clash(keys{"ab", "cb", "x", "ab"}));
+    CHECK(logscan::keys_clash(keys{"", "a", "b", ""}));        // (empty keys compare too)
+    CHECK(logscan::keys_clash(std::array<std::string_view, 0>{}) == false);
+    // `thing`'s own keys are type, line and its fields before its entries (name ... count)
+    using thing_kind = logscan::record_kind<"thing", rec_test::thing, rec_test::on_thing_event,
+                                            logscan::field<"name", &rec_test::thing::name>,
+                                            logscan::field<"count", rec_test::count_of>, logscan::entries<rec_test::pairs_of>>;
+    for (const std::string_view own : {"type"sv, "line"sv, "name"sv, "count"sv}) {
+        CAPTURE(own);
+        CHECK(logscan::keys_clash<thing_kind>(keys{"a", "b", own, "c"}));
+        CHECK(logscan::keys_clash(keys{"a", "b", own, "c"}) == false); // (no kind: only repeats count)
+    }
+    CHECK(logscan::keys_clash<thing_kind>(keys{"names", "lines", "score", "typ"}) == false);
+    // a key taken from each item: pairs `k=v`, the key before the `=`
+    const std::array<std::string_view, 3> pairs{"a=1", "b=2", "a=3"};
+    const auto key = [](std::string_view p) { return p.substr(0, p.find('=')); };
+    CHECK(logscan::keys_clash(pairs, key));
+    CHECK(logscan::keys_clash(std::span(pairs).first(2), key) == false);
+    static_assert(logscan::keys_clash(std::array<std::string_view, 2>{"x", "x"}));
+}

@@ -252,7 +252,51 @@ constexpr bool callback_result_ok() noexcept {
     else
         return true;
 }
+// True when `k` is a key a record of `Kind` has of its own: `type`, `line` or a field's name.
+template <class Kind>
+constexpr bool own_key(std::string_view k) noexcept {
+    bool own = k == "type" || k == "line";
+    Kind::for_each_field([&](auto f) {
+        if constexpr (!is_entries<decltype(f)>::value) own = own || k == decltype(f)::name;
+    });
+    return own;
+}
 } // namespace internal
+
+/// formats.md's common rules give a record one value under each key. True when two of the
+/// keys `key_of` gives for `items` (a multi-pass range) are one key, or, with `Kind` the
+/// `record_kind` whose `entries<>` they are, when one is a key the record has of its own
+/// (`type`, `line`, a field's name). A line cut short that runs into the next repeats the
+/// keys the two share: a format yields no record whose map would break the rule (the line
+/// stays what it also is: `log`, `text`). One walk and no storage: a key is compared with the
+/// keys before it only where one of them has its length and last byte.
+template <class Kind = void, class Items, class KeyOf>
+constexpr bool keys_clash(const Items& items, KeyOf key_of) noexcept {
+    std::uint64_t seen = 0; // a bit per (length, last byte) of the keys so far
+    std::size_t i = 0;
+    for (const auto& item : items) {
+        const std::string_view k = key_of(item);
+        if constexpr (!std::is_void_v<Kind>)
+            if (internal::own_key<Kind>(k)) return true;
+        const unsigned last = k.empty() ? 0u : static_cast<unsigned char>(k.back());
+        const std::uint64_t bit = std::uint64_t{1} << ((k.size() * 7 + last) & 63);
+        if ((seen & bit) != 0) {
+            std::size_t j = 0;
+            for (const auto& before : items) {
+                if (j++ == i) break;
+                if (key_of(before) == k) return true;
+            }
+        }
+        seen |= bit;
+        ++i;
+    }
+    return false;
+}
+/// `keys_clash` of a range of keys (`std::string_view`s).
+template <class Kind = void, class Keys>
+constexpr bool keys_clash(const Keys& keys) noexcept {
+    return keys_clash<Kind>(keys, [](std::string_view k) noexcept { return k; });
+}
 
 /// Writes a field value through an emitter with the `ndjson_writer` calls (see the file comment
 /// for how each type is written).

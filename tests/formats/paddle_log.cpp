@@ -292,9 +292,14 @@ TEST_CASE("paddle_log::a training line that gives a key twice is no train_step (
         "train_step 3 0 7/12500 eta=5107 loss=0.5 loss_x=0.25",
     };
     CHECK(r.out == want);
-    CHECK(pl::metric_range("loss: 1 'loss': 2").repeats_a_key());
-    CHECK(pl::metric_range("a: 1, b: 2, ab: 3, ba: 4, a_: 5").repeats_a_key() == false);
-    CHECK(pl::metric_range("").repeats_a_key() == false);
+    // the keys alone, as the pairs give them (quotes removed)
+    const pl::metric_range joined("loss: 1 'loss': 2, eta: 0:01 lr: 3");
+    CHECK(std::vector<std::string_view>(joined.keys().begin(), joined.keys().end()) ==
+          std::vector<std::string_view>{"loss", "loss", "eta", "lr"});
+    CHECK(logscan::keys_clash(joined.keys()));
+    CHECK(logscan::keys_clash(pl::metric_range("a: 1, b: 2, ab: 3, ba: 4, a_: 5").keys()) == false);
+    CHECK(logscan::keys_clash(pl::metric_range("").keys()) == false);
+    CHECK(pl::metric_range("").keys().begin() == pl::metric_range("").keys().end());
 }
 
 TEST_CASE("paddle_log::eta_seconds and metric_range::value_of at the edges of their grammar") {
@@ -631,7 +636,7 @@ TEST_CASE("paddle_log::indented tables keep their indent apart, and a line outsi
 TEST_CASE("paddle_log::every generation: no allocation while parsing, identical records under any chunking") {
     for (const char* path : {"/tests/data/paddle_log_today_hand.txt", "/samples/today/paddle_pr22590_old_profiling_report.txt",
                              "/samples/today/ppdet_repo_dy_loss_log_2020.txt",
-                             "/samples/today/sharpiless_yolov5_readme_notebook_indented.txt"}) {
+                             "/samples/today/sharpiless_yolov5_readme_notebook_indented.txt", "/tests/data/paddle_log_joined.txt"}) {
         CAPTURE(std::string(path));
         const std::string text = logscan::test::read_file(std::string(LOGSCAN_SOURCE_DIR) + path);
         struct all {

@@ -303,36 +303,9 @@ struct opr_seq_pairs {
 };
 /// An `opr_seq`'s pairs.
 constexpr opr_seq_pairs pairs_of(const opr_seq& r) noexcept { return {r}; }
-/// True when a pair of `r` is named `type`, `line` or `length`, a key the record has of its
-/// own, or two pairs have one name (a record never holds two values under one key: such a
-/// message is no `opr_seq`, its `log` keeps it).
-constexpr bool keys_clash(const opr_seq& r) noexcept {
-    std::size_t i = 0;
-    for (const auto& p : r.pairs()) { // (a line or two per graph: every pair with each before it)
-        std::size_t j = 0;
-        for (const auto& q : r.pairs()) {
-            if (j++ == i) break;
-            if (q.template get<1>() == p.template get<1>()) return true;
-        }
-        ++i;
-    }
-    if (!std::is_constant_evaluated()) { // (a key ends at its `=`: none is one of them where no `=`
-                                         // follows `type`, `line` or `length`, the common case, told in one look)
-        const std::string_view t = r.params;
-        bool maybe = false;
-        for (const char *p = t.data(), *const e = p + t.size();
-             !maybe && (p = internal::find_byte<'=', 8>(p, e, t.data())) != nullptr; ++p) {
-            const std::string_view before(t.data(), static_cast<std::size_t>(p - t.data()));
-            maybe = before.ends_with("type") || before.ends_with("line") || before.ends_with("length");
-        }
-        if (!maybe) return false;
-    }
-    for (const auto& p : r.pairs()) {
-        const std::string_view k = p.template get<1>();
-        if (k == "type" || k == "line" || k == "length") return true;
-    }
-    return false;
-}
+/// The `opr_seq` record's description (its pairs are its own keys: `keys_clash` tells a pair
+/// named as one of its fields, or two pairs of one name).
+using opr_seq_kind = record_kind<"opr_seq", opr_seq, on_opr_seq_event, field<"length", &opr_seq::length>, entries<pairs_of>>;
 
 /// The format's records, described once (record.hpp): `record_types`, the visitor check,
 /// `ndjson_visitor` come from here.
@@ -347,7 +320,7 @@ using records = record_list<
                 field<"replica", &var_shape::replica>, field<"shape", &var_shape::shape>>,
     record_kind<"graph_opt", graph_opt, on_graph_opt_event, field<"passes", &graph_opt::passes>,
                 field<"vars_replaced", &graph_opt::vars_replaced>, field<"time_ms", &graph_opt::time_ms>>,
-    record_kind<"opr_seq", opr_seq, on_opr_seq_event, field<"length", &opr_seq::length>, entries<pairs_of>>,
+    opr_seq_kind,
     record_kind<"mem_alloc", mem_alloc, on_mem_alloc_event, field<"comp_node", &mem_alloc::comp_node>,
                 field<"physical", &mem_alloc::physical>, field<"logical", &mem_alloc::logical>,
                 field<"alloc_mib", &mem_alloc::alloc_mib>, field<"alloc_bytes", &mem_alloc::alloc_bytes>,
@@ -1236,7 +1209,8 @@ auto make_rules(state<V>& st) {
                 [&](const auto& m, rule_context& ctx) {
                     // (a pair named as one of the record's own keys would be a second "type",
                     // "line" or "length" of it: not what MegEngine prints; the log record keeps the message)
-                    if (keys_clash(opr_seq{0, 0, m.template get<2>()})) return flow::proceed;
+                    const auto key = [](const auto& p) noexcept { return p.template get<1>(); };
+                    if (keys_clash<opr_seq_kind>(opr_seq{0, 0, m.template get<2>()}.pairs(), key)) return flow::proceed;
                     return LOGSCAN_VISIT_LAZY(st.vis, on_opr_seq, opr_seq, [&] {
                         auto [all, length, params] = m;
                         return opr_seq{ctx.current.number, number_or<std::uint64_t>(length, 0), params};

@@ -230,21 +230,40 @@ public:
         }
         return std::nullopt;
     }
-    /// True when two pairs have one key (`loss: 0.5 ... loss: 0.7`: a line cut short that runs
-    /// into the next step's line); such a message is no `train_step`, as a record holds one
-    /// value under a key. (Each key is compared with the ones before it only where one of
-    /// them has its length and last byte.)
-    constexpr bool repeats_a_key() const noexcept {
-        std::uint64_t seen = 0; // a bit per (length, last byte) of the keys so far
-        for (found k = find_key(s_, 0); k.start != std::string_view::npos; k = find_key(s_, k.colon + 2)) {
-            const std::uint64_t bit = std::uint64_t{1} << ((k.key.size() * 7 + static_cast<unsigned char>(k.key.back())) & 63);
-            if ((seen & bit) != 0)
-                for (found j = find_key(s_, 0); j.start != k.start; j = find_key(s_, j.colon + 2))
-                    if (j.key == k.key) return true;
-            seen |= bit;
-        }
-        return false;
-    }
+    /// The pairs' keys alone, in order, found as `begin()` finds them (no value read): a range
+    /// of `std::string_view` (`logscan::keys_clash(range.keys())`: the pairs give a key twice).
+    class key_range {
+    public:
+        class iterator {
+        public:
+            using value_type = std::string_view;
+            using difference_type = std::ptrdiff_t;
+            constexpr iterator() noexcept = default;
+            constexpr iterator(std::string_view s, found k) noexcept : s_(s), k_(k) {}
+            constexpr std::string_view operator*() const noexcept { return k_.key; }
+            constexpr iterator& operator++() noexcept {
+                k_ = find_key(s_, k_.colon + 2);
+                return *this;
+            }
+            constexpr iterator operator++(int) noexcept {
+                iterator t = *this;
+                ++*this;
+                return t;
+            }
+            friend constexpr bool operator==(const iterator& a, const iterator& b) noexcept { return a.k_.start == b.k_.start; }
+
+        private:
+            std::string_view s_;
+            found k_;
+        };
+        constexpr explicit key_range(std::string_view s) noexcept : s_(s) {}
+        constexpr iterator begin() const noexcept { return iterator(s_, find_key(s_, 0)); }
+        constexpr iterator end() const noexcept { return iterator(s_, found{}); }
+
+    private:
+        std::string_view s_;
+    };
+    constexpr key_range keys() const noexcept { return key_range(s_); }
 
 private:
     static constexpr bool key_char(char c) noexcept {
@@ -966,7 +985,7 @@ constexpr bool read_iter(std::string_view t, std::array<std::string_view, 4>& g)
 template <class V>
 flow step_record(state<V>& st, const rule_context& ctx, std::string_view epoch, std::string_view iter,
                  std::string_view iters, std::string_view pairs_text) {
-    if (metric_range(pairs_text).repeats_a_key()) return flow::proceed; // (the log record keeps the message)
+    if (keys_clash(metric_range(pairs_text).keys())) return flow::proceed; // (the log record keeps the message)
     return LOGSCAN_VISIT_LAZY(st.vis, on_train_step, train_step, [&] {
         const std::string_view pairs = internal::trim_right(pairs_text);
         std::optional<std::uint64_t> eta;
