@@ -4,6 +4,8 @@
 #include <doctest/doctest.h>
 
 #include <cstdint>
+#include <iterator>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -436,4 +438,47 @@ TEST_CASE("lines::leading_run and trailing_run: the bytes a text begins and ends
     CHECK(logscan::internal::trailing_run(std::string(20, '-') + "x", '-') == 0);
     static_assert(logscan::internal::leading_run("---x--", '-') == 3);
     static_assert(logscan::internal::trailing_run("---x--", '-') == 2);
+}
+
+TEST_CASE("lines::count_word_lines: the whole lines that read one of some words, against a count line by line") {
+    // a line counts when it is a word, then spaces or tabs, and a `\r` only right before its
+    // `\n`; counted line by line here from the text split at each `\n`
+    const auto by_line = [](std::string_view s, std::span<const std::string_view> words) {
+        std::uint64_t n = 0;
+        for (std::size_t b = 0; b <= s.size();) {
+            const std::size_t nl = s.find('\n', b);
+            std::string_view l = s.substr(b, nl == std::string_view::npos ? std::string_view::npos : nl - b);
+            if (nl != std::string_view::npos && l.ends_with('\r')) l.remove_suffix(1);
+            while (!l.empty() && (l.back() == ' ' || l.back() == '\t')) l.remove_suffix(1);
+            for (const std::string_view w : words) n += l == w ? 1u : 0u;
+            if (nl == std::string_view::npos) break;
+            b = nl + 1;
+        }
+        return n;
+    };
+    static constexpr std::string_view directions[] = {"forward", "backward"}; // (a common ending: `ward`)
+    static constexpr std::string_view apart[] = {"ab", "cd"};                 // (none)
+    static constexpr std::string_view nested[] = {"ward", "forward"};         // (one the other's ending)
+    const std::string_view pieces[] = {"forward", "backward", "ward", "for", "back", "ab", "cd", "c", "\n", "\n", " ", "\t", "\r", "x"};
+    std::uint64_t seed = 20261207;
+    std::uint64_t counted = 0;
+    for (int round = 0; round < 20000; ++round) {
+        seed = test_support::lcg_next(seed);
+        const std::size_t n = (seed >> 33) % 12;
+        std::string s;
+        for (std::size_t i = 0; i < n; ++i) {
+            seed = test_support::lcg_next(seed);
+            s += pieces[(seed >> 20) % std::size(pieces)];
+        }
+        for (const std::span<const std::string_view> words : {std::span<const std::string_view>(directions), std::span<const std::string_view>(apart),
+                                                             std::span<const std::string_view>(nested)}) {
+            const std::uint64_t want = by_line(s, words);
+            counted += want;
+            REQUIRE(logscan::internal::count_word_lines(s, words) == want);
+        }
+    }
+    CHECK(counted > 1000); // (the texts hold such lines)
+    CHECK(logscan::internal::count_word_lines("forward\nbackward  \r\n  forward\nforwards\nx forward\nbackward", directions) == 3);
+    CHECK(logscan::internal::count_word_lines("", directions) == 0);
+    CHECK(logscan::internal::count_word_lines("forward\r", directions) == 0); // (a `\r` not before a `\n`)
 }

@@ -217,18 +217,8 @@ public:
     // allowed): a guess of the records they start (a line before the header is text, and
     // costs the part's reading again).
     static std::uint64_t part_units(std::string_view bytes) noexcept {
-        std::uint64_t n = 0;
-        for (std::size_t i = bytes.find("ward"); i != std::string_view::npos; i = bytes.find("ward", i + 4)) {
-            const std::size_t b = i >= 3 && bytes.compare(i - 3, 3, "for") == 0   ? i - 3
-                                  : i >= 4 && bytes.compare(i - 4, 4, "back") == 0 ? i - 4
-                                                                                  : std::string_view::npos;
-            if (b == std::string_view::npos || (b != 0 && bytes[b - 1] != '\n')) continue;
-            std::size_t e = i + 4;
-            while (e < bytes.size() && internal::is_space(bytes[e])) ++e;
-            if (e < bytes.size() && bytes[e] == '\r' && e + 1 < bytes.size() && bytes[e + 1] == '\n') ++e;
-            if (e == bytes.size() || bytes[e] == '\n') ++n;
-        }
-        return n;
+        static constexpr std::string_view directions[] = {"forward", "backward"};
+        return internal::count_word_lines(bytes, directions);
     }
     void resume(std::uint64_t functions) noexcept {
         state_ = state::direction;
