@@ -11,6 +11,7 @@
 #include <span>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "support/alloc_counter.hpp"
 #include "support/string_writer.hpp"
@@ -200,4 +201,19 @@ TEST_CASE("keys_clash: a key given twice, or an entry named as one of the record
     CHECK(logscan::keys_clash(pairs, key));
     CHECK(logscan::keys_clash(std::span(pairs).first(2), key) == false);
     static_assert(logscan::keys_clash(std::array<std::string_view, 2>{"x", "x"}));
+    // past the 32 keys kept as they come: 40 keys k0 ... k39, all distinct, then one of them
+    // given again at place 35 (a kept key, k3; a key past them, k33), or two past them alike
+    std::vector<std::string> names;
+    for (int i = 0; i < 40; ++i) names.push_back("k" + std::to_string(i));
+    const auto views = [&] { return std::vector<std::string_view>(names.begin(), names.end()); };
+    CHECK(logscan::keys_clash(views()) == false);
+    for (const int again : {3, 33, 0, 31, 32}) {
+        CAPTURE(again);
+        std::vector<std::string_view> v = views();
+        v[35] = v[static_cast<std::size_t>(again)];
+        CHECK(logscan::keys_clash(v));
+    }
+    std::vector<std::string_view> late = views();
+    late[39] = late[36];
+    CHECK(logscan::keys_clash(late));
 }

@@ -268,11 +268,16 @@ constexpr bool own_key(std::string_view k) noexcept {
 /// `record_kind` whose `entries<>` they are, when one is a key the record has of its own
 /// (`type`, `line`, a field's name). A line cut short that runs into the next repeats the
 /// keys the two share: a format yields no record whose map would break the rule (the line
-/// stays what it also is: `log`, `text`). One walk and no storage: a key is compared with the
-/// keys before it only where one of them has its length and last byte.
+/// stays what it also is: `log`, `text`). One walk, on the stack: a key is compared with the
+/// keys before it only where one of them has its length and last byte. The keys are views
+/// into text that outlives the walk (the first 32 are kept as they come; a key past them is
+/// compared by walking `items` again).
 template <class Kind = void, class Items, class KeyOf>
 constexpr bool keys_clash(const Items& items, KeyOf key_of) noexcept {
-    std::uint64_t seen = 0; // a bit per (length, last byte) of the keys so far
+    std::uint64_t seen = 0;         // a bit per (length, last byte) of the keys so far
+    constexpr std::size_t most = 32;
+    const char* kept[most];         // the first 32 keys, not zeroed (past them, a key is compared
+    std::size_t sizes[most];        // with the keys before it where the bit says, by walking them again)
     std::size_t i = 0;
     for (const auto& item : items) {
         const std::string_view k = key_of(item);
@@ -281,11 +286,20 @@ constexpr bool keys_clash(const Items& items, KeyOf key_of) noexcept {
         const unsigned last = k.empty() ? 0u : static_cast<unsigned char>(k.back());
         const std::uint64_t bit = std::uint64_t{1} << ((k.size() * 7 + last) & 63);
         if ((seen & bit) != 0) {
-            std::size_t j = 0;
-            for (const auto& before : items) {
-                if (j++ == i) break;
-                if (key_of(before) == k) return true;
+            if (i <= most) {
+                for (std::size_t j = 0; j < i; ++j)
+                    if (std::string_view(kept[j], sizes[j]) == k) return true;
+            } else {
+                std::size_t j = 0;
+                for (const auto& before : items) {
+                    if (j++ == i) break;
+                    if (key_of(before) == k) return true;
+                }
             }
+        }
+        if (i < most) {
+            kept[i] = k.data();
+            sizes[i] = k.size();
         }
         seen |= bit;
         ++i;
