@@ -16,7 +16,10 @@
 ///   `raw_value`, `begin_array`/`end_array`, `begin_object`/`end_object` (other outputs: CSV
 ///   cells, a binding's objects). An emitter with `field_key(k)` gets the declared fields'
 ///   keys through it instead of `key`: their text is in static storage, so its address names
-///   the field (the Python module's columns find a field's column so).
+///   the field (the Python module's columns find a field's column so);
+/// - `keys_clash<Kind>(items, key_of)`: whether a map's keys would give a record two values
+///   under one key (two keys alike, or an `entries<>` key named as one of Kind's own), which
+///   a format checks before it yields a record from a line that may be two lines run together.
 ///
 /// \code
 /// struct run { std::uint64_t line; std::string_view model, device; };
