@@ -450,7 +450,7 @@ TEST_CASE("lines::count_word_lines: the whole lines that read one of some words,
             std::string_view l = s.substr(b, nl == std::string_view::npos ? std::string_view::npos : nl - b);
             if (nl != std::string_view::npos && l.ends_with('\r')) l.remove_suffix(1);
             while (!l.empty() && (l.back() == ' ' || l.back() == '\t')) l.remove_suffix(1);
-            for (const std::string_view w : words) n += l == w ? 1u : 0u;
+            for (const std::string_view w : words) n += !w.empty() && l == w ? 1u : 0u; // (an empty word counts no line)
             if (nl == std::string_view::npos) break;
             b = nl + 1;
         }
@@ -459,7 +459,9 @@ TEST_CASE("lines::count_word_lines: the whole lines that read one of some words,
     static constexpr std::string_view directions[] = {"forward", "backward"}; // (a common ending: `ward`)
     static constexpr std::string_view apart[] = {"ab", "cd"};                 // (none)
     static constexpr std::string_view nested[] = {"ward", "forward"};         // (one the other's ending)
-    const std::string_view pieces[] = {"forward", "backward", "ward", "for", "back", "ab", "cd", "c", "\n", "\n", " ", "\t", "\r", "x"};
+    static constexpr std::string_view overlapping[] = {"baaa", "caa", ""};    // (an ending, `aa`, that overlaps itself; an empty word)
+    const std::string_view pieces[] = {"forward", "backward", "ward", "for", "back", "ab", "cd", "c", "\n", "\n", " ", "\t", "\r", "x",
+                                       "a", "aa", "b"};
     std::uint64_t seed = 20261207;
     std::uint64_t counted = 0;
     for (int round = 0; round < 20000; ++round) {
@@ -471,7 +473,7 @@ TEST_CASE("lines::count_word_lines: the whole lines that read one of some words,
             s += pieces[(seed >> 20) % std::size(pieces)];
         }
         for (const std::span<const std::string_view> words : {std::span<const std::string_view>(directions), std::span<const std::string_view>(apart),
-                                                             std::span<const std::string_view>(nested)}) {
+                                                             std::span<const std::string_view>(nested), std::span<const std::string_view>(overlapping)}) {
             const std::uint64_t want = by_line(s, words);
             counted += want;
             REQUIRE(logscan::internal::count_word_lines(s, words) == want);
@@ -481,4 +483,8 @@ TEST_CASE("lines::count_word_lines: the whole lines that read one of some words,
     CHECK(logscan::internal::count_word_lines("forward\nbackward  \r\n  forward\nforwards\nx forward\nbackward", directions) == 3);
     CHECK(logscan::internal::count_word_lines("", directions) == 0);
     CHECK(logscan::internal::count_word_lines("forward\r", directions) == 0); // (a `\r` not before a `\n`)
+    CHECK(logscan::internal::count_word_lines("baaa\n", overlapping) == 1);     // (`aa` at 1 is no word's; at 2, baaa's)
+    CHECK(logscan::internal::count_word_lines("caa\nbaaa", overlapping) == 2);
+    static constexpr std::string_view empty_only[] = {""};
+    CHECK(logscan::internal::count_word_lines("\n\n", empty_only) == 0);
 }

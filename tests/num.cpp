@@ -1787,3 +1787,29 @@ TEST_CASE("num::text_cursor reads what the regex classes say, numbers converted 
         }
     }
 }
+
+TEST_CASE("num::find_space_or: the first regex blank or given byte, against a loop byte by byte") {
+    // every byte value around the blanks' range (8 and 14 are none), at each place of texts of
+    // up to 40 bytes, read from every start with and without the bytes before it to look at
+    const std::string bytes = std::string("ab=\x08\x09\x0a\x0b\x0c\x0d\x0e \x80\xff", 13);
+    std::mt19937 rng(20261207);
+    const auto first = [](const char* p, const char* e, bool eq) {
+        while (p != e && !logscan::internal::is_regex_space(*p) && !(eq && *p == '=')) ++p;
+        return p;
+    };
+    std::size_t hits = 0;
+    for (int round = 0; round < 20000; ++round) {
+        std::string t(rng() % 41, 'x');
+        for (char& c : t) c = rng() % 4 == 0 ? bytes[rng() % bytes.size()] : 'k';
+        const char* const b = t.data();
+        const char* const e = b + t.size();
+        for (std::size_t from = 0; from <= t.size(); ++from) {
+            for (const char* begin : {b, b + from}) {
+                REQUIRE(logscan::internal::find_space_or<'='>(b + from, e, begin) == first(b + from, e, true));
+                REQUIRE(logscan::internal::find_space_or<>(b + from, e, begin) == first(b + from, e, false));
+            }
+            hits += first(b + from, e, true) != e ? 1u : 0u;
+        }
+    }
+    CHECK(hits > 10000);
+}

@@ -185,16 +185,17 @@ TEST_CASE("keys_clash: a key given twice, or an entry named as one of the record
     CHECK(logscan::keys_clash(keys{"ab", "cb", "x", "ab"}));
     CHECK(logscan::keys_clash(keys{"", "a", "b", ""}));        // (empty keys compare too)
     CHECK(logscan::keys_clash(std::array<std::string_view, 0>{}) == false);
-    // `thing`'s own keys are type, line and its fields before its entries (name ... count)
+    // `thing`'s own keys are type, line and each of its fields, before its entries or after them
     using thing_kind = logscan::record_kind<"thing", rec_test::thing, rec_test::on_thing_event,
                                             logscan::field<"name", &rec_test::thing::name>,
-                                            logscan::field<"count", rec_test::count_of>, logscan::entries<rec_test::pairs_of>>;
-    for (const std::string_view own : {"type"sv, "line"sv, "name"sv, "count"sv}) {
+                                            logscan::field<"count", rec_test::count_of>, logscan::entries<rec_test::pairs_of>,
+                                            logscan::field<"score", &rec_test::thing::score>>;
+    for (const std::string_view own : {"type"sv, "line"sv, "name"sv, "count"sv, "score"sv}) {
         CAPTURE(own);
         CHECK(logscan::keys_clash<thing_kind>(keys{"a", "b", own, "c"}));
         CHECK(logscan::keys_clash(keys{"a", "b", own, "c"}) == false); // (no kind: only repeats count)
     }
-    CHECK(logscan::keys_clash<thing_kind>(keys{"names", "lines", "score", "typ"}) == false);
+    CHECK(logscan::keys_clash<thing_kind>(keys{"names", "lines", "scores", "typ"}) == false);
     // a key taken from each item: pairs `k=v`, the key before the `=`
     const std::array<std::string_view, 3> pairs{"a=1", "b=2", "a=3"};
     const auto key = [](std::string_view p) { return p.substr(0, p.find('=')); };
@@ -212,6 +213,15 @@ TEST_CASE("keys_clash: a key given twice, or an entry named as one of the record
         std::vector<std::string_view> v = views();
         v[35] = v[static_cast<std::size_t>(again)];
         CHECK(logscan::keys_clash(v));
+    }
+    for (const std::size_t at : {std::size_t{31}, std::size_t{32}, std::size_t{33}}) { // (the last key compared with the kept ones, the first past them)
+        CAPTURE(at);
+        for (const std::size_t again : {std::size_t{0}, std::size_t{5}, at - 1}) {
+            CAPTURE(again);
+            std::vector<std::string_view> v = views();
+            v[at] = v[again];
+            CHECK(logscan::keys_clash(v));
+        }
     }
     std::vector<std::string_view> late = views();
     late[39] = late[36];

@@ -335,25 +335,35 @@ constexpr void for_each_head_line(std::string_view head, bool cut, std::size_t m
 // the `\n`): how many records the lines of a part of a format's input start, where a record
 // starts at a line of its own (parallel.hpp's `part_units`: chainer-memtrace's direction
 // lines). What is searched for is the words' common ending (`ward` of `forward` and
-// `backward`), each place it stands checked for a word before it at a line's start; words
-// with none are counted one by one. Words are not empty.
+// `backward`), each place it stands checked for a word before it at a line's start (an ending
+// that overlaps itself is looked for again one byte on); words with none are counted one by
+// one. An empty word counts no line.
 constexpr std::uint64_t count_word_lines(std::string_view bytes, std::span<const std::string_view> words) noexcept {
-    std::size_t common = words.empty() ? 0 : words[0].size();
+    std::size_t common = std::string_view::npos; // (the common ending's length; npos: no word yet)
+    std::string_view some;
     for (const std::string_view w : words) {
+        if (w.empty()) continue;
+        if (common == std::string_view::npos) {
+            common = w.size();
+            some = w;
+        }
         std::size_t k = 0;
-        while (k < common && k < w.size() && w[w.size() - 1 - k] == words[0][words[0].size() - 1 - k]) ++k;
+        while (k < common && k < w.size() && w[w.size() - 1 - k] == some[some.size() - 1 - k]) ++k;
         common = k;
     }
+    if (common == std::string_view::npos) return 0;
     if (common == 0) {
         std::uint64_t n = 0;
-        for (const std::string_view& w : words) n += count_word_lines(bytes, std::span<const std::string_view>(&w, 1));
+        for (const std::string_view& w : words)
+            if (!w.empty()) n += count_word_lines(bytes, std::span<const std::string_view>(&w, 1));
         return n;
     }
-    const std::string_view ending = words[0].substr(words[0].size() - common);
+    const std::string_view ending = some.substr(some.size() - common);
     std::uint64_t n = 0;
-    for (std::size_t i = bytes.find(ending); i != std::string_view::npos; i = bytes.find(ending, i + common)) {
+    for (std::size_t i = bytes.find(ending); i != std::string_view::npos; i = bytes.find(ending, i + 1)) {
         bool starts = false; // (a word before the ending, at a line's start)
         for (const std::string_view w : words) {
+            if (w.empty()) continue;
             const std::size_t head = w.size() - common;
             starts = starts || (i >= head && bytes.compare(i - head, head, w.substr(0, head)) == 0 &&
                                 (i == head || bytes[i - head - 1] == '\n'));

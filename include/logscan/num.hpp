@@ -168,6 +168,32 @@ namespace internal {
 constexpr bool is_regex_space(char c) noexcept {
     return c == ' ' || static_cast<unsigned char>(c) - 9u < 5u; // (\t \n \v \f \r are 9..13)
 }
+/// The first byte in [p, e) that is a regex `\s` or one of `Cs`, or `e`: 16 bytes at a time
+/// in place with SSE2 (a token of a few bytes ends within the first look, where a loop byte by
+/// byte pays a mispredicted exit per token). `begin` (at or before p): where the bytes that may
+/// be read begin; fewer than 16 left are looked at as the 16 that end at `e` if they all may be.
+template <char... Cs>
+LOGSCAN_FORCE_INLINE const char* find_space_or(const char* p, const char* e, const char* begin) noexcept {
+#if LOGSCAN_SSE2
+    const auto hits = [](const char* at) {
+        const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
+        __m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
+                                 _mm_and_si128(_mm_cmpgt_epi8(v, _mm_set1_epi8(8)), _mm_cmplt_epi8(v, _mm_set1_epi8(14))));
+        ((m = _mm_or_si128(m, _mm_cmpeq_epi8(v, _mm_set1_epi8(Cs)))), ...);
+        return static_cast<unsigned>(_mm_movemask_epi8(m));
+    };
+    for (; e - p >= 16; p += 16)
+        if (const unsigned m = hits(p); m != 0) return p + std::countr_zero(m);
+    if (p != e && e - begin >= 16) {
+        const unsigned m = hits(e - 16) >> (16 - (e - p));
+        return m != 0 ? p + std::countr_zero(m) : e;
+    }
+#else
+    (void)begin;
+#endif
+    while (p != e && !is_regex_space(*p) && (true && ... && (*p != Cs))) ++p;
+    return p;
+}
 constexpr bool is_digit(char c) noexcept {
     return static_cast<unsigned>(static_cast<unsigned char>(c)) - 48u < 10u;
 }

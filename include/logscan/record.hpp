@@ -56,6 +56,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <optional>
 #include <string_view>
 #include <type_traits>
@@ -281,6 +282,8 @@ constexpr bool keys_clash(const Items& items, KeyOf key_of) noexcept {
     constexpr std::size_t most = 32;
     const char* kept[most];         // the first 32 keys, not zeroed (past them, a key is compared
     std::size_t sizes[most];        // with the keys before it where the bit says, by walking them again)
+    static_assert(std::is_same_v<std::invoke_result_t<KeyOf&, decltype(*std::begin(items))>, std::string_view>,
+                  "keys_clash: key_of gives a std::string_view into text that outlives the walk");
     std::size_t i = 0;
     for (const auto& item : items) {
         const std::string_view k = key_of(item);

@@ -1139,11 +1139,14 @@ TEST_CASE("megengine_log::a memory row's tail read by hand is its pattern's matc
 TEST_CASE("megengine_log::an opr seq's pairs found by hand are the pair pattern's matches") {
     // opr_seq::pairs walks the text by hand; search_all of its pattern is the definition: on
     // texts built from keys, `=`, values and every kind of blank, the same matches in order
-    const char* pieces[] = {"var_static", "=", "533", " ", "  ", "\t", "\n", "\r", "\f", "\v", "==", "k", "=v=w", "é", "x="};
+    // (texts of up to 9 pieces and of up to 40: runs that end within, across and after
+    // 16-byte looks, and the last bytes looked at from the end)
+    const char* pieces[] = {"var_static", "=", "533", " ", "  ", "\t", "\n", "\r", "\f", "\v", "==", "k", "=v=w", "é", "x=",
+                            "var_dynamic_storage_of_a_long_name", "\x08", "\x0e"};
     std::uint64_t seed = 777;
     std::size_t pairs = 0;
     for (int round = 0; round < 30000; ++round) {
-        const std::string t = test_support::pieces_text(seed, pieces, 9);
+        const std::string t = test_support::pieces_text(seed, pieces, round % 2 == 0 ? 9 : 40);
         const ml::opr_seq r{1, 0, t};
         const auto matches = [](const auto& range) {
             std::vector<std::string> out;

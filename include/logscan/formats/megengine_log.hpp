@@ -150,14 +150,22 @@ struct opr_pair_finder {
         static_assert(regex_result<opr_pair_pattern>::groups == 3);
         using internal::is_regex_space;
         const std::size_t n = t.size();
+        const char* const b = t.data();
+        // (where a key or a value ends: the run's next blank or `=`, looked for 16 bytes at a time)
+        const auto run_end = [&]<char... Cs>(std::size_t from) {
+            if (std::is_constant_evaluated()) {
+                while (from < n && !is_regex_space(t[from]) && (true && ... && (t[from] != Cs))) ++from;
+                return from;
+            }
+            return static_cast<std::size_t>(internal::find_space_or<Cs...>(b + from, b + n, b) - b);
+        };
         for (;;) {
             while (p < n && (is_regex_space(t[p]) || t[p] == '=')) ++p; // (no key begins here)
             const std::size_t k = p;
-            while (p < n && !is_regex_space(t[p]) && t[p] != '=') ++p;
+            p = run_end.template operator()<'='>(p);
             if (p == k) return false;
             if (p < n && t[p] == '=') {
-                std::size_t e = p + 1;
-                while (e < n && !is_regex_space(t[e])) ++e;
+                const std::size_t e = run_end.template operator()<>(p + 1);
                 const std::size_t found[6] = {k, e, k, p, p + 1, e};
                 for (std::size_t i = 0; i < 6; ++i) slots[i] = found[i];
                 return true;
