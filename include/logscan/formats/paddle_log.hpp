@@ -276,12 +276,13 @@ private:
     // Where the first `: ` of `s` at or after `from` is, or npos (its `:` looked for in place,
     // `find_byte`: a step's pairs are a few bytes apart, where a call of memchr costs more).
     static constexpr std::size_t colon_space(std::string_view s, std::size_t from) noexcept {
-        if (std::is_constant_evaluated() || from >= s.size()) return s.find(": ", from);
+        if (std::is_constant_evaluated()) return s.find(": ", from);
         const char *const b = s.data(), *const e = b + s.size();
-        for (const char* p = b + from; p < e; ++p) {
-            p = internal::find_byte<':'>(p, e, b);
+        for (std::size_t at = from; at < s.size(); ++at) { // (no pointer formed past the end)
+            const char* const p = internal::find_byte<':'>(b + at, e, b);
             if (p == nullptr || e - p < 2) break;
             if (p[1] == ' ') return static_cast<std::size_t>(p - b);
+            at = static_cast<std::size_t>(p - b);
         }
         return std::string_view::npos;
     }
