@@ -38,6 +38,7 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <unordered_map>
 #include <vector>
 
 #include "svg.hpp"
@@ -366,6 +367,7 @@ struct paddle_log_summary {
     // the same of a table with only per-thread sections (no `All threads merged`): each
     // operator summed over the threads, in the order first met, and the threads
     std::vector<std::pair<std::string, double>> thread_ops;
+    std::unordered_map<std::string, std::size_t> thread_op_at; // an operator's place in thread_ops
     std::set<std::string> op_threads;
     std::string time_unit = "ms";
     std::map<std::string, double> events; // the last legacy Profiling Report: top-level event rows' Total, summed over threads
@@ -405,6 +407,7 @@ struct paddle_log_summary {
             ++op_tables;
             ops.clear();
             thread_ops.clear();
+            thread_op_at.clear();
             op_threads.clear();
             if (t.time_unit) time_unit = std::string(*t.time_unit);
         }
@@ -440,9 +443,9 @@ struct paddle_log_summary {
         if (!v.ok()) return;
         if (merged) return (void)ops.emplace_back(std::string(r.name), v.value);
         // (a per-thread section repeats the operators of the merged one, where there is one)
-        for (auto& [name, t] : thread_ops)
-            if (name == r.name) return (void)(t += v.value);
-        thread_ops.emplace_back(std::string(r.name), v.value);
+        const auto [at, added] = thread_op_at.try_emplace(std::string(r.name), thread_ops.size());
+        if (!added) return (void)(thread_ops[at->second].second += v.value);
+        thread_ops.emplace_back(at->first, v.value);
     }
     void print_tables(const settings& s, bool& ok) const {
         const bool by_thread = ops.empty() && !thread_ops.empty(); // (no merged section: the threads' sums)
