@@ -1812,4 +1812,11 @@ TEST_CASE("num::find_space_or: the first regex blank or given byte, against a lo
         }
     }
     CHECK(hits > 10000);
+    // in a constant expression too (byte by byte there): `k=v w`'s key ends at the `=`, its
+    // value at the blank; a text with neither ends at its end
+    constexpr auto at = [](std::string_view t, bool eq) {
+        const char* const e = t.data() + t.size();
+        return (eq ? logscan::internal::find_space_or<'='>(t.data(), e, t.data()) : logscan::internal::find_space_or<>(t.data(), e, t.data())) - t.data();
+    };
+    static_assert(at("key=v w", true) == 3 && at("key=v w", false) == 5 && at("kv", true) == 2 && at("\tk", false) == 0);
 }

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <iterator>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -1192,4 +1193,17 @@ TEST_CASE("indented_table: a line the reader declines at rest is not cut for it,
     CHECK(t.indent() == 0);
     CHECK(t.feed(logscan::line{"  | a | b |", 3, 7}) != logscan::table_feed::not_mine); // (a pipe table's header)
     CHECK(t.indent() == 2);
+}
+
+TEST_CASE("multi_values: a forward iterator whose it++ and it-> are its ++it and *it (internal::iterator_ops)") {
+    static_assert(std::forward_iterator<logscan::multi_value_range::iterator>);
+    const auto parts = logscan::multi_values("1.5 / - / 3");
+    auto it = parts.begin();
+    const auto was = it++; // (the place before, kept)
+    CHECK(was->text == "1.5");
+    CHECK(it->text == "-");
+    CHECK(it->placeholder());
+    CHECK((*it++).text == "-");
+    CHECK(it->text == "3");
+    CHECK(++it == parts.end());
 }

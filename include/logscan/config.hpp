@@ -59,6 +59,7 @@
 #include <limits>
 #include <string_view>
 #include <type_traits>
+#include <utility>
 
 namespace logscan {
 namespace internal {
@@ -224,6 +225,24 @@ constexpr bool non_finite_word(std::string_view w, double& v) noexcept {
     else return false;
     return true;
 }
+/// What a forward iterator `D` has of its prefix `++` and its `*` alone, as a base
+/// (`class iterator : public internal::iterator_ops<iterator>`): `it++` (a copy kept, then
+/// `++it`) and, where `*it` is a reference, `it->`.
+template <class D>
+class iterator_ops {
+public:
+    friend constexpr D operator++(D& it, int) noexcept(noexcept(++it)) {
+        D was = it;
+        ++it;
+        return was;
+    }
+    template <class I = D> // (looked at where used: D is complete there)
+    constexpr auto operator->() const noexcept
+        requires std::is_reference_v<decltype(*std::declval<const I&>())>
+    {
+        return &**static_cast<const I*>(this);
+    }
+};
 } // namespace internal
 
 /// The library version as numbers, for run-time checks.

@@ -113,7 +113,7 @@ namespace logscan::json {
 class string_list {
 public:
     /// Forward iterator over the strings.
-    class iterator {
+    class iterator : public logscan::internal::iterator_ops<iterator> {
     public:
         using value_type = std::string_view;    ///< a string
         using difference_type = std::ptrdiff_t; ///< unused
@@ -124,12 +124,6 @@ public:
         iterator& operator++() noexcept {
             p_ += sizeof(std::uint32_t) + len();
             return *this;
-        }
-        /// Next string; returns the previous position.
-        iterator operator++(int) noexcept {
-            iterator t = *this;
-            ++*this;
-            return t;
         }
         /// Same position.
         friend bool operator==(const iterator& a, const iterator& b) noexcept { return a.p_ == b.p_; }

@@ -168,13 +168,20 @@ namespace internal {
 constexpr bool is_regex_space(char c) noexcept {
     return c == ' ' || static_cast<unsigned char>(c) - 9u < 5u; // (\t \n \v \f \r are 9..13)
 }
+template <char... Cs>
+constexpr const char* find_space_or_bytes(const char* p, const char* e) noexcept {
+    while (p != e && !is_regex_space(*p) && (true && ... && (*p != Cs))) ++p;
+    return p;
+}
 /// The first byte in [p, e) that is a regex `\s` or one of `Cs`, or `e`: 16 bytes at a time
 /// in place with SSE2 (a token of a few bytes ends within the first look, where a loop byte by
 /// byte pays a mispredicted exit per token). `begin` (at or before p): where the bytes that may
 /// be read begin; fewer than 16 left are looked at as the 16 that end at `e` if they all may be.
+/// (In a constant expression: byte by byte.)
 template <char... Cs>
-LOGSCAN_FORCE_INLINE const char* find_space_or(const char* p, const char* e, const char* begin) noexcept {
+LOGSCAN_FORCE_INLINE constexpr const char* find_space_or(const char* p, const char* e, const char* begin) noexcept {
 #if LOGSCAN_SSE2
+    if (std::is_constant_evaluated()) return find_space_or_bytes<Cs...>(p, e);
     const auto hits = [](const char* at) {
         const __m128i v = _mm_loadu_si128(reinterpret_cast<const __m128i*>(at));
         __m128i m = _mm_or_si128(_mm_cmpeq_epi8(v, _mm_set1_epi8(' ')),
@@ -191,8 +198,7 @@ LOGSCAN_FORCE_INLINE const char* find_space_or(const char* p, const char* e, con
 #else
     (void)begin;
 #endif
-    while (p != e && !is_regex_space(*p) && (true && ... && (*p != Cs))) ++p;
-    return p;
+    return find_space_or_bytes<Cs...>(p, e);
 }
 constexpr bool is_digit(char c) noexcept {
     return static_cast<unsigned>(static_cast<unsigned char>(c)) - 48u < 10u;
@@ -1193,7 +1199,7 @@ class shape_list {
     friend struct internal::shape_builder;
 public:
     /// Forward iterator over the dims; dereferences to `std::int64_t`.
-    class iterator {
+    class iterator : public internal::iterator_ops<iterator> {
     public:
         using iterator_category = std::input_iterator_tag; // dereferences to a value
         using iterator_concept = std::forward_iterator_tag;
@@ -1211,12 +1217,6 @@ public:
             if (kept_) [[likely]] ++kept_;
             else *this = next_of(*this);
             return *this;
-        }
-        /// Advances to the next dim; returns the previous position.
-        constexpr iterator operator++(int) noexcept {
-            iterator t = *this;
-            ++*this;
-            return t;
         }
         /// Same position in the same list.
         friend constexpr bool operator==(const iterator& a, const iterator& b) noexcept {
@@ -1533,7 +1533,7 @@ class shape_sequence {
     friend struct internal::shape_builder;
 public:
     /// Input iterator over the shape lists.
-    class iterator {
+    class iterator : public internal::iterator_ops<iterator> {
     public:
         using iterator_category = std::input_iterator_tag;
         using iterator_concept = std::forward_iterator_tag;
@@ -1550,12 +1550,6 @@ public:
         constexpr iterator& operator++() noexcept {
             load(cur_.ptr());
             return *this;
-        }
-        /// Advances; returns the previous position.
-        constexpr iterator operator++(int) noexcept {
-            iterator t = *this;
-            ++*this;
-            return t;
         }
         /// Same position in the same sequence.
         friend constexpr bool operator==(const iterator& a, const iterator& b) noexcept {

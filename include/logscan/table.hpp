@@ -168,7 +168,7 @@ private:
 class multi_value_range {
 public:
     constexpr explicit multi_value_range(std::string_view s) noexcept : s_(internal::trim(s)) {}
-    class iterator {
+    class iterator : public internal::iterator_ops<iterator> {
     public:
         using value_type = value_part;
         using difference_type = std::ptrdiff_t;
@@ -178,16 +178,10 @@ public:
             load();
         }
         constexpr const value_part& operator*() const noexcept { return cur_; }
-        constexpr const value_part* operator->() const noexcept { return &cur_; }
         constexpr iterator& operator++() noexcept {
             p_ = next_;
             load();
             return *this;
-        }
-        constexpr iterator operator++(int) noexcept {
-            iterator t = *this;
-            ++*this;
-            return t;
         }
         constexpr bool operator==(const iterator& o) const noexcept { return p_ == o.p_; }
 

@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <iterator>
 #include <cstdlib>
 #include <set>
 #include <string>
@@ -727,4 +728,25 @@ TEST_CASE("paddle_log::table_row: a cell found by its column's name or the name'
     CHECK(v.cpu == "441.72 / 0.39 / 2.61 / 0.10 / 14.83");
     CHECK(v.gpu == "566.98 / 0.50 / 4.09 / 0.05 / 20.51");
     CHECK(v.none);
+}
+
+TEST_CASE("paddle-log: a step's metrics and keys, forward iterators whose it++ and it-> are ++it and *it") {
+    using logscan::paddle_log::metric_range;
+    static_assert(std::forward_iterator<metric_range::iterator>);
+    static_assert(std::forward_iterator<metric_range::key_range::iterator>);
+    const metric_range pairs("lr: 0.010000, 'loss': '0.412300', eta: 0:41:20");
+    auto it = pairs.begin();
+    const auto was = it++;
+    CHECK(was->key == "lr");
+    CHECK(was->number_text == "0.010000");
+    CHECK(it->key == "loss");
+    CHECK(it->value == "0.412300");
+    CHECK((*it++).key == "loss");
+    CHECK(it->key == "eta");
+    CHECK(++it == pairs.end());
+    auto k = pairs.keys().begin();
+    CHECK(*k++ == "lr");
+    CHECK(*k++ == "loss");
+    CHECK(*k == "eta");
+    CHECK(++k == pairs.keys().end());
 }

@@ -133,7 +133,7 @@ public:
         at_ = end_ = nullptr;
     }
 
-    class const_iterator {
+    class const_iterator : public internal::iterator_ops<const_iterator> {
     public:
         using value_type = T;
         using difference_type = std::ptrdiff_t;
@@ -142,18 +142,12 @@ public:
         using iterator_category = std::forward_iterator_tag;
         const_iterator() = default;
         const T& operator*() const noexcept { return *p_; }
-        const T* operator->() const noexcept { return p_; }
         const_iterator& operator++() noexcept {
             ++i_;
             // (the next value in the block, or the next block's first: no division a value)
             if (i_ % N != 0) ++p_;
             else if (i_ < list_->n_) p_ = list_->blocks_[i_ / N].get();
             return *this;
-        }
-        const_iterator operator++(int) noexcept {
-            const_iterator was = *this;
-            ++*this;
-            return was;
         }
         bool operator==(const const_iterator& o) const noexcept { return i_ == o.i_; }
 

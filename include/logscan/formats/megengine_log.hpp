@@ -153,10 +153,6 @@ struct opr_pair_finder {
         const char* const b = t.data();
         // (where a key or a value ends: the run's next blank or `=`, looked for 16 bytes at a time)
         const auto run_end = [&]<char... Cs>(std::size_t from) {
-            if (std::is_constant_evaluated()) {
-                while (from < n && !is_regex_space(t[from]) && (true && ... && (t[from] != Cs))) ++from;
-                return from;
-            }
             return static_cast<std::size_t>(internal::find_space_or<Cs...>(b + from, b + n, b) - b);
         };
         for (;;) {

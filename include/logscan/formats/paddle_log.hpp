@@ -141,7 +141,7 @@ private:
     };
 
 public:
-    class iterator {
+    class iterator : public internal::iterator_ops<iterator> {
     public:
         using value_type = metric;
         using difference_type = std::ptrdiff_t;
@@ -151,16 +151,10 @@ public:
             load();
         }
         constexpr const metric& operator*() const noexcept { return m_; }
-        constexpr const metric* operator->() const noexcept { return &m_; }
         constexpr iterator& operator++() noexcept {
             key_ = next_; // (found once, while the pair before it was read)
             load();
             return *this;
-        }
-        constexpr iterator operator++(int) noexcept {
-            iterator t = *this;
-            ++*this;
-            return t;
         }
         friend constexpr bool operator==(const iterator& a, const iterator& b) noexcept { return a.key_.start == b.key_.start; }
 
@@ -234,7 +228,7 @@ public:
     /// of `std::string_view` (`logscan::keys_clash(range.keys())`: the pairs give a key twice).
     class key_range {
     public:
-        class iterator {
+        class iterator : public internal::iterator_ops<iterator> {
         public:
             using value_type = std::string_view;
             using difference_type = std::ptrdiff_t;
@@ -244,11 +238,6 @@ public:
             constexpr iterator& operator++() noexcept {
                 k_ = find_key(s_, k_.colon + 2);
                 return *this;
-            }
-            constexpr iterator operator++(int) noexcept {
-                iterator t = *this;
-                ++*this;
-                return t;
             }
             friend constexpr bool operator==(const iterator& a, const iterator& b) noexcept { return a.k_.start == b.k_.start; }
 
