@@ -131,6 +131,131 @@ LOGSCAN_FORCE_INLINE bool same_text(std::string_view a, std::string_view b) noex
     return a.size() == b.size() && logscan::internal::same_bytes(a.data(), b.data(), a.size());
 }
 
+// A buffer grown by doubling (a column's values, a pool's strings: grow_block). Up to 64 KiB from malloc
+// (realloc); past that, on Linux, its own anonymous mapping (whole 2 MiB units), grown by
+// mremap, which moves the pages without copying them and leaves the new ones untouched until
+// written; transparent huge pages asked for (huge_pages). (glibc's realloc copies a large
+// block once its dynamic mmap threshold has risen above it: a twelfth of frames()' time on
+// megengine-log.) `take` hands the block over as a `value_block`, which frees it the
+// way it was made (numpy's array then owns it).
+struct value_block {
+    void* data = nullptr;
+    std::size_t bytes = 0; // the mapping's length; 0: malloc'd
+    void free() noexcept {
+#if defined(__linux__)
+        if (bytes != 0) {
+            ::munmap(data, bytes);
+            data = nullptr;
+            return;
+        }
+#endif
+        std::free(data);
+        data = nullptr;
+    }
+    // Only the first `keep` bytes kept, the rest given back (where the block lets go of it).
+    void shrink(std::size_t keep) noexcept {
+        if (data == nullptr) return;
+#if defined(__linux__)
+        if (bytes != 0) {
+            constexpr std::size_t page = 4096;
+            const std::size_t len = std::max<std::size_t>((keep + page - 1) & ~(page - 1), page);
+            if (len < bytes && ::mremap(data, bytes, len, 0) != MAP_FAILED) bytes = len; // (in place: no move)
+            return;
+        }
+#endif
+        if (void* p = std::realloc(data, keep == 0 ? 1 : keep); p != nullptr) data = p;
+    }
+};
+
+
+// Whether a mapping asks for transparent huge pages (madvise; the environment's
+// LOGSCAN_HUGEPAGES=0 says no). Each first write to a 4 KiB page is a fault; where faults
+// are dear they were most of frames()' time: on a Firecracker guest (2026-12-07) 10-15 us a
+// page, 64,000 of them in frames() of a 107 MB Chainer graph (0.6-0.9 s of 1.2-1.8 s), 25,000
+// with huge pages (0.7-1.3 s). On a host whose memory must be compacted to find huge pages
+// the first call can be slower instead (the 2026-12-05 Xeon host: 1.2-2x): there, say 0.
+inline bool huge_pages() noexcept {
+    static const bool on = [] {
+        const char* v = std::getenv("LOGSCAN_HUGEPAGES");
+        return v == nullptr || std::string_view(v) != "0";
+    }();
+    return on;
+}
+
+// Room for `bytes` bytes at least in `block`, which holds `capacity` now (doubled from 2 KiB,
+// its bytes kept): the new capacity. (A pool's strings grew as a std::string: each doubling
+// copied them all into new pages, a third of frames()' page faults on a Chainer graph.)
+inline std::size_t grow_block(value_block& block, std::size_t capacity, std::size_t bytes) {
+    std::size_t cap = capacity == 0 ? 2048 : capacity;
+    while (cap < bytes) cap *= 2;
+#if defined(__linux__)
+    constexpr std::size_t unit = std::size_t{2} << 20, mapped_from = std::size_t{64} << 10;
+    if (cap > mapped_from) {
+        const std::size_t len = (cap + unit - 1) & ~(unit - 1);
+        void* p = MAP_FAILED;
+        if (block.bytes != 0) {
+            p = ::mremap(block.data, block.bytes, len, MREMAP_MAYMOVE);
+        } else {
+            p = ::mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (p != MAP_FAILED) {
+                if (huge_pages()) (void)::madvise(p, len, MADV_HUGEPAGE); // (kept by mremap)
+                if (block.data != nullptr) std::memcpy(p, block.data, capacity);
+                block.free();
+            }
+        }
+        if (p == MAP_FAILED) throw std::bad_alloc();
+        block = {p, len};
+        return len;
+    }
+#endif
+    void* p = std::realloc(block.data, cap);
+    if (p == nullptr) throw std::bad_alloc();
+    block.data = p;
+    return cap;
+}
+
+// Values of a trivially copyable T end to end, grown as grow_block grows (no copy past 64
+// KiB): what a pool's strings and their ends are kept in.
+template <class T>
+class grown_array {
+    static_assert(std::is_trivially_copyable_v<T>);
+
+public:
+    grown_array() = default;
+    grown_array(const grown_array&) = delete;
+    grown_array& operator=(const grown_array&) = delete;
+    grown_array(grown_array&& o) noexcept { swap(o); }
+    grown_array& operator=(grown_array&& o) noexcept {
+        if (this != &o) {
+            grown_array gone(std::move(*this)); // (this one's block freed with it)
+            swap(o);
+        }
+        return *this;
+    }
+    ~grown_array() { block_.free(); }
+    void swap(grown_array& o) noexcept {
+        std::swap(block_, o.block_);
+        std::swap(size_, o.size_);
+        std::swap(capacity_, o.capacity_);
+    }
+    const T* data() const noexcept { return static_cast<const T*>(block_.data); }
+    std::size_t size() const noexcept { return size_; }
+    const T& operator[](std::size_t i) const noexcept { return data()[i]; }
+    LOGSCAN_FORCE_INLINE void append(const T* v, std::size_t n) {
+        if (n > capacity_ - size_) [[unlikely]]
+            capacity_ = grow_block(block_, capacity_ * sizeof(T), (size_ + n) * sizeof(T)) / sizeof(T);
+        if (n != 0) std::memcpy(static_cast<T*>(block_.data) + size_, v, n * sizeof(T));
+        size_ += n;
+    }
+    LOGSCAN_FORCE_INLINE void push_back(const T& v) { append(&v, 1); }
+    // No value (the memory kept).
+    void clear() noexcept { size_ = 0; }
+
+private:
+    value_block block_;
+    std::size_t size_ = 0, capacity_ = 0;
+};
+
 // Strings interned: each distinct string once, known by its code (its index), their bytes
 // end to end in one buffer. The string given last is checked first (a column's values often
 // repeat row after row); a slot keeps its string's hash tag, so a probe compares text only
@@ -143,7 +268,7 @@ public:
         return find(s);
     }
     std::int64_t append(std::string_view s) {
-        chars_.append(s);
+        chars_.append(s.data(), s.size());
         ends_.push_back(chars_.size());
         return static_cast<std::int64_t>(ends_.size() - 1);
     }
@@ -193,8 +318,8 @@ private:
         }
         slots_.swap(s);
     }
-    std::string chars_;               // the strings, end to end
-    std::vector<std::size_t> ends_;   // where each ends in chars_
+    grown_array<char> chars_;        // the strings, end to end
+    grown_array<std::size_t> ends_;  // where each ends in chars_
     std::vector<std::uint64_t> slots_; // (tag << 32 | code), or `empty`
     std::size_t last_ = 0;             // the code given last
 };
@@ -204,43 +329,6 @@ private:
 
 // A cell's kind; a column remembers which kinds it holds.
 enum class cell : std::uint8_t { null, integer, uinteger, floating, boolean, string, big_integer };
-
-// A column's values: int64 cells end to end, grown by doubling. Up to 64 KiB from malloc
-// (realloc); past that, on Linux, its own anonymous mapping (whole 2 MiB units), grown by
-// mremap, which moves the pages without copying them and leaves the new ones untouched until
-// written. (glibc's realloc copies a large block once its dynamic mmap threshold has risen
-// above it: a twelfth of frames()' time on megengine-log. Transparent huge pages, asked for
-// with madvise, made a process's first frames() 1.2-2x slower here: the kernel compacts
-// memory to find them.) `take` hands the block over as a `value_block`, which frees it the
-// way it was made (numpy's array then owns it).
-struct value_block {
-    void* data = nullptr;
-    std::size_t bytes = 0; // the mapping's length; 0: malloc'd
-    void free() noexcept {
-#if defined(__linux__)
-        if (bytes != 0) {
-            ::munmap(data, bytes);
-            data = nullptr;
-            return;
-        }
-#endif
-        std::free(data);
-        data = nullptr;
-    }
-    // Only the first `keep` bytes kept, the rest given back (where the block lets go of it).
-    void shrink(std::size_t keep) noexcept {
-        if (data == nullptr) return;
-#if defined(__linux__)
-        if (bytes != 0) {
-            constexpr std::size_t page = 4096;
-            const std::size_t len = std::max<std::size_t>((keep + page - 1) & ~(page - 1), page);
-            if (len < bytes && ::mremap(data, bytes, len, 0) != MAP_FAILED) bytes = len; // (in place: no move)
-            return;
-        }
-#endif
-        if (void* p = std::realloc(data, keep == 0 ? 1 : keep); p != nullptr) data = p;
-    }
-};
 
 class value_buffer {
 public:
@@ -255,35 +343,7 @@ public:
     std::int64_t* data() const noexcept { return static_cast<std::int64_t*>(block_.data); }
     std::size_t capacity() const noexcept { return capacity_; }
     // Room for `cells` cells at least (doubling; the values kept).
-    void grow(std::size_t cells) {
-        std::size_t cap = capacity_ == 0 ? 256 : capacity_;
-        while (cap < cells) cap *= 2;
-        const std::size_t bytes = cap * sizeof(std::int64_t);
-#if defined(__linux__)
-        constexpr std::size_t unit = std::size_t{2} << 20, mapped_from = std::size_t{64} << 10;
-        if (bytes > mapped_from) {
-            const std::size_t len = (bytes + unit - 1) & ~(unit - 1);
-            void* p = MAP_FAILED;
-            if (block_.bytes != 0) {
-                p = ::mremap(block_.data, block_.bytes, len, MREMAP_MAYMOVE);
-            } else {
-                p = ::mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-                if (p != MAP_FAILED) {
-                    if (block_.data != nullptr) std::memcpy(p, block_.data, capacity_ * sizeof(std::int64_t));
-                    block_.free();
-                }
-            }
-            if (p == MAP_FAILED) throw std::bad_alloc();
-            block_ = {p, len};
-            capacity_ = len / sizeof(std::int64_t);
-            return;
-        }
-#endif
-        void* p = std::realloc(block_.data, bytes);
-        if (p == nullptr) throw std::bad_alloc();
-        block_.data = p;
-        capacity_ = cap;
-    }
+    void grow(std::size_t cells) { capacity_ = grow_block(block_, capacity_ * sizeof(std::int64_t), cells * sizeof(std::int64_t)) / sizeof(std::int64_t); }
     // Gives the block up (the caller frees it with value_block::free); the buffer is then empty.
     value_block take() noexcept {
         const value_block b = block_;

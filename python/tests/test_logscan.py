@@ -16,6 +16,7 @@ import math
 import os
 import re
 import tempfile
+import pickle
 import subprocess
 import sys
 import threading
@@ -1854,3 +1855,32 @@ def test_a_memory_table_whose_rows_are_cut_is_said_so(tmp_path):
     p.write_bytes(b"\n".join(lines[: first["line"] - 1]) + b"\n" + row[: row.index(b"MiB(") + 8] + b"\n")  # (cut inside its numbers)
     out = run("summary", str(p)).stdout.decode()
     assert f"static memory allocation: no complete row; 1 row cut off (the first at line {first['line']}), not counted\n" in out, out
+
+
+def _frames_match_records(frames, records):
+    expected = {}
+    for r in records:
+        expected.setdefault(r["type"], []).append(flatten(r))
+    assert sorted(frames) == sorted(expected)
+    for t, rows in expected.items():
+        f = frames[t]
+        assert len(f) == len(rows)
+        for c in f.columns:
+            assert [cell(v) for v in f[c].tolist()] == [row.get(c) for row in rows], (t, c)
+
+
+def test_frames_of_large_columns_with_and_without_huge_pages(tmp_path):
+    # columns and string pools past 64 KiB (their own mappings, grown by mremap) with
+    # transparent huge pages asked for (the default) and not (LOGSCAN_HUGEPAGES=0, read once
+    # in a process: a process of its own each): the command's records, flattened, either way
+    # (the seed's header lines, each with a message of its own: 20,000 rows, distinct strings
+    # of more than 1 MB)
+    big = tmp_path / "big.log"
+    big.write_bytes(b"".join(b"[06 15:13:35 330@env.py:meghair.train.env] WRN step %d of a warning that no line repeats\n" % i
+                             for i in range(20_000)))
+    records = cli_records(str(big), "megengine-log")
+    assert len(records) == 20_000 and all(r["type"] == "log" for r in records)
+    code = "import pickle, sys, logscan; sys.stdout.buffer.write(pickle.dumps(logscan.frames(sys.argv[1], threads=1)))"
+    for env in ({}, {"LOGSCAN_HUGEPAGES": "0"}):
+        r = subprocess.run([sys.executable, "-c", code, str(big)], env={**os.environ, **env}, capture_output=True, check=True)
+        _frames_match_records(pickle.loads(r.stdout), records)
