@@ -134,7 +134,7 @@ LOGSCAN_FORCE_INLINE bool same_text(std::string_view a, std::string_view b) noex
 // A buffer grown by doubling (a column's values, a pool's strings: grow_block). Up to 64 KiB from malloc
 // (realloc); past that, on Linux, its own anonymous mapping (whole 2 MiB units), grown by
 // mremap, which moves the pages without copying them and leaves the new ones untouched until
-// written; transparent huge pages asked for (huge_pages). (glibc's realloc copies a large
+// written; transparent huge pages asked for (config.hpp's advise_huge_pages). (glibc's realloc copies a large
 // block once its dynamic mmap threshold has risen above it: a twelfth of frames()' time on
 // megengine-log.) `take` hands the block over as a `value_block`, which frees it the
 // way it was made (numpy's array then owns it).
@@ -168,20 +168,6 @@ struct value_block {
 };
 
 
-// Whether a mapping asks for transparent huge pages (madvise; the environment's
-// LOGSCAN_HUGEPAGES=0 says no). Each first write to a 4 KiB page is a fault; where faults
-// are dear they were most of frames()' time: on a Firecracker guest (2026-12-07) 10-15 us a
-// page, 64,000 of them in frames() of a 107 MB Chainer graph (0.6-0.9 s of 1.2-1.8 s), 25,000
-// with huge pages (0.7-1.3 s). On a host whose memory must be compacted to find huge pages
-// the first call can be slower instead (the 2026-12-05 Xeon host: 1.2-2x): there, say 0.
-inline bool huge_pages() noexcept {
-    static const bool on = [] {
-        const char* v = std::getenv("LOGSCAN_HUGEPAGES");
-        return v == nullptr || std::string_view(v) != "0";
-    }();
-    return on;
-}
-
 // Room for `bytes` bytes at least in `block`, which holds `capacity` now (doubled from 2 KiB,
 // its bytes kept): the new capacity. (A pool's strings grew as a std::string: each doubling
 // copied them all into new pages, a third of frames()' page faults on a Chainer graph.)
@@ -198,7 +184,7 @@ inline std::size_t grow_block(value_block& block, std::size_t capacity, std::siz
         } else {
             p = ::mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
             if (p != MAP_FAILED) {
-                if (huge_pages()) (void)::madvise(p, len, MADV_HUGEPAGE); // (kept by mremap)
+                logscan::internal::advise_huge_pages(p, len); // (kept by mremap)
                 if (block.data != nullptr) std::memcpy(p, block.data, capacity);
                 block.free();
             }

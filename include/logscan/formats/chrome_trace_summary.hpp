@@ -49,6 +49,7 @@
 #include <iterator>
 #include <map>
 #include <memory>
+#include <new>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -111,12 +112,19 @@ public:
     block_list& operator=(block_list&& o) noexcept {
         if (this == &o) return *this;
         blocks_ = std::move(o.blocks_);
+        own_ = std::move(o.own_);
+        slabs_ = std::move(o.slabs_);
         n_ = o.n_;
         at_ = o.at_;
         end_ = o.end_;
+        slab_at_ = o.slab_at_;
+        slab_left_ = o.slab_left_;
         o.blocks_.clear();
+        o.own_.clear();
+        o.slabs_.clear();
         o.n_ = 0;
-        o.at_ = o.end_ = nullptr;
+        o.at_ = o.end_ = o.slab_at_ = nullptr;
+        o.slab_left_ = 0;
         return *this;
     }
 
@@ -146,7 +154,7 @@ public:
             ++i_;
             // (the next value in the block, or the next block's first: no division a value)
             if (i_ % N != 0) ++p_;
-            else if (i_ < list_->n_) p_ = list_->blocks_[i_ / N].get();
+            else if (i_ < list_->n_) p_ = list_->blocks_[i_ / N];
             return *this;
         }
         bool operator==(const const_iterator& o) const noexcept { return i_ == o.i_; }
@@ -166,13 +174,40 @@ private:
     void next_block() {
         const std::size_t b = n_ / N; // (n_ is a multiple of N here)
         if (b == blocks_.size()) {
-            std::unique_ptr<T[]> block(new T[N]); // (T trivial: left uninitialised until written)
-            blocks_.push_back(std::move(block));
+            blocks_.reserve(b + 1); // (no push_back below fails once a block is held)
+            if (per_slab < 2 || b < per_slab) {
+                own_.push_back(std::unique_ptr<T[]>(new T[N])); // (T trivial: left uninitialised until written)
+                blocks_.push_back(own_.back().get());
+            } else {
+                if (slab_left_ == 0) {
+                    slabs_.reserve(slabs_.size() + 1);
+                    void* const p = ::operator new(slab_bytes, std::align_val_t{slab_bytes});
+                    slabs_.emplace_back(static_cast<T*>(p));
+                    internal::advise_huge_pages(p, slab_bytes);
+                    slab_at_ = static_cast<T*>(p);
+                    slab_left_ = per_slab;
+                }
+                blocks_.push_back(slab_at_);
+                slab_at_ += N;
+                --slab_left_;
+            }
         }
-        at_ = blocks_[b].get();
+        at_ = blocks_[b];
         end_ = at_ + N;
     }
-    std::vector<std::unique_ptr<T[]>> blocks_;
+    // The blocks: the first 2 MiB of them one at a time (a list of a few values holds no
+    // more), then carved from slabs of 2 MiB, aligned, each asking for transparent huge pages
+    // (internal::advise_huge_pages: a 500 MB trace's rows took 11,500 faults of 4 KiB pages).
+    static constexpr std::size_t slab_bytes = std::size_t{2} << 20;
+    static constexpr std::size_t per_slab = slab_bytes / (N * sizeof(T));
+    struct slab_free {
+        void operator()(T* p) const noexcept { ::operator delete(static_cast<void*>(p), std::align_val_t{slab_bytes}); }
+    };
+    std::vector<T*> blocks_;                             // every block, in order
+    std::vector<std::unique_ptr<T[]>> own_;              // the blocks allocated one at a time
+    std::vector<std::unique_ptr<T, slab_free>> slabs_;   // the slabs the others are in
+    T* slab_at_ = nullptr;                               // the next block of the last slab
+    std::size_t slab_left_ = 0;                          // blocks left there
     std::size_t n_ = 0;
     T* at_ = nullptr;
     T* end_ = nullptr;
