@@ -443,9 +443,10 @@ struct paddle_log_summary {
         if (!v.ok()) return;
         if (merged) return (void)ops.emplace_back(std::string(r.name), v.value);
         // (a per-thread section repeats the operators of the merged one, where there is one)
-        const auto [at, added] = thread_op_at.try_emplace(std::string(r.name), thread_ops.size());
-        if (!added) return (void)(thread_ops[at->second].second += v.value);
-        thread_ops.emplace_back(at->first, v.value);
+        std::string name(r.name);
+        if (const auto at = thread_op_at.find(name); at != thread_op_at.end()) return (void)(thread_ops[at->second].second += v.value);
+        thread_ops.emplace_back(name, v.value); // (then its place: never a place past the end)
+        thread_op_at.emplace(std::move(name), thread_ops.size() - 1);
     }
     void print_tables(const settings& s, bool& ok) const {
         const bool by_thread = ops.empty() && !thread_ops.empty(); // (no merged section: the threads' sums)

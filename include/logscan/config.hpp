@@ -52,13 +52,8 @@
 #define LOGSCAN_OPAQUE_SSE2 0
 #endif
 
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
-
 #include <bit>
 #include <cstddef>
-#include <cstdlib>
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -230,40 +225,13 @@ constexpr bool non_finite_word(std::string_view w, double& v) noexcept {
     else return false;
     return true;
 }
-/// Whether memory of our own asks for transparent huge pages (`advise_huge_pages`): yes,
-/// unless the environment's `LOGSCAN_HUGEPAGES` is `0` (read once per process). Each first
-/// write to a 4 KiB page is a fault; where faults are dear they are much of the time of what
-/// fills memory: on a Firecracker guest (2026-12-07) 10-15 us a page, 64,000 of them in the
-/// Python module's frames() of a 107 MB Chainer graph (0.6-0.9 s of 1.2-1.8 s; 25,000 with
-/// huge pages) and 11,500 in `logscan summary` of a 500 MB trace. On a host whose memory must
-/// be compacted to find huge pages a first call can be slower instead (the 2026-12-05 Xeon
-/// host: 1.2-2x): there, say 0.
-inline bool huge_pages_wanted() noexcept {
-    static const bool on = [] {
-        const char* v = std::getenv("LOGSCAN_HUGEPAGES");
-        return v == nullptr || std::string_view(v) != "0";
-    }();
-    return on;
-}
-/// Asks that [p, p + bytes) be backed by transparent huge pages where the kernel offers them
-/// so (Linux `madvise(MADV_HUGEPAGE)`; elsewhere, or with `huge_pages_wanted()` false,
-/// nothing): for a large buffer of our own that is filled from its start.
-inline void advise_huge_pages(void* p, std::size_t bytes) noexcept {
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    if (huge_pages_wanted()) (void)::madvise(p, bytes, MADV_HUGEPAGE);
-#else
-    (void)p;
-    (void)bytes;
-#endif
-}
-
 /// What a forward iterator `D` has of its prefix `++` and its `*` alone, as a base
 /// (`class iterator : public internal::iterator_ops<iterator>`): `it++` (a copy kept, then
 /// `++it`) and, where `*it` is a reference, `it->`.
 template <class D>
 class iterator_ops {
 public:
-    friend constexpr D operator++(D& it, int) noexcept(noexcept(++it)) {
+    friend constexpr D operator++(D& it, int) noexcept { // (every prefix ++ of ours is noexcept)
         D was = it;
         ++it;
         return was;

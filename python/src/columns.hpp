@@ -15,6 +15,7 @@
 #define LOGSCAN_PYTHON_COLUMNS_HPP
 
 #include <logscan/formats/registry.hpp>
+#include <logscan/huge_pages.hpp>
 #include <logscan/json.hpp>
 #include <logscan/ndjson.hpp>
 #include <logscan/num.hpp>
@@ -134,7 +135,7 @@ LOGSCAN_FORCE_INLINE bool same_text(std::string_view a, std::string_view b) noex
 // A buffer grown by doubling (a column's values, a pool's strings: grow_block). Up to 64 KiB from malloc
 // (realloc); past that, on Linux, its own anonymous mapping (whole 2 MiB units), grown by
 // mremap, which moves the pages without copying them and leaves the new ones untouched until
-// written; transparent huge pages asked for (config.hpp's advise_huge_pages). (glibc's realloc copies a large
+// written; transparent huge pages asked for (huge_pages.hpp's advise_huge_pages). (glibc's realloc copies a large
 // block once its dynamic mmap threshold has risen above it: a twelfth of frames()' time on
 // megengine-log.) `take` hands the block over as a `value_block`, which frees it the
 // way it was made (numpy's array then owns it).

@@ -1870,17 +1870,19 @@ def _frames_match_records(frames, records):
 
 
 def test_frames_of_large_columns_with_and_without_huge_pages(tmp_path):
-    # columns and string pools past 64 KiB (their own mappings, grown by mremap) with
+    # columns and string pools past 64 KiB (their own mappings; the pool grown by mremap) with
     # transparent huge pages asked for (the default) and not (LOGSCAN_HUGEPAGES=0, read once
     # in a process: a process of its own each): the command's records, flattened, either way
-    # (the seed's header lines, each with a message of its own: 20,000 rows, distinct strings
-    # of more than 1 MB)
+    # (the seed's header lines, each with a message of its own: 40,000 rows, so that the
+    # message pool passes 2 MiB: grown by mremap past its first mapping of 2 MiB)
     big = tmp_path / "big.log"
-    big.write_bytes(b"".join(b"[06 15:13:35 330@env.py:meghair.train.env] WRN step %d of a warning that no line repeats\n" % i
-                             for i in range(20_000)))
+    big.write_bytes(b"".join(b"[06 15:13:35 330@env.py:meghair.train.env] WRN step %d of a warning that no line repeats, "
+                             b"printed long enough that the messages pass two mebibytes\n" % i for i in range(40_000)))
     records = cli_records(str(big), "megengine-log")
-    assert len(records) == 20_000 and all(r["type"] == "log" for r in records)
+    assert len(records) == 40_000 and all(r["type"] == "log" for r in records)
+    assert sum(len(r["message"]) for r in records) > 2 << 20
     code = "import pickle, sys, logscan; sys.stdout.buffer.write(pickle.dumps(logscan.frames(sys.argv[1], threads=1)))"
-    for env in ({}, {"LOGSCAN_HUGEPAGES": "0"}):
-        r = subprocess.run([sys.executable, "-c", code, str(big)], env={**os.environ, **env}, capture_output=True, check=True)
+    default = {k: v for k, v in os.environ.items() if k != "LOGSCAN_HUGEPAGES"}
+    for env in (default, {**default, "LOGSCAN_HUGEPAGES": "0"}):
+        r = subprocess.run([sys.executable, "-c", code, str(big)], env=env, capture_output=True, check=True)
         _frames_match_records(pickle.loads(r.stdout), records)

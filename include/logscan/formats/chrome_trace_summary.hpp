@@ -54,10 +54,12 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <type_traits>
 #include <unordered_map>
 #include <utility>
 #include <vector>
 
+#include "../huge_pages.hpp"
 #include "../json.hpp"
 #include "../ndjson.hpp"
 #include "chrome_trace.hpp"
@@ -174,16 +176,16 @@ private:
     void next_block() {
         const std::size_t b = n_ / N; // (n_ is a multiple of N here)
         if (b == blocks_.size()) {
-            blocks_.reserve(b + 1); // (no push_back below fails once a block is held)
+            if (blocks_.size() == blocks_.capacity()) // (no push_back below fails once a block is held)
+                blocks_.reserve(std::max<std::size_t>(16, 2 * blocks_.size()));
             if (per_slab < 2 || b < per_slab) {
                 own_.push_back(std::unique_ptr<T[]>(new T[N])); // (T trivial: left uninitialised until written)
                 blocks_.push_back(own_.back().get());
             } else {
                 if (slab_left_ == 0) {
-                    slabs_.reserve(slabs_.size() + 1);
-                    void* const p = ::operator new(slab_bytes, std::align_val_t{slab_bytes});
+                    if (slabs_.size() == slabs_.capacity()) slabs_.reserve(std::max<std::size_t>(4, 2 * slabs_.size()));
+                    void* const p = internal::huge_block::allocate();
                     slabs_.emplace_back(static_cast<T*>(p));
-                    internal::advise_huge_pages(p, slab_bytes);
                     slab_at_ = static_cast<T*>(p);
                     slab_left_ = per_slab;
                 }
@@ -197,11 +199,12 @@ private:
     }
     // The blocks: the first 2 MiB of them one at a time (a list of a few values holds no
     // more), then carved from slabs of 2 MiB, aligned, each asking for transparent huge pages
-    // (internal::advise_huge_pages: a 500 MB trace's rows took 11,500 faults of 4 KiB pages).
-    static constexpr std::size_t slab_bytes = std::size_t{2} << 20;
-    static constexpr std::size_t per_slab = slab_bytes / (N * sizeof(T));
+    // (internal::huge_block: a 500 MB trace's rows took 11,500 faults of 4 KiB pages). The
+    // values live in that raw memory: T is trivial (implicitly created there, never destroyed).
+    static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
+    static constexpr std::size_t per_slab = internal::huge_block::bytes / (N * sizeof(T));
     struct slab_free {
-        void operator()(T* p) const noexcept { ::operator delete(static_cast<void*>(p), std::align_val_t{slab_bytes}); }
+        void operator()(T* p) const noexcept { internal::huge_block::release(p); }
     };
     std::vector<T*> blocks_;                             // every block, in order
     std::vector<std::unique_ptr<T[]>> own_;              // the blocks allocated one at a time
