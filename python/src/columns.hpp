@@ -23,9 +23,6 @@
 #include <logscan/utf8.hpp>
 
 #include <cmath>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -132,116 +129,10 @@ LOGSCAN_FORCE_INLINE bool same_text(std::string_view a, std::string_view b) noex
     return a.size() == b.size() && logscan::internal::same_bytes(a.data(), b.data(), a.size());
 }
 
-// A buffer grown by doubling (a column's values, a pool's strings: grow_block). Up to 64 KiB from malloc
-// (realloc); past that, on Linux, its own anonymous mapping (whole 2 MiB units), grown by
-// mremap, which moves the pages without copying them and leaves the new ones untouched until
-// written; transparent huge pages asked for (huge_pages.hpp's advise_huge_pages). (glibc's realloc copies a large
-// block once its dynamic mmap threshold has risen above it: a twelfth of frames()' time on
-// megengine-log.) `take` hands the block over as a `value_block`, which frees it the
-// way it was made (numpy's array then owns it).
-struct value_block {
-    void* data = nullptr;
-    std::size_t bytes = 0; // the mapping's length; 0: malloc'd
-    void free() noexcept {
-#if defined(__linux__)
-        if (bytes != 0) {
-            ::munmap(data, bytes);
-            data = nullptr;
-            return;
-        }
-#endif
-        std::free(data);
-        data = nullptr;
-    }
-    // Only the first `keep` bytes kept, the rest given back (where the block lets go of it).
-    void shrink(std::size_t keep) noexcept {
-        if (data == nullptr) return;
-#if defined(__linux__)
-        if (bytes != 0) {
-            constexpr std::size_t page = 4096;
-            const std::size_t len = std::max<std::size_t>((keep + page - 1) & ~(page - 1), page);
-            if (len < bytes && ::mremap(data, bytes, len, 0) != MAP_FAILED) bytes = len; // (in place: no move)
-            return;
-        }
-#endif
-        if (void* p = std::realloc(data, keep == 0 ? 1 : keep); p != nullptr) data = p;
-    }
-};
-
-
-// Room for `bytes` bytes at least in `block`, which holds `capacity` now (doubled from 2 KiB,
-// its bytes kept): the new capacity. (A pool's strings grew as a std::string: each doubling
-// copied them all into new pages, a third of frames()' page faults on a Chainer graph.)
-inline std::size_t grow_block(value_block& block, std::size_t capacity, std::size_t bytes) {
-    std::size_t cap = capacity == 0 ? 2048 : capacity;
-    while (cap < bytes) cap *= 2;
-#if defined(__linux__)
-    constexpr std::size_t unit = std::size_t{2} << 20, mapped_from = std::size_t{64} << 10;
-    if (cap > mapped_from) {
-        const std::size_t len = (cap + unit - 1) & ~(unit - 1);
-        void* p = MAP_FAILED;
-        if (block.bytes != 0) {
-            p = ::mremap(block.data, block.bytes, len, MREMAP_MAYMOVE);
-        } else {
-            p = ::mmap(nullptr, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-            if (p != MAP_FAILED) {
-                logscan::internal::advise_huge_pages(p, len); // (kept by mremap)
-                if (block.data != nullptr) std::memcpy(p, block.data, capacity);
-                block.free();
-            }
-        }
-        if (p == MAP_FAILED) throw std::bad_alloc();
-        block = {p, len};
-        return len;
-    }
-#endif
-    void* p = std::realloc(block.data, cap);
-    if (p == nullptr) throw std::bad_alloc();
-    block.data = p;
-    return cap;
-}
-
-// Values of a trivially copyable T end to end, grown as grow_block grows (no copy past 64
-// KiB): what a pool's strings and their ends are kept in.
-template <class T>
-class grown_array {
-    static_assert(std::is_trivially_copyable_v<T>);
-
-public:
-    grown_array() = default;
-    grown_array(const grown_array&) = delete;
-    grown_array& operator=(const grown_array&) = delete;
-    grown_array(grown_array&& o) noexcept { swap(o); }
-    grown_array& operator=(grown_array&& o) noexcept {
-        if (this != &o) {
-            grown_array gone(std::move(*this)); // (this one's block freed with it)
-            swap(o);
-        }
-        return *this;
-    }
-    ~grown_array() { block_.free(); }
-    void swap(grown_array& o) noexcept {
-        std::swap(block_, o.block_);
-        std::swap(size_, o.size_);
-        std::swap(capacity_, o.capacity_);
-    }
-    const T* data() const noexcept { return static_cast<const T*>(block_.data); }
-    std::size_t size() const noexcept { return size_; }
-    const T& operator[](std::size_t i) const noexcept { return data()[i]; }
-    LOGSCAN_FORCE_INLINE void append(const T* v, std::size_t n) {
-        if (n > capacity_ - size_) [[unlikely]]
-            capacity_ = grow_block(block_, capacity_ * sizeof(T), (size_ + n) * sizeof(T)) / sizeof(T);
-        if (n != 0) std::memcpy(static_cast<T*>(block_.data) + size_, v, n * sizeof(T));
-        size_ += n;
-    }
-    LOGSCAN_FORCE_INLINE void push_back(const T& v) { append(&v, 1); }
-    // No value (the memory kept).
-    void clear() noexcept { size_ = 0; }
-
-private:
-    value_block block_;
-    std::size_t size_ = 0, capacity_ = 0;
-};
+// A column's values and a pool's strings grow without copying past 64 KiB (huge_pages.hpp):
+// a column's block is handed over to numpy's array, which frees it the way it was made.
+using logscan::internal::grown_array;
+using logscan::internal::grown_block;
 
 // Strings interned: each distinct string once, known by its code (its index), their bytes
 // end to end in one buffer. The string given last is checked first (a column's values often
@@ -330,22 +221,21 @@ public:
     std::int64_t* data() const noexcept { return static_cast<std::int64_t*>(block_.data); }
     std::size_t capacity() const noexcept { return capacity_; }
     // Room for `cells` cells at least (doubling; the values kept).
-    void grow(std::size_t cells) { capacity_ = grow_block(block_, capacity_ * sizeof(std::int64_t), cells * sizeof(std::int64_t)) / sizeof(std::int64_t); }
-    // Gives the block up (the caller frees it with value_block::free); the buffer is then empty.
-    value_block take() noexcept {
-        const value_block b = block_;
+    void grow(std::size_t cells) { capacity_ = block_.grow(capacity_ * sizeof(std::int64_t), cells * sizeof(std::int64_t)) / sizeof(std::int64_t); }
+    // Gives the block up (the caller frees it with grown_block::free); the buffer is then empty.
+    grown_block take() noexcept {
+        const grown_block b = block_;
         block_ = {};
         capacity_ = 0;
         return b;
     }
     void clear() noexcept {
         block_.free();
-        block_ = {};
         capacity_ = 0;
     }
 
 private:
-    value_block block_;
+    grown_block block_;
     std::size_t capacity_ = 0; // cells
 };
 
@@ -517,9 +407,9 @@ struct column {
     std::int64_t value(std::size_t i) const noexcept { return values_[i]; }
     // The values' buffer, to be rewritten in place (a double's bits for each cell, ...).
     std::int64_t* values() noexcept { return values_; }
-    // Gives up the values' buffer (the caller frees it: value_block::free); the column is then empty.
-    value_block take_values() noexcept {
-        const value_block v = buf_.take();
+    // Gives up the values' buffer (the caller frees it: grown_block::free); the column is then empty.
+    grown_block take_values() noexcept {
+        const grown_block v = buf_.take();
         values_ = nullptr;
         release();
         return v;

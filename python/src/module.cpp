@@ -469,15 +469,15 @@ template <class T>
 py::array_t<T> array_over(column& c, std::size_t rows) {
     static_assert(sizeof(T) <= sizeof(std::int64_t));
     const auto free_block = [](void* p) {
-        auto* b = static_cast<value_block*>(p);
+        auto* b = static_cast<grown_block*>(p);
         b->free();
         delete b;
     };
-    value_block taken = c.take_values();
+    grown_block taken = c.take_values();
     if constexpr (sizeof(T) < sizeof(std::int64_t)) taken.shrink(rows * sizeof(T));
-    std::unique_ptr<value_block, decltype(free_block)> block(nullptr, free_block);
+    std::unique_ptr<grown_block, decltype(free_block)> block(nullptr, free_block);
     try {
-        block.reset(new value_block(taken));
+        block.reset(new grown_block(taken));
     } catch (...) {
         taken.free(); // (the values too, not only their holder)
         throw;

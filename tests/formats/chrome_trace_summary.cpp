@@ -45,6 +45,29 @@ std::vector<std::pair<std::string, std::int64_t>> type_times(const std::vector<c
 }
 using times = std::vector<std::pair<std::string, std::int64_t>>;
 
+// `t` (a compact JSON text) with blanks around its tokens outside strings, as a
+// pretty-printer writes them: a space after each ':', a line feed and an indent after each
+// ',', '{' and '[', a line feed before each '}' and ']'.
+std::string spaced(std::string_view t) {
+    std::string out;
+    bool in_string = false, escaped = false;
+    for (const char c : t) {
+        if (in_string) {
+            out += c;
+            if (escaped) escaped = false;
+            else if (c == '\\') escaped = true;
+            else if (c == '"') in_string = false;
+            continue;
+        }
+        if (c == '}' || c == ']') out += "\n  ";
+        out += c;
+        if (c == '"') in_string = true;
+        else if (c == ':') out += ' ';
+        else if (c == ',' || c == '{' || c == '[') out += "\n\t  ";
+    }
+    return out;
+}
+
 } // namespace
 
 TEST_CASE("chrome summary: the rows' block list (blocks of 4 here): append, index, iterate, clear, copy, move") {
@@ -331,4 +354,46 @@ TEST_CASE("chrome summary: the same figures under any chunking") {
         ranks.push_back(read_rank("window_round.json", chunks));
         return ct::summary_json(ct::summarize(std::move(ranks)));
     });
+}
+
+TEST_CASE("chrome summary: a rank pretty-printed has the rows of the same rank compact") {
+    // (each file with blanks in and around every token, as a pretty-printer writes it, against
+    // the compact file: the same rows, the same figures)
+    std::size_t streams = 0, correlations = 0;
+    for (const char* name : {"chrome_summary/window_round.json", "chrome_summary/mtia.json", "chrome_summary/rank0.json",
+                             "chrome_summary/rank1.json"}) {
+        CAPTURE(name);
+        const std::string text = logscan::test::read_file(std::string(LOGSCAN_SOURCE_DIR) + "/tests/data/" + name);
+        const std::string wide = spaced(text);
+        REQUIRE(wide.size() > text.size() + text.size() / 4);
+        const logscan::test::chunked_input compact_in(text, {}), wide_in(wide, {});
+        std::vector<ct::rank_rows> compact, spaced_rows;
+        compact.push_back(read_rank(name, compact_in.chunks()));
+        spaced_rows.push_back(read_rank(name, wide_in.chunks()));
+        const ct::rank_rows &a = compact[0], &b = spaced_rows[0];
+        CHECK(a.events == b.events);
+        CHECK(a.skipped == b.skipped);
+        CHECK(a.round == b.round);
+        CHECK(a.errors.size() == b.errors.size());
+        REQUIRE(a.rows.size() == b.rows.size());
+        CHECK(a.symbols == b.symbols);
+        REQUIRE(a.classes.size() == b.classes.size());
+        for (std::size_t i = 0; i < a.classes.size(); ++i) {
+            CHECK(a.classes[i].cat == b.classes[i].cat);
+            CHECK(a.classes[i].stream == b.classes[i].stream);
+            streams += a.classes[i].stream != -1;
+        }
+        for (std::size_t i = 0; i < a.rows.size(); ++i) {
+            CHECK(a.rows[i].ts == b.rows[i].ts);
+            CHECK(a.rows[i].dur == b.rows[i].dur);
+            CHECK(a.rows[i].correlation == b.rows[i].correlation);
+            CHECK(a.rows[i].name == b.rows[i].name);
+            CHECK(a.rows[i].cls == b.rows[i].cls);
+            correlations += a.rows[i].correlation != -1;
+        }
+        CHECK(a.tids == b.tids);
+        CHECK(ct::summary_json(ct::summarize(std::move(compact))) == ct::summary_json(ct::summarize(std::move(spaced_rows))));
+    }
+    CHECK(streams >= 3);       // (the args were read: streams, one of them a string "20", and correlations found)
+    CHECK(correlations >= 10);
 }

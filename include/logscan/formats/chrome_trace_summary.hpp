@@ -588,21 +588,25 @@ inline double numpy_round(double x, double scale) noexcept { return std::nearbyi
 struct interval {
     double ts, end;
 };
-// HTA's merge_kernel_intervals: `k` sorted by ts (equal ts in their order), grouped.
-inline std::vector<interval> merged(std::vector<interval> k) {
+// Intervals appended in the thousands per rank: grown without copying them (huge_pages.hpp).
+using intervals = internal::grown_array<interval>;
+// HTA's merge_kernel_intervals, in place: `k` sorted by ts (equal ts in their order), then
+// grouped; the groups are its first values, in order (each written where a value was read).
+inline void merge_in_place(intervals& k) {
     const auto by_ts = [](const interval& a, const interval& b) { return a.ts < b.ts; };
     if (!std::is_sorted(k.begin(), k.end(), by_ts)) // (no sort where the trace wrote them in order)
         std::stable_sort(k.begin(), k.end(), by_ts);
-    std::vector<interval> g;
+    std::size_t groups = 0;
     double max_end = 0;
     for (std::size_t i = 0; i < k.size(); ++i) {
-        if (i == 0 || k[i].ts > max_end) g.push_back(k[i]);
-        else g.back().end = std::max(g.back().end, k[i].end);
-        max_end = i == 0 ? k[i].end : std::max(max_end, k[i].end);
+        const interval v = k[i];
+        if (i == 0 || v.ts > max_end) k[groups++] = v;
+        else k[groups - 1].end = std::max(k[groups - 1].end, v.end);
+        max_end = i == 0 ? v.end : std::max(max_end, v.end);
     }
-    return g;
+    k.resize_down(groups);
 }
-inline double span_sum(const std::vector<interval>& g) noexcept {
+inline double span_sum(const intervals& g) noexcept {
     double ends = 0, starts = 0;
     for (const interval& i : g) {
         ends += i.end;
@@ -857,8 +861,8 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
         s.kept_rows = 0; // (counted in the first walk of the kept rows)
 
         // kernels (6B.3): the kept rows on a stream
-        std::array<std::vector<interval>, 4> by_type;
-        std::vector<interval> all;
+        std::array<intervals, 3> by_type; // (COMPUTATION, COMMUNICATION, MEMORY)
+        intervals all;
         // per name (by its symbol): the kernels' figures and squared deviations, the CPU ops'
         std::vector<std::pair<double, kernel_stats>> names(r.symbols.size());
         std::vector<cpu_op_stats> ops(r.symbols.size());
@@ -881,7 +885,7 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
             ++s.kernel_count;
             ++s.by_type_count[static_cast<unsigned>(t)];
             if (std::find(s.streams.begin(), s.streams.end(), k.stream) == s.streams.end()) s.streams.push_back(k.stream);
-            by_type[static_cast<unsigned>(t)].push_back({k.ts, k.ts + k.dur});
+            if (t != kernel_type::other) by_type[static_cast<unsigned>(t)].push_back({k.ts, k.ts + k.dur}); // (OTHER's are not merged)
             all.push_back({k.ts, k.ts + k.dur});
             kernel_stats& st = names[w.name].second;
             if (st.count == 0) st.first = s.kept_rows;
@@ -906,9 +910,10 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
         {
             std::vector<std::pair<double, int>> marks;
             std::array<std::size_t, 4> run{}; // (where each type's marks begin: each run is in order when no duration is negative)
+            for (int b = 0; b < 3; ++b) merge_in_place(by_type[static_cast<std::size_t>(b)]); // (the temporal breakdown reads COMPUTATION's)
+            marks.reserve(2 * (by_type[0].size() + by_type[1].size() + by_type[2].size()));
             for (int b = 0; b < 3; ++b) {
-                auto& groups = by_type[static_cast<std::size_t>(b)];
-                groups = merged(std::move(groups)); // (in place: the temporal breakdown reads COMPUTATION's)
+                const auto& groups = by_type[static_cast<std::size_t>(b)];
                 for (const interval& g : groups) {
                     marks.emplace_back(g.ts, 1 << b);
                     marks.emplace_back(g.end, -(1 << b));
@@ -957,8 +962,9 @@ inline job_summary summarize(std::vector<rank_rows> ranks, const summary_options
 
         // temporal breakdown (6B.9)
         if (!all.empty()) {
-            const std::vector<interval> g = merged(std::move(all));
-            const double kernel_time = g.back().end - g.front().ts;
+            merge_in_place(all);
+            const intervals& g = all;
+            const double kernel_time = g[g.size() - 1].end - g[0].ts;
             const double idle = kernel_time - span_sum(g);
             const double compute = span_sum(by_type[0]); // (merged above)
             const double non_compute = kernel_time - compute - idle;
