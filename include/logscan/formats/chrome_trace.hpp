@@ -668,6 +668,8 @@ public:
             member m[64];
             std::size_t n = 0;
             std::string_view ph = {}; // (the last `ph` says which record)
+            mapped at;                // (the members of known keys, the last of each)
+            bool unknown = false;     // (a member of another key)
             ev_.used = 0;
             ev_.overflow = false;
             const char* p = s.blanks(w.begin + 1);
@@ -697,6 +699,8 @@ public:
                     const auto k_len = static_cast<std::uint32_t>(key_end + 1 - key_at);
                     const key id = key_of_readable(key_at + 1, k_len - 2);
                     if (id == k_ph) ph = v;
+                    if (id != key_count) at.set(id, v);
+                    else unknown = true;
                     m[n++] = member{id, key_at, v.data(), k_len, static_cast<std::uint32_t>(v.size())};
                     bool done = false;
                     p = s.next(q, '}', done);
@@ -706,10 +710,18 @@ public:
             }
             if (static_cast<std::size_t>(p - w.begin) > ev_.cap) return false; // (the events tell whether it fits)
             const std::uint64_t index = index_++;
-            const flow f = make_event<true>(index, ph, [&](auto&& each) {
-                for (std::size_t i = 0; i < n; ++i)
-                    each(m[i].id, std::string_view(m[i].k, m[i].k_len), std::string_view(m[i].v, m[i].v_len));
-            });
+            const kind kd = kind_of(ph);
+            flow f;
+            if (!unknown && (at.present & ~mapped_keys(kd)) == 0) { // (every member one the record maps: no extra)
+                work_.used = 0;
+                work_.overflow = false;
+                f = make_record<true>(index, kd, at, {}, false);
+            } else {
+                f = make_event<true>(index, ph, [&](auto&& each) {
+                    for (std::size_t i = 0; i < n; ++i)
+                        each(m[i].id, std::string_view(m[i].k, m[i].k_len), std::string_view(m[i].v, m[i].v_len));
+                });
+            }
             s.done(w, p);
             w.stop = f == flow::stop;
             w.stop_after_close = true; // (as the reader stops after an event it captured)
@@ -749,6 +761,12 @@ private:
         });
         if (any_extra) (void)work_.keep("}");
         const std::string_view extra_text(work_.buf + extra_from, work_.used - extra_from);
+        return make_record<Plain>(index, kd, at, extra_text, any_extra);
+    }
+    // The record of kind `kd` at `index` of the mapped members `at` and the other members'
+    // object text `extra_text` (`any_extra`: there is one), made in work_.
+    template <bool Plain>
+    flow make_record(std::uint64_t index, kind kd, const mapped& at, std::string_view extra_text, bool any_extra) {
         if (work_.overflow) return report(error_at(index, "event too large for the scratch buffer", error_code::too_long));
         const auto has = [&](key k) { return at.has(k); };
         const auto val = [&](key k) { return Plain ? plain_value_of(has(k), at[k]) : value_of(has(k), at[k]); };
