@@ -20,7 +20,6 @@ namespace {
 
 using logscan::internal::grown_array;
 using logscan::internal::grown_block;
-using logscan::internal::huge_block;
 
 constexpr std::size_t mib2 = std::size_t{2} << 20;
 
@@ -67,36 +66,6 @@ TEST_CASE("huge_pages::wanted_by: only the exact text 0 says no") {
     CHECK(huge_pages_wanted_by("00"));
     CHECK(huge_pages_wanted_by("0 "));
     CHECK(huge_pages_wanted_by("no")); // (only 0 is documented as no)
-}
-
-TEST_CASE("huge_pages::huge_block is 2 MiB aligned, writable end to end, asks for huge pages, released") {
-    std::vector<void*> blocks;
-    for (int i = 0; i < 3; ++i) blocks.push_back(huge_block::allocate());
-    for (std::size_t b = 0; b < blocks.size(); ++b) {
-        auto* p = static_cast<unsigned char*>(blocks[b]);
-        REQUIRE(p != nullptr);
-        CHECK(reinterpret_cast<std::uintptr_t>(p) % mib2 == 0);
-        for (std::size_t j = b; j < blocks.size(); ++j) // (no two overlap)
-            if (j != b) CHECK((static_cast<unsigned char*>(blocks[j]) + mib2 <= p || p + mib2 <= static_cast<unsigned char*>(blocks[j])));
-        for (std::size_t i = 0; i < huge_block::bytes; i += 4096) p[i] = pattern(i + b);
-        p[huge_block::bytes - 1] = 0x5a;
-    }
-    for (std::size_t b = 0; b < blocks.size(); ++b) {
-        const auto* p = static_cast<const unsigned char*>(blocks[b]);
-        bool same = true;
-        for (std::size_t i = 0; i < huge_block::bytes; i += 4096) same = same && p[i] == pattern(i + b);
-        CHECK(same);
-        CHECK(p[huge_block::bytes - 1] == 0x5a);
-#if defined(__linux__)
-        const std::string flags = vm_flags_of(p);
-        REQUIRE_FALSE(flags.empty());
-        if (kernel_has_thp()) CHECK(has_flag(flags, "hg") == logscan::internal::huge_pages_wanted());
-#endif
-    }
-    for (void* p : blocks) huge_block::release(p);
-#if defined(__linux__)
-    for (void* p : blocks) CHECK(vm_flags_of(p).empty()); // (unmapped: nothing holds it)
-#endif
 }
 
 TEST_CASE("huge_pages::grown_block keeps its bytes through every growth; malloc below 64 KiB, a mapping past it") {
@@ -158,9 +127,15 @@ TEST_CASE("huge_pages::grown_block keeps its bytes through every growth; malloc 
 #else
     (void)before;
 #endif
+    void* const mapped = b.data;
     b.free();
     CHECK(b.data == nullptr);
     CHECK(b.bytes == 0);
+#if defined(__linux__)
+    CHECK(vm_flags_of(mapped).empty()); // (unmapped: nothing holds it)
+#else
+    (void)mapped;
+#endif
     b.free(); // (an empty block frees nothing)
 }
 
@@ -226,4 +201,33 @@ TEST_CASE("huge_pages::grown_array appends, indexes, moves, swaps and clears") {
     w.push_back({7, 7.0}); // (the memory kept: a value again from the start)
     CHECK(w.size() == 1);
     CHECK(w[0].a == 7);
+}
+
+TEST_CASE("huge_pages::grown_array copies its values into a block of its own") {
+    grown_array<std::uint64_t> v;
+    constexpr std::size_t n = 700000; // (5.6 MB: a mapping)
+    for (std::size_t i = 0; i < n; ++i) v.push_back(i * 3 + 1);
+    const grown_array<std::uint64_t> copy = v;
+    REQUIRE(copy.size() == n);
+    CHECK(copy.data() != v.data());
+    v[0] = 99; // (the copy's values its own)
+    CHECK(copy[0] == 1);
+    bool same = true;
+    for (std::size_t i = 1; i < n; ++i) same = same && copy[i] == v[i];
+    CHECK(same);
+    grown_array<std::uint64_t> small;
+    small.push_back(5);
+    small = copy; // (copy assignment: the values before it replaced)
+    CHECK(small.size() == n);
+    CHECK(small[n - 1] == (n - 1) * 3 + 1);
+    v = copy;
+    CHECK(v[0] == 1);
+    grown_array<std::uint64_t>& same_one = v;
+    v = same_one; // (onto itself: unchanged)
+    CHECK(v.size() == n);
+    CHECK(v[n - 1] == (n - 1) * 3 + 1);
+    grown_array<std::uint64_t> none;
+    const grown_array<std::uint64_t> none_copy = none; // (an empty array's copy: empty, no block)
+    CHECK(none_copy.empty());
+    CHECK(none_copy.data() == nullptr);
 }

@@ -3,17 +3,15 @@
 //
 /// \file huge_pages.hpp
 /// Large buffers of our own backed by transparent huge pages: `internal::huge_pages_wanted`,
-/// `internal::advise_huge_pages`, `internal::huge_block` (2 MiB, aligned, fixed) and
-/// `internal::grown_block` / `internal::grown_array<T>` (grown by doubling without copying
-/// past 64 KiB). Used by the summary's row blocks and intervals
+/// `internal::advise_huge_pages`, `internal::grown_block` / `internal::grown_array<T>` (grown
+/// by doubling without copying past 64 KiB). Used by the summary's rows and kernel intervals
 /// (formats/chrome_trace_summary.hpp) and the Python module's columns and string pools; not
-/// meant for callers. On Linux it includes `<sys/mman.h>`; elsewhere the advice is nothing, a
-/// huge block comes from aligned `operator new` and a grown block from `realloc`.
+/// meant for callers. On Linux it includes `<sys/mman.h>`; elsewhere the advice is nothing and
+/// a grown block comes from `realloc`.
 #ifndef LOGSCAN_HUGE_PAGES_HPP_INCLUDED
 #define LOGSCAN_HUGE_PAGES_HPP_INCLUDED
 
 #include <cstddef>
-#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <new>
@@ -66,38 +64,6 @@ inline void advise_huge_pages(void* p, std::size_t bytes) noexcept {
     std::abort();
 #endif
 }
-
-/// A block of `huge_block::bytes` (2 MiB) aligned to its size, asking for a huge page:
-/// on Linux a mapping of its own (over-mapped, then trimmed to the aligned 2 MiB: the
-/// advice is not left on memory the allocator hands out again), elsewhere aligned
-/// `operator new`. Its bytes are uninitialised (on Linux: zero); `release` gives it back.
-struct huge_block {
-    static constexpr std::size_t bytes = std::size_t{2} << 20;
-    /// A new block (std::bad_alloc where there is none; without exceptions, std::abort).
-    static void* allocate() {
-#if defined(__linux__)
-        void* const m = ::mmap(nullptr, 2 * bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        if (m == MAP_FAILED) out_of_memory();
-        const auto at = reinterpret_cast<std::uintptr_t>(m);
-        const std::uintptr_t aligned = (at + bytes - 1) & ~std::uintptr_t{bytes - 1};
-        if (aligned != at) (void)::munmap(m, aligned - at);                                // (the head)
-        (void)::munmap(reinterpret_cast<void*>(aligned + bytes), at + bytes - aligned);   // (the tail: never empty)
-        void* const p = reinterpret_cast<void*>(aligned);
-        advise_huge_pages(p, bytes);
-        return p;
-#else
-        return ::operator new(bytes, std::align_val_t{bytes});
-#endif
-    }
-    /// Gives back a block `allocate` gave.
-    static void release(void* p) noexcept {
-#if defined(__linux__)
-        (void)::munmap(p, bytes);
-#else
-        ::operator delete(p, std::align_val_t{bytes});
-#endif
-    }
-};
 
 /// A buffer grown by doubling, its bytes kept (`grow`): up to 64 KiB from malloc (`realloc`);
 /// past that, on Linux, an anonymous mapping of its own in whole 2 MiB units, asking for huge
@@ -169,15 +135,22 @@ struct grown_block {
 };
 
 /// Values of a trivially copyable T end to end in a `grown_block` (no copy of them as they
-/// grow past 64 KiB): a vector for many values appended, kept until the array is gone.
+/// grow past 64 KiB: the pages are remapped, huge ones where the kernel gives them): a vector
+/// for many values appended, kept until the array is gone. A copy holds the values alone.
 template <class T>
 class grown_array {
     static_assert(std::is_trivially_copyable_v<T>);
 
 public:
     grown_array() = default;
-    grown_array(const grown_array&) = delete;
-    grown_array& operator=(const grown_array&) = delete;
+    grown_array(const grown_array& o) { append(o.data(), o.size()); }
+    grown_array& operator=(const grown_array& o) {
+        if (this != &o) {
+            clear();
+            append(o.data(), o.size());
+        }
+        return *this;
+    }
     grown_array(grown_array&& o) noexcept { swap(o); }
     grown_array& operator=(grown_array&& o) noexcept {
         if (this != &o) {

@@ -208,38 +208,7 @@ private:
 // A cell's kind; a column remembers which kinds it holds.
 enum class cell : std::uint8_t { null, integer, uinteger, floating, boolean, string, big_integer };
 
-class value_buffer {
-public:
-    value_buffer() = default;
-    value_buffer(const value_buffer&) = delete;
-    value_buffer& operator=(const value_buffer&) = delete;
-    ~value_buffer() { block_.free(); }
-    void swap(value_buffer& o) noexcept {
-        std::swap(block_, o.block_);
-        std::swap(capacity_, o.capacity_);
-    }
-    std::int64_t* data() const noexcept { return static_cast<std::int64_t*>(block_.data); }
-    std::size_t capacity() const noexcept { return capacity_; }
-    // Room for `cells` cells at least (doubling; the values kept).
-    void grow(std::size_t cells) { capacity_ = block_.grow(capacity_ * sizeof(std::int64_t), cells * sizeof(std::int64_t)) / sizeof(std::int64_t); }
-    // Gives the block up (the caller frees it with grown_block::free); the buffer is then empty.
-    grown_block take() noexcept {
-        const grown_block b = block_;
-        block_ = {};
-        capacity_ = 0;
-        return b;
-    }
-    void clear() noexcept {
-        block_.free();
-        capacity_ = 0;
-    }
-
-private:
-    grown_block block_;
-    std::size_t capacity_ = 0; // cells
-};
-
-// A column's cells: their values end to end in one buffer (value_buffer), handed to numpy as the column's array
+// A column's cells: their values end to end in one block (grown_block), handed to numpy as the column's array
 // where the values are its dtype already (take_values). A cell is a value (an integer, a
 // double's bits, a string's code in `pool`) and a kind; while every cell has the kind of the
 // first (the usual case: a declared field) the kind is kept once for the column, else per
@@ -276,7 +245,7 @@ struct column {
             shapes = std::move(o.shapes);
             next = o.next;
             key_at = o.key_at;
-            buf_.swap(o.buf_);
+            std::swap(block_, o.block_);
             values_ = std::exchange(o.values_, nullptr);
             kinds_ = std::exchange(o.kinds_, nullptr);
             size_ = std::exchange(o.size_, 0);
@@ -409,7 +378,7 @@ struct column {
     std::int64_t* values() noexcept { return values_; }
     // Gives up the values' buffer (the caller frees it: grown_block::free); the column is then empty.
     grown_block take_values() noexcept {
-        const grown_block v = buf_.take();
+        const grown_block v = std::exchange(block_, grown_block{});
         values_ = nullptr;
         release();
         return v;
@@ -433,7 +402,7 @@ struct column {
     // Frees the cells and forgets them: an empty column of the same name.
     void release() noexcept {
         clear_cells();
-        buf_.clear();
+        block_.free();
         values_ = nullptr;
         capacity_ = 0;
         pool = string_pool{}; // (their memory too)
@@ -465,9 +434,9 @@ private:
         plain_ = static_cast<cell>(0xfe); // (no kind's value: append_plain declines)
     }
     void grow(std::size_t cells = 0) {
-        buf_.grow(std::max(cells, capacity_ + 1));
-        values_ = buf_.data();
-        const std::size_t cap = buf_.capacity();
+        constexpr std::size_t v = sizeof(std::int64_t);
+        const std::size_t cap = block_.grow(capacity_ * v, std::max(cells, capacity_ + 1) * v) / v;
+        values_ = static_cast<std::int64_t*>(block_.data);
         if (mixed_) {
             auto* k = static_cast<cell*>(std::realloc(kinds_, cap));
             if (k == nullptr) throw std::bad_alloc();
@@ -475,8 +444,8 @@ private:
         }
         capacity_ = cap;
     }
-    value_buffer buf_;
-    std::int64_t* values_ = nullptr; // buf_'s
+    grown_block block_;               // the values' (capacity_ of them)
+    std::int64_t* values_ = nullptr; // block_'s
     cell* kinds_ = nullptr;          // std::malloc'd (mixed_)
     std::size_t size_ = 0, capacity_ = 0;
     cell first_ = static_cast<cell>(0xff); // the first cell's kind (none yet: no kind's value)

@@ -70,64 +70,6 @@ std::string spaced(std::string_view t) {
 
 } // namespace
 
-TEST_CASE("chrome summary: the rows' block list (blocks of 4 here): append, index, iterate, clear, copy, move") {
-    ct::summary_detail::block_list<int, 4> l;
-    CHECK(l.empty());
-    CHECK(l.begin() == l.end());
-    for (int i = 0; i < 10; ++i) l.push_back(i * i); // (three blocks, the last one half full)
-    REQUIRE(l.size() == 10);
-    for (int i = 0; i < 10; ++i) CHECK(l[static_cast<std::size_t>(i)] == i * i);
-    std::vector<int> walked(l.begin(), l.end());
-    CHECK(walked == std::vector<int>{0, 1, 4, 9, 16, 25, 36, 49, 64, 81});
-    const ct::summary_detail::block_list<int, 4> copy = l; // (its own blocks)
-    l.clear(); // (the blocks kept: the next values overwrite them)
-    CHECK(l.size() == 0);
-    CHECK(l.begin() == l.end());
-    for (int i = 0; i < 6; ++i) l.push_back(-i);
-    CHECK(std::vector<int>(l.begin(), l.end()) == std::vector<int>{0, -1, -2, -3, -4, -5});
-    CHECK(std::vector<int>(copy.begin(), copy.end()) == walked);
-    ct::summary_detail::block_list<int, 4> moved = std::move(l);
-    CHECK(moved.size() == 6);
-    CHECK(moved[5] == -5);
-    CHECK(l.size() == 0); // NOLINT (a moved-from list is empty)
-    l.push_back(7);       // (and usable)
-    CHECK(std::vector<int>(l.begin(), l.end()) == std::vector<int>{7});
-    moved = copy; // (copy assignment)
-    CHECK(std::vector<int>(moved.begin(), moved.end()) == walked);
-    ct::summary_detail::block_list<int, 4>& same = moved;
-    moved = std::move(same); // (onto itself: unchanged)
-    CHECK(moved.size() == 10);
-}
-
-TEST_CASE("chrome summary: the block list past its first 2 MiB, its blocks carved from aligned slabs of 2 MiB") {
-    // blocks of 8 values of 8 bytes: 32,768 blocks (262,144 values) one at a time, then 32,768
-    // to a slab: 700,000 values fill them and two slabs, the second in part
-    using list = ct::summary_detail::block_list<std::uint64_t, 8>;
-    constexpr std::uint64_t n = 700000;
-    list l;
-    for (std::uint64_t i = 0; i < n; ++i) l.push_back(i * 3 + 1);
-    REQUIRE(l.size() == n);
-    bool same = true;
-    for (std::uint64_t i = 0; i < n; ++i) same = same && l[static_cast<std::size_t>(i)] == i * 3 + 1;
-    CHECK(same);
-    // each slab aligned to its 2 MiB (where its first block begins: value 262,144 and 524,288)
-    CHECK(reinterpret_cast<std::uintptr_t>(&l[262144]) % (std::uintptr_t{2} << 20) == 0);
-    CHECK(reinterpret_cast<std::uintptr_t>(&l[524288]) % (std::uintptr_t{2} << 20) == 0);
-    std::uint64_t k = 0, walked = 0;
-    for (const std::uint64_t v : l) walked += v == k++ * 3 + 1 ? 1u : 0u;
-    CHECK(walked == n);
-    const list copy = l;
-    list moved = std::move(l);
-    CHECK(moved.size() == n);
-    CHECK(moved[n - 1] == (n - 1) * 3 + 1);
-    moved.clear(); // (every block kept: the values written again go where the others were)
-    for (std::uint64_t i = 0; i < n; ++i) moved.push_back(n - i);
-    CHECK(moved[0] == n);
-    CHECK(moved[n - 1] == 1);
-    CHECK(copy[n - 1] == (n - 1) * 3 + 1);
-    CHECK(std::uint64_t(std::distance(copy.begin(), copy.end())) == n);
-}
-
 TEST_CASE("chrome summary: a rank's least ts, as read and rounded up, kept as rows are added (the shift of 6B.2)") {
     ct::rank_rows r;
     const auto add = [&](double ts) { r.add({ts, 1, -1, 0, 0}); };

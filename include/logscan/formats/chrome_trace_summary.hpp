@@ -24,8 +24,8 @@
 /// \endcode
 ///
 /// Memory (unlike the format modules, this is an analysis: it allocates): `rank_reader` keeps
-/// 32 bytes per row (formats.md 6B.1: the events with `ts`, `dur` and `cat`; in blocks of 64
-/// KiB, so at least one block per reader that read a row), its names,
+/// 32 bytes per row (formats.md 6B.1: the events with `ts`, `dur` and `cat`; in a grown array:
+/// 2 KiB at first, doubled, past 64 KiB a mapping grown without copying), its names,
 /// categories and (category, stream) pairs once each, and nothing of the other events;
 /// `summarize` then needs, for one rank at a time, 8 bytes per CPU-side row with a
 /// correlation (the window's join) and 16 per kernel. Rows are kept because the window
@@ -46,10 +46,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
-#include <iterator>
 #include <map>
-#include <memory>
-#include <new>
 #include <numeric>
 #include <optional>
 #include <string>
@@ -93,128 +90,6 @@ struct text_hash {
     std::size_t operator()(std::string_view s) const noexcept { return std::hash<std::string_view>{}(s); }
 };
 
-// A list that grows by blocks of N values (64 KiB of rows), allocated one at a time (a std::deque allocates
-// every 512 bytes: a call to malloc per 16 rows) and never moved: appending, indexing,
-// iterating, copying. `clear` keeps the blocks for the values that come next.
-template <class T, std::size_t N = 2048>
-class block_list {
-public:
-    block_list() = default;
-    block_list(const block_list& o) {
-        for (const T& v : o) push_back(v);
-    }
-    block_list& operator=(const block_list& o) {
-        if (this != &o) {
-            block_list copy(o);
-            *this = std::move(copy);
-        }
-        return *this;
-    }
-    block_list(block_list&& o) noexcept { *this = std::move(o); }
-    block_list& operator=(block_list&& o) noexcept {
-        if (this == &o) return *this;
-        blocks_ = std::move(o.blocks_);
-        own_ = std::move(o.own_);
-        slabs_ = std::move(o.slabs_);
-        n_ = o.n_;
-        at_ = o.at_;
-        end_ = o.end_;
-        slab_at_ = o.slab_at_;
-        slab_left_ = o.slab_left_;
-        o.blocks_.clear();
-        o.own_.clear();
-        o.slabs_.clear();
-        o.n_ = 0;
-        o.at_ = o.end_ = o.slab_at_ = nullptr;
-        o.slab_left_ = 0;
-        return *this;
-    }
-
-    void push_back(const T& v) {
-        if (at_ == end_) next_block();
-        *at_++ = v;
-        ++n_;
-    }
-    std::size_t size() const noexcept { return n_; }
-    bool empty() const noexcept { return n_ == 0; }
-    const T& operator[](std::size_t i) const noexcept { return blocks_[i / N][i % N]; }
-    void clear() noexcept {
-        n_ = 0;
-        at_ = end_ = nullptr;
-    }
-
-    class const_iterator : public internal::iterator_ops<const_iterator> {
-    public:
-        using value_type = T;
-        using difference_type = std::ptrdiff_t;
-        using reference = const T&;
-        using pointer = const T*;
-        using iterator_category = std::forward_iterator_tag;
-        const_iterator() = default;
-        const T& operator*() const noexcept { return *p_; }
-        const_iterator& operator++() noexcept {
-            ++i_;
-            // (the next value in the block, or the next block's first: no division a value)
-            if (i_ % N != 0) ++p_;
-            else if (i_ < list_->n_) p_ = list_->blocks_[i_ / N];
-            return *this;
-        }
-        bool operator==(const const_iterator& o) const noexcept { return i_ == o.i_; }
-
-    private:
-        friend class block_list;
-        const_iterator(const block_list* list, std::size_t i) noexcept
-            : list_(list), p_(i < list->n_ ? &(*list)[i] : nullptr), i_(i) {}
-        const block_list* list_ = nullptr;
-        const T* p_ = nullptr; // (the value at i_; null past the end)
-        std::size_t i_ = 0;
-    };
-    const_iterator begin() const noexcept { return {this, 0}; }
-    const_iterator end() const noexcept { return {this, n_}; }
-
-private:
-    void next_block() {
-        const std::size_t b = n_ / N; // (n_ is a multiple of N here)
-        if (b == blocks_.size()) {
-            if (blocks_.size() == blocks_.capacity()) // (no push_back below fails once a block is held)
-                blocks_.reserve(std::max<std::size_t>(16, 2 * blocks_.size()));
-            if (per_slab < 2 || b < per_slab) {
-                own_.push_back(std::unique_ptr<T[]>(new T[N])); // (T trivial: left uninitialised until written)
-                blocks_.push_back(own_.back().get());
-            } else {
-                if (slab_left_ == 0) {
-                    if (slabs_.size() == slabs_.capacity()) slabs_.reserve(std::max<std::size_t>(4, 2 * slabs_.size()));
-                    void* const p = internal::huge_block::allocate();
-                    slabs_.emplace_back(static_cast<T*>(p));
-                    slab_at_ = static_cast<T*>(p);
-                    slab_left_ = per_slab;
-                }
-                blocks_.push_back(slab_at_);
-                slab_at_ += N;
-                --slab_left_;
-            }
-        }
-        at_ = blocks_[b];
-        end_ = at_ + N;
-    }
-    // The blocks: the first 2 MiB of them one at a time (a list of a few values holds no
-    // more), then carved from slabs of 2 MiB, aligned, each asking for transparent huge pages
-    // (internal::huge_block: a 500 MB trace's rows took 11,500 faults of 4 KiB pages). The
-    // values live in that raw memory: T is trivial (implicitly created there, never destroyed).
-    static_assert(std::is_trivially_copyable_v<T> && std::is_trivially_destructible_v<T>);
-    static constexpr std::size_t per_slab = internal::huge_block::bytes / (N * sizeof(T));
-    struct slab_free {
-        void operator()(T* p) const noexcept { internal::huge_block::release(p); }
-    };
-    std::vector<T*> blocks_;                             // every block, in order
-    std::vector<std::unique_ptr<T[]>> own_;              // the blocks allocated one at a time
-    std::vector<std::unique_ptr<T, slab_free>> slabs_;   // the slabs the others are in
-    T* slab_at_ = nullptr;                               // the next block of the last slab
-    std::size_t slab_left_ = 0;                          // blocks left there
-    std::size_t n_ = 0;
-    T* at_ = nullptr;
-    T* end_ = nullptr;
-};
 } // namespace summary_detail
 
 /// The kernel type of a kernel's name, HTA's `get_kernel_type` (formats.md 6B.5).
@@ -267,7 +142,7 @@ struct rank_rows {
     std::vector<logscan::error> errors{}; ///< the error records (messages are static text)
     std::vector<std::string> symbols{};   ///< the rows' names and categories, once each
     std::vector<row_class> classes{};     ///< the rows' (category, stream) pairs, once each
-    summary_detail::block_list<row> rows{}; ///< (in blocks: no copy of them all as they grow); added by `add`
+    internal::grown_array<row> rows{}; ///< (no copy of them as they grow); added by `add`
     std::vector<std::pair<std::size_t, std::int64_t>> tids{}; ///< (row, integer tid) of memory-named rows on stream -1 (6B.4, MTIA)
     /// The least `ts` of `rows`, and the least of their `ts` rounded up (6B.2's times: the
     /// first of equal ones, as a walk of the rows finds it); meaningless while `rows` is empty.
