@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
-// huge_pages.hpp: what LOGSCAN_HUGEPAGES says, a huge block (2 MiB, aligned, writable end to
-// end, the advice where it is wanted), a grown block (its bytes kept through every growth,
-// malloc below 64 KiB and a mapping of whole 2 MiB units past it, shrunk in place) and a
-// grown array (append, index, move, swap, clear).
+// huge_pages.hpp: what LOGSCAN_HUGEPAGES says, a grown block (its bytes kept through every
+// growth, malloc below 64 KiB and a mapping of whole 2 MiB units past it, the advice where it
+// is wanted, shrunk in place, unmapped when freed) and a grown array (append, index, move,
+// swap, clear, copy).
 #include <logscan/huge_pages.hpp>
 
 #include <doctest/doctest.h>
@@ -192,6 +192,10 @@ TEST_CASE("huge_pages::grown_array appends, indexes, moves, swaps and clears") {
     w = std::move(x); // (w's old block freed)
     CHECK(w.size() == n + 3);
     CHECK(w[1].a == -4);
+    grown_array<pair>& itself = w;
+    w = std::move(itself); // (onto itself: unchanged)
+    CHECK(w.size() == n + 3);
+    CHECK(w[n + 2].a == -3);
 
     w.resize_down(2);
     CHECK(w.size() == 2);
@@ -217,9 +221,16 @@ TEST_CASE("huge_pages::grown_array copies its values into a block of its own") {
     CHECK(same);
     grown_array<std::uint64_t> small;
     small.push_back(5);
-    small = copy; // (copy assignment: the values before it replaced)
+    small = copy; // (copy assignment into less room: a block of its own, the values before it replaced)
     CHECK(small.size() == n);
     CHECK(small[n - 1] == (n - 1) * 3 + 1);
+    grown_array<std::uint64_t> three;
+    for (std::uint64_t i = 0; i < 3; ++i) three.push_back(i + 7);
+    const std::uint64_t* const room = small.data();
+    small = three; // (into room enough: the block kept)
+    CHECK(small.data() == room);
+    CHECK(small.size() == 3);
+    CHECK(small[2] == 9);
     v = copy;
     CHECK(v[0] == 1);
     grown_array<std::uint64_t>& same_one = v;

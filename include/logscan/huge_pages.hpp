@@ -145,8 +145,12 @@ public:
     grown_array() = default;
     grown_array(const grown_array& o) { append(o.data(), o.size()); }
     grown_array& operator=(const grown_array& o) {
-        if (this != &o) {
-            clear();
+        if (this == &o) return *this;
+        if (o.size() > capacity_) { // (a new block first: no memory leaves this one as it was)
+            grown_array copy(o);
+            swap(copy);
+        } else {
+            size_ = 0;
             append(o.data(), o.size());
         }
         return *this;

@@ -2337,8 +2337,11 @@ constexpr bool same_string(std::string_view a, std::string_view b) noexcept {
 /// (a literal key such as `"\"stream\""`): the bytes compared when the two are as long (an
 /// escape makes a token longer than its text), decoded (`same_string`) only when `token` is
 /// longer. What a walk over an object's members asks of each key, cheaply.
-constexpr bool is_text(std::string_view token, std::string_view plain) noexcept {
-    if (token.size() == plain.size()) return token == plain;
+LOGSCAN_FORCE_INLINE constexpr bool is_text(std::string_view token, std::string_view plain) noexcept {
+    if (token.size() == plain.size()) { // (no call: inlined, a literal's length is known)
+        if (std::is_constant_evaluated()) return token == plain;
+        return logscan::internal::same_bytes(token.data(), plain.data(), plain.size());
+    }
     if (token.size() < plain.size()) return false;
     // (a first byte that is no escape and differs from plain's starts another character)
     if (plain.size() > 2 && token[1] != '\\' && token[1] != plain[1]) return false;

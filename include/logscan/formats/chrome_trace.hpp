@@ -77,6 +77,7 @@
 #ifndef LOGSCAN_FORMATS_CHROME_TRACE_HPP_INCLUDED
 #define LOGSCAN_FORMATS_CHROME_TRACE_HPP_INCLUDED
 
+#include <array>
 #include <bit>
 #include <cerrno>
 #include <cstddef>
@@ -241,35 +242,59 @@ constexpr unsigned mapped_keys(kind k) noexcept {
     return common;
 }
 // The member a key names (its decoded text), or key_count.
-// (its length and up to 4 bytes packed into one word, the first byte lowest: one switch tells
-// them apart)
+// (its length and up to 4 bytes packed into one word, the first byte lowest: one look-up in a
+// table and one compare of the whole word tell them apart)
 constexpr std::uint64_t packed_key(std::string_view k) noexcept {
     std::uint64_t w = std::uint64_t{k.size()} << 32;
     for (std::size_t i = 0; i < k.size() && i < 4; ++i) w |= std::uint64_t{static_cast<unsigned char>(k[i])} << (8 * i);
     return w;
 }
-constexpr key key_of_packed(std::uint64_t w) noexcept {
-    switch (w) {
-    case packed_key("ph"): return k_ph;
-    case packed_key("name"): return k_name;
-    case packed_key("cat"): return k_cat;
-    case packed_key("pid"): return k_pid;
-    case packed_key("tid"): return k_tid;
-    case packed_key("ts"): return k_ts;
-    case packed_key("dur"): return k_dur;
-    case packed_key("args"): return k_args;
-    case packed_key("s"): return k_s;
-    case packed_key("id"): return k_id;
-    case packed_key("bp"): return k_bp;
-    default: return key_count;
+// (the keys packed, by key; a table of 64 places indexed by a multiplicative hash without
+// collisions among them, its multiplier found at compile time: one multiply, one load, one
+// compare, no branch per key)
+inline constexpr std::uint64_t packed_keys[key_count] = {packed_key("ph"),  packed_key("name"), packed_key("cat"), packed_key("pid"),
+                                                         packed_key("tid"), packed_key("ts"),   packed_key("dur"), packed_key("args"),
+                                                         packed_key("s"),   packed_key("id"),   packed_key("bp")};
+constexpr unsigned key_place(std::uint64_t w, std::uint64_t mul) noexcept { return static_cast<unsigned>((w * mul) >> 58); }
+inline constexpr std::uint64_t key_hash_mul = [] {
+    for (std::uint64_t mul = 0x9E3779B97F4A7C15ull;; mul += 0x3C6EF372FE94F82Aull) { // (odd plus even: odd)
+        std::uint64_t used = 0;
+        bool distinct = true;
+        for (const std::uint64_t w : packed_keys) {
+            const std::uint64_t b = std::uint64_t{1} << key_place(w, mul);
+            distinct = distinct && (used & b) == 0;
+            used |= b;
+        }
+        if (distinct) return mul;
     }
+}();
+struct key_entry {
+    std::uint64_t w = 0; // (0: no key packs to it, its length being in the high word)
+    key k = key_count;
+};
+inline constexpr std::array<key_entry, 64> key_table = [] {
+    std::array<key_entry, 64> t{};
+    for (unsigned k = 0; k < key_count; ++k) t[key_place(packed_keys[k], key_hash_mul)] = {packed_keys[k], static_cast<key>(k)};
+    return t;
+}();
+constexpr key key_of_packed(std::uint64_t w) noexcept {
+    const key_entry& e = key_table[key_place(w, key_hash_mul)];
+    return e.w == w ? e.k : key_count;
 }
+static_assert([] {
+    constexpr std::string_view names[key_count] = {"ph", "name", "cat", "pid", "tid", "ts", "dur", "args", "s", "id", "bp"};
+    for (unsigned k = 0; k < key_count; ++k)
+        if (key_of_packed(packed_key(names[k])) != static_cast<key>(k)) return false;
+    for (const std::string_view other : {"p", "pi", "nam", "ids", "arg", "x", "", "tss", "d", "b", "bpx", "Name"})
+        if (key_of_packed(packed_key(other)) != key_count) return false;
+    return true;
+}());
 constexpr key key_of(std::string_view k) noexcept {
     return k.empty() || k.size() > 4 ? key_count : key_of_packed(packed_key(k));
 }
 // key_of for a key of `n` bytes at `k` that has 4 bytes readable from its start (a key in a
 // whole event: its closing quote, the `:` and the value follow it), in one load.
-inline key key_of_readable(const char* k, std::size_t n) noexcept {
+LOGSCAN_FORCE_INLINE key key_of_readable(const char* k, std::size_t n) noexcept {
     if (n == 0 || n > 4) return key_count;
     if constexpr (std::endian::native == std::endian::little) {
         std::uint32_t x = 0;
@@ -575,12 +600,12 @@ private:
     // strings have no escape (json::whole_scan leaves those to the reader), so a string's
     // text is between its quotes.
     static json_value plain_value_of(bool present, std::string_view raw) noexcept {
-        if (!present || raw.empty() || raw == "null") return std::nullopt;
+        if (!present || raw.empty() || internal::equals(raw, "null")) return std::nullopt;
         if (raw.front() != '"' || raw.size() < 2) return string_or_json{raw, true}; // (< 2: no token, never here)
         return string_or_json{std::string_view(raw.data() + 1, raw.size() - 2), false};
     }
     json_value value_of(bool present, std::string_view raw) noexcept {
-        if (!present || raw.empty() || raw == "null") return std::nullopt;
+        if (!present || raw.empty() || internal::equals(raw, "null")) return std::nullopt;
         if (raw.front() != '"') return string_or_json{raw, true};
         const auto t = json::string_text(raw, work_.spare());
         if (!t) {
@@ -593,8 +618,8 @@ private:
     // The B's and E's members merged (formats.md 6A.3): the B's whose key the E's lack, then
     // the E's; the one present when only one is; the E's when not both are objects.
     json_object merged(bool b_has, std::string_view b, bool e_has, std::string_view e) noexcept {
-        b_has = b_has && b != "null"; // (`null` is no members: absent, as a key absent or null is null)
-        e_has = e_has && e != "null";
+        b_has = b_has && !internal::equals(b, "null"); // (`null` is no members: absent, as a key absent or null is null)
+        e_has = e_has && !internal::equals(e, "null");
         if (!b_has) return value_of(e_has, e);
         if (!e_has) return value_of(true, b);
         if (b.front() != '{' || e.front() != '{') return value_of(true, e);

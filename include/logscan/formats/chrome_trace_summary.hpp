@@ -181,7 +181,7 @@ public:
         forget();
     }
 
-    void on_span(const span& s) { row(s.index, s.name, s.cat, s.tid, s.ts_us, s.dur_us, s.args, s.ph && !s.ph->json && s.ph->text == "B"); }
+    void on_span(const span& s) { row(s.index, s.name, s.cat, s.tid, s.ts_us, s.dur_us, s.args, s.ph && !s.ph->json && internal::equals(s.ph->text, "B")); }
     void on_event(const event& e) { row(e.index, e.name, e.cat, e.tid, e.ts_us, e.dur_us, e.args, false); }
     void on_instant(const instant& e) { seen(e.index, e.ts_us); }
     void on_counter(const counter& e) { seen(e.index, e.ts_us); }
@@ -335,7 +335,7 @@ private:
         seen(index, ts);
         if (begin_end && dur && !r_.round && fraction_or_exponent(dur->text)) r_.round = true; // (the E's ts)
         if (!cat || !dur || !ts) return; // (not a row: 6B.1)
-        if (!cat->json && cat->text == "Trace") return;
+        if (!cat->json && internal::equals(cat->text, "Trace")) return;
         const auto t = number_of(ts), d = number_of(dur);
         if (!t || !d) {
             ++r_.skipped;
