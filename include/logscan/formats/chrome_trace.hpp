@@ -252,9 +252,12 @@ constexpr std::uint64_t packed_key(std::string_view k) noexcept {
 // (the keys packed, by key; a table of 64 places indexed by a multiplicative hash without
 // collisions among them, its multiplier found at compile time: one multiply, one load, one
 // compare, no branch per key)
-inline constexpr std::uint64_t packed_keys[key_count] = {packed_key("ph"),  packed_key("name"), packed_key("cat"), packed_key("pid"),
-                                                         packed_key("tid"), packed_key("ts"),   packed_key("dur"), packed_key("args"),
-                                                         packed_key("s"),   packed_key("id"),   packed_key("bp")};
+inline constexpr std::string_view key_names[key_count] = {"ph", "name", "cat", "pid", "tid", "ts", "dur", "args", "s", "id", "bp"};
+inline constexpr std::array<std::uint64_t, key_count> packed_keys = [] {
+    std::array<std::uint64_t, key_count> w{};
+    for (unsigned k = 0; k < key_count; ++k) w[k] = packed_key(key_names[k]);
+    return w;
+}();
 constexpr unsigned key_place(std::uint64_t w, std::uint64_t mul) noexcept { return static_cast<unsigned>((w * mul) >> 58); }
 inline constexpr std::uint64_t key_hash_mul = [] {
     for (std::uint64_t mul = 0x9E3779B97F4A7C15ull;; mul += 0x3C6EF372FE94F82Aull) { // (odd plus even: odd)
@@ -282,9 +285,8 @@ constexpr key key_of_packed(std::uint64_t w) noexcept {
     return e.w == w ? e.k : key_count;
 }
 static_assert([] {
-    constexpr std::string_view names[key_count] = {"ph", "name", "cat", "pid", "tid", "ts", "dur", "args", "s", "id", "bp"};
     for (unsigned k = 0; k < key_count; ++k)
-        if (key_of_packed(packed_key(names[k])) != static_cast<key>(k)) return false;
+        if (key_of_packed(packed_keys[k]) != static_cast<key>(k)) return false;
     for (const std::string_view other : {"p", "pi", "nam", "ids", "arg", "x", "", "tss", "d", "b", "bpx", "Name"})
         if (key_of_packed(packed_key(other)) != key_count) return false;
     return true;
@@ -692,9 +694,8 @@ public:
             };
             member m[64];
             std::size_t n = 0;
-            std::string_view ph = {}; // (the last `ph` says which record)
-            mapped at;                // (the members of known keys, the last of each)
-            bool unknown = false;     // (a member of another key)
+            mapped at;            // (the members of known keys, the last of each: the last `ph` says which record)
+            bool unknown = false; // (a member of another key)
             ev_.used = 0;
             ev_.overflow = false;
             const char* p = s.blanks(w.begin + 1);
@@ -723,7 +724,6 @@ public:
                     }
                     const auto k_len = static_cast<std::uint32_t>(key_end + 1 - key_at);
                     const key id = key_of_readable(key_at + 1, k_len - 2);
-                    if (id == k_ph) ph = v;
                     if (id != key_count) at.set(id, v);
                     else unknown = true;
                     m[n++] = member{id, key_at, v.data(), k_len, static_cast<std::uint32_t>(v.size())};
@@ -735,6 +735,7 @@ public:
             }
             if (static_cast<std::size_t>(p - w.begin) > ev_.cap) return false; // (the events tell whether it fits)
             const std::uint64_t index = index_++;
+            const std::string_view ph = at[k_ph]; // (empty when none)
             const kind kd = kind_of(ph);
             flow f;
             if (!unknown && (at.present & ~mapped_keys(kd)) == 0) { // (every member one the record maps: no extra)
