@@ -74,6 +74,8 @@
 ///
 /// Allocation: the JSON reader's buffers, two scratch buffers and the open-span store (about
 /// 2.75 x `open_capacity` bytes in all), once, at construction; nothing while parsing.
+/// Parsers made one after another (a parser per part of a trace, chrome_trace_parts.hpp) can
+/// share one `parser<V>::buffers`, made once: `parser<V> p(vis, buffers)` allocates nothing.
 #ifndef LOGSCAN_FORMATS_CHROME_TRACE_HPP_INCLUDED
 #define LOGSCAN_FORMATS_CHROME_TRACE_HPP_INCLUDED
 
@@ -1011,35 +1013,59 @@ private:
 
 /// The push parser: `feed(chunk)` any number of times (any split), then `finish()`;
 /// `result()` is the parse's outcome (a break's error, also delivered to `on_error`). A UTF-8
-/// byte order mark at the start is skipped. Allocates its buffers once, at construction
-/// (`options::scratch_capacity` twice, `options::open_capacity`). Not copyable or movable.
+/// byte order mark at the start is skipped. Its buffers (`options::scratch_capacity` twice,
+/// `options::open_capacity`, the JSON reader's) are allocated once, at construction, or are a
+/// `buffers` the caller made once for parsers made one after another (a parse in parts,
+/// chrome_trace_parts.hpp: a parser per part, nothing allocated per part). Not copyable or
+/// movable.
 template <class Visitor>
 class parser {
     static_assert(records::template accepts<Visitor>());
+    using reader_type = json::reader<detail::core<Visitor>>;
+    static constexpr json::options reader_options(std::size_t cap) noexcept {
+        return json::options{.scratch_capacity = cap, .validate_utf8 = false, .lone_surrogates = true};
+    }
 
 public:
-    /// Reads into `vis` with the capacities of `opt`.
-    explicit parser(Visitor& vis, const options& opt = {})
-        : cap_(opt.scratch_capacity ? opt.scratch_capacity : 1), arena_cap_(opt.open_capacity ? opt.open_capacity : 1),
-          spans_cap_(arena_cap_ / 32 + 16),
-          mem_(fits() ? static_cast<char*>(std::malloc(2 * cap_ + arena_cap_ + detail::mark_bytes)) : nullptr),
-          spans_(fits() ? static_cast<detail::open_span*>(
-                              std::malloc((spans_cap_ + detail::mark_entries) * sizeof(detail::open_span)))
-                        : nullptr),
-          core_(vis, mem_, ok() ? cap_ : 0, ok() ? mem_ + cap_ : nullptr, ok() ? cap_ : 0, ok() ? mem_ + 2 * cap_ : nullptr,
-                ok() ? arena_cap_ : 0, spans_, ok() ? spans_cap_ : 0),
-          reader_(core_, json::options{.scratch_capacity = cap_, .validate_utf8 = false, .lone_surrogates = true}) {
-        if (!ok()) {
-            result_ = error{error_code::io_error, 0, 0, 0, "cannot allocate the parser's buffers", ENOMEM};
-            done_ = true;
+    /// A parser's memory, in two blocks, for the capacities of `opt`. A parser made on it
+    /// (`parser(vis, buffers&)`) allocates nothing; one parser at a time uses it, and it
+    /// outlives that parser. Not copyable or movable.
+    class buffers {
+    public:
+        explicit buffers(const options& opt = {}) noexcept
+            : cap_(opt.scratch_capacity ? opt.scratch_capacity : 1), arena_cap_(opt.open_capacity ? opt.open_capacity : 1),
+              spans_cap_(arena_cap_ / 32 + 16) {
+            // (capacities whose sum would overflow: no buffers, a parser on them says so)
+            constexpr std::size_t most = ~std::size_t{0} / 8;
+            if (cap_ > most || arena_cap_ > most || spans_cap_ > most / sizeof(detail::open_span) - detail::mark_entries)
+                return;
+            reader_bytes_ = reader_type::storage_size(reader_options(cap_));
+            mem_ = static_cast<char*>(std::malloc(2 * cap_ + arena_cap_ + detail::mark_bytes + reader_bytes_));
+            spans_ = static_cast<detail::open_span*>(std::malloc((spans_cap_ + detail::mark_entries) * sizeof(detail::open_span)));
         }
-    }
+        buffers(const buffers&) = delete;
+        buffers& operator=(const buffers&) = delete;
+        ~buffers() {
+            std::free(mem_);
+            std::free(spans_);
+        }
+        /// False when they could not be allocated (a parser on them reports `io_error`).
+        bool ok() const noexcept { return mem_ != nullptr && spans_ != nullptr; }
+
+    private:
+        friend class parser;
+        std::size_t cap_, arena_cap_, spans_cap_, reader_bytes_ = 0;
+        char* mem_ = nullptr;
+        detail::open_span* spans_ = nullptr;
+    };
+
+    /// Reads into `vis` with the capacities of `opt` (its buffers allocated here, once).
+    explicit parser(Visitor& vis, const options& opt = {}) : parser(vis, nullptr, opt) {}
+    /// Reads into `vis` with the buffers `mem` (and the capacities they were made for):
+    /// allocates nothing.
+    parser(Visitor& vis, buffers& mem) : parser(vis, &mem, {}) {}
     parser(const parser&) = delete;
     parser& operator=(const parser&) = delete;
-    ~parser() {
-        std::free(mem_);
-        std::free(spans_);
-    }
 
     /// Feeds the next chunk. Returns `flow::stop` once the parse has ended.
     flow feed(std::string_view chunk) {
@@ -1097,18 +1123,26 @@ private:
         return flow::proceed;
     }
 
-    bool ok() const noexcept { return mem_ != nullptr && spans_ != nullptr; }
-    // (capacities whose sum would overflow: no buffers, the parse's error says so)
-    bool fits() const noexcept {
-        constexpr std::size_t most = ~std::size_t{0} / 4;
-        return cap_ <= most && arena_cap_ <= most && spans_cap_ <= most / sizeof(detail::open_span) - detail::mark_entries;
+    parser(Visitor& vis, buffers* given, const options& opt)
+        : mem_(given != nullptr ? *given : owned_.emplace(opt)),
+          core_(vis, mem_.mem_, ok() ? mem_.cap_ : 0, ok() ? mem_.mem_ + mem_.cap_ : nullptr, ok() ? mem_.cap_ : 0,
+                ok() ? mem_.mem_ + 2 * mem_.cap_ : nullptr, ok() ? mem_.arena_cap_ : 0, mem_.spans_, ok() ? mem_.spans_cap_ : 0),
+          reader_(core_, reader_options(mem_.cap_),
+                  ok() ? std::span<std::byte>(reinterpret_cast<std::byte*>(mem_.mem_ + 2 * mem_.cap_ + mem_.arena_cap_ +
+                                                                           detail::mark_bytes),
+                                              mem_.reader_bytes_)
+                       : std::span<std::byte>{}) {
+        if (!ok()) {
+            result_ = error{error_code::io_error, 0, 0, 0, "cannot allocate the parser's buffers", ENOMEM};
+            done_ = true;
+        }
     }
+    bool ok() const noexcept { return mem_.ok(); }
 
-    std::size_t cap_, arena_cap_, spans_cap_;
-    char* mem_;
-    detail::open_span* spans_;
+    std::optional<buffers> owned_{}; // (its own, unless given)
+    buffers& mem_;
     detail::core<Visitor> core_;
-    json::reader<detail::core<Visitor>> reader_;
+    reader_type reader_;
     error result_{};
     byte_order_mark bom_;
     bool done_ = false;

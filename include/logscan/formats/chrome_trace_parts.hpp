@@ -28,8 +28,9 @@
 /// (`rank_reader::hand_over`: names, classes, event indices made the whole input's). Once
 /// the document breaks, nothing more is read (a later read failure is not seen, as with one
 /// parser). Memory: at most `2 * threads` parts of about `part_bytes` at once, each with a
-/// parser and a reader (whose names and classes stay from part to part while its readings
-/// are kept: each name looked up once per reader, not per part), and the rows. An exception (`bad_alloc`) in a worker is thrown again here.
+/// parser (its buffers made once per slot, not per part) and a reader (whose names and
+/// classes stay from part to part while its readings are kept: each name looked up once per
+/// reader, not per part), and the rows. An exception (`bad_alloc`) in a worker is thrown again here.
 #ifndef LOGSCAN_FORMATS_CHROME_TRACE_PARTS_HPP_INCLUDED
 #define LOGSCAN_FORMATS_CHROME_TRACE_PARTS_HPP_INCLUDED
 
@@ -72,6 +73,7 @@ struct slot {
     options opt{};
     rank_reader reader{};
     std::optional<counted> vis{};
+    std::optional<chrome_trace::parser<counted>::buffers> mem{}; // (made once, for every part the slot reads)
     std::optional<chrome_trace::parser<counted>> parser{};
     bool fresh_ok = true;        // (this part's own reading may be kept)
     bool handed = false;         // (its rows went to the gathered ones at least once)
@@ -82,7 +84,8 @@ struct slot {
         release();
         clean = false;
         vis.emplace(reader);
-        parser.emplace(*vis, opt);
+        if (!mem) mem.emplace(opt);
+        parser.emplace(*vis, *mem);
         if (offset != 0) parser->start_in_events(bare_array, lines_before, offset);
         read(bytes);
         // (a fresh reading counts from a line's start, in a document of the form assumed, from
