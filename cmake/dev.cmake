@@ -19,7 +19,9 @@ target_compile_options(logscan_dev INTERFACE ${LOGSCAN_WARNINGS})
 # Debug builds (the sanitizer runs) check each line an assisted rule's reader takes against its pattern
 target_compile_definitions(logscan_dev INTERFACE $<$<CONFIG:Debug>:LOGSCAN_CHECK_ASSISTS>)
 if(LOGSCAN_SANITIZE)
-  target_compile_options(logscan_dev INTERFACE -fsanitize=${LOGSCAN_SANITIZE} -fno-sanitize-recover=all -fno-omit-frame-pointer -g)
+  # (-g1: line tables, what a sanitizer's report needs for file:line, not full debug information:
+  # 10 % of clang's compile time of the heaviest test files, 2-3 % of g++'s, 2026-12-07)
+  target_compile_options(logscan_dev INTERFACE -fsanitize=${LOGSCAN_SANITIZE} -fno-sanitize-recover=all -fno-omit-frame-pointer -g1)
   target_link_options(logscan_dev INTERFACE -fsanitize=${LOGSCAN_SANITIZE} -fno-sanitize-recover=all)
 endif()
 
