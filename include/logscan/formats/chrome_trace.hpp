@@ -75,7 +75,8 @@
 /// Allocation: the JSON reader's buffers, two scratch buffers and the open-span store (about
 /// 2.75 x `open_capacity` bytes in all), once, at construction; nothing while parsing.
 /// Parsers made one after another (a parser per part of a trace, chrome_trace_parts.hpp) can
-/// share one `parser<V>::buffers`, made once: `parser<V> p(vis, buffers)` allocates nothing.
+/// share one `parser<V>::buffers`, made once: `parser<V> p(vis, buffers)` allocates nothing
+/// (one parser at a time on them: another made while one lives is refused, `io_error`).
 #ifndef LOGSCAN_FORMATS_CHROME_TRACE_HPP_INCLUDED
 #define LOGSCAN_FORMATS_CHROME_TRACE_HPP_INCLUDED
 
@@ -1027,9 +1028,12 @@ class parser {
     }
 
 public:
-    /// A parser's memory, in two blocks, for the capacities of `opt`. A parser made on it
-    /// (`parser(vis, buffers&)`) allocates nothing; one parser at a time uses it, and it
-    /// outlives that parser. Not copyable or movable.
+    /// A parser's memory, in two blocks, for the capacities of `opt` (about 2.75 x
+    /// `open_capacity` bytes and three times `scratch_capacity`: 11 MiB by default). A parser
+    /// made on it (`parser(vis, buffers&)`) allocates nothing. One parser at a time uses it
+    /// (on any thread): a parser made on buffers another live parser holds reports
+    /// `io_error` and reads nothing. It outlives the parsers made on it. Not copyable or
+    /// movable.
     class buffers {
     public:
         explicit buffers(const options& opt = {}) noexcept
@@ -1054,18 +1058,25 @@ public:
 
     private:
         friend class parser;
+        // Taken by a parser until it is destroyed; false when another holds them.
+        bool take() noexcept { return !std::exchange(held_, true); }
         std::size_t cap_, arena_cap_, spans_cap_, reader_bytes_ = 0;
         char* mem_ = nullptr;
         detail::open_span* spans_ = nullptr;
+        bool held_ = false;
     };
 
     /// Reads into `vis` with the capacities of `opt` (its buffers allocated here, once).
     explicit parser(Visitor& vis, const options& opt = {}) : parser(vis, nullptr, opt) {}
     /// Reads into `vis` with the buffers `mem` (and the capacities they were made for):
-    /// allocates nothing.
+    /// allocates nothing. `mem` outlives the parser, and no other parser uses it meanwhile
+    /// (one that does is refused: its `result()` is an `io_error`).
     parser(Visitor& vis, buffers& mem) : parser(vis, &mem, {}) {}
     parser(const parser&) = delete;
     parser& operator=(const parser&) = delete;
+    ~parser() {
+        if (held_) mem_.held_ = false;
+    }
 
     /// Feeds the next chunk. Returns `flow::stop` once the parse has ended.
     flow feed(std::string_view chunk) {
@@ -1124,23 +1135,27 @@ private:
     }
 
     parser(Visitor& vis, buffers* given, const options& opt)
-        : mem_(given != nullptr ? *given : owned_.emplace(opt)),
-          core_(vis, mem_.mem_, ok() ? mem_.cap_ : 0, ok() ? mem_.mem_ + mem_.cap_ : nullptr, ok() ? mem_.cap_ : 0,
-                ok() ? mem_.mem_ + 2 * mem_.cap_ : nullptr, ok() ? mem_.arena_cap_ : 0, mem_.spans_, ok() ? mem_.spans_cap_ : 0),
+        : mem_(given != nullptr ? *given : owned_.emplace(opt)), held_(mem_.take()),
+          core_(vis, ok() ? mem_.mem_ : nullptr, ok() ? mem_.cap_ : 0, ok() ? mem_.mem_ + mem_.cap_ : nullptr, ok() ? mem_.cap_ : 0,
+                ok() ? mem_.mem_ + 2 * mem_.cap_ : nullptr, ok() ? mem_.arena_cap_ : 0, ok() ? mem_.spans_ : nullptr,
+                ok() ? mem_.spans_cap_ : 0),
           reader_(core_, reader_options(mem_.cap_),
                   ok() ? std::span<std::byte>(reinterpret_cast<std::byte*>(mem_.mem_ + 2 * mem_.cap_ + mem_.arena_cap_ +
                                                                            detail::mark_bytes),
                                               mem_.reader_bytes_)
                        : std::span<std::byte>{}) {
         if (!ok()) {
-            result_ = error{error_code::io_error, 0, 0, 0, "cannot allocate the parser's buffers", ENOMEM};
+            result_ = held_ ? error{error_code::io_error, 0, 0, 0, "cannot allocate the parser's buffers", ENOMEM}
+                            : error{error_code::io_error, 0, 0, 0, "the parser's buffers are in use by another parser", EBUSY};
             done_ = true;
         }
     }
-    bool ok() const noexcept { return mem_.ok(); }
+    bool ok() const noexcept { return held_ && mem_.ok(); }
 
+    // (in this order: its own buffers, if any, made before and freed after what uses them)
     std::optional<buffers> owned_{}; // (its own, unless given)
     buffers& mem_;
+    bool held_; // (it took mem_: no other parser held them)
     detail::core<Visitor> core_;
     reader_type reader_;
     error result_{};

@@ -84,7 +84,7 @@ struct slot {
         release();
         clean = false;
         vis.emplace(reader);
-        if (!mem) mem.emplace(opt);
+        if (!mem || !mem->ok()) mem.emplace(opt); // (made once; again only after a failed allocation)
         parser.emplace(*vis, *mem);
         if (offset != 0) parser->start_in_events(bare_array, lines_before, offset);
         read(bytes);
