@@ -81,6 +81,7 @@
 #define LOGSCAN_FORMATS_CHROME_TRACE_HPP_INCLUDED
 
 #include <array>
+#include <atomic>
 #include <bit>
 #include <cerrno>
 #include <cstddef>
@@ -1058,12 +1059,14 @@ public:
 
     private:
         friend class parser;
-        // Taken by a parser until it is destroyed; false when another holds them.
-        bool take() noexcept { return !std::exchange(held_, true); }
+        // Taken by a parser until it is destroyed; false when another holds them (atomic: the
+        // parser that is refused may be made on another thread).
+        bool take() noexcept { return !held_.exchange(true, std::memory_order_acquire); }
+        void give_back() noexcept { held_.store(false, std::memory_order_release); }
         std::size_t cap_, arena_cap_, spans_cap_, reader_bytes_ = 0;
         char* mem_ = nullptr;
         detail::open_span* spans_ = nullptr;
-        bool held_ = false;
+        std::atomic<bool> held_{false};
     };
 
     /// Reads into `vis` with the capacities of `opt` (its buffers allocated here, once).
@@ -1075,7 +1078,7 @@ public:
     parser(const parser&) = delete;
     parser& operator=(const parser&) = delete;
     ~parser() {
-        if (held_) mem_.held_ = false;
+        if (held_) mem_.give_back();
     }
 
     /// Feeds the next chunk. Returns `flow::stop` once the parse has ended.
