@@ -677,8 +677,8 @@ int cmd_detect(int argc, char** argv) {
 
 template <class Formats>
 int cmd_convert_ndjson(const options& o) {
-    logscan::ndjson_file out(stdout);
-    logscan_cli::filter_writer<logscan::ndjson_file> w(out, o.types);
+    logscan_cli::ndjson_file_out out(stdout);
+    logscan_cli::filter_writer<logscan_cli::ndjson_out> w(out, o.types);
     progress prog;
     prog.on = ::isatty(2) != 0;
     int status = 0;

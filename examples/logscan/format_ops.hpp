@@ -31,10 +31,10 @@ struct ndjson_part {
         const type_filter* types;
         std::string file; // for --with-filename (empty: no "input")
     };
-    using writer_t = logscan::ndjson_writer<logscan_cli::string_sink>;
+    using writer_t = logscan_cli::ndjson_out; // (the type one thread writes with: the parsers compiled once)
     std::string text;
     std::unique_ptr<char[]> buf = std::make_unique<char[]>(buf_size);
-    writer_t w{logscan_cli::string_sink{&text}, std::span<char>(buf.get(), buf_size)};
+    writer_t w{logscan_cli::out_sink{nullptr, &text}, std::span<char>(buf.get(), buf_size)};
     logscan_cli::filter_writer<writer_t> fw;
     explicit ndjson_part(const context& c) : fw(w, *c.types) { fw.set_file(c.file); }
     logscan_cli::filter_writer<writer_t>& writer() { return fw; }
@@ -87,11 +87,10 @@ struct format_ops {
     using report = typename report_of<F>::type;
     // Every record of the input, through F's ndjson_visitor into `w`; `errors` is set to the
     // error records written, `first` to the first of them. Returns the parse's error.
-    static logscan::error records(logscan::source_ref src, filter_writer<logscan::ndjson_file>& w, std::uint64_t& errors,
+    // (the CSV passes, csv_columns and csv_writer, as their base: the parsers compiled once for both)
+    static logscan::error records(logscan::source_ref src, filter_writer<ndjson_out>& w, std::uint64_t& errors,
                                   logscan::error& first, const logscan::format_options& fo);
-    static logscan::error records(logscan::source_ref src, csv_columns& w, std::uint64_t& errors, logscan::error& first,
-                                  const logscan::format_options& fo);
-    static logscan::error records(logscan::source_ref src, csv_writer& w, std::uint64_t& errors, logscan::error& first,
+    static logscan::error records(logscan::source_ref src, flattener& w, std::uint64_t& errors, logscan::error& first,
                                   const logscan::format_options& fo);
     static logscan::error records(logscan::source_ref src, count_writer& w, std::uint64_t& errors, logscan::error& first,
                                   const logscan::format_options& fo);

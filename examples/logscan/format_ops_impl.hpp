@@ -45,17 +45,12 @@ logscan::error parts(logscan::source_ref src, const logscan::parts_options& po, 
 namespace logscan_cli {
 
 template <class F>
-logscan::error format_ops<F>::records(logscan::source_ref src, filter_writer<logscan::ndjson_file>& w, std::uint64_t& errors,
+logscan::error format_ops<F>::records(logscan::source_ref src, filter_writer<ndjson_out>& w, std::uint64_t& errors,
                                       logscan::error& first, const logscan::format_options& fo) {
     return ops_detail::records<F>(src, w, errors, first, fo);
 }
 template <class F>
-logscan::error format_ops<F>::records(logscan::source_ref src, csv_columns& w, std::uint64_t& errors, logscan::error& first,
-                                      const logscan::format_options& fo) {
-    return ops_detail::records<F>(src, w, errors, first, fo);
-}
-template <class F>
-logscan::error format_ops<F>::records(logscan::source_ref src, csv_writer& w, std::uint64_t& errors, logscan::error& first,
+logscan::error format_ops<F>::records(logscan::source_ref src, flattener& w, std::uint64_t& errors, logscan::error& first,
                                       const logscan::format_options& fo) {
     return ops_detail::records<F>(src, w, errors, first, fo);
 }
