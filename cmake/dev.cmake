@@ -11,6 +11,14 @@ set(LOGSCAN_WARNINGS -Wall -Wextra -Wpedantic -Wconversion -Wsign-conversion -Ws
 if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 14)
   list(APPEND LOGSCAN_WARNINGS -Wno-restrict)
 endif()
+# The headers reach every development target as -I, never as -isystem: a directory given as
+# both is a system one to g++ and clang, and its warnings are silenced (so it was, for every
+# target linking logscan::parallel or logscan::gzip, until 2026-12-07: CMakeLists.txt).
+get_target_property(_logscan_system_dirs logscan INTERFACE_SYSTEM_INCLUDE_DIRECTORIES)
+if(_logscan_system_dirs MATCHES "BUILD_INTERFACE")
+  message(FATAL_ERROR "logscan's headers are a SYSTEM include directory of its own build: their warnings "
+                      "would be silenced in the targets that link logscan::parallel or logscan::gzip")
+endif()
 add_library(logscan_dev INTERFACE)
 target_compile_features(logscan_dev INTERFACE cxx_std_20)
 target_include_directories(logscan_dev INTERFACE ${PROJECT_SOURCE_DIR}/include)
